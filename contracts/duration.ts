@@ -1,0 +1,53 @@
+/**
+ * Periods as the API writes them: `1m`, `12h`, `1d` (X-Rate-Limit-Limit), and the same notation for the
+ * mock's flags (`--token-ttl 60d`, `--snapshot-ttl 2m`, `--rate 200/1m`).
+ *
+ * k6-safe: load scripts import this file, so no Node or browser globals and no `u`-flag regexes.
+ */
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+export type PeriodUnit = keyof typeof UNIT_SECONDS;
+
+const PERIOD = /^(\d{1,9})(s|m|h|d)$/;
+
+/** Seconds in a period like `1m`; `undefined` when the text is not such a period. */
+export function parsePeriod(text: string): number | undefined {
+  const match = PERIOD.exec(text.trim());
+  if (!match) return undefined;
+  const count = Number(match[1]);
+  const unit = match[2] as PeriodUnit;
+  return count > 0 ? count * UNIT_SECONDS[unit] : undefined;
+}
+
+/** The shortest exact notation of a number of seconds: 60 → `1m`, 90 → `90s`, 86400 → `1d`. */
+export function formatPeriod(seconds: number): string {
+  if (!Number.isInteger(seconds) || seconds <= 0) throw new RangeError(`not a period: ${seconds} s`);
+  for (const unit of ['d', 'h', 'm'] as const) {
+    if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
+  }
+  return `${seconds}s`;
+}
+
+export interface Rate {
+  /** Requests allowed in one window. */
+  readonly requests: number;
+  /** Window length in seconds. */
+  readonly periodSeconds: number;
+  /** The window as the API writes it in X-Rate-Limit-Limit, e.g. `1m`. */
+  readonly period: string;
+}
+
+/** `200/1m` → { requests: 200, periodSeconds: 60, period: '1m' }; `0` → null (limiting off). */
+export function parseRate(text: string): Rate | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '0') return null;
+  const slash = trimmed.indexOf('/');
+  if (slash < 0) return undefined;
+  const requestsText = trimmed.slice(0, slash);
+  const periodText = trimmed.slice(slash + 1);
+  if (!/^\d{1,9}$/.test(requestsText)) return undefined;
+  const requests = Number(requestsText);
+  const periodSeconds = parsePeriod(periodText);
+  if (requests <= 0 || periodSeconds === undefined) return undefined;
+  return { requests, periodSeconds, period: periodText };
+}

@@ -1,0 +1,78 @@
+/**
+ * Where the real service lives: environment × data center (reference notes, Hosts), the
+ * organization-specific scheme, and the production check that guards quota and load runs.
+ * Every entry can be overridden by explicit URLs. k6-safe (no `URL`).
+ */
+
+export const ENVIRONMENTS = ['betatest', 'production'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+export const DATA_CENTERS = ['us', 'eu', 'ca'] as const;
+export type DataCenter = (typeof DATA_CENTERS)[number];
+
+export interface Hosts {
+  readonly authUrl: string;
+  readonly baseUrl: string;
+  /** [V] stated in public docs, [I] inferred from client code. */
+  readonly confidence: 'V' | 'I';
+}
+
+export const HOSTS: Readonly<Record<Environment, Readonly<Record<DataCenter, Hosts>>>> = {
+  betatest: {
+    us: { authUrl: 'https://betatest.degreed.com', baseUrl: 'https://api.betatest.degreed.com', confidence: 'V' },
+    eu: { authUrl: 'https://eu.betatest.degreed.com', baseUrl: 'https://api.eu.betatest.degreed.com', confidence: 'I' },
+    ca: { authUrl: 'https://ca.betatest.degreed.com', baseUrl: 'https://api.ca.betatest.degreed.com', confidence: 'I' },
+  },
+  production: {
+    us: { authUrl: 'https://degreed.com', baseUrl: 'https://api.degreed.com', confidence: 'V' },
+    eu: { authUrl: 'https://eu.degreed.com', baseUrl: 'https://api.eu.degreed.com', confidence: 'V' },
+    ca: { authUrl: 'https://ca.degreed.com', baseUrl: 'https://api.ca.degreed.com', confidence: 'V' },
+  },
+};
+
+/** Organization-specific scheme [V]: `https://{org}.degreed.com` and `https://api.{org}.degreed.com`. */
+export function organizationHosts(org: string): Hosts {
+  return { authUrl: `https://${org}.degreed.com`, baseUrl: `https://api.${org}.degreed.com`, confidence: 'V' };
+}
+
+export interface HostSelection {
+  readonly environment?: Environment;
+  readonly dataCenter?: DataCenter;
+  /** The organization's host label (`{org}` in the organization-specific scheme). */
+  readonly orgHost?: string;
+  /** Explicit URLs win over the table. */
+  readonly authUrl?: string;
+  readonly baseUrl?: string;
+}
+
+/** Resolves the two origins; explicit URLs override the table entry one by one. */
+export function resolveHosts(selection: HostSelection): { authUrl: string; baseUrl: string } | undefined {
+  const fromTable = selection.orgHost
+    ? organizationHosts(selection.orgHost)
+    : selection.environment
+      ? HOSTS[selection.environment][selection.dataCenter ?? 'us']
+      : undefined;
+  const authUrl = selection.authUrl ?? fromTable?.authUrl;
+  const baseUrl = selection.baseUrl ?? fromTable?.baseUrl;
+  return authUrl && baseUrl ? { authUrl: trimSlash(authUrl), baseUrl: trimSlash(baseUrl) } : undefined;
+}
+
+function trimSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+/** The host name of an absolute http(s) URL, lower-cased; `undefined` for anything else. */
+export function hostOf(url: string): string | undefined {
+  const match = /^https?:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url.trim());
+  return match?.[1] ? match[1].toLowerCase() : undefined;
+}
+
+/**
+ * Whether a URL points at a production host: any host under degreed.com that is not a betatest host
+ * (this covers the table and the organization-specific scheme). Unknown hosts are not production.
+ */
+export function isProductionUrl(url: string): boolean {
+  const host = hostOf(url);
+  if (!host) return false;
+  const underDegreed = host === 'degreed.com' || host.endsWith('.degreed.com');
+  return underDegreed && !host.split('.').includes('betatest');
+}

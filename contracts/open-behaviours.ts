@@ -1,0 +1,23 @@
+/**
+ * What the API document leaves open, with every behaviour the suite must accept for it
+ * (shared/reference-notes.md). A spec that fails on one of these is a false alarm.
+ */
+
+/** Wrong credentials, unknown client, a scope the key does not hold: the real platform says 403, RFC 6749 400/401. */
+export const TOKEN_REFUSAL_STATUSES = [400, 401, 403] as const;
+
+/** Missing, malformed, unknown, expired or logged-out token: 401 per the notes, 403 accepted. */
+export const UNAUTHENTICATED_STATUSES = [401, 403] as const;
+
+/** A token without an accepted scope: 403 per the notes, 401 accepted. */
+export const MISSING_SCOPE_STATUSES = [401, 403] as const;
+
+/** An obsolete snapshot's cursor: any 4xx (the mock answers 410). */
+export function isClientError(status: number): boolean {
+  return status >= 400 && status < 500;
+}
+
+/** The final page's `links.next`: absent, null or empty (or a following empty page, checked by the walker). */
+export function isFinalNext(next: unknown): boolean {
+  return next === undefined || next === null || next === '';
+}

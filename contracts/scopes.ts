@@ -1,0 +1,41 @@
+/**
+ * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind);
+ * the names come from the platform's public documentation (shared/reference-notes.md).
+ */
+
+export const SCOPES = [
+  'content:read',
+  'content:write',
+  'users:read',
+  'users:write',
+  'completions:read',
+  'completions:write',
+  'groups:read',
+  'groups:write',
+  'pathways:read',
+  'skill_plans:read',
+  'providers:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const SCOPE_FORM = /^[a-z_]+:[a-z_]+$/;
+
+/** Whether a text has the form of a scope (`resource:access`), known to this contract or not. */
+export function isScopeForm(text: string): boolean {
+  return SCOPE_FORM.test(text);
+}
+
+/**
+ * The document says scopes are comma-delimited; some clients send them space-separated, so both
+ * separators (and a mix) are read. Empty entries are dropped; order and duplicates are not kept.
+ */
+export function parseScopeList(text: string): string[] {
+  const seen = new Set<string>();
+  for (const part of text.split(/[\s,]+/)) if (part !== '') seen.add(part);
+  return [...seen];
+}
+
+/** The wire form the document prescribes for a token request. */
+export function formatScopeList(scopes: readonly string[]): string {
+  return scopes.join(',');
+}

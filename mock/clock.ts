@@ -1,0 +1,51 @@
+/**
+ * The mock's only source of time. Nothing else in mock/ reads wall time: it asks a Clock, so a test
+ * (or the control plane) can move 60 days forward in a millisecond.
+ */
+
+export interface Clock {
+  /** Epoch milliseconds, as the mock sees them. */
+  now(): number;
+}
+
+/**
+ * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane
+ * can only move forward: real-time behaviour keeps working, and `advance` skips ahead.
+ */
+export class VirtualClock implements Clock {
+  #offsetMs = 0;
+  readonly #source: () => number;
+
+  constructor(source: () => number) {
+    this.#source = source;
+  }
+
+  now(): number {
+    return this.#source() + this.#offsetMs;
+  }
+
+  /** Moves the clock forward; negative or non-finite amounts are refused (time never runs back). */
+  advance(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`cannot advance the clock by ${seconds} s`);
+    this.#offsetMs += seconds * 1000;
+  }
+
+  /** Back to the source's time (control-plane reset). */
+  reset(): void {
+    this.#offsetMs = 0;
+  }
+}
+
+/** A clock that moves only when told: for the mock's unit tests. */
+export class ManualClock implements Clock {
+  #nowMs: number;
+  constructor(startMs = Date.UTC(2026, 0, 1)) {
+    this.#nowMs = startMs;
+  }
+  now(): number {
+    return this.#nowMs;
+  }
+  advance(seconds: number): void {
+    this.#nowMs += seconds * 1000;
+  }
+}
