@@ -1,0 +1,127 @@
+/**
+ * The content data set with history. Seeded items (indexes 0..seeded-1) are computed from the seed;
+ * created items are appended; every change is a new version stamped with the store's revision.
+ * Reading "item i as of revision r" is how a snapshot sees the data as it was (multi-version
+ * concurrency control): snapshots cost two numbers, whatever the size of the data.
+ */
+import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
+import { type ContentAttributes, type ContentMeta, type ContentVersion, seededContent, seededContentMeta, serviceTimestamp } from './content.ts';
+import { indexOfOpaqueId, opaqueId } from './random.ts';
+
+export class ContentStore {
+  readonly #seed: number;
+  readonly #seeded: number;
+  readonly #sevenDigits: boolean;
+  #revision = 0;
+  /** Versions after the seed, oldest first, per index; created items have no seeded version. */
+  #changes = new Map<number, ContentVersion[]>();
+  #created = 0;
+
+  constructor(options: { seed: number; items: number; sevenDigits: boolean }) {
+    this.#seed = options.seed;
+    this.#seeded = options.items;
+    this.#sevenDigits = options.sevenDigits;
+  }
+
+  /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Items that exist now; created items are appended, so a snapshot's items are indexes below its count. */
+  count(): number {
+    return this.#seeded + this.#created;
+  }
+
+  /** Item `index` as of revision `rev`, or undefined if it did not exist then. */
+  at(index: number, rev: number): ContentVersion | undefined {
+    const versions = this.#changes.get(index);
+    if (versions) {
+      for (let i = versions.length - 1; i >= 0; i--) {
+        const version = versions[i] as ContentVersion;
+        if (version.rev <= rev) return version;
+      }
+    }
+    return index < this.#seeded ? seededContent(this.#seed, index, this.#sevenDigits) : undefined;
+  }
+
+  /** What filters read of item `index` at `rev`, without building the item when it is unchanged seed data. */
+  metaAt(index: number, rev: number): ContentMeta | undefined {
+    if (this.#changes.has(index)) return this.at(index, rev);
+    return index < this.#seeded ? seededContentMeta(this.#seed, index) : undefined;
+  }
+
+  /** Whether item `index` has a version newer than the seed (its rendering cannot be cached by index). */
+  changed(index: number): boolean {
+    return this.#changes.has(index);
+  }
+
+  indexOf(id: string): number | undefined {
+    const index = indexOfOpaqueId('c', id);
+    return index !== undefined && index < this.count() ? index : undefined;
+  }
+
+  /** Appends an item made of `attributes` over defaults; created-at and modified-at default to now. */
+  create(attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion {
+    const index = this.#seeded + this.#created;
+    const id = opaqueId('c', index);
+    const now = serviceTimestamp(nowMs, this.#sevenDigits);
+    const merged: ContentAttributes = {
+      'content-type': 'Article',
+      'external-id': `mock-${id}`,
+      title: 'Untitled',
+      summary: '',
+      url: `https://content.example.com/mock/${id}`,
+      format: 'Article',
+      'is-obsolete': false,
+      'image-url': `https://images.example.com/mock/${id}.jpg`,
+      language: 'en',
+      duration: 0,
+      'duration-type': 'Minutes',
+      provider: 'Mock Academy',
+      'is-internal': false,
+      owner: '',
+      'learning-minutes': 0,
+      'publish-date': null,
+      'platform-url': `https://platform.example.com/content/${id}`,
+      ...attributes,
+      'created-at': attributes['created-at'] ?? now,
+      'modified-at': attributes['modified-at'] ?? now,
+    };
+    const version = this.#version(id, merged);
+    this.#changes.set(index, [version]);
+    this.#created++;
+    return version;
+  }
+
+  /** A new version of item `index` with `attributes` applied and modified-at set to now. */
+  modify(index: number, attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion | undefined {
+    const current = this.at(index, this.#revision);
+    if (!current) return undefined;
+    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': serviceTimestamp(nowMs, this.#sevenDigits) };
+    const version = this.#version(current.id, merged);
+    const versions = this.#changes.get(index);
+    if (versions) versions.push(version);
+    else this.#changes.set(index, [version]);
+    return version;
+  }
+
+  /** Back to the seed: history and created items dropped. */
+  reset(): void {
+    this.#changes = new Map();
+    this.#created = 0;
+    this.#revision = 0;
+  }
+
+  #version(id: string, attributes: ContentAttributes): ContentVersion {
+    this.#revision++;
+    return {
+      rev: this.#revision,
+      id,
+      attributes,
+      createdMs: parseZonelessTimestamp(attributes['created-at']),
+      modifiedMs: parseZonelessTimestamp(attributes['modified-at']),
+      provider: attributes.provider,
+    };
+  }
+}

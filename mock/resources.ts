@@ -1,0 +1,299 @@
+/**
+ * The resource endpoints' data side: GET /api/v2/content and /api/v2/users with snapshot pagination,
+ * and the control plane's content changes. Authentication, scopes and rate limiting happen before
+ * (mock/app.ts); this module gets the client and its provider, and answers a status with JSON text.
+ */
+import { CONTENT_FILTERS, type ContentFilterName, ENDPOINTS } from '../contracts/endpoints.ts';
+import { PAGE_LIMIT } from '../contracts/limits.ts';
+import { ZONELESS_TIMESTAMP_PATTERN } from '../contracts/timestamps.ts';
+import type { Clock } from './clock.ts';
+import type { ContentAttributes, ContentMeta, ContentVersion } from './data/content.ts';
+import { ContentStore } from './data/content-store.ts';
+import { seededUser } from './data/users.ts';
+import { type ApiError, apiErrors } from './errors.ts';
+import type { Faults } from './faults.ts';
+import { type Snapshot, Snapshots } from './pagination.ts';
+import { formatQuery, type ListQuery, parseListQuery } from './query.ts';
+import type { Variants } from './variants.ts';
+
+export interface ListRequest {
+  readonly endpoint: 'listContent' | 'listUsers';
+  readonly clientId: string;
+  /** The provider of a provider key: it reaches only that provider's content. */
+  readonly provider: string | undefined;
+  /** Raw query string, without `?`. */
+  readonly search: string;
+  /** Origin of the api, for links (e.g. http://127.0.0.1:4011). */
+  readonly baseUrl: string;
+}
+
+export type ListResult = { status: 200; body: string } | { status: number; error: ApiError };
+export type ChangeResult = { ok: true; item: { type: 'content'; id: string; attributes: ContentAttributes } } | { ok: false; error: ApiError };
+
+export interface ResourceOptions {
+  readonly clock: Clock;
+  readonly seed: number;
+  /** Seeded content items. */
+  readonly items: number;
+  /** Seeded users. */
+  readonly users: number;
+  readonly snapshotTtlSeconds: number;
+  readonly faults: Faults;
+  readonly variants: Variants;
+}
+
+/** Rendered seeded items are cached by index up to this many (the first pages are what load hits hardest). */
+const FRAGMENT_CACHE_LIMIT = 50_000;
+
+const FILTER_TESTS: Record<ContentFilterName, { field: 'createdMs' | 'modifiedMs'; from: boolean }> = Object.fromEntries(
+  CONTENT_FILTERS.map((f) => [f.name, { field: f.attribute === 'created-at' ? 'createdMs' : 'modifiedMs', from: f.bound === 'from' }]),
+) as Record<ContentFilterName, { field: 'createdMs' | 'modifiedMs'; from: boolean }>;
+
+const IGNORED_FILTER_FAULT = {
+  'filter[start_date]': 'filter-start-date-ignored',
+  'filter[end_date]': 'filter-end-date-ignored',
+  'filter[modified_after]': 'filter-modified-after-ignored',
+  'filter[modified_before]': 'filter-modified-before-ignored',
+} as const satisfies Record<ContentFilterName, string>;
+
+/** How a page is read out of one collection: existence at a revision, the filter test, the rendering. */
+interface Collection {
+  readonly path: string;
+  revision(): number;
+  count(): number;
+  /** Rendered item `index` as of `rev` if it exists then and passes `keep`, else undefined. */
+  fragment(index: number, rev: number, keep: (meta: ContentMeta) => boolean): string | undefined;
+}
+
+export class Resources {
+  readonly #options: ResourceOptions;
+  readonly #content: ContentStore;
+  readonly #snapshots: Snapshots;
+  readonly #seededFragments: Array<string | undefined> = [];
+  readonly #versionFragments = new WeakMap<ContentVersion, string>();
+  readonly #userFragments: Array<string | undefined> = [];
+  readonly #collections: Record<ListRequest['endpoint'], Collection>;
+
+  constructor(options: ResourceOptions) {
+    this.#options = options;
+    const sevenDigits = options.variants.has('seven-digit-fractions');
+    this.#content = new ContentStore({ seed: options.seed, items: options.items, sevenDigits });
+    this.#snapshots = new Snapshots({ clock: options.clock, ttlSeconds: options.snapshotTtlSeconds, faults: options.faults, variants: options.variants });
+    const content = this.#content;
+    this.#collections = {
+      listContent: {
+        path: ENDPOINTS.listContent.path,
+        revision: () => content.revision,
+        count: () => content.count(),
+        fragment: (index, rev, keep) => {
+          const meta = content.metaAt(index, rev);
+          if (!meta || !keep(meta)) return undefined;
+          return this.#contentFragment(index, rev);
+        },
+      },
+      listUsers: {
+        path: ENDPOINTS.listUsers.path,
+        revision: () => 0,
+        count: () => options.users,
+        // Users have no filters and no provider, and never change.
+        fragment: (index) => {
+          let cached = this.#userFragments[index];
+          if (cached === undefined) {
+            const user = seededUser(options.seed, index, sevenDigits);
+            cached = JSON.stringify({ type: 'users', id: user.id, attributes: user.attributes });
+            if (index < FRAGMENT_CACHE_LIMIT) this.#userFragments[index] = cached;
+          }
+          return cached;
+        },
+      },
+    };
+  }
+
+  /** Open snapshots (for benchmarks and the memory tests). */
+  stats(): { snapshots: number } {
+    return { snapshots: this.#snapshots.size };
+  }
+
+  list(request: ListRequest): ListResult {
+    const endpoint = ENDPOINTS[request.endpoint];
+    const parsed = parseListQuery(request.search, endpoint);
+    if (!parsed.ok) return { status: parsed.error.status, error: parsed.error };
+    const query = parsed.value;
+    const collection = this.#collections[request.endpoint];
+    const faults = this.#options.faults;
+
+    let snapshot: Snapshot;
+    if (query.next === undefined) {
+      this.#snapshots.sweep();
+      snapshot = this.#snapshots.open(endpoint.path, request.clientId, query.key, collection.revision(), collection.count());
+    } else {
+      const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key);
+      if (!continued.ok) return { status: continued.error.status, error: continued.error };
+      snapshot = continued.snapshot;
+    }
+
+    // Fault snapshot-sees-changes: read the live data instead of the snapshot's revision.
+    const revision = faults.has('snapshot-sees-changes') ? collection.revision() : snapshot.revision;
+    const end = faults.has('snapshot-sees-changes') ? collection.count() : snapshot.end;
+    const keep = this.#keep(query, request.provider);
+    const pageSize = faults.has('limit-ignored') ? PAGE_LIMIT.default : faults.has('limit-off-by-one') ? query.limit + 1 : query.limit;
+
+    const data: string[] = [];
+    let position = snapshot.drained ? end : snapshot.position;
+    let lastTaken = -1;
+    for (; position < end && data.length < pageSize; position++) {
+      const fragment = collection.fragment(position, revision, keep);
+      if (fragment !== undefined) {
+        data.push(fragment);
+        lastTaken = position;
+      }
+    }
+    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
+    // and the next page starts there, so the walk as a whole scans the data set once.
+    while (position < end && collection.fragment(position, revision, keep) === undefined) position++;
+    if (snapshot.pagesServed === 0 && lastTaken >= 0) {
+      if (faults.has('item-repeated-across-pages')) position = lastTaken;
+      else if (faults.has('item-dropped-across-pages') && position < end) position = nextKept(collection, position + 1, end, revision, keep);
+    }
+    snapshot.position = position;
+    snapshot.pagesServed++;
+
+    let next: string | null | undefined;
+    if (position < end) {
+      next = this.#snapshots.issue(snapshot, query.next);
+    } else if (this.#options.variants.has('final-empty-page') && data.length > 0) {
+      snapshot.drained = true;
+      next = this.#snapshots.issue(snapshot, query.next);
+    } else {
+      this.#snapshots.touch(snapshot);
+      next = this.#options.variants.has('final-next-null') ? null : this.#options.variants.has('final-next-empty') ? '' : undefined;
+    }
+    return { status: 200, body: this.#envelope(request, collection, query, next, data) };
+  }
+
+  createContent(attributes: unknown): ChangeResult {
+    const checked = checkAttributes(attributes);
+    if (!checked.ok) return checked;
+    const version = this.#content.create(checked.value, this.#options.clock.now());
+    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+  }
+
+  modifyContent(id: string, attributes: unknown): ChangeResult {
+    const index = this.#content.indexOf(id);
+    if (index === undefined) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+    const checked = checkAttributes(attributes);
+    if (!checked.ok) return checked;
+    const version = this.#content.modify(index, checked.value, this.#options.clock.now());
+    if (!version) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+  }
+
+  /** Data back to the seed, every snapshot and cursor forgotten. */
+  reset(): void {
+    this.#content.reset();
+    this.#snapshots.reset();
+  }
+
+  #keep(query: ListQuery, provider: string | undefined): (meta: ContentMeta) => boolean {
+    const tests: Array<(meta: ContentMeta) => boolean> = [];
+    if (provider !== undefined && !this.#options.faults.has('provider-isolation-broken')) tests.push((m) => m.provider === provider);
+    for (const [name, bound] of query.filters) {
+      if (this.#options.faults.has(IGNORED_FILTER_FAULT[name])) continue;
+      const { field, from } = FILTER_TESTS[name];
+      tests.push(from ? (m) => m[field] >= bound : (m) => m[field] < bound);
+    }
+    if (tests.length === 0) return () => true;
+    return (meta) => tests.every((t) => t(meta));
+  }
+
+  #contentFragment(index: number, rev: number): string {
+    if (!this.#content.changed(index)) {
+      const cached = this.#seededFragments[index];
+      if (cached !== undefined) return cached;
+    }
+    const version = this.#content.at(index, rev) as ContentVersion;
+    let fragment = this.#versionFragments.get(version);
+    if (fragment === undefined) {
+      fragment = this.#renderContent(version);
+      if (version.rev === 0) {
+        if (index < FRAGMENT_CACHE_LIMIT) this.#seededFragments[index] = fragment;
+      } else this.#versionFragments.set(version, fragment);
+    }
+    return fragment;
+  }
+
+  #renderContent(version: ContentVersion): string {
+    const faults = this.#options.faults;
+    const attributes: Record<string, unknown> = { ...version.attributes };
+    if (faults.has('attribute-wrong-type')) attributes['is-obsolete'] = String(attributes['is-obsolete']);
+    if (faults.has('attribute-missing')) delete attributes.summary;
+    if (faults.has('timestamp-with-zone')) attributes['created-at'] = `${attributes['created-at']}Z`;
+    if (this.#options.variants.has('extra-members')) {
+      attributes['degreed-url'] = `https://degreed.example.com/content/${version.id}`;
+      attributes.visibility = 'Public';
+    }
+    return JSON.stringify({ type: faults.has('type-wrong') ? 'contents' : 'content', id: version.id, attributes });
+  }
+
+  #envelope(request: ListRequest, collection: Collection, query: ListQuery, next: string | null | undefined, data: string[]): string {
+    const base = `${request.baseUrl}${collection.path}`;
+    const self = request.search !== '' && !this.#options.variants.has('self-without-query') ? `${base}?${request.search}` : base;
+    const links: Record<string, string | null> = {};
+    if (!this.#options.faults.has('links-self-missing')) links.self = self;
+    if (typeof next === 'string' && next !== '') {
+      const rest = formatQuery(query.pairs);
+      links.next = `${base}?${rest}${rest ? '&' : ''}next=${encodeURIComponent(next)}`;
+    } else if (next !== undefined) links.next = next;
+    const meta = this.#options.variants.has('extra-members') ? ',"meta":{"mock":true}' : '';
+    return `{"links":${JSON.stringify(links)},"data":[${data.join(',')}]${meta}}`;
+  }
+}
+
+function nextKept(collection: Collection, from: number, end: number, rev: number, keep: (meta: ContentMeta) => boolean): number {
+  let position = from;
+  while (position < end && collection.fragment(position, rev, keep) === undefined) position++;
+  return position;
+}
+
+const STRING_ATTRIBUTES = [
+  'content-type',
+  'external-id',
+  'title',
+  'summary',
+  'url',
+  'format',
+  'image-url',
+  'language',
+  'duration-type',
+  'provider',
+  'owner',
+  'platform-url',
+] as const;
+const BOOLEAN_ATTRIBUTES = ['is-obsolete', 'is-internal'] as const;
+const NUMBER_ATTRIBUTES = ['duration', 'learning-minutes'] as const;
+const TIMESTAMP_ATTRIBUTES = ['created-at', 'modified-at'] as const;
+const ZONELESS = new RegExp(ZONELESS_TIMESTAMP_PATTERN);
+
+/** Control-plane bodies: documented attributes only, each of its documented type. */
+function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, error: apiErrors.invalidParameter('body', 'the body must be a JSON object of content attributes') };
+  }
+  const bad = (name: string, expected: string) => ({ ok: false as const, error: apiErrors.invalidParameter(name, `${name} must be ${expected}`) });
+  for (const [name, value] of Object.entries(body)) {
+    if ((STRING_ATTRIBUTES as readonly string[]).includes(name)) {
+      if (typeof value !== 'string') return bad(name, 'a string');
+    } else if ((BOOLEAN_ATTRIBUTES as readonly string[]).includes(name)) {
+      if (typeof value !== 'boolean') return bad(name, 'a boolean');
+    } else if ((NUMBER_ATTRIBUTES as readonly string[]).includes(name)) {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return bad(name, 'a finite number');
+    } else if ((TIMESTAMP_ATTRIBUTES as readonly string[]).includes(name)) {
+      if (typeof value !== 'string' || !ZONELESS.test(value)) return bad(name, 'a timestamp without zone like 2022-03-13T21:31:12.44');
+    } else if (name === 'publish-date') {
+      if (value !== null && (typeof value !== 'string' || !ZONELESS.test(value))) return bad(name, 'null or a timestamp without zone');
+    } else {
+      return { ok: false, error: apiErrors.invalidParameter(name, `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
+    }
+  }
+  return { ok: true, value: body as Partial<ContentAttributes> };
+}
