@@ -1,0 +1,223 @@
+/**
+ * The JSON Schemas of schemas/*.schema.json, compiled once: one Ajv (2020-12, strict, all errors),
+ * every schema added once by its `$id`, one typed validator per shape. Specs match bodies with these
+ * validators, the OpenAPI document embeds the schema objects, and the k6 build turns them into ajv
+ * standalone code (standaloneValidatorsSource) so that nothing compiles a schema inside k6.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020';
+import standaloneCode from 'ajv/dist/standalone';
+import addFormats from 'ajv-formats';
+import contentAttributesSchema from './content-attributes.schema.json';
+import contentItemSchema from './content-item.schema.json';
+import contentListSchema from './content-list.schema.json';
+import errorBodySchema from './error-body.schema.json';
+import listEnvelopeSchema from './list-envelope.schema.json';
+import rateLimitHeadersSchema from './rate-limit-headers.schema.json';
+import resourceObjectSchema from './resource-object.schema.json';
+import tokenResponseSchema from './token-response.schema.json';
+import type {
+  ContentAttributes,
+  ContentItem,
+  ContentList,
+  ErrorBody,
+  ListEnvelope,
+  RateLimitHeaderValues,
+  ResourceObject,
+  TokenResponse,
+  UserItem,
+  UsersList,
+} from './types.ts';
+import usersItemSchema from './users-item.schema.json';
+import usersListSchema from './users-list.schema.json';
+
+export type * from './types.ts';
+
+/** Every schema's `$id` lives under this base; a schema's file is `<name>.schema.json`, its id `<base><name>.json`. */
+export const SCHEMA_BASE = 'https://lp-contract.dev/schemas/';
+
+export const SCHEMA_IDS = {
+  listEnvelope: `${SCHEMA_BASE}list-envelope.json`,
+  resourceObject: `${SCHEMA_BASE}resource-object.json`,
+  contentAttributes: `${SCHEMA_BASE}content-attributes.json`,
+  contentItem: `${SCHEMA_BASE}content-item.json`,
+  contentList: `${SCHEMA_BASE}content-list.json`,
+  usersItem: `${SCHEMA_BASE}users-item.json`,
+  usersList: `${SCHEMA_BASE}users-list.json`,
+  tokenResponse: `${SCHEMA_BASE}token-response.json`,
+  errorBody: `${SCHEMA_BASE}error-body.json`,
+  rateLimitHeaders: `${SCHEMA_BASE}rate-limit-headers.json`,
+} as const;
+export type SchemaKey = keyof typeof SCHEMA_IDS;
+export type SchemaId = (typeof SCHEMA_IDS)[SchemaKey];
+
+/** A schema as read from its file: a JSON Schema 2020-12 object with `$id`, `title` and `description`. */
+export interface JsonSchema {
+  readonly $schema: string;
+  readonly $id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly [keyword: string]: unknown;
+}
+
+/** The schema objects by key, exactly as in their files (do not mutate: both Ajv instances and the OpenAPI builder share them). */
+export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = {
+  listEnvelope: listEnvelopeSchema,
+  resourceObject: resourceObjectSchema,
+  contentAttributes: contentAttributesSchema,
+  contentItem: contentItemSchema,
+  contentList: contentListSchema,
+  usersItem: usersItemSchema,
+  usersList: usersListSchema,
+  tokenResponse: tokenResponseSchema,
+  errorBody: errorBodySchema,
+  rateLimitHeaders: rateLimitHeadersSchema,
+};
+
+/** Every schema object, each once: what an Ajv instance (or the k6 build) adds before compiling. */
+export const SCHEMAS: readonly JsonSchema[] = Object.values(SCHEMA_BY_KEY);
+
+const ajv = new Ajv2020({
+  schemas: [...SCHEMAS],
+  strict: true,
+  allErrors: true,
+  // Keeps the offending value on each error, for formatErrors.
+  verbose: true,
+});
+// Added once so that specs may compile ad-hoc schemas with formats; schemas/*.schema.json use none
+// (patterns instead), because their standalone code for k6 must not import ajv-formats.
+addFormats(ajv);
+
+function compiled<T>(key: SchemaKey): ValidateFunction<T> {
+  // The schema object was added above, so this finds the compiled function in Ajv's cache.
+  return ajv.compile<T>(SCHEMA_BY_KEY[key]);
+}
+
+export const validateListEnvelope = compiled<ListEnvelope>('listEnvelope');
+export const validateResourceObject = compiled<ResourceObject>('resourceObject');
+export const validateContentAttributes = compiled<ContentAttributes>('contentAttributes');
+export const validateContentItem = compiled<ContentItem>('contentItem');
+export const validateContentList = compiled<ContentList>('contentList');
+export const validateUsersItem = compiled<UserItem>('usersItem');
+export const validateUsersList = compiled<UsersList>('usersList');
+export const validateTokenResponse = compiled<TokenResponse>('tokenResponse');
+export const validateErrorBody = compiled<ErrorBody>('errorBody');
+export const validateRateLimitHeaders = compiled<RateLimitHeaderValues>('rateLimitHeaders');
+
+/** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
+export const VALIDATORS = {
+  listEnvelope: validateListEnvelope,
+  resourceObject: validateResourceObject,
+  contentAttributes: validateContentAttributes,
+  contentItem: validateContentItem,
+  contentList: validateContentList,
+  usersItem: validateUsersItem,
+  usersList: validateUsersList,
+  tokenResponse: validateTokenResponse,
+  errorBody: validateErrorBody,
+  rateLimitHeaders: validateRateLimitHeaders,
+} as const satisfies Record<SchemaKey, ValidateFunction>;
+
+export interface FormatErrorsOptions {
+  /** Errors listed one per line; the rest are counted. Default 10. */
+  readonly maxErrors?: number;
+  /** Characters of an offending value shown before it is cut. Default 80. */
+  readonly maxValueLength?: number;
+}
+
+/** Member names whose values are never shown: an error message ends up in reports and CI logs. */
+const SECRET_NAME = /token|secret|password|authorization|cookie/i;
+const REDACTED = '[redacted]';
+
+/**
+ * Ajv errors as readable lines: where (instance path), what (message and its parameter), and the
+ * offending value (JSON, cut, secrets redacted). The value comes from the error itself (the shared
+ * instance is verbose) or, for errors of a non-verbose validator, from `data` at the error's path.
+ */
+export function formatErrors(errors: readonly ErrorObject[] | null | undefined, data?: unknown, options: FormatErrorsOptions = {}): string {
+  if (!errors || errors.length === 0) return 'no errors';
+  const maxErrors = options.maxErrors ?? 10;
+  const maxValueLength = options.maxValueLength ?? 80;
+  const lines = errors.slice(0, maxErrors).map((error) => {
+    const where = error.instancePath === '' ? '(root)' : error.instancePath;
+    const detail = describeParams(error);
+    const line = `${where} ${error.message ?? error.keyword}${detail}`;
+    // The value of a `required`/`additionalProperties` error is the whole parent object: it says nothing more.
+    if (error.keyword === 'required' || error.keyword === 'dependentRequired') return line;
+    const value = 'data' in error ? error.data : data === undefined ? undefined : atPointer(data, error.instancePath);
+    if (value === undefined) return line;
+    const secret = SECRET_NAME.test(lastSegment(error.instancePath));
+    return `${line} (got ${secret ? REDACTED : renderValue(value, maxValueLength)})`;
+  });
+  if (errors.length > maxErrors) lines.push(`… and ${errors.length - maxErrors} more`);
+  return lines.join('\n');
+}
+
+function describeParams(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'const') return ` ${JSON.stringify(params.allowedValue)}`;
+  if (error.keyword === 'enum') return ` ${JSON.stringify(params.allowedValues)}`;
+  if (error.keyword === 'additionalProperties') return ` (${JSON.stringify(params.additionalProperty)})`;
+  return '';
+}
+
+function renderValue(value: unknown, max: number): string {
+  const text = JSON.stringify(value, (key, member: unknown) => (key !== '' && SECRET_NAME.test(key) ? REDACTED : member)) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function lastSegment(pointer: string): string {
+  return pointer.slice(pointer.lastIndexOf('/') + 1);
+}
+
+/** The value at a JSON pointer (RFC 6901), `undefined` where there is none. */
+function atPointer(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let here: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    if (here === null || typeof here !== 'object') return undefined;
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    here = (here as Record<string, unknown>)[segment];
+  }
+  return here;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Validates and, on failure, says which schema and why, before the validator's errors are overwritten by its next call. */
+export function check<T>(validate: ValidateFunction<T>, data: unknown, options?: FormatErrorsOptions): Checked<T> {
+  if (validate(data)) return { ok: true, value: data };
+  const schema = validate.schema as { title?: string; $id?: string };
+  return {
+    ok: false,
+    reason: `does not match the ${schema.title ?? 'schema'} schema (${schema.$id ?? 'no $id'}):\n${formatErrors(validate.errors, data, options)}`,
+  };
+}
+
+/** The validators the k6 bundles get (the export names of standaloneValidatorsSource's module). */
+export const K6_VALIDATOR_EXPORTS = {
+  validateContentList: SCHEMA_IDS.contentList,
+  validateUsersList: SCHEMA_IDS.usersList,
+  validateTokenResponse: SCHEMA_IDS.tokenResponse,
+  validateErrorBody: SCHEMA_IDS.errorBody,
+  validateRateLimitHeaders: SCHEMA_IDS.rateLimitHeaders,
+} as const satisfies Record<string, SchemaId>;
+
+/**
+ * ES module source of ajv standalone validators, one export per entry of `exports` (default
+ * K6_VALIDATOR_EXPORTS), for the k6 bundles: generated in Node at build time so that k6 compiles no
+ * schema. Its own Ajv instance, without ajv-formats (its URL regex stops a k6 v0.47 bundle from
+ * loading) and with non-`u` regexes (shared/k6-runtime.md). The code may `require` a few tiny
+ * `ajv/dist/runtime/*` helpers (`minLength` counts code points with one): esbuild inlines them.
+ * Each export is `(data) => boolean` with `.errors` (ajv error objects, non-verbose) after a call.
+ */
+export function standaloneValidatorsSource(exports: Readonly<Record<string, SchemaId>> = K6_VALIDATOR_EXPORTS): string {
+  const standalone = new Ajv2020({
+    schemas: [...SCHEMAS],
+    strict: true,
+    allErrors: true,
+    unicodeRegExp: false,
+    code: { source: true, esm: true },
+  });
+  return standaloneCode(standalone, { ...exports });
+}
