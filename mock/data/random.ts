@@ -46,7 +46,7 @@ export class ItemRandom {
  */
 export function opaqueId(prefix: string, index: number): string {
   let x = Math.imul(index ^ 0x5bd1e995, 0x2c1b3c6d) >>> 0;
-  x ^= x >>> 15;
+  x = (x ^ (x >>> 15)) >>> 0;
   return `${prefix}${x.toString(36).padStart(7, '0')}`;
 }
 

@@ -1,0 +1,153 @@
+/**
+ * API keys the mock knows: the two default keys (mock-only secrets, documented in the README) or the
+ * entries of a clients file. Secrets are kept only as SHA-256 digests and compared in constant time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parsePeriod, parseRate, type Rate } from '../contracts/duration.ts';
+import { isScopeForm } from '../contracts/scopes.ts';
+
+/** One API key as configured (in code or in a clients file). */
+export interface ClientConfig {
+  id: string;
+  secret: string;
+  scopes: string[];
+  /** Provider key: reaches only this provider's data. Absent: organization key. */
+  provider?: string;
+  /** Custom rate like `20/10s`; `0` turns limiting off for this key. Default: the mock's rate. */
+  rate?: string;
+  /** Token lifetime like `1h`. Default: the mock's token lifetime. */
+  tokenTtl?: string;
+}
+
+/** The default keys. Their secrets are public and only ever valid against the mock. */
+export const DEFAULT_CLIENTS: readonly ClientConfig[] = [
+  { id: 'mock-org-client', secret: 'mock-org-secret', scopes: ['content:read', 'content:write', 'users:read', 'users:write'] },
+  { id: 'mock-provider-client', secret: 'mock-provider-secret', scopes: ['content:read'], provider: 'Mock Academy' },
+];
+
+/** A key as the mock uses it: secret out of sight, rate and lifetime resolved. */
+export interface Client {
+  readonly id: string;
+  readonly provider: string | undefined;
+  readonly scopes: ReadonlySet<string>;
+  /** The rate in force for this key; null: not limited. */
+  readonly rate: Rate | null;
+  readonly tokenTtlSeconds: number;
+}
+
+const KNOWN_KEYS = new Set(['id', 'secret', 'scopes', 'provider', 'rate', 'tokenTtl']);
+
+function entryName(entry: unknown, index: number): string {
+  const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && id !== '' ? `entry ${index} ("${id}")` : `entry ${index}`;
+}
+
+/**
+ * Checks a list of client entries (a parsed clients file, or MockOptions.clients) and returns it
+ * typed; throws an Error naming the source, the entry and what is wrong with it. Never quotes a secret.
+ */
+export function validateClients(value: unknown, source: string): ClientConfig[] {
+  if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of clients, got ${value === null ? 'null' : typeof value}.`);
+  if (value.length === 0) throw new Error(`${source}: expected at least one client, got an empty list.`);
+  const ids = new Set<string>();
+  return value.map((entry: unknown, index) => {
+    const where = `${source}: ${entryName(entry, index)}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${where} is not an object.`);
+    const e = entry as Record<string, unknown>;
+    for (const key of Object.keys(e)) {
+      if (!KNOWN_KEYS.has(key)) throw new Error(`${where} has an unknown member "${key}" (expected id, secret, scopes, provider, rate, tokenTtl).`);
+    }
+    if (typeof e.id !== 'string' || e.id === '') throw new Error(`${where}: "id" must be a non-empty string.`);
+    if (ids.has(e.id)) throw new Error(`${where}: "id" repeats an earlier entry.`);
+    ids.add(e.id);
+    if (typeof e.secret !== 'string' || e.secret === '') throw new Error(`${where}: "secret" must be a non-empty string.`);
+    if (!Array.isArray(e.scopes) || e.scopes.some((s) => typeof s !== 'string' || !isScopeForm(s))) {
+      throw new Error(`${where}: "scopes" must be an array of scopes like "content:read".`);
+    }
+    if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === '')) {
+      throw new Error(`${where}: "provider" must be a non-empty string when given.`);
+    }
+    if (e.rate !== undefined && (typeof e.rate !== 'string' || parseRate(e.rate) === undefined)) {
+      throw new Error(`${where}: "rate" must look like "200/1m" (or "0" for no limit), got ${JSON.stringify(e.rate)}.`);
+    }
+    if (e.tokenTtl !== undefined && (typeof e.tokenTtl !== 'string' || parsePeriod(e.tokenTtl) === undefined)) {
+      throw new Error(`${where}: "tokenTtl" must be a period like "1h" or "60d", got ${JSON.stringify(e.tokenTtl)}.`);
+    }
+    const config: ClientConfig = { id: e.id, secret: e.secret, scopes: [...(e.scopes as string[])] };
+    if (e.provider !== undefined) config.provider = e.provider as string;
+    if (e.rate !== undefined) config.rate = e.rate as string;
+    if (e.tokenTtl !== undefined) config.tokenTtl = e.tokenTtl as string;
+    return config;
+  });
+}
+
+/** Reads and validates a clients file; throws an Error with one sentence saying what is wrong. */
+export function loadClientsFile(path: string): ClientConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the clients file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`The clients file ${path} is not valid JSON.`);
+  }
+  return validateClients(value, `clients file ${path}`);
+}
+
+function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+interface Entry {
+  readonly client: Client;
+  readonly secretDigest: Buffer;
+}
+
+/** Compared against when the id is unknown, so an unknown id costs the same as a wrong secret. */
+const DUMMY_DIGEST = digest('no such client');
+
+export class ClientRegistry {
+  readonly #byId = new Map<string, Entry>();
+
+  /**
+   * @param configs validated entries (see validateClients).
+   * @param defaults the mock-wide rate (null: off) and token lifetime, for entries that set none.
+   */
+  constructor(configs: readonly ClientConfig[], defaults: { rate: Rate | null; tokenTtlSeconds: number }) {
+    for (const c of configs) {
+      const rate = c.rate === undefined ? defaults.rate : parseRate(c.rate);
+      const ttl = c.tokenTtl === undefined ? defaults.tokenTtlSeconds : parsePeriod(c.tokenTtl);
+      if (rate === undefined || ttl === undefined) throw new Error(`client "${c.id}": invalid rate or tokenTtl (validate with validateClients).`);
+      this.#byId.set(c.id, {
+        client: { id: c.id, provider: c.provider, scopes: new Set(c.scopes), rate, tokenTtlSeconds: ttl },
+        secretDigest: digest(c.secret),
+      });
+    }
+  }
+
+  get(id: string): Client | undefined {
+    return this.#byId.get(id)?.client;
+  }
+
+  /** The first configured key: the principal of the `bearer-not-checked` fault. */
+  first(): Client {
+    const first = this.#byId.values().next();
+    if (first.done) throw new Error('no clients configured');
+    return first.value.client;
+  }
+
+  /**
+   * The key when the secret matches. Digests make the comparison constant-time whatever the
+   * secret's length, and an unknown id is compared against a dummy so it takes as long.
+   */
+  authenticate(id: string, secret: string): Client | undefined {
+    const entry = this.#byId.get(id);
+    const matches = timingSafeEqual(digest(secret), entry?.secretDigest ?? DUMMY_DIGEST);
+    return matches && entry ? entry.client : undefined;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK
+ * developers (not part of the API document), JSON in and out, never rate limited. `--no-control`
+ * (control: false) removes it: its paths then answer 404 like any unknown path.
+ *
+ *   GET   /_mock/clock          → {"now": ISO}
+ *   POST  /_mock/clock          {"advanceSeconds": n} → {"now": ISO}
+ *   POST  /_mock/reset          → 204: clock, tokens, rate windows, snapshots and data as at start
+ *   POST  /_mock/content        {attributes} → 201 the new item
+ *   PATCH /_mock/content/{id}   {attributes} → 200 the item, modified-at set to now
+ *   GET   /_mock/stats          → live entry counts (tokens, rate windows, snapshots): memory checks
+ */
+import type { VirtualClock } from './clock.ts';
+import { type ApiError, apiErrors } from './errors.ts';
+import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
+
+export const CONTROL_PREFIX = '/_mock';
+
+type ChangeResult = { ok: true; item: object } | { ok: false; error: ApiError };
+
+/** The part of mock/resources.ts the control plane drives. */
+export interface ContentControl {
+  createContent(attributes: unknown): ChangeResult;
+  modifyContent(id: string, attributes: unknown): ChangeResult;
+}
+
+export interface ControlRequest {
+  readonly method: string;
+  /** Path without the query. */
+  readonly path: string;
+  /** Body bytes; empty for methods that take none. */
+  readonly body: Buffer;
+}
+
+const invalidBody = (detail: string, parameter?: string): ApiError => ({
+  status: 400,
+  code: 'invalid-body',
+  title: 'Invalid request body.',
+  detail,
+  ...(parameter ? { parameter } : {}),
+});
+
+const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
+
+/** The methods each control path answers (405 with Allow for the others). */
+const ROUTES: Record<string, readonly string[]> = {
+  [`${CONTROL_PREFIX}/clock`]: ['GET', 'POST'],
+  [`${CONTROL_PREFIX}/reset`]: ['POST'],
+  [`${CONTROL_PREFIX}/content`]: ['POST'],
+  [`${CONTROL_PREFIX}/stats`]: ['GET'],
+};
+
+export class ControlPlane {
+  readonly #clock: VirtualClock;
+  readonly #content: ContentControl;
+  readonly #reset: () => void;
+  readonly #stats: () => object;
+  readonly #replies: Replies;
+
+  constructor(o: { clock: VirtualClock; content: ContentControl; reset: () => void; stats: () => object; replies: Replies }) {
+    this.#clock = o.clock;
+    this.#content = o.content;
+    this.#reset = o.reset;
+    this.#stats = o.stats;
+    this.#replies = o.replies;
+  }
+
+  /** Whether a request for `method path` reads a body (so the router reads it first). */
+  static takesBody(method: string): boolean {
+    return method === 'POST' || method === 'PATCH';
+  }
+
+  respond(request: ControlRequest): Reply {
+    const { method, path } = request;
+    const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
+    const allowed = isItem ? ['PATCH'] : ROUTES[path];
+    if (allowed === undefined) {
+      return this.#replies.api(
+        apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content.`),
+      );
+    }
+    if (!allowed.includes(method)) {
+      return this.#replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed.join(', ')}.`), ['Allow', allowed.join(', ')]);
+    }
+    if (isItem)
+      return this.#change(
+        request.body,
+        (attributes) => this.#content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), attributes),
+        200,
+      );
+    switch (path) {
+      case `${CONTROL_PREFIX}/clock`:
+        return method === 'GET' ? this.#now() : this.#advance(request.body);
+      case `${CONTROL_PREFIX}/reset`:
+        this.#reset();
+        return this.#replies.empty(204);
+      case `${CONTROL_PREFIX}/stats`:
+        return this.#replies.json(200, JSON.stringify(this.#stats()));
+      default:
+        return this.#change(request.body, (attributes) => this.#content.createContent(attributes), 201);
+    }
+  }
+
+  #now(): Reply {
+    return this.#replies.json(200, JSON.stringify({ now: new Date(this.#clock.now()).toISOString() }));
+  }
+
+  #advance(body: Buffer): Reply {
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return this.#replies.api(invalidBody(`Expected {"advanceSeconds": n}: ${parsed.reason}.`));
+    const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+      return this.#replies.api(invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'));
+    }
+    this.#clock.advance(seconds);
+    return this.#now();
+  }
+
+  #change(body: Buffer, apply: (attributes: unknown) => ChangeResult, status: 200 | 201): Reply {
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return this.#replies.api(invalidBody(`Expected a JSON object of content attributes: ${parsed.reason}.`));
+    // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
+    const value = parsed.value;
+    const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;
+    const result = apply(attributes);
+    return result.ok ? this.#replies.json(status, JSON.stringify(result.item)) : this.#replies.api(result.error);
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

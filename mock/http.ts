@@ -1,0 +1,134 @@
+/**
+ * The mock's HTTP plumbing: reading a request body under a size cap, and the replies every handler
+ * builds. Handlers return a Reply (status, flat header list, body text) instead of writing to the
+ * response themselves, so each rule can be unit-tested without a socket and the hot path writes the
+ * head in a single `writeHead` call.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ApiError, apiErrorBody, type OAuthError, oauthErrorBody } from './errors.ts';
+
+/** Largest request body the mock reads (token forms, logout, control plane): far above any legal request. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A response: header names and values alternate in one flat list (what `writeHead` takes without copying). */
+export interface Reply {
+  readonly status: number;
+  readonly headers: string[];
+  readonly body: string;
+}
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 413; reason: string };
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The whole request body, or why not: a Content-Length over `limit` is refused before a byte is
+ * read, a body that grows past it is refused as soon as it does (413), an aborted upload is a 400.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.resolve({ ok: false, status: 413, reason: `the request body is larger than ${limit} bytes` });
+  }
+  if (req.readableEnded) return Promise.resolve({ ok: true, body: EMPTY });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyResult) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop buffering; the reply carries `Connection: close`, so the rest is never read.
+        req.pause();
+        finish({ ok: false, status: 413, reason: `the request body is larger than ${limit} bytes` });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+    const onError = () => finish({ ok: false, status: 400, reason: 'the request body was not received completely' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onError);
+  });
+}
+
+/** Writes a reply in one head and one body write. */
+export function send(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body);
+}
+
+/** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
+export function mediaType(header: string | undefined): string {
+  if (header === undefined) return '';
+  const semicolon = header.indexOf(';');
+  return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * Builds replies. Every handler's error goes through `api` or `oauth`, so the variant
+ * `errors-without-body` (the document leaves the error body open) is one switch here.
+ * Each method takes ownership of the `headers` list it is given and appends to it.
+ */
+export class Replies {
+  readonly #errorBodies: boolean;
+
+  /** @param errorBodies false: error replies carry no body (variant `errors-without-body`). */
+  constructor(errorBodies = true) {
+    this.#errorBodies = errorBodies;
+  }
+
+  json(status: number, body: string, headers: string[] = []): Reply {
+    headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body)));
+    return { status, headers, body };
+  }
+
+  empty(status: number, headers: string[] = []): Reply {
+    // 204 must not carry Content-Length (RFC 9110 §8.6); other empty replies say 0 so keep-alive clients do not wait.
+    if (status !== 204 && status !== 304) headers.push('Content-Length', '0');
+    return { status, headers, body: '' };
+  }
+
+  /** An error of the `api` origin, in the body shape of the reference notes. */
+  api(error: ApiError, headers: string[] = []): Reply {
+    return this.#error(error.status, apiErrorBody(error), headers);
+  }
+
+  /** An error of the `auth` origin (RFC 6749 §5.2). */
+  oauth(error: OAuthError, headers: string[] = []): Reply {
+    return this.#error(error.status, oauthErrorBody(error), headers);
+  }
+
+  /** A prebuilt error body (constant answers of the router). */
+  errorText(status: number, body: string, headers: string[] = []): Reply {
+    return this.#errorBodies ? this.json(status, body, headers) : this.empty(status, headers);
+  }
+
+  #error(status: number, body: object, headers: string[]): Reply {
+    return this.#errorBodies ? this.json(status, JSON.stringify(body), headers) : this.empty(status, headers);
+  }
+}
+
+/** Parses a JSON request body; an empty body is `undefined`. */
+export function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (body.length === 0) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch {
+    // V8's message quotes the input, which may hold a token: say only what is wrong.
+    return { ok: false, reason: 'the body is not valid JSON' };
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,123 @@
+/**
+ * The CLI as a user runs it (`npm run mock -- …` is `node scripts/run.mjs mock/cli.ts …`): one JSON
+ * line once listening, a working token and listing, a clean stop on SIGTERM, exit 2 on a bad flag.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { json } from './http-fixtures.ts';
+
+// Spawned processes share one esbuild output file per entry: run this file's tests one at a time.
+test.describe.configure({ mode: 'serial' });
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function start(args: string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['scripts/run.mjs', 'mock/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+}
+
+/** The first stdout line, or the process's exit with its stderr when it stops first. */
+function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk;
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve(out.slice(0, newline));
+    });
+    child.on('exit', (code) => reject(new Error(`the mock exited with ${code} before printing its line; stderr: ${err}`)));
+  });
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+test('prints one JSON line, serves a token and both listings, and exits 0 on SIGTERM', async () => {
+  const child = start(['--auth-port', '0', '--api-port', '0', '--log']);
+  const done = exited(child);
+  try {
+    const line = await firstLine(child);
+    const urls = JSON.parse(line);
+    expect(Object.keys(urls)).toEqual(['authUrl', 'baseUrl', 'controlUrl']);
+    expect(urls.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(urls.controlUrl).toBe(`${urls.baseUrl}/_mock`);
+
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'mock-org-client',
+      client_secret: 'mock-org-secret',
+      scope: 'content:read,users:read',
+    });
+    const tokenRes = await fetch(`${urls.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    expect(tokenRes.status).toBe(200);
+    const { access_token } = await json(tokenRes);
+    for (const resource of ['content', 'users']) {
+      const res = await fetch(`${urls.baseUrl}/api/v2/${resource}?limit=2`, { headers: { authorization: `Bearer ${access_token}` } });
+      expect(res.status, resource).toBe(200);
+      expect((await json(res)).data).toHaveLength(2);
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const { code, stdout, stderr } = await done;
+  expect(code).toBe(0);
+  expect(stdout.trim().split('\n')).toHaveLength(1);
+  // --log: one line per request on stderr, without the token or the secret.
+  expect(stderr).toMatch(/^auth POST \/oauth\/token 200 /m);
+  expect(stderr).toMatch(/^api GET \/api\/v2\/users 200 /m);
+  expect(stderr).not.toContain('mock-org-secret');
+});
+
+test('a clients file replaces the default keys; --no-control prints controlUrl null', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'mock-cli-')), 'clients.json');
+  writeFileSync(file, JSON.stringify([{ id: 'file-key', secret: 'file-secret', scopes: ['users:read'], rate: '5/1m' }]));
+  const child = start(['--clients', file, '--no-control']);
+  const done = exited(child);
+  try {
+    const urls = JSON.parse(await firstLine(child));
+    expect(urls.controlUrl).toBeNull();
+    const form = (id: string, secret: string) =>
+      new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret, scope: 'users:read' });
+    const post = (body: URLSearchParams) =>
+      fetch(`${urls.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect((await post(form('file-key', 'file-secret'))).status).toBe(200);
+    expect((await post(form('mock-org-client', 'mock-org-secret'))).status).toBe(403);
+  } finally {
+    child.kill('SIGINT');
+  }
+  expect((await done).code).toBe(0);
+});
+
+test.describe('refusing to start', () => {
+  for (const { args, message, code } of [
+    { args: ['--auth-port', 'x'], message: /^--auth-port must be an integer from 0 to 65535, got "x"\.$/, code: 2 },
+    { args: ['--bogus'], message: /^Unknown flag "--bogus"; run with --help for the list of flags\.$/, code: 2 },
+    { args: ['--clients', '/nonexistent/clients.json'], message: /^Cannot read the clients file \/nonexistent\/clients\.json \(ENOENT\)\.$/, code: 2 },
+  ]) {
+    test(`${args.join(' ')}: exit ${code} with one sentence`, async () => {
+      const result = await exited(start(args));
+      expect(result.code).toBe(code);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd()).toMatch(message);
+    });
+  }
+});
