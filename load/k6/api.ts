@@ -1,0 +1,103 @@
+/**
+ * The only modules that import k6: requests to the API (token, list, logout) and test control.
+ * Everything that decides lives in load/lib (pure, Node-tested); this is the thin glue.
+ *
+ * Every request carries a `name` tag: list URLs hold `next` cursors, and without the tag each
+ * cursor would become its own metric series.
+ */
+
+import { validateTokenResponse } from 'generated:validators';
+import { sleep } from 'k6';
+import exec from 'k6/execution';
+import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { honourSeconds, schemaProblem } from '../lib/checks.ts';
+import type { LoadEnv } from '../lib/env.ts';
+import { encodeQuery, joinUrl } from '../lib/url.ts';
+
+export type Response = RefinedResponse<ResponseType | undefined>;
+
+/** What setup() hands the VUs. It holds the tokens: handleSummary never writes setup data out. */
+export interface Credentials {
+  readonly accessToken: string;
+  readonly refreshToken: string | undefined;
+}
+
+export type TokenResult = { ok: true; credentials: Credentials; response: Response } | { ok: false; reason: string; response: Response };
+
+/** Stops the whole run with a sentence (k6 exit code 108); `never` so that callers need no return after it. */
+export function abortTest(reason: string): never {
+  exec.test.abort(reason);
+  throw new Error(reason);
+}
+
+export function bodyText(response: Response): string {
+  return typeof response.body === 'string' ? response.body : '';
+}
+
+/** JSON of a response body, or `undefined` when it is not JSON. */
+export function bodyJson(response: Response): unknown {
+  try {
+    return JSON.parse(bodyText(response));
+  } catch {
+    return undefined;
+  }
+}
+
+/** POST {auth_url}/oauth/token with the client credentials (document, endpoint 1). */
+export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): TokenResult {
+  const url = joinUrl(env.authUrl, ENDPOINTS.token.path);
+  const form = encodeQuery({ grant_type: 'client_credentials', client_id: env.clientId, client_secret: env.clientSecret, scope: env.scopes.join(',') });
+  const response = http.post(url, form, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, tags: { name } });
+  // The request is named without its body: the form holds the client secret.
+  const request = `POST ${url}`;
+  if (response.status !== 200) return { ok: false, reason: `expected 200 from ${request}, got ${response.status}`, response };
+  const body = bodyJson(response);
+  const problem = schemaProblem('access token response', validateTokenResponse, body);
+  if (problem !== undefined) return { ok: false, reason: `the token response of ${request} ${problem}`, response };
+  const token = body as { access_token: string; refresh_token?: unknown };
+  return {
+    ok: true,
+    credentials: { accessToken: token.access_token, refreshToken: typeof token.refresh_token === 'string' ? token.refresh_token : undefined },
+    response,
+  };
+}
+
+export function bearer(credentials: Credentials): Record<string, string> {
+  return { Authorization: `Bearer ${credentials.accessToken}` };
+}
+
+/** GET a resource URL with the bearer token. */
+export function apiGet(url: string, credentials: Credentials, name: string): Response {
+  return http.get(url, { headers: bearer(credentials), tags: { name } });
+}
+
+/**
+ * GET, and on 429 wait what Retry-After says (at most `maxWaitSeconds`) and try again, up to
+ * `retries` times: for the scripts that pace themselves below the limit, where a 429 is counted,
+ * not a reason to stop.
+ */
+export function apiGetHonouring(
+  url: string,
+  credentials: Credentials,
+  name: string,
+  options: { retries: number; maxWaitSeconds: number; onRateLimited?: (response: Response) => void },
+): Response {
+  let response = apiGet(url, credentials, name);
+  for (let attempt = 0; attempt < options.retries && response.status === 429; attempt++) {
+    options.onRateLimited?.(response);
+    sleep(honourSeconds(response.headers, Date.now(), 1, options.maxWaitSeconds));
+    response = apiGet(url, credentials, name);
+  }
+  if (response.status === 429) options.onRateLimited?.(response);
+  return response;
+}
+
+/** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */
+export function logout(env: LoadEnv, credentials: Credentials, name = 'POST /oauth/token (logout)'): Response {
+  const body = credentials.refreshToken === undefined ? '{}' : JSON.stringify({ refresh_token: credentials.refreshToken });
+  return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, {
+    headers: { ...bearer(credentials), 'Content-Type': 'application/json' },
+    tags: { name },
+  });
+}

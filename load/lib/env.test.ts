@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { DEFAULT_RATE } from '../../contracts/limits.ts';
+import { EnvError, type EnvRecord, envFlag, envInt, readLoadEnv, readRate, readTarget } from './env.ts';
+
+const MOCK: EnvRecord = {
+  LP_AUTH_URL: 'http://127.0.0.1:4010',
+  LP_BASE_URL: 'http://127.0.0.1:4011/',
+  LP_CLIENT_ID: 'mock-org-client',
+  LP_CLIENT_SECRET: 'mock-org-secret',
+};
+
+function failure(env: EnvRecord): string {
+  try {
+    readLoadEnv(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error('expected readLoadEnv to throw');
+}
+
+test.describe('the LP_* reader', () => {
+  test('explicit URLs, defaults for scopes and rate', () => {
+    expect(readLoadEnv(MOCK)).toEqual({
+      authUrl: 'http://127.0.0.1:4010',
+      baseUrl: 'http://127.0.0.1:4011',
+      production: false,
+      clientId: 'mock-org-client',
+      clientSecret: 'mock-org-secret',
+      scopes: ['content:read', 'users:read'],
+      allowProduction: false,
+      rate: DEFAULT_RATE,
+    });
+  });
+
+  test('environment and data center resolve through the host table; an org host through its scheme', () => {
+    expect(readTarget({ LP_ENVIRONMENT: 'betatest', LP_DATA_CENTER: 'EU' })).toEqual({
+      authUrl: 'https://eu.betatest.degreed.com',
+      baseUrl: 'https://api.eu.betatest.degreed.com',
+      production: false,
+    });
+    expect(readTarget({ LP_ORG_HOST: 'acme' })).toEqual({ authUrl: 'https://acme.degreed.com', baseUrl: 'https://api.acme.degreed.com', production: true });
+  });
+
+  test('LP_SCOPES and LP_RATE are read', () => {
+    const env = readLoadEnv({ ...MOCK, LP_SCOPES: 'content:read content:write', LP_RATE: '20/10s' });
+    expect(env.scopes).toEqual(['content:read', 'content:write']);
+    expect(env.rate).toEqual({ requests: 20, periodSeconds: 10, period: '10s' });
+    expect(readRate({ LP_RATE: '0' })).toBeNull();
+  });
+
+  for (const { name, env, message } of [
+    { name: 'no target', env: { LP_CLIENT_ID: 'a', LP_CLIENT_SECRET: 'b' }, message: /^LP_BASE_URL is not set/ },
+    { name: 'no client id', env: { ...MOCK, LP_CLIENT_ID: ' ' }, message: /^LP_CLIENT_ID is not set/ },
+    { name: 'no client secret', env: { ...MOCK, LP_CLIENT_SECRET: undefined }, message: /^LP_CLIENT_SECRET is not set/ },
+    { name: 'a relative URL', env: { ...MOCK, LP_BASE_URL: '/api' }, message: /^LP_BASE_URL "\/api" is not an absolute http\(s\) URL/ },
+    { name: 'an unknown environment', env: { ...MOCK, LP_ENVIRONMENT: 'staging' }, message: /^LP_ENVIRONMENT "staging" is not one of betatest, production/ },
+    { name: 'an unknown data center', env: { LP_ENVIRONMENT: 'betatest', LP_DATA_CENTER: 'ap' }, message: /^LP_DATA_CENTER "ap" is not one of us, eu, ca/ },
+    { name: 'a malformed rate', env: { ...MOCK, LP_RATE: '20 per 10s' }, message: /^LP_RATE "20 per 10s" is not a rate/ },
+    { name: 'empty scopes', env: { ...MOCK, LP_SCOPES: ' , ' }, message: /^LP_SCOPES is empty/ },
+    { name: 'a vague production flag', env: { ...MOCK, LP_ALLOW_PRODUCTION: 'yes' }, message: /^LP_ALLOW_PRODUCTION "yes" must be 1/ },
+  ]) {
+    test(`${name} is refused with a sentence naming the variable`, () => expect(failure(env)).toMatch(message));
+  }
+
+  test('the client secret never appears in a message', () => {
+    const secret = 'super-secret-value';
+    for (const env of [
+      { ...MOCK, LP_CLIENT_SECRET: secret, LP_RATE: 'bad' },
+      { ...MOCK, LP_CLIENT_SECRET: secret, LP_BASE_URL: 'https://api.degreed.com' },
+    ]) {
+      expect(failure(env)).not.toContain(secret);
+    }
+  });
+});
+
+test.describe('the production guard', () => {
+  for (const { name, env } of [
+    { name: 'LP_ENVIRONMENT=production', env: { ...MOCK, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ENVIRONMENT: 'production' } },
+    { name: 'a production API host', env: { ...MOCK, LP_BASE_URL: 'https://api.eu.degreed.com' } },
+    { name: 'a production token host', env: { ...MOCK, LP_AUTH_URL: 'https://degreed.com' } },
+    { name: 'an organization host', env: { ...MOCK, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ORG_HOST: 'acme' } },
+  ]) {
+    test(`refuses ${name} without LP_ALLOW_PRODUCTION=1`, () => {
+      expect(failure(env)).toMatch(/is production: .* refused unless LP_ALLOW_PRODUCTION=1/);
+      expect(readLoadEnv({ ...env, LP_ALLOW_PRODUCTION: '1' }).allowProduction).toBe(true);
+    });
+  }
+
+  test('betatest and local targets need no flag', () => {
+    expect(readLoadEnv({ ...MOCK, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ENVIRONMENT: 'betatest' }).production).toBe(false);
+  });
+});
+
+test('number and flag helpers', () => {
+  expect(envInt({}, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(5);
+  expect(envInt({ LP_VUS: '7' }, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(7);
+  expect(() => envInt({ LP_VUS: '70' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow('LP_VUS 70 is outside 1 to 10.');
+  expect(() => envInt({ LP_VUS: '1.5' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow('LP_VUS "1.5" is not a whole number.');
+  expect(envFlag({ X: '0' }, 'X')).toBe(false);
+  expect(envFlag({ X: '' }, 'X')).toBe(false);
+});

@@ -1,0 +1,142 @@
+import { expect, test } from '@playwright/test';
+import { METRICS } from './options.ts';
+import { PROBE_RULES } from './probe.ts';
+import { buildReport, collectSecrets, escapeXml, type K6SummaryData, parseMetricKey, plotSeries, redact, summaryFiles, svgPlot } from './summary.ts';
+
+const TOKEN = 'eyJhbGciOi.secret-access-token';
+const SECRET = 'client<secret>&"';
+
+/** k6's handleSummary data for a probe run that broke one rule, with a secret planted where a careless report would copy it. */
+const DATA: K6SummaryData = {
+  state: { testRunDurationMs: 22_500 },
+  setup_data: { accessToken: TOKEN, refreshToken: 'refresh-me-please' },
+  root_group: {
+    name: '',
+    path: '',
+    groups: [],
+    checks: [
+      { name: 'a <b>bold</b> check', passes: 3, fails: 0 },
+      { name: `leaky ${SECRET}`, passes: 1, fails: 1 },
+    ],
+  },
+  metrics: {
+    http_reqs: { type: 'counter', contains: 'default', values: { count: 66, rate: 2.9 } },
+    http_req_failed: { type: 'rate', contains: 'default', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
+    [METRICS.probeViolations]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
+    [`${METRICS.probeViolations}{rule:retry-after-present}`]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
+    [`${METRICS.probeViolations}{rule:remaining-falls}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count==0': { ok: true } } },
+    [METRICS.budgetMeasured]: {
+      type: 'trend',
+      values: { min: 20, max: 20, avg: 20, count: 1 },
+      thresholds: { 'min>=20': { ok: true }, 'max<=20': { ok: true } },
+    },
+    [`${METRICS.plotRemaining}{bucket:00}`]: { type: 'trend', values: { min: 12, max: 19, count: 8 }, thresholds: { 'min>=0': { ok: true } } },
+    [`${METRICS.plotRemaining}{bucket:01}`]: { type: 'trend', values: { min: 0, max: 11, count: 12 }, thresholds: { 'min>=0': { ok: true } } },
+    [`${METRICS.plotRemaining}{bucket:02}`]: { type: 'trend', values: { count: 0 }, thresholds: { 'min>=0': { ok: true } } },
+    [`${METRICS.plotRefused}{bucket:00}`]: { type: 'counter', values: { count: 0 }, thresholds: { 'count>=0': { ok: true } } },
+    [`${METRICS.plotRefused}{bucket:01}`]: { type: 'counter', values: { count: 2 }, thresholds: { 'count>=0': { ok: true } } },
+    [`${METRICS.plotRefused}{bucket:02}`]: { type: 'counter', values: { count: 9 }, thresholds: { 'count>=0': { ok: true } } },
+  },
+};
+
+const OPTIONS = {
+  script: 'rate-limit',
+  rules: { metric: METRICS.probeViolations, sentences: PROBE_RULES },
+  plotBucketMs: 1000,
+  secrets: [SECRET],
+  target: 'http://127.0.0.1:4011',
+};
+
+test.describe('reading k6 summary data', () => {
+  test('submetric keys give their tags', () => {
+    expect(parseMetricKey('lp_probe_violations{rule:no-early-429}')).toEqual({ metric: 'lp_probe_violations', tags: { rule: 'no-early-429' } });
+    expect(parseMetricKey('http_req_duration{expected_response:true,name:x}')).toEqual({
+      metric: 'http_req_duration',
+      tags: { expected_response: 'true', name: 'x' },
+    });
+    expect(parseMetricKey('checks')).toEqual({ metric: 'checks', tags: {} });
+  });
+
+  test('the report: rules counted, thresholds with the value they read, plot buckets in order, plot metrics left out', () => {
+    const report = buildReport(DATA, OPTIONS);
+    expect(report.ok).toBe(false);
+    expect(report.rules.find((r) => r.rule === 'retry-after-present')).toEqual({
+      rule: 'retry-after-present',
+      sentence: PROBE_RULES['retry-after-present'],
+      count: 3,
+    });
+    expect(report.rules.find((r) => r.rule === 'status-expected')?.count).toBe(0);
+    expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, value: 20 });
+    expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, value: 0 });
+    expect(report.thresholds.some((t) => t.metric.startsWith(METRICS.plotRemaining))).toBe(false);
+    expect(Object.keys(report.metrics).some((name) => name.startsWith(METRICS.plotRefused))).toBe(false);
+    expect(report.plot).toEqual(plotSeries(DATA.metrics));
+    expect(plotSeries(DATA.metrics)).toEqual([
+      { bucket: 0, remainingMin: 12, remainingMax: 19, refused: 0 },
+      { bucket: 1, remainingMin: 0, remainingMax: 11, refused: 2 },
+      { bucket: 2, remainingMin: undefined, remainingMax: undefined, refused: 9 },
+    ]);
+  });
+});
+
+test.describe('the report files', () => {
+  const files = summaryFiles(DATA, OPTIONS);
+
+  test('are JUnit XML, JSON and HTML under reports/load, plus stdout', () => {
+    expect(Object.keys(files).sort()).toEqual([
+      'reports/load/rate-limit.junit.xml',
+      'reports/load/rate-limit.summary.html',
+      'reports/load/rate-limit.summary.json',
+      'stdout',
+    ]);
+  });
+
+  test('never contain the access token, the refresh token or the client secret, in any escaping', () => {
+    for (const [name, text] of Object.entries(files)) {
+      for (const secret of [TOKEN, 'refresh-me-please', SECRET, escapeXml(SECRET), JSON.stringify(SECRET).slice(1, -1)]) {
+        expect(text.includes(secret), `${name} contains ${secret}`).toBe(false);
+      }
+    }
+    expect(files['reports/load/rate-limit.summary.json']).toContain('[redacted]');
+  });
+
+  test('JUnit: a failing testcase per broken rule and failed check, saying what was expected', () => {
+    const xml = files['reports/load/rate-limit.junit.xml'] ?? '';
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="load.rate-limit" tests="\d+" failures="3"/);
+    expect(xml).toContain(
+      'name="retry-after-present: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s); expected never" type="rules"',
+    );
+    expect(xml).toContain('<failure message="expected count==0, got 3"');
+    expect(xml).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
+    expect(xml).not.toMatch(/<b>bold/);
+  });
+
+  test('HTML: self-contained, escaped, with the SVG plot', () => {
+    const html = files['reports/load/rate-limit.summary.html'] ?? '';
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src="http/);
+    expect(html).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
+    expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
+    expect(html).toContain('<polyline class="remaining"');
+    expect(html).toContain('<rect class="refused"');
+  });
+
+  test('stdout: verdict first, then what failed', () => {
+    const text = files.stdout ?? '';
+    expect(text.split('\n')[0]).toBe('load/rate-limit: FAILED in 22.5 s');
+    expect(text).toContain('FAIL retry-after-present: every 429 carries Retry-After (3x)');
+    expect(text).toContain('FAIL check "leaky [redacted]": 1 of 2 failed');
+  });
+});
+
+test('a passing run without a plot', () => {
+  const data: K6SummaryData = { metrics: { checks: { type: 'rate', values: { rate: 1 }, thresholds: { 'rate==1': { ok: true } } } } };
+  const report = buildReport(data, { script: 'smoke' });
+  expect(report).toMatchObject({ ok: true, plot: undefined, rules: [], thresholds: [{ metric: 'checks', expression: 'rate==1', ok: true, value: 1 }] });
+});
+
+test('helpers: redaction ignores very short secrets; secrets are collected by key name; the plot copes with no data', () => {
+  expect(redact('a b c abcd', ['a', 'abcd'])).toBe('a b c [redacted]');
+  expect(collectSecrets({ accessToken: 'x1', nested: { client_secret: 'y2', other: 'z' }, list: [{ refresh_token: 'w3' }] })).toEqual(['x1', 'y2', 'w3']);
+  expect(svgPlot([], 1000)).toMatch(/^<svg .*<\/svg>$/);
+});

@@ -1,0 +1,439 @@
+/**
+ * handleSummary helpers: from k6's end-of-test data to a JUnit XML file (for CI test reports), a
+ * JSON file (for tools) and a self-contained HTML page (for people), plus a short text for stdout.
+ *
+ * k6 hands handleSummary aggregates only. What the reports need beyond k6's own metrics arrives as
+ * thresholded submetrics (load/lib/options.ts): `<violations>{rule:<rule>}` tells which rule broke,
+ * `lp_plot_remaining{bucket:NN}` / `lp_plot_429{bucket:NN}` carry the probe's plot, one bucket each.
+ *
+ * Nothing from `setup_data` is written (it holds the access token), every text is escaped for its
+ * format, and every known secret is replaced by [redacted] in every output as a last line of defence.
+ */
+import { METRICS } from './options.ts';
+
+export interface K6MetricSummary {
+  readonly type: 'counter' | 'gauge' | 'rate' | 'trend';
+  readonly contains?: 'default' | 'time' | 'data';
+  readonly values: Readonly<Record<string, number>>;
+  readonly thresholds?: Readonly<Record<string, { readonly ok: boolean }>>;
+}
+
+export interface K6Check {
+  readonly name: string;
+  readonly path?: string;
+  readonly passes: number;
+  readonly fails: number;
+}
+
+export interface K6Group {
+  readonly name: string;
+  readonly path?: string;
+  readonly groups: readonly K6Group[];
+  readonly checks: readonly K6Check[];
+}
+
+/** The part of k6's handleSummary data these helpers read. */
+export interface K6SummaryData {
+  readonly metrics: Readonly<Record<string, K6MetricSummary>>;
+  readonly root_group?: K6Group;
+  readonly state?: { readonly testRunDurationMs?: number };
+  readonly setup_data?: unknown;
+}
+
+export interface SummaryOptions {
+  /** Script name, e.g. `rate-limit`: names the files and the JUnit suite. */
+  readonly script: string;
+  /** Directory of the report files (must exist: k6 v0.47 does not create it). Default `reports/load`. */
+  readonly dir?: string;
+  /** The counter whose `{rule:…}` submetrics name broken rules, and each rule's sentence. */
+  readonly rules?: { readonly metric: string; readonly sentences: Readonly<Record<string, string>> };
+  /** Bucket length of the probe's plot; no plot when absent. */
+  readonly plotBucketMs?: number;
+  /** Texts to replace by [redacted] wherever they appear (client secret, tokens). */
+  readonly secrets?: readonly string[];
+  /** Run date written into the reports; default: none (keeps the output reproducible in tests). */
+  readonly generatedAt?: string;
+  /** Target origin shown in the reports (never credentials). */
+  readonly target?: string;
+}
+
+export interface ThresholdResult {
+  readonly metric: string;
+  readonly expression: string;
+  readonly ok: boolean;
+  /** The metric's value the expression reads, where one is known. */
+  readonly value: number | undefined;
+}
+
+export interface RuleResult {
+  readonly rule: string;
+  readonly sentence: string;
+  readonly count: number;
+}
+
+export interface CheckResult {
+  readonly name: string;
+  readonly group: string;
+  readonly passes: number;
+  readonly fails: number;
+}
+
+export interface PlotPoint {
+  readonly bucket: number;
+  /** Lowest and highest X-Rate-Limit-Remaining seen in the bucket; undefined when no response carried it. */
+  readonly remainingMin: number | undefined;
+  readonly remainingMax: number | undefined;
+  readonly refused: number;
+}
+
+export interface Report {
+  readonly script: string;
+  readonly ok: boolean;
+  readonly durationMs: number | undefined;
+  readonly target: string | undefined;
+  readonly generatedAt: string | undefined;
+  readonly thresholds: readonly ThresholdResult[];
+  readonly rules: readonly RuleResult[];
+  readonly checks: readonly CheckResult[];
+  /** k6 and custom metrics, without the plot's per-bucket submetrics. */
+  readonly metrics: Readonly<Record<string, { readonly type: string; readonly values: Readonly<Record<string, number>> }>>;
+  readonly plot: readonly PlotPoint[] | undefined;
+  readonly plotBucketMs: number | undefined;
+}
+
+const PLOT_PREFIXES = [`${METRICS.plotRemaining}{`, `${METRICS.plotRefused}{`];
+const isPlotMetric = (name: string) => PLOT_PREFIXES.some((prefix) => name.startsWith(prefix));
+
+/** The name and tags of a submetric key `metric{tag:value,...}`. */
+export function parseMetricKey(key: string): { metric: string; tags: Record<string, string> } {
+  const brace = key.indexOf('{');
+  if (brace < 0 || !key.endsWith('}')) return { metric: key, tags: {} };
+  const tags: Record<string, string> = {};
+  for (const part of key.slice(brace + 1, -1).split(',')) {
+    const colon = part.indexOf(':');
+    if (colon > 0) tags[part.slice(0, colon).trim()] = part.slice(colon + 1).trim();
+  }
+  return { metric: key.slice(0, brace), tags };
+}
+
+/** The value a threshold expression like `p(95)<500` or `count==0` reads. */
+function thresholdValue(metric: K6MetricSummary, expression: string): number | undefined {
+  const match = /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*[<>=!]/.exec(expression);
+  const aggregate = match?.[1];
+  if (aggregate === undefined) return undefined;
+  const values = metric.values;
+  // A metric without samples has no value to show (k6 passes its thresholds).
+  if (metric.type === 'rate' && values.passes !== undefined && values.passes + (values.fails ?? 0) === 0) return undefined;
+  if (metric.type === 'trend' && values.count === 0) return undefined;
+  if (aggregate in values) return values[aggregate];
+  // k6 names the 95th percentile `p(95)` in values too; `value` is the rate of a Rate metric.
+  if (aggregate === 'rate' && 'rate' in values) return values.rate;
+  return undefined;
+}
+
+function flattenChecks(group: K6Group | undefined, out: CheckResult[] = []): CheckResult[] {
+  if (!group) return out;
+  for (const check of group.checks) out.push({ name: check.name, group: group.path ?? group.name, passes: check.passes, fails: check.fails });
+  for (const child of group.groups) flattenChecks(child, out);
+  return out;
+}
+
+/** The plot's points from the per-bucket submetrics, in bucket order. */
+export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
+  const byBucket = new Map<number, { remainingMin?: number; remainingMax?: number; refused: number }>();
+  for (const key of Object.keys(metrics)) {
+    if (!isPlotMetric(key)) continue;
+    const { metric, tags } = parseMetricKey(key);
+    const bucket = Number(tags.bucket);
+    const summary = metrics[key];
+    if (!Number.isInteger(bucket) || !summary) continue;
+    const point = byBucket.get(bucket) ?? { refused: 0 };
+    if (metric === METRICS.plotRemaining && (summary.values.count ?? 1) > 0 && summary.values.min !== undefined) {
+      point.remainingMin = summary.values.min;
+      point.remainingMax = summary.values.max;
+    }
+    if (metric === METRICS.plotRefused) point.refused = summary.values.count ?? 0;
+    byBucket.set(bucket, point);
+  }
+  return [...byBucket.keys()]
+    .sort((a, b) => a - b)
+    .map((bucket) => {
+      const point = byBucket.get(bucket) ?? { refused: 0 };
+      return { bucket, remainingMin: point.remainingMin, remainingMax: point.remainingMax, refused: point.refused };
+    });
+}
+
+/** Reads k6's summary data into the report every output is written from. */
+export function buildReport(data: K6SummaryData, options: SummaryOptions): Report {
+  const thresholds: ThresholdResult[] = [];
+  const metrics: Record<string, { type: string; values: Record<string, number> }> = {};
+  const counts: Record<string, number> = {};
+  for (const key of Object.keys(data.metrics).sort()) {
+    const metric = data.metrics[key];
+    if (!metric) continue;
+    const plot = isPlotMetric(key);
+    if (!plot) metrics[key] = { type: metric.type, values: { ...metric.values } };
+    const parsed = parseMetricKey(key);
+    if (options.rules && parsed.metric === options.rules.metric && parsed.tags.rule !== undefined) counts[parsed.tags.rule] = metric.values.count ?? 0;
+    if (plot || !metric.thresholds) continue;
+    for (const expression of Object.keys(metric.thresholds)) {
+      thresholds.push({ metric: key, expression, ok: metric.thresholds[expression]?.ok ?? false, value: thresholdValue(metric, expression) });
+    }
+  }
+  const rules: RuleResult[] = options.rules
+    ? Object.keys(options.rules.sentences).map((rule) => ({ rule, sentence: options.rules?.sentences[rule] ?? rule, count: counts[rule] ?? 0 }))
+    : [];
+  const checks = flattenChecks(data.root_group);
+  const ok = thresholds.every((t) => t.ok) && checks.every((c) => c.fails === 0) && rules.every((r) => r.count === 0);
+  return {
+    script: options.script,
+    ok,
+    durationMs: data.state?.testRunDurationMs,
+    target: options.target,
+    generatedAt: options.generatedAt,
+    thresholds,
+    rules,
+    checks,
+    metrics,
+    plot: options.plotBucketMs === undefined ? undefined : plotSeries(data.metrics),
+    plotBucketMs: options.plotBucketMs,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escaping and redaction
+
+export function escapeXml(text: string): string {
+  // Characters XML 1.0 forbids even escaped are dropped (control characters other than tab, LF, CR).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: this is the list of control characters to drop
+  const clean = text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** HTML text and attribute values: the same five characters as XML. */
+export function escapeHtml(text: string): string {
+  return escapeXml(text);
+}
+
+export const REDACTED = '[redacted]';
+
+/** Replaces every occurrence of each secret (4 characters or more: shorter ones would blank common text). */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/** Every string under a key that names a token or a secret, anywhere in `value` (e.g. setup data). */
+export function collectSecrets(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return out;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'string' && /token|secret|password|authorization/i.test(key)) out.push(member);
+    else collectSecrets(member, out, depth + 1);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outputs
+
+function formatNumber(value: number | undefined): string {
+  if (value === undefined || Number.isNaN(value)) return '-';
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? '0' : (ms / 1000).toFixed(3);
+}
+
+/** JUnit XML: one testcase per threshold, per rule and per check; failures say what was expected and what came. */
+export function junitXml(report: Report): string {
+  const cases: string[] = [];
+  const suite = `load.${report.script}`;
+  let failures = 0;
+  const testcase = (kind: 'rules' | 'thresholds' | 'checks', name: string, failure: string | undefined) => {
+    if (failure !== undefined) failures++;
+    const classname = `${suite}.${kind}`;
+    const body = failure === undefined ? '' : `<failure message="${escapeXml(failure)}" type="${kind}">${escapeXml(failure)}</failure>`;
+    cases.push(`    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="0">${body}</testcase>`);
+  };
+  for (const rule of report.rules) {
+    testcase('rules', `${rule.rule}: ${rule.sentence}`, rule.count === 0 ? undefined : `broken ${rule.count} time(s); expected never`);
+  }
+  for (const t of report.thresholds) {
+    if (t.metric.indexOf('{rule:') >= 0) continue; // reported as rules above
+    testcase('thresholds', `${t.metric} ${t.expression}`, t.ok ? undefined : `expected ${t.expression}, got ${formatNumber(t.value)}`);
+  }
+  for (const c of report.checks) {
+    testcase(
+      'checks',
+      c.group && c.group !== '' && c.group !== '::' ? `${c.group} › ${c.name}` : c.name,
+      c.fails === 0 ? undefined : `${c.fails} of ${c.passes + c.fails} failed`,
+    );
+  }
+  const header = '<?xml version="1.0" encoding="UTF-8"?>';
+  const attrs = `name="${escapeXml(suite)}" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}"`;
+  return `${header}\n<testsuites ${attrs}>\n  <testsuite ${attrs}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+}
+
+export function jsonSummary(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** A few lines for the console: the verdict, then what failed. */
+export function textSummary(report: Report): string {
+  const lines = [
+    `load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${report.durationMs === undefined ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`}`,
+  ];
+  for (const rule of report.rules)
+    lines.push(`  ${rule.count === 0 ? 'ok  ' : 'FAIL'} ${rule.rule}: ${rule.sentence}${rule.count === 0 ? '' : ` (${rule.count}x)`}`);
+  for (const t of report.thresholds) {
+    if (t.metric.indexOf('{rule:') >= 0) continue;
+    lines.push(`  ${t.ok ? 'ok  ' : 'FAIL'} ${t.metric} ${t.expression} (${t.value === undefined ? 'no samples' : `got ${formatNumber(t.value)}`})`);
+  }
+  const failedChecks = report.checks.filter((c) => c.fails > 0);
+  const checkTotal = report.checks.reduce((n, c) => n + c.passes + c.fails, 0);
+  lines.push(`  checks: ${checkTotal - failedChecks.reduce((n, c) => n + c.fails, 0)} of ${checkTotal} passed`);
+  for (const c of failedChecks) lines.push(`  FAIL check "${c.name}": ${c.fails} of ${c.passes + c.fails} failed`);
+  return `${lines.join('\n')}\n`;
+}
+
+const PLOT = { width: 760, height: 260, left: 52, right: 52, top: 20, bottom: 36 } as const;
+
+/** An inline SVG: X-Rate-Limit-Remaining (band from min to max, line at min) and 429s (bars, right axis) per bucket. */
+export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string {
+  const innerW = PLOT.width - PLOT.left - PLOT.right;
+  const innerH = PLOT.height - PLOT.top - PLOT.bottom;
+  const n = Math.max(1, points.length === 0 ? 1 : (points[points.length - 1]?.bucket ?? 0) + 1);
+  const maxRemaining = Math.max(1, ...points.map((p) => p.remainingMax ?? 0));
+  const maxRefused = Math.max(1, ...points.map((p) => p.refused));
+  const step = innerW / n;
+  const x = (bucket: number) => PLOT.left + bucket * step;
+  const yRemaining = (value: number) => PLOT.top + innerH - (value / maxRemaining) * innerH;
+  const yRefused = (value: number) => PLOT.top + innerH - (value / maxRefused) * innerH;
+  const parts: string[] = [];
+  for (const p of points) {
+    if (p.refused > 0) {
+      const top = yRefused(p.refused);
+      parts.push(
+        `<rect class="refused" x="${(x(p.bucket) + step * 0.15).toFixed(1)}" y="${top.toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${(PLOT.top + innerH - top).toFixed(1)}"><title>${escapeXml(`${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s`)}</title></rect>`,
+      );
+    }
+    if (p.remainingMin !== undefined && p.remainingMax !== undefined && p.remainingMax > p.remainingMin) {
+      const top = yRemaining(p.remainingMax);
+      parts.push(
+        `<rect class="band" x="${x(p.bucket).toFixed(1)}" y="${top.toFixed(1)}" width="${step.toFixed(1)}" height="${(yRemaining(p.remainingMin) - top).toFixed(1)}"/>`,
+      );
+    }
+  }
+  const line = points
+    .filter((p) => p.remainingMin !== undefined)
+    .map((p) => `${(x(p.bucket) + step / 2).toFixed(1)},${yRemaining(p.remainingMin ?? 0).toFixed(1)}`)
+    .join(' ');
+  if (line !== '') parts.push(`<polyline class="remaining" points="${line}"/>`);
+  const bottom = PLOT.top + innerH;
+  const totalSeconds = (n * bucketMs) / 1000;
+  const axes = [
+    `<line class="axis" x1="${PLOT.left}" y1="${bottom}" x2="${PLOT.left + innerW}" y2="${bottom}"/>`,
+    `<line class="axis" x1="${PLOT.left}" y1="${PLOT.top}" x2="${PLOT.left}" y2="${bottom}"/>`,
+    `<line class="axis" x1="${PLOT.left + innerW}" y1="${PLOT.top}" x2="${PLOT.left + innerW}" y2="${bottom}"/>`,
+    `<text x="${PLOT.left - 6}" y="${PLOT.top + 4}" text-anchor="end">${maxRemaining}</text>`,
+    `<text x="${PLOT.left - 6}" y="${bottom}" text-anchor="end">0</text>`,
+    `<text x="${PLOT.left + innerW + 6}" y="${PLOT.top + 4}">${maxRefused}</text>`,
+    `<text x="${PLOT.left + innerW + 6}" y="${bottom}">0</text>`,
+    `<text x="${PLOT.left}" y="${bottom + 16}">0 s</text>`,
+    `<text x="${PLOT.left + innerW}" y="${bottom + 16}" text-anchor="end">${totalSeconds.toFixed(0)} s</text>`,
+    `<text x="${PLOT.left + innerW / 2}" y="${bottom + 30}" text-anchor="middle">time since the scenario started (${(bucketMs / 1000).toFixed(0)} s per bucket)</text>`,
+    `<text x="12" y="${PLOT.top + innerH / 2}" transform="rotate(-90 12 ${PLOT.top + innerH / 2})" text-anchor="middle">X-Rate-Limit-Remaining</text>`,
+    `<text x="${PLOT.width - 8}" y="${PLOT.top + innerH / 2}" transform="rotate(90 ${PLOT.width - 8} ${PLOT.top + innerH / 2})" text-anchor="middle">429 responses</text>`,
+  ];
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${PLOT.width} ${PLOT.height}" width="${PLOT.width}" height="${PLOT.height}" role="img" aria-label="X-Rate-Limit-Remaining and 429 responses over time">${axes.join('')}${parts.join('')}</svg>`;
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:60rem}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
+.ok{color:#1a7f37}.fail{color:#cf222e;font-weight:600}.verdict{font-size:1.2rem}
+svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
+svg .band{fill:#0969da;opacity:.15}svg .refused{fill:#cf222e;opacity:.7}.legend span{margin-right:1.2rem}`;
+
+const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'iterations', 'dropped_iterations', 'checks'];
+
+/** A self-contained page (inline CSS and SVG, no script, no external resources). */
+export function htmlSummary(report: Report): string {
+  const status = (ok: boolean) => `<td class="${ok ? 'ok' : 'fail'}">${ok ? 'pass' : 'FAIL'}</td>`;
+  const rows = (cells: string[][]) => cells.map((row) => `<tr>${row.join('')}</tr>`).join('\n');
+  const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
+  const sections: string[] = [];
+  sections.push(
+    `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${report.ok ? 'Passed' : 'Failed'}</p>`,
+    `<p>${report.target ? `Target ${escapeHtml(report.target)}. ` : ''}${report.durationMs === undefined ? '' : `Ran ${escapeHtml((report.durationMs / 1000).toFixed(1))} s. `}${report.generatedAt ? `Generated ${escapeHtml(report.generatedAt)}.` : ''}</p>`,
+  );
+  if (report.plot && report.plotBucketMs !== undefined) {
+    sections.push(
+      '<h2>X-Rate-Limit-Remaining and 429s over time</h2>',
+      svgPlot(report.plot, report.plotBucketMs),
+      '<p class="legend"><span style="color:#0969da">━ lowest Remaining in the bucket (band: lowest to highest)</span><span style="color:#cf222e">▮ 429 responses in the bucket</span></p>',
+    );
+  }
+  if (report.rules.length > 0) {
+    sections.push(
+      '<h2>Rules</h2><table><tr><th></th><th>Rule</th><th>Broken</th></tr>',
+      rows(report.rules.map((r) => [status(r.count === 0), `<td><code>${escapeHtml(r.rule)}</code>: ${escapeHtml(r.sentence)}</td>`, td(String(r.count))])),
+      '</table>',
+    );
+  }
+  sections.push(
+    '<h2>Thresholds</h2><table><tr><th></th><th>Metric</th><th>Expected</th><th>Got</th></tr>',
+    rows(report.thresholds.filter((t) => t.metric.indexOf('{rule:') < 0).map((t) => [status(t.ok), td(t.metric), td(t.expression), td(formatNumber(t.value))])),
+    '</table>',
+  );
+  if (report.checks.length > 0) {
+    sections.push(
+      '<h2>Checks</h2><table><tr><th></th><th>Check</th><th>Passed</th><th>Failed</th></tr>',
+      rows(report.checks.map((c) => [status(c.fails === 0), td(c.name), td(String(c.passes)), td(String(c.fails))])),
+      '</table>',
+    );
+  }
+  const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));
+  sections.push(
+    '<h2>Metrics</h2><table><tr><th>Metric</th><th>Values</th></tr>',
+    rows(
+      shown.map((name) => {
+        const values = report.metrics[name]?.values ?? {};
+        return [
+          td(name),
+          td(
+            Object.keys(values)
+              .map((key) => `${key}=${formatNumber(values[key])}`)
+              .join('  '),
+          ),
+        ];
+      }),
+    ),
+    '</table>',
+  );
+  const title = `load/${report.script}: ${report.ok ? 'passed' : 'failed'}`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>\n<body><h1>${escapeHtml(`Load test load/${report.script}`)}</h1>\n${sections.join('\n')}\n</body></html>\n`;
+}
+
+/** handleSummary's return value: the three report files and the console text, all redacted. */
+export function summaryFiles(data: K6SummaryData, options: SummaryOptions): Record<string, string> {
+  const report = buildReport(data, options);
+  const dir = (options.dir ?? 'reports/load').replace(/\/+$/, '');
+  // Each secret as written, as escaped for XML/HTML and as escaped inside a JSON string.
+  const secrets: string[] = [];
+  for (const secret of [...(options.secrets ?? []), ...collectSecrets(data.setup_data)])
+    secrets.push(secret, escapeXml(secret), JSON.stringify(secret).slice(1, -1));
+  const base = `${dir}/${options.script}`;
+  return {
+    [`${base}.junit.xml`]: redact(junitXml(report), secrets),
+    [`${base}.summary.json`]: redact(jsonSummary(report), secrets),
+    [`${base}.summary.html`]: redact(htmlSummary(report), secrets),
+    stdout: redact(textSummary(report), secrets),
+  };
+}

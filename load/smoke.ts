@@ -1,0 +1,124 @@
+/**
+ * One VU, every endpoint, a few iterations (LP_ITERATIONS, default 3): token, the content list
+ * (default page, a small page and its next page, each date filter), the users list, logout and the
+ * refused logged-out token. Requests are spaced to stay within LP_BUDGET_SHARE of the rate.
+ */
+
+import { validateContentList, validateRateLimitHeaders, validateUsersList } from 'generated:validators';
+import { sleep } from 'k6';
+import http from 'k6/http';
+import { Counter } from 'k6/metrics';
+import type { Options } from 'k6/options';
+import { CONTENT_FILTERS, ENDPOINTS } from '../contracts/endpoints.ts';
+import { isFinalNext, UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
+import { apiGetHonouring, bodyJson, type Credentials, logout, type Response, requestToken } from './k6/api.ts';
+import { verdicts } from './k6/verdict.ts';
+import { lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './lib/checks.ts';
+import { readLoadEnv, reportDir } from './lib/env.ts';
+import { METRICS, Pacer, SMOKE_RULES, smokeOptions, smokePlan } from './lib/options.ts';
+import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
+import { joinUrl, type QueryParams, queryParam, withQueryParam } from './lib/url.ts';
+
+const env = readLoadEnv(__ENV);
+const plan = smokePlan(__ENV);
+export const options: Options = smokeOptions(plan);
+
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, ...UNAUTHENTICATED_STATUSES, 429));
+
+const violations = new Counter(METRICS.smokeViolations);
+const rateLimited = new Counter(METRICS.rateLimited);
+const verdict = verdicts('smoke', violations, SMOKE_RULES);
+const pacer = new Pacer(plan.intervalSeconds);
+const honouring = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+
+/** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
+const FILTER_VALUES: Record<string, string> = {
+  'filter[start_date]': '2000-01-01',
+  'filter[end_date]': '2100-01-01',
+  'filter[modified_after]': '2000-01-01',
+  'filter[modified_before]': '2100-01-01',
+};
+
+interface ListCall {
+  readonly name: string;
+  readonly path: string;
+  readonly query: QueryParams;
+  readonly title: string;
+  readonly validate: StandaloneValidator;
+  /** Also request the next page (pagination rule 2). */
+  readonly followNext?: boolean;
+}
+
+const CONTENT = { path: ENDPOINTS.listContent.path, title: 'content list', validate: validateContentList as StandaloneValidator };
+const CALLS: readonly ListCall[] = [
+  { ...CONTENT, name: 'GET /api/v2/content', query: {} },
+  { ...CONTENT, name: 'GET /api/v2/content limit=5', query: { limit: 5 }, followNext: true },
+  ...CONTENT_FILTERS.map((filter) => ({
+    ...CONTENT,
+    name: `GET /api/v2/content ${filter.name}`,
+    query: { limit: 5, [filter.name]: FILTER_VALUES[filter.name] },
+  })),
+  { path: ENDPOINTS.listUsers.path, title: 'users list', validate: validateUsersList as StandaloneValidator, name: 'GET /api/v2/users', query: { limit: 5 } },
+];
+
+function paced(url: string, credentials: Credentials, name: string): Response {
+  sleep(pacer.waitSeconds(Date.now()));
+  pacer.sent(Date.now());
+  return apiGetHonouring(url, credentials, name, honouring);
+}
+
+/** Status, schema and rate-limit headers of one list response; its body when all three hold. */
+function checkList(call: ListCall, url: string, response: Response): unknown {
+  const request = `GET ${url}`;
+  const statusOk = verdict('status', response.status >= 200 && response.status < 300, () => `expected 2xx from ${request}, got ${response.status}`);
+  const headerReason = rateHeaderProblem(response.headers) ?? schemaProblem('rate-limit headers', validateRateLimitHeaders, lowerCaseHeaders(response.headers));
+  verdict('rate-headers', headerReason === undefined, () => `${request}: ${headerReason}`);
+  if (!statusOk) return undefined;
+  const body = bodyJson(response);
+  const problem = schemaProblem(call.title, call.validate, body);
+  return verdict('schema', problem === undefined, () => `${request} ${problem}`) ? body : undefined;
+}
+
+export default function (): void {
+  const token = requestToken(env);
+  if (!verdict('token', token.ok, () => (token.ok ? '' : token.reason)) || !token.ok) return;
+  const credentials = token.credentials;
+
+  for (const call of CALLS) {
+    const url = joinUrl(env.baseUrl, call.path, call.query);
+    const body = checkList(call, url, paced(url, credentials, call.name));
+    if (!call.followNext || body === undefined) continue;
+    const next = (body as { links?: { next?: unknown } }).links?.next;
+    if (isFinalNext(next)) continue;
+    const cursor = typeof next === 'string' ? queryParam(next, 'next') : undefined;
+    if (!verdict('pagination', cursor !== undefined && cursor !== '', () => `links.next ${JSON.stringify(next)} of GET ${url} carries no next value`)) continue;
+    const nextUrl = withQueryParam(url, 'next', cursor ?? '');
+    const nextResponse = paced(nextUrl, credentials, `${call.name} next`);
+    verdict('pagination', checkList(call, nextUrl, nextResponse) !== undefined, () => `the next page GET ${nextUrl} answered ${nextResponse.status}`);
+  }
+
+  sleep(pacer.waitSeconds(Date.now()));
+  pacer.sent(Date.now());
+  const out = logout(env, credentials);
+  if (!verdict('logout', out.status >= 200 && out.status < 300, () => `expected 2xx from the logout POST ${env.baseUrl}/oauth/token, got ${out.status}`))
+    return;
+  const url = joinUrl(env.baseUrl, ENDPOINTS.listContent.path, { limit: 1 });
+  const after = paced(url, credentials, 'GET /api/v2/content (logged-out token)');
+  const refused: readonly number[] = UNAUTHENTICATED_STATUSES;
+  verdict(
+    'logout',
+    refused.includes(after.status),
+    () => `expected ${UNAUTHENTICATED_STATUSES.join(' or ')} from GET ${url} with a logged-out token, got ${after.status}`,
+  );
+}
+
+export function handleSummary(data: K6SummaryData): Record<string, string> {
+  return summaryFiles(data, {
+    script: 'smoke',
+    rules: { metric: METRICS.smokeViolations, sentences: SMOKE_RULES },
+    dir: reportDir(__ENV),
+    secrets: [env.clientSecret],
+    target: env.baseUrl,
+    generatedAt: new Date().toISOString(),
+  });
+}

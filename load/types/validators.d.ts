@@ -1,0 +1,15 @@
+/**
+ * The ajv standalone validators that scripts/build-load.ts generates from schemas/ at build time
+ * (schemas/index.ts standaloneValidatorsSource, K6_VALIDATOR_EXPORTS) and hands to esbuild under this
+ * module name: the k6 bundles validate bodies without compiling a schema. A name missing from the
+ * generated module fails the build.
+ */
+declare module 'generated:validators' {
+  import type { StandaloneValidator } from '../lib/checks.ts';
+
+  export const validateContentList: StandaloneValidator;
+  export const validateUsersList: StandaloneValidator;
+  export const validateTokenResponse: StandaloneValidator;
+  export const validateErrorBody: StandaloneValidator;
+  export const validateRateLimitHeaders: StandaloneValidator;
+}
