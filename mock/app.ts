@@ -23,12 +23,28 @@ import { Replies, type Reply, readBody, send } from './http.ts';
 import { Logout } from './logout.ts';
 import { quotaExceeded, RateLimiter } from './rate-limit.ts';
 import { Resources } from './resources.ts';
-import { TokenEndpoint, type TokenThrottle } from './token-endpoint.ts';
+import { TokenEndpoint } from './token-endpoint.ts';
+import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
 import { isVariantName, type VariantName } from './variants.ts';
 
 export type { ClientConfig } from './clients.ts';
 export { DEFAULT_CLIENTS } from './clients.ts';
+
+/**
+ * How long a slow or idle client may hold a connection. The defaults let any real client through;
+ * tests shorten them to see a slow client cut off within a second or two.
+ */
+export interface MockTimeouts {
+  /** The request head must have arrived this long after the connection opened or the request began (slowloris). Default 10 000 ms. */
+  headersMs?: number;
+  /** The whole request, head and body, must have arrived within this; at least `headersMs`. Default 30 000 ms. */
+  requestMs?: number;
+  /** An idle keep-alive connection is closed after this. Default 5 000 ms. */
+  keepAliveMs?: number;
+  /** How often the first two are checked. Default a fifth of `headersMs`, at most 2 000 ms (node's own default, 30 s, would let a slow client hold on for that long). */
+  checkIntervalMs?: number;
+}
 
 export interface MockOptions {
   /** Interface both servers listen on. Default `127.0.0.1`. */
@@ -61,8 +77,14 @@ export interface MockOptions {
   faults?: Iterable<FaultName>;
   /** Legal variants to switch on (mock/variants.ts). Default none. */
   variants?: Iterable<VariantName>;
-  /** Throttling of repeated failed token requests (issue 7). Default none. */
-  tokenThrottle?: TokenThrottle;
+  /**
+   * Failed token requests (wrong credentials, a bad refresh token) allowed per client_id and period;
+   * past them, that client_id's token requests get 429 with Retry-After until the period ends.
+   * null turns throttling off. Default DEFAULT_TOKEN_THROTTLE (10 per 1m).
+   */
+  tokenThrottle?: Rate | null;
+  /** Connection timeouts (mock/app.ts MockTimeouts). Default: the defaults listed there. */
+  timeouts?: MockTimeouts;
 }
 
 export interface MockStats {
@@ -70,6 +92,8 @@ export interface MockStats {
   readonly refreshTokens: number;
   readonly rateWindows: number;
   readonly snapshots: number;
+  /** Client_ids with a window of failed token requests (mock/token-throttle.ts). */
+  readonly throttledClients: number;
 }
 
 export interface MockServer {
@@ -94,10 +118,15 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const HEADERS_TIMEOUT_MS = 10_000;
 /** A request (head and body) must arrive within this. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** How often node checks the two timeouts above (its default, 30 s, would let a slow client hold on four times as long). */
+/** Upper bound of how often node checks the two timeouts above. */
 const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
 /** Largest request head: a long bearer token and a long query fit many times over. */
 const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * Longest request target (414 past it). Below MAX_HEADER_BYTES, so that a long URL gets its own
+ * answer; the longest links.next the mock writes is well under 1 KiB.
+ */
+export const MAX_URL_BYTES = 8 * 1024;
 
 const TOKEN_PATH = ENDPOINTS.token.path;
 const LOGOUT_PATH = ENDPOINTS.logout.path;
@@ -115,6 +144,8 @@ const API_NOT_FOUND: ApiError = apiErrors.notFound(
 );
 const API_GET_ONLY: ApiError = apiErrors.methodNotAllowed('This endpoint answers GET only.');
 const API_POST_ONLY: ApiError = apiErrors.methodNotAllowed(`${LOGOUT_PATH} answers POST only (log out).`);
+const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
+const HOST_MISSING = 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).';
 
 type BodyRoute = 'token' | 'logout' | 'control';
 
@@ -141,7 +172,8 @@ class Mock implements MockServer {
   readonly #tokenEndpoint: TokenEndpoint;
   readonly #logout: Logout;
   readonly #resources: Resources;
-  readonly #throttle: TokenThrottle | undefined;
+  readonly #throttle: FailureThrottle | undefined;
+  readonly #timeouts: Required<MockTimeouts>;
   readonly #authServer: Server;
   readonly #apiServer: Server;
   #urls: { auth: string; api: string } | undefined;
@@ -169,8 +201,13 @@ class Mock implements MockServer {
     this.#tokens = new TokenStore({ clock: this.clock, faults });
     this.#limiter = new RateLimiter({ clock: this.clock, faults, variants });
     this.#bearer = new BearerAuth({ tokens: this.#tokens, clients, faults, variants });
-    this.#throttle = options.tokenThrottle;
-    this.#tokenEndpoint = new TokenEndpoint({ clients, tokens: this.#tokens, replies: this.#replies, faults, variants, throttle: options.tokenThrottle });
+    const throttleRate = options.tokenThrottle === undefined ? DEFAULT_TOKEN_THROTTLE : options.tokenThrottle;
+    this.#throttle =
+      throttleRate === null
+        ? undefined
+        : new FailureThrottle({ clock: this.clock, rate: throttleRate, replies: this.#replies, isKnown: (id) => clients.get(id) !== undefined });
+    this.#tokenEndpoint = new TokenEndpoint({ clients, tokens: this.#tokens, replies: this.#replies, faults, variants, throttle: this.#throttle });
+    this.#timeouts = checkTimeouts(options.timeouts ?? {});
     this.#logout = new Logout({ bearer: this.#bearer, tokens: this.#tokens, limiter: this.#limiter, replies: this.#replies, faults, variants });
     this.#resources = new Resources({
       clock: this.clock,
@@ -237,7 +274,12 @@ class Mock implements MockServer {
 
   stats(): MockStats {
     const tokens = this.#tokens.stats();
-    return { ...tokens, rateWindows: this.#limiter.stats().windows, snapshots: this.#resources.stats().snapshots };
+    return {
+      ...tokens,
+      rateWindows: this.#limiter.stats().windows,
+      snapshots: this.#resources.stats().snapshots,
+      throttledClients: this.#throttle?.size ?? 0,
+    };
   }
 
   #listening(): { auth: string; api: string } {
@@ -246,11 +288,14 @@ class Mock implements MockServer {
   }
 
   #server(handler: (req: IncomingMessage, res: ServerResponse) => void, origin: 'auth' | 'api'): Server {
+    const t = this.#timeouts;
     const options = {
       maxHeaderSize: MAX_HEADER_BYTES,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      requestTimeout: t.requestMs,
+      headersTimeout: t.headersMs,
+      connectionsCheckingInterval: t.checkIntervalMs,
+      // node would answer a missing Host with an empty 400; the handlers answer it with a body.
+      requireHostHeader: false,
     };
     const server = createServer(options, (req, res) => {
       try {
@@ -259,14 +304,26 @@ class Mock implements MockServer {
         this.#internalError(res, error);
       }
     });
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.keepAliveTimeout = t.keepAliveMs;
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket));
+    // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
+    // unknown Expect with an empty 417: both get a JSON body naming the problem instead.
+    server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+      writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.'),
+    );
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      const detail = `The expectation "${String(req.headers.expect).slice(0, 60)}" cannot be met; only 100-continue is supported.`;
+      send(res, this.#refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
+    });
     return server;
   }
 
   readonly #onAuth = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = pathOf(req.url ?? '/');
-    if (path === TOKEN_PATH && req.method === 'POST') this.#withBody(req, res, 'token', path);
+    const url = req.url ?? '/';
+    const malformed = malformedRequest(req, url);
+    const path = pathOf(url);
+    if (malformed !== undefined) send(res, this.#refusal('auth', malformed.status, malformed.code, malformed.detail));
+    else if (path === TOKEN_PATH && req.method === 'POST') this.#withBody(req, res, 'token', path);
     else if (path === TOKEN_PATH) send(res, this.#replies.errorText(405, AUTH_NOT_ALLOWED, ['Allow', 'POST']));
     else send(res, this.#replies.errorText(404, AUTH_NOT_FOUND));
   };
@@ -279,6 +336,8 @@ class Mock implements MockServer {
   /** The reply, or undefined when a body must be read first (the reply then goes out from #withBody). */
   #routeApi(req: IncomingMessage, res: ServerResponse): Reply | undefined {
     const url = req.url ?? '/';
+    const malformed = malformedRequest(req, url);
+    if (malformed !== undefined) return this.#refusal('api', malformed.status, malformed.code, malformed.detail);
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = req.method ?? '';
@@ -342,6 +401,12 @@ class Mock implements MockServer {
     return (route === 'control' ? this.#controlReplies : this.#replies).api(error, headers);
   }
 
+  /** A refusal before routing, in the error shape of the origin. */
+  #refusal(origin: 'auth' | 'api', status: 400 | 414 | 417, code: string, detail: string, headers: string[] = []): Reply {
+    if (origin === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
+    return this.#replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
+  }
+
   #internalError(res: ServerResponse, error: unknown): void {
     if (res.headersSent) {
       res.destroy();
@@ -350,6 +415,26 @@ class Mock implements MockServer {
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
     send(res, this.#controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
+}
+
+function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
+  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? HEADERS_TIMEOUT_MS, 1);
+  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(REQUEST_TIMEOUT_MS, headersMs), headersMs);
+  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? KEEP_ALIVE_TIMEOUT_MS, 1);
+  const checkIntervalMs = checkInteger(
+    'timeouts.checkIntervalMs',
+    t.checkIntervalMs ?? Math.max(1, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(headersMs / 5))),
+    1,
+  );
+  return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
+}
+
+/** What is wrong with a request before its route is looked at: two comparisons on the hot path when nothing is. */
+function malformedRequest(req: IncomingMessage, url: string): { status: 400 | 414; code: string; detail: string } | undefined {
+  if (url.length > MAX_URL_BYTES) return { status: 414, code: 'uri-too-long', detail: URL_TOO_LONG };
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+    return { status: 400, code: 'host-missing', detail: HOST_MISSING };
+  return undefined;
 }
 
 function pathOf(url: string): string {
@@ -388,22 +473,34 @@ function clientError(origin: 'auth' | 'api', error: NodeJS.ErrnoException, socke
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const detail =
-    status === 431
-      ? `The request head is larger than ${MAX_HEADER_BYTES} bytes.`
-      : status === 408
-        ? 'The request did not arrive in time.'
-        : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) {
+      writeRawError(socket, origin, 414, 'uri-too-long', URL_TOO_LONG);
+    } else writeRawError(socket, origin, 431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    writeRawError(socket, origin, 408, 'request-timeout', 'The request did not arrive in time.');
+  } else writeRawError(socket, origin, 400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
+}
+
+/**
+ * Whether a head that overflowed did so in its request line: node hands over the packet it was
+ * parsing; when that packet starts the request and holds no end of line within MAX_URL_BYTES,
+ * the target is what is too long (a head that came in many packets falls back to 431).
+ */
+function requestLineOverflows(packet: Buffer | undefined): boolean {
+  if (packet === undefined || !/^[!-~]+ /.test(packet.subarray(0, 32).toString('latin1'))) return false;
+  const eol = packet.indexOf('\r\n');
+  return eol < 0 || eol > MAX_URL_BYTES;
+}
+
+/** An error answer written straight to the socket (no request object exists), then the connection closes. */
+function writeRawError(socket: Duplex, origin: 'auth' | 'api', status: number, code: string, detail: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const body = JSON.stringify(
-    origin === 'api'
-      ? apiErrorBody({
-          status,
-          code: status === 400 ? 'bad-request' : status === 431 ? 'header-too-large' : 'request-timeout',
-          title: STATUS_CODES[status] ?? 'Error',
-          detail,
-        })
-      : { error: 'invalid_request', error_description: detail },
+    origin === 'api' ? apiErrorBody({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }) : { error: 'invalid_request', error_description: detail },
   );
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

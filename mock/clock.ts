@@ -9,6 +9,12 @@ export interface Clock {
 }
 
 /**
+ * The virtual clock never passes this instant (9999-12-31T23:59:59.999Z): past it ISO 8601 needs
+ * six-digit years, and not far past it `Date` cannot represent the time at all.
+ */
+export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
  * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane
  * can only move forward: real-time behaviour keeps working, and `advance` skips ahead.
  */
@@ -24,10 +30,16 @@ export class VirtualClock implements Clock {
     return this.#source() + this.#offsetMs;
   }
 
-  /** Moves the clock forward; negative or non-finite amounts are refused (time never runs back). */
+  /** Moves the clock forward; negative or non-finite amounts, and any past LATEST_MS, are refused (time never runs back). */
   advance(seconds: number): void {
     if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`cannot advance the clock by ${seconds} s`);
+    if (seconds > this.maxAdvanceSeconds()) throw new RangeError(`cannot advance the clock by ${seconds} s: it would pass 9999-12-31`);
     this.#offsetMs += seconds * 1000;
+  }
+
+  /** The largest advance allowed now (LATEST_MS minus now, in seconds). */
+  maxAdvanceSeconds(): number {
+    return Math.max(0, (LATEST_MS - this.now()) / 1000);
   }
 
   /** Back to the source's time (control-plane reset). */

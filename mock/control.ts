@@ -112,6 +112,12 @@ export class ControlPlane {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
       return this.#replies.api(invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'));
     }
+    const max = this.#clock.maxAdvanceSeconds();
+    if (seconds > max) {
+      return this.#replies.api(
+        invalidBody(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds'),
+      );
+    }
     this.#clock.advance(seconds);
     return this.#now();
   }

@@ -65,7 +65,7 @@ export const apiErrors = {
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
 export interface OAuthError {
-  readonly status: 400 | 401 | 403 | 413 | 415 | 429;
+  readonly status: 400 | 401 | 403 | 413 | 414 | 415 | 417 | 429;
   readonly error: OAuthErrorCode;
   readonly description: string;
 }

@@ -30,6 +30,7 @@ export const USAGE = `Usage: npm run mock -- [flags]
   --rate <n/period>       requests per window per client, e.g. 200/1m; 0 = no limit (default 200/1m)
   --token-ttl <period>    access token lifetime, e.g. 60d, 1h (default 60d)
   --snapshot-ttl <period> snapshot lifetime without a next request (default 2m)
+  --token-throttle <n/period>  failed token requests allowed per client_id, e.g. 10/1m; 0 = no throttling (default 10/1m)
   --clients <file>        JSON array of clients {id, secret, scopes, provider?, rate?, tokenTtl?}
   --no-control            no /_mock control plane
   --log                   one line per request on stderr (never tokens, secrets or cursors)
@@ -39,7 +40,21 @@ export const USAGE = `Usage: npm run mock -- [flags]
 
 Once listening, prints one JSON line: {"authUrl","baseUrl","controlUrl"}.`;
 
-const VALUE_FLAGS = new Set(['host', 'auth-port', 'api-port', 'items', 'users', 'seed', 'rate', 'token-ttl', 'snapshot-ttl', 'clients', 'fault', 'variant']);
+const VALUE_FLAGS = new Set([
+  'host',
+  'auth-port',
+  'api-port',
+  'items',
+  'users',
+  'seed',
+  'rate',
+  'token-ttl',
+  'snapshot-ttl',
+  'token-throttle',
+  'clients',
+  'fault',
+  'variant',
+]);
 const SWITCHES = new Set(['no-control', 'log', 'help']);
 const REPEATABLE = new Set(['fault', 'variant']);
 /** More seeded rows than this would only exhaust memory of the fragment caches, not test anything. */
@@ -118,6 +133,12 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         const rate = parseRate(value);
         if (rate === undefined) return fail(`--rate must be requests/period like 200/1m (period in s, m, h or d), or 0 for no limit, got "${value}".`);
         mock.rate = rate;
+        break;
+      }
+      case 'token-throttle': {
+        const rate = parseRate(value);
+        if (rate === undefined) return fail(`--token-throttle must be failures/period like 10/1m, or 0 for no throttling, got "${value}".`);
+        mock.tokenThrottle = rate;
         break;
       }
       case 'token-ttl':

@@ -46,8 +46,10 @@ export function parseListQuery(search: string, endpoint: Endpoint): Parsed<ListQ
     const name = decode(eq < 0 ? segment : segment.slice(0, eq));
     const value = decode(eq < 0 ? '' : segment.slice(eq + 1));
     if (name === undefined || value === undefined) {
-      return fail(apiErrors.invalidParameter(name ?? segment.slice(0, 40), `malformed percent-encoding in the query segment "${segment.slice(0, 80)}"`));
+      return fail(apiErrors.invalidParameter(name || segment.slice(0, 40), `malformed percent-encoding in the query segment "${segment.slice(0, 80)}"`));
     }
+    // A segment like `=x` names no parameter: the error names the segment instead (source.parameter is never empty).
+    if (name === '') return fail(apiErrors.invalidParameter(segment.slice(0, 40), `the query segment "${segment.slice(0, 80)}" has no parameter name`));
     if (!known.has(name)) {
       const hint =
         name.startsWith('filter[') && endpoint.id === 'listContent'

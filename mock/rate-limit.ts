@@ -33,6 +33,8 @@ export interface RatePrincipal {
 }
 
 const SWEEP_FLOOR = 1024;
+/** Opening a window also sweeps when this much virtual time has passed since the last sweep (not on the per-request path). */
+const SWEEP_INTERVAL_MS = 60_000;
 
 /** The 429 error of a refused request (the real service's wording, reference notes). */
 export function quotaExceeded(client: Client): ApiError {
@@ -44,6 +46,7 @@ export class RateLimiter {
   readonly #clock: Clock;
   readonly #windows = new Map<string, Window>();
   #sweepAt = SWEEP_FLOOR;
+  #nextSweepMs = 0;
   readonly #perToken: boolean;
   readonly #sendLimit: boolean;
   readonly #sendRemaining: boolean;
@@ -90,7 +93,7 @@ export class RateLimiter {
       const endMs = now + rate.periodSeconds * 1000;
       window = { endMs, count: 0, resetText: this.#resetFormat(endMs) };
       this.#windows.set(key, window);
-      if (this.#windows.size >= this.#sweepAt) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
+      if (this.#windows.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
     }
     const refused = !this.#never429 && window.count + this.#early >= rate.requests;
     if (!refused) window.count++;
@@ -117,6 +120,7 @@ export class RateLimiter {
   /** Drops ended windows; returns how many are left. */
   sweep(): number {
     const now = this.#clock.now();
+    this.#nextSweepMs = now + SWEEP_INTERVAL_MS;
     for (const [key, w] of this.#windows) if (now >= w.endMs) this.#windows.delete(key);
     return this.#windows.size;
   }
@@ -124,6 +128,7 @@ export class RateLimiter {
   clear(): void {
     this.#windows.clear();
     this.#sweepAt = SWEEP_FLOOR;
+    this.#nextSweepMs = 0;
   }
 
   stats(): { windows: number } {

@@ -292,7 +292,8 @@ function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttri
     } else if (name === 'publish-date') {
       if (value !== null && (typeof value !== 'string' || !ZONELESS.test(value))) return bad(name, 'null or a timestamp without zone');
     } else {
-      return { ok: false, error: apiErrors.invalidParameter(name, `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
+      // An empty member name would make an error without a parameter: name the body instead.
+      return { ok: false, error: apiErrors.invalidParameter(name || 'body', `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
     }
   }
   return { ok: true, value: body as Partial<ContentAttributes> };

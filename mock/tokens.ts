@@ -41,8 +41,10 @@ export interface IssuedTokens {
  */
 export const REFRESH_LIFETIME_FACTOR = 2;
 
-/** Below this many entries no sweep runs; above it, a sweep runs each time the map doubles. */
+/** Below this many entries no growth-triggered sweep runs; above it, one runs each time the maps double. */
 const SWEEP_FLOOR = 1024;
+/** Issuing also sweeps when this much virtual time has passed since the last sweep: expiry shows in the stats soon after it happens. */
+const SWEEP_INTERVAL_MS = 60_000;
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
@@ -54,6 +56,7 @@ export class TokenStore {
   readonly #access = new Map<string, AccessGrant>();
   readonly #refresh = new Map<string, RefreshGrant>();
   #sweepAt = SWEEP_FLOOR;
+  #nextSweepMs = 0;
 
   constructor(o: { clock: Clock; faults: Faults }) {
     this.#clock = o.clock;
@@ -69,7 +72,7 @@ export class TokenStore {
     const lifetimeSeconds = client.tokenTtlSeconds;
     this.#access.set(accessToken, { token: accessToken, client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds });
     this.#refresh.set(refreshToken, { client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds: lifetimeSeconds * REFRESH_LIFETIME_FACTOR });
-    if (this.#access.size + this.#refresh.size >= this.#sweepAt) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
+    if (this.#access.size + this.#refresh.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
     return { accessToken, refreshToken, lifetimeSeconds };
   }
 
@@ -112,8 +115,9 @@ export class TokenStore {
 
   /** Drops every expired entry; returns how many entries are left. */
   sweep(): number {
+    const now = this.#clock.now();
+    this.#nextSweepMs = now + SWEEP_INTERVAL_MS;
     if (!this.#neverExpires) {
-      const now = this.#clock.now();
       for (const [token, g] of this.#access) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#access.delete(token);
       for (const [token, g] of this.#refresh) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#refresh.delete(token);
     }
@@ -124,6 +128,7 @@ export class TokenStore {
     this.#access.clear();
     this.#refresh.clear();
     this.#sweepAt = SWEEP_FLOOR;
+    this.#nextSweepMs = 0;
   }
 
   stats(): { accessTokens: number; refreshTokens: number } {

@@ -11,6 +11,8 @@ test.describe('flags that parse', () => {
     },
     { argv: ['--rate', '200/1m'], expected: { mock: { rate: { requests: 200, periodSeconds: 60, period: '1m' } } } },
     { argv: ['--rate', '0'], expected: { mock: { rate: null } } },
+    { argv: ['--token-throttle', '5/30s'], expected: { mock: { tokenThrottle: { requests: 5, periodSeconds: 30, period: '30s' } } } },
+    { argv: ['--token-throttle', '0'], expected: { mock: { tokenThrottle: null } } },
     { argv: ['--token-ttl', '60d', '--snapshot-ttl', '2m'], expected: { mock: { tokenTtlSeconds: 5_184_000, snapshotTtlSeconds: 120 } } },
     { argv: ['--clients', 'keys.json', '--no-control', '--log'], expected: { mock: { control: false }, clientsFile: 'keys.json', log: true } },
     {
@@ -39,6 +41,7 @@ test.describe('bad flags give one sentence naming the flag', () => {
     { argv: ['--seed', '1.5'], message: /^--seed must be an integer/ },
     { argv: ['--rate', '200'], message: /^--rate must be requests\/period like 200\/1m .* got "200"\.$/ },
     { argv: ['--rate', '200/1w'], message: /^--rate must be/ },
+    { argv: ['--token-throttle', '10'], message: /^--token-throttle must be failures\/period like 10\/1m, or 0 for no throttling, got "10"\.$/ },
     { argv: ['--token-ttl', '60'], message: /^--token-ttl must be a period like .* got "60"\.$/ },
     { argv: ['--snapshot-ttl', '0m'], message: /^--snapshot-ttl must be a period/ },
     { argv: ['--fault', 'nope'], message: /^--fault "nope" is not a known fault/ },

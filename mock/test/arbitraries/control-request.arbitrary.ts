@@ -1,0 +1,136 @@
+/**
+ * Bad (and some good) requests to the rest of the api origin: logout (POST {base}/oauth/token with a
+ * bearer token and an optional JSON body) and the /_mock control plane (clock, content, stats).
+ * Never POST /_mock/reset: it would only wipe the session's tokens, and control.test.ts covers it.
+ * Clock advances stay small when valid, so that the session's tokens outlive the run.
+ */
+import fc from 'fast-check';
+import { type FuzzRequest, marker } from '../fuzz-harness.ts';
+import { anyBody, contentType, framing } from './http.arbitrary.ts';
+
+const refreshMember = fc.oneof(
+  fc.constantFrom(marker.refresh('org'), marker.refresh('target')).map((token) => ({ refresh_token: token })),
+  fc.constantFrom<unknown>(5, null, '', [], {}, true, 'x'.repeat(3_000)).map((token) => ({ refresh_token: token })),
+);
+
+const logoutBody = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 3, arbitrary: refreshMember.map((b) => JSON.stringify(b)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('{', '[]', 'null', '"x"', '{"refresh_token":', 'refresh_token=abc', '\u0000', '{"refresh_token":"a","refresh_token":"b"}'),
+  },
+  { weight: 2, arbitrary: anyBody.map((b) => b.body) },
+);
+
+const logoutAuthorization: fc.Arbitrary<readonly string[]> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant([`Bearer ${marker.token('victim')}`]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<readonly string[]>([], ['Bearer'], ['Bearer nope'], ['Basic eDp5'], [`Bearer ${marker.token('victim')}`, 'Bearer other']),
+  },
+);
+
+/** POST {base}/oauth/token: logout with a fresh token each time, and every kind of body. */
+export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
+  .record({
+    method: fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE') }),
+    authorization: logoutAuthorization,
+    contentType,
+    body: logoutBody,
+    framing,
+  })
+  .map(({ method, authorization, contentType: type, body, framing: f }) => ({
+    origin: 'api' as const,
+    method,
+    target: '/oauth/token',
+    version: 'HTTP/1.1',
+    host: 'ok' as const,
+    headers: [
+      ...authorization.map((v) => ['Authorization', v] as [string, string]),
+      ...(type === undefined ? [] : [['Content-Type', type] as [string, string]]),
+    ],
+    body,
+    binary: false,
+    framing: f,
+  }));
+
+const advanceSeconds = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 300 }) },
+  { weight: 1, arbitrary: fc.double({ min: 0, max: 100_000, noNaN: true }) },
+  { weight: 3, arbitrary: fc.constantFrom<unknown>(-1, -0.5, 1e300, 8.64e15, '10', null, true, [], {}, 'Infinity') },
+);
+
+const ATTRIBUTE_NAMES = [
+  'title',
+  'summary',
+  'is-obsolete',
+  'duration',
+  'created-at',
+  'modified-at',
+  'publish-date',
+  'provider',
+  'language',
+  'nope',
+  '__proto__',
+];
+const attributeValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.boolean(),
+  fc.double(),
+  fc.constantFrom<unknown>(null, [], {}, '2024-01-01T00:00:00.5', '9999-99-99T99:99:99.9999999', '2024-01-01T00:00:00Z', 1e308),
+);
+const attributes = fc.dictionary(fc.constantFrom(...ATTRIBUTE_NAMES), attributeValue, { maxKeys: 4 });
+
+const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        advanceSeconds.map((s) => JSON.stringify({ advanceSeconds: s })),
+        fc.constantFrom('{"advanceSeconds":1e400}', '{"advanceSeconds":-1e400}', '{"advanceSeconds":}', '', '{}', '[1]'),
+      )
+      .map((body) => ({ method: 'POST', path: '/_mock/clock', body })),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('/_mock/clock', '/_mock/stats').map((path) => ({ method: 'GET', path, body: '' })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        attributes.map((a) => JSON.stringify(a)),
+        attributes.map((a) => JSON.stringify({ attributes: a })),
+        fc.json({ maxDepth: 2 }),
+      )
+      .map((body) => ({ method: 'POST', path: '/_mock/content', body })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.oneof(fc.stringMatching(/^c[0-9a-z]{7}$/), fc.constantFrom('', '%zz', '..', 'c0000000', '%2F', 'x'.repeat(300))), attributes)
+      .map(([id, a]) => ({ method: 'PATCH', path: `/_mock/content/${id}`, body: JSON.stringify(a) })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+        fc.constantFrom('/_mock/reset', '/_mock/clock', '/_mock/content', '/_mock/stats', '/_mock/nope'),
+      )
+      .map(([method, path]) => ({ method, path, body: '' })),
+  },
+);
+
+/** A request to the control plane. */
+export const controlRequest: fc.Arbitrary<FuzzRequest> = fc
+  .record({ call: controlCall, contentType, framing })
+  .map(({ call, contentType: type, framing: f }) => ({
+    origin: 'api' as const,
+    method: call.method,
+    target: call.path,
+    version: 'HTTP/1.1',
+    host: 'ok' as const,
+    headers: type === undefined ? [] : [['Content-Type', type] as [string, string]],
+    body: call.body,
+    binary: false,
+    framing: f,
+  }));

@@ -1,0 +1,351 @@
+/**
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (scripts/fuzz.ts) share: the
+ * generated request's shape and its bytes, the mock's keys for fuzzing, the session that fills in
+ * live tokens and cursors, and the oracle that says what is wrong with an answer.
+ *
+ * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live
+ * value belongs: the generators stay pure (replayable from a seed) and the session swaps in a real
+ * token or cursor just before sending. The fuzz keys are split by role, so that the throttle of
+ * failed token requests, which the fuzz is meant to trip, never locks out the session's own keys:
+ * generators attack only `fuzz-target`, `mock-org-client` and invented client_ids.
+ */
+import type { ClientConfig } from '../clients.ts';
+import { type RawOutcome, rawExchange } from './raw-http.ts';
+
+export type Framing = 'length' | 'none' | 'chunked' | 'bad-chunk' | 'short' | 'long' | 'not-a-number' | 'conflicting' | 'chunked-and-length';
+
+/** One generated request, before its markers are filled in. */
+export interface FuzzRequest {
+  readonly origin: 'auth' | 'api';
+  readonly method: string;
+  /** The request-target as sent: path and query, raw. */
+  readonly target: string;
+  readonly version: string;
+  readonly host: 'ok' | 'missing' | 'twice' | 'empty';
+  /** Headers other than Host and the body framing, in order, repeats allowed. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body: string;
+  /** true: `body` is bytes (one char, one byte); false: UTF-8 text. */
+  readonly binary: boolean;
+  /** How the body is delimited: Content-Length right, absent, wrong, garbled, or chunked. */
+  readonly framing: Framing;
+}
+
+const ALL_SCOPES = ['content:read', 'content:write', 'users:read', 'users:write'];
+const LONG_TTL = '3650d';
+
+/**
+ * The fuzz mock's keys. Session keys (never sent a wrong secret): fuzz-org, fuzz-provider,
+ * fuzz-limited, fuzz-check. Attacked keys: fuzz-target and mock-org-client.
+ */
+export const FUZZ_CLIENTS: readonly ClientConfig[] = [
+  { id: 'fuzz-org', secret: 'fuzz-org-secret', scopes: ALL_SCOPES, rate: '0', tokenTtl: LONG_TTL },
+  { id: 'fuzz-provider', secret: 'fuzz-provider-secret', scopes: ['content:read'], provider: 'Mock Academy', rate: '0', tokenTtl: LONG_TTL },
+  { id: 'fuzz-limited', secret: 'fuzz-limited-secret', scopes: ['content:read'], rate: '3/1m', tokenTtl: LONG_TTL },
+  { id: 'fuzz-check', secret: 'fuzz-check-secret', scopes: ['content:read'], rate: '0', tokenTtl: LONG_TTL },
+  { id: 'fuzz-target', secret: 'fuzz-target-secret', scopes: ['content:read', 'users:read'], tokenTtl: LONG_TTL },
+  { id: 'mock-org-client', secret: 'mock-org-secret', scopes: ALL_SCOPES },
+];
+
+/** Client_ids and secrets the generators may use, right or wrong. */
+export const ATTACKED = { id: 'fuzz-target', secret: 'fuzz-target-secret', otherId: 'mock-org-client', otherSecret: 'mock-org-secret' } as const;
+
+const SESSION_KEYS = {
+  org: { id: 'fuzz-org', secret: 'fuzz-org-secret', scope: ALL_SCOPES.join(',') },
+  provider: { id: 'fuzz-provider', secret: 'fuzz-provider-secret', scope: 'content:read' },
+  limited: { id: 'fuzz-limited', secret: 'fuzz-limited-secret', scope: 'content:read' },
+  narrow: { id: 'fuzz-org', secret: 'fuzz-org-secret', scope: 'users:read' },
+  check: { id: 'fuzz-check', secret: 'fuzz-check-secret', scope: 'content:read' },
+  target: { id: 'fuzz-target', secret: 'fuzz-target-secret', scope: 'content:read,users:read' },
+} as const;
+
+type PoolKey = 'org' | 'provider' | 'limited' | 'narrow';
+export type CursorOwner = 'org' | 'provider';
+export type CursorOp = 'latest' | 'stale' | 'flip' | 'cut' | 'extend';
+
+/** Marker writers for the generators. */
+export const marker = {
+  token: (who: PoolKey | 'victim' | 'target') => `{{token:${who}}}`,
+  tamperedToken: (who: PoolKey, at: number) => `{{token:${who}:flip:${at}}}`,
+  refresh: (who: 'target' | 'org') => `{{refresh:${who}}}`,
+  next: (owner: CursorOwner, op: CursorOp, n = 0) => `{{next:${owner}:${op}:${n}}}`,
+};
+
+const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g;
+const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** The request's bytes, markers already filled in. */
+export function serialize(request: FuzzRequest): Buffer {
+  const body = Buffer.from(request.body, request.binary ? 'latin1' : 'utf8');
+  const lines = [`${request.method} ${request.target}${request.version === '' ? '' : ` ${request.version}`}`];
+  if (request.host === 'ok') lines.push('Host: 127.0.0.1');
+  else if (request.host === 'twice') lines.push('Host: 127.0.0.1', 'Host: example.com');
+  else if (request.host === 'empty') lines.push('Host:');
+  for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
+  let payload = body;
+  switch (request.framing) {
+    case 'length':
+      lines.push(`Content-Length: ${body.length}`);
+      break;
+    case 'none':
+      break;
+    case 'chunked':
+    case 'bad-chunk':
+      lines.push('Transfer-Encoding: chunked');
+      payload = Buffer.concat([
+        Buffer.from(request.framing === 'chunked' ? `${body.length.toString(16)}\r\n` : 'zz\r\n'),
+        body,
+        Buffer.from(body.length > 0 ? '\r\n0\r\n\r\n' : '\r\n'),
+      ]);
+      break;
+    case 'short':
+      lines.push(`Content-Length: ${body.length + 10}`);
+      break;
+    case 'long':
+      lines.push(`Content-Length: ${Math.max(0, body.length - 3)}`);
+      break;
+    case 'not-a-number':
+      lines.push('Content-Length: 12abc');
+      break;
+    case 'conflicting':
+      lines.push(`Content-Length: ${body.length}`, `Content-Length: ${body.length + 1}`);
+      break;
+    case 'chunked-and-length':
+      lines.push('Transfer-Encoding: chunked', `Content-Length: ${body.length}`);
+      break;
+  }
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
+}
+
+/** Live values for the markers, kept current from the mock's own answers. */
+export class FuzzSession {
+  readonly authUrl: string;
+  readonly baseUrl: string;
+  readonly #timeoutMs: number;
+  #pool: Record<PoolKey, string> | undefined;
+  readonly #cursors: Record<CursorOwner, { latest: string | undefined; stale: string[] }> = {
+    org: { latest: undefined, stale: [] },
+    provider: { latest: undefined, stale: [] },
+  };
+
+  /** @param timeoutMs bound of each exchange, the session's own requests included. */
+  constructor(urls: { authUrl: string; baseUrl: string }, timeoutMs: number) {
+    this.authUrl = urls.authUrl;
+    this.baseUrl = urls.baseUrl;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Fills in the markers of `request`, fetching tokens and cursors it needs. */
+  async resolve(request: FuzzRequest): Promise<FuzzRequest> {
+    const texts = [request.target, request.body, ...request.headers.map(([, v]) => v)];
+    const found = texts.flatMap((t) => [...t.matchAll(MARKER)]);
+    if (found.length === 0) return request;
+    const values = new Map<string, string>();
+    for (const m of found) if (!values.has(m[0])) values.set(m[0], await this.#value(m[1] as string, m[2] as string, m[3], Number(m[4] ?? 0)));
+    const fill = (text: string) => text.replace(MARKER, (whole) => values.get(whole) ?? whole);
+    return { ...request, target: fill(request.target), body: fill(request.body), headers: request.headers.map(([n, v]) => [n, fill(v)] as const) };
+  }
+
+  /** Sends a resolved request; learns from the answer (new cursors, a pool that stopped working). */
+  async send(original: FuzzRequest, resolved: FuzzRequest): Promise<RawOutcome> {
+    const outcome = await rawExchange(original.origin === 'auth' ? this.authUrl : this.baseUrl, serialize(resolved), {
+      timeoutMs: this.#timeoutMs,
+      head: resolved.method === 'HEAD',
+    });
+    if (outcome.kind === 'response') this.#observe(original, outcome.status, outcome.body);
+    return outcome;
+  }
+
+  /** A problem with the mock right now, or undefined: a token request and a listing must both succeed. */
+  async alive(): Promise<string | undefined> {
+    const token = await this.#issue('check');
+    if (typeof token !== 'string') return `a valid token request was answered ${token.status}${token.detail}`;
+    const page = await this.#get('/api/v2/content?limit=1', token);
+    return page.status === 200 ? undefined : `a valid listing was answered ${page.status}${page.detail}`;
+  }
+
+  async #value(kind: string, who: string, op: string | undefined, n: number): Promise<string> {
+    if (kind === 'token') {
+      if (who === 'victim') return this.#issueOr('org');
+      if (who === 'target') return this.#issueOr('target');
+      const token = (await this.#pooled())[who as PoolKey] ?? 'unknown-pool';
+      return op === 'flip' ? flip(token, n) : token;
+    }
+    if (kind === 'refresh') return this.#issueOr(who === 'org' ? 'org' : 'target', 'refresh_token');
+    const owner = who as CursorOwner;
+    const cursors = this.#cursors[owner];
+    if (cursors.latest === undefined) await this.#startWalk(owner);
+    const latest = cursors.latest ?? 'no-cursor';
+    switch (op) {
+      case 'stale':
+        return cursors.stale[n % Math.max(1, cursors.stale.length)] ?? flip(latest, n);
+      case 'flip':
+        return flip(latest, n);
+      case 'cut':
+        return latest.slice(0, n % Math.max(1, latest.length));
+      case 'extend':
+        return `${latest}${B64URL[n % B64URL.length]}`;
+      default:
+        return latest;
+    }
+  }
+
+  async #pooled(): Promise<Record<PoolKey, string>> {
+    if (this.#pool === undefined) {
+      const pool: Partial<Record<PoolKey, string>> = {};
+      for (const key of ['org', 'provider', 'limited', 'narrow'] as const) pool[key] = await this.#issueOr(key);
+      this.#pool = pool as Record<PoolKey, string>;
+    }
+    return this.#pool;
+  }
+
+  async #startWalk(owner: CursorOwner): Promise<void> {
+    const token = (await this.#pooled())[owner];
+    const page = await this.#get('/api/v2/content?limit=1', token);
+    this.#learnCursor(owner, page.body);
+  }
+
+  #observe(request: FuzzRequest, status: number, body: Buffer): void {
+    const auth = request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
+    const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
+    // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
+    if (pooled !== undefined && status === 401) this.#pool = undefined;
+    if (status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content')) this.#learnCursor(pooled, body);
+  }
+
+  #learnCursor(owner: CursorOwner, body: Buffer): void {
+    let next: string | null = null;
+    try {
+      const link = (JSON.parse(body.toString('utf8')) as { links?: { next?: unknown } }).links?.next;
+      if (typeof link === 'string') next = new URL(link).searchParams.get('next');
+    } catch {
+      // Not a page: nothing to learn.
+    }
+    const cursors = this.#cursors[owner];
+    if (cursors.latest !== undefined && cursors.latest !== next) {
+      cursors.stale.push(cursors.latest);
+      if (cursors.stale.length > 16) cursors.stale.shift();
+    }
+    cursors.latest = next ?? undefined;
+  }
+
+  /** A fresh token of a session key, or a placeholder when the mock refuses one (the request still goes out). */
+  async #issueOr(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
+    const issued = await this.#issue(key, field);
+    return typeof issued === 'string' ? issued : `unavailable-${key}`;
+  }
+
+  async #issue(
+    key: keyof typeof SESSION_KEYS,
+    field: 'access_token' | 'refresh_token' = 'access_token',
+  ): Promise<string | { status: number | string; detail: string }> {
+    const k = SESSION_KEYS[key];
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: k.id, client_secret: k.secret, scope: k.scope }).toString();
+    const outcome = await rawExchange(
+      this.authUrl,
+      Buffer.from(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`),
+      { timeoutMs: this.#timeoutMs },
+    );
+    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}` };
+    if (outcome.status !== 200) return { status: outcome.status, detail: `: ${outcome.body.toString('utf8').slice(0, 200)}` };
+    const value = (JSON.parse(outcome.body.toString('utf8')) as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value : { status: 200, detail: `without ${field}` };
+  }
+
+  async #get(path: string, token: string): Promise<{ status: number | string; detail: string; body: Buffer }> {
+    const outcome = await rawExchange(this.baseUrl, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`), {
+      timeoutMs: this.#timeoutMs,
+    });
+    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}`, body: Buffer.alloc(0) };
+    return { status: outcome.status, detail: outcome.status === 200 ? '' : `: ${outcome.body.toString('utf8').slice(0, 200)}`, body: outcome.body };
+  }
+}
+
+/** `text` with the character at `at` (modulo its length) replaced by another of the base64url alphabet. */
+function flip(text: string, at: number): string {
+  if (text.length === 0) return 'A';
+  const i = at % text.length;
+  const c = text[i] as string;
+  const replacement = B64URL[(B64URL.indexOf(c) + 1 + (at % 7)) % B64URL.length] as string;
+  return `${text.slice(0, i)}${replacement === c ? '_' : replacement}${text.slice(i + 1)}`;
+}
+
+const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
+
+/**
+ * What is wrong with the answer to `request`, or undefined. The properties: an answer at all (no
+ * hang, no bare close), never a 5xx, and every 4xx a JSON body of the origin's error shape that
+ * says what was wrong (the api origin's `errors[0]` with its status and a detail, naming the
+ * parameter when it is about one; the auth origin's OAuth `error` and `error_description`).
+ */
+export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
+  if (outcome.kind === 'closed' && abandoned(request)) return undefined;
+  if (outcome.kind !== 'response') return `${outcome.kind}: ${outcome.detail}`;
+  const { status, headers, body } = outcome;
+  if (status >= 500) return `a ${status} (${body.toString('utf8').slice(0, 300)})`;
+  if (status < 200 || (status >= 300 && status < 400)) return `an unexpected ${status}`;
+  if (status < 400) return undefined;
+  if (!/^application\/json\b/.test(headers['content-type'] ?? '')) return `a ${status} with Content-Type ${headers['content-type'] ?? 'none'}, not JSON`;
+  if (request.method === 'HEAD') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return `a ${status} whose body is not JSON: ${JSON.stringify(body.toString('utf8').slice(0, 200))}`;
+  }
+  return request.origin === 'api' ? apiShapeProblem(status, value) : oauthShapeProblem(status, value);
+}
+
+/**
+ * Whether the client broke off its own request in a way node answers by closing the connection,
+ * before any handler of the mock can answer. A body shorter than its Content-Length followed by the
+ * client closing its side is usually reported (400), but not when the head asked for an Upgrade:
+ * node then stops parsing at the first framing error without a word (a bad chunk too), and the
+ * request ends with the connection (or, if the client keeps it open, with a 408 at the request
+ * timeout). Nobody is left to read an answer.
+ */
+export function abandoned(request: FuzzRequest): boolean {
+  if (request.framing === 'short') return true;
+  const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+  const upgrade = header('upgrade') !== undefined && /upgrade/i.test(header('connection') ?? '');
+  return upgrade && request.framing === 'bad-chunk';
+}
+
+function apiShapeProblem(status: number, value: unknown): string | undefined {
+  const error = (value as { errors?: unknown[] } | null)?.errors?.[0] as Record<string, unknown> | undefined;
+  const shown = JSON.stringify(value).slice(0, 300);
+  if (typeof error !== 'object' || error === null) return `a ${status} without errors[0]: ${shown}`;
+  if (error.status !== status) return `a ${status} whose errors[0].status is ${String(error.status)}`;
+  for (const member of ['id', 'code', 'title', 'detail'] as const) {
+    if (typeof error[member] !== 'string' || error[member] === '') return `a ${status} without errors[0].${member}: ${shown}`;
+  }
+  const parameter = (error.source as { parameter?: unknown } | undefined)?.parameter;
+  if (error.code === 'invalid-parameter' && (typeof parameter !== 'string' || parameter === ''))
+    return `a ${status} invalid-parameter naming no parameter: ${shown}`;
+  return undefined;
+}
+
+function oauthShapeProblem(status: number, value: unknown): string | undefined {
+  const body = value as { error?: unknown; error_description?: unknown } | null;
+  const shown = JSON.stringify(value).slice(0, 300);
+  if (typeof body?.error !== 'string' || !OAUTH_CODES.has(body.error)) return `a ${status} without an OAuth error code: ${shown}`;
+  if (typeof body.error_description !== 'string' || body.error_description === '') return `a ${status} without error_description: ${shown}`;
+  return undefined;
+}
+
+const SECRETS = FUZZ_CLIENTS.map((c) => c.secret);
+
+/**
+ * One line for a report: the generated request (markers, not the live tokens they stood for),
+ * bounded, the fuzz keys' secrets redacted (mock-only, but no secret goes into a report).
+ */
+export function showRequest(request: FuzzRequest): string {
+  let text = serialize(request).toString('latin1');
+  for (const secret of SECRETS) text = text.split(secret).join('<secret>');
+  // The fuzz secrets are all unreserved characters: form encoding inside a Basic header leaves them as they are.
+  text = text.replace(/(Basic +)([A-Za-z0-9+/=]+)/gi, (whole, scheme: string, encoded: string) => {
+    const decoded = Buffer.from(encoded, 'base64').toString('latin1');
+    return SECRETS.some((secret) => decoded.includes(secret)) ? `${scheme}<secret>` : whole;
+  });
+  return JSON.stringify(text.length > 400 ? `${text.slice(0, 400)}… (${text.length} bytes)` : text);
+}

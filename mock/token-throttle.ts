@@ -1,0 +1,111 @@
+/**
+ * Throttling of repeated failed token requests (issue 7): guessing a client secret, or a refresh
+ * token, costs at most `failures` tries per `period` for one client_id. A fixed window opens at a
+ * client_id's first failure; once it holds `failures` failures, every token request naming that
+ * client_id is refused with 429 and Retry-After until the window ends, right credentials included
+ * (otherwise the 200 would confirm a guessed secret). Other client_ids are not affected, and a
+ * success clears the client_id's failures.
+ *
+ * Memory stays bounded: ended windows are swept (at most once per period of virtual time, and
+ * whenever the map doubles), and client_ids no key has are capped in number, oldest dropped first,
+ * in a map of their own so that a flood of invented ids cannot push a real key's failures out.
+ */
+import type { Rate } from '../contracts/duration.ts';
+import type { Clock } from './clock.ts';
+import type { Replies, Reply } from './http.ts';
+import type { TokenThrottle } from './token-endpoint.ts';
+
+/** Failed token requests allowed per client_id: 10 per minute. */
+export const DEFAULT_TOKEN_THROTTLE: Rate = { requests: 10, periodSeconds: 60, period: '1m' };
+
+/** Most client_ids without a key remembered at once. */
+export const MAX_UNKNOWN_IDS = 10_000;
+
+const SWEEP_FLOOR = 1024;
+
+interface Window {
+  readonly endMs: number;
+  failures: number;
+}
+
+export class FailureThrottle implements TokenThrottle {
+  readonly #clock: Clock;
+  readonly #rate: Rate;
+  readonly #replies: Replies;
+  readonly #isKnown: (clientId: string) => boolean;
+  readonly #known = new Map<string, Window>();
+  readonly #unknown = new Map<string, Window>();
+  #sweepAt = SWEEP_FLOOR;
+  #nextSweepMs = 0;
+
+  /**
+   * @param o.rate failures allowed per client_id and period.
+   * @param o.isKnown whether a client_id belongs to a configured key.
+   */
+  constructor(o: { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean }) {
+    this.#clock = o.clock;
+    this.#rate = o.rate;
+    this.#replies = o.replies;
+    this.#isKnown = o.isKnown;
+  }
+
+  admit(clientId: string): Reply | undefined {
+    const window = this.#map(clientId).get(clientId);
+    if (window === undefined || window.failures < this.#rate.requests) return undefined;
+    const now = this.#clock.now();
+    if (now >= window.endMs) return undefined;
+    const seconds = Math.max(1, Math.ceil((window.endMs - now) / 1000));
+    return this.#replies.oauth(
+      {
+        status: 429,
+        error: 'invalid_request',
+        description: `Too many failed token requests for this client_id (${this.#rate.requests} per ${this.#rate.period}); retry after ${seconds} s.`,
+      },
+      ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
+    );
+  }
+
+  record(clientId: string, succeeded: boolean): void {
+    const map = this.#map(clientId);
+    if (succeeded) {
+      map.delete(clientId);
+      return;
+    }
+    const now = this.#clock.now();
+    let window = map.get(clientId);
+    if (window === undefined || now >= window.endMs) {
+      if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
+      window = { endMs: now + this.#rate.periodSeconds * 1000, failures: 0 };
+      // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
+      map.delete(clientId);
+      map.set(clientId, window);
+      if (this.#unknown.size > MAX_UNKNOWN_IDS) {
+        const oldest = this.#unknown.keys().next().value;
+        if (oldest !== undefined) this.#unknown.delete(oldest);
+      }
+    }
+    window.failures++;
+  }
+
+  reset(): void {
+    this.#known.clear();
+    this.#unknown.clear();
+    this.#sweepAt = SWEEP_FLOOR;
+    this.#nextSweepMs = 0;
+  }
+
+  /** Client_ids with a window (ended ones included until the next sweep). */
+  get size(): number {
+    return this.#known.size + this.#unknown.size;
+  }
+
+  #map(clientId: string): Map<string, Window> {
+    return this.#isKnown(clientId) ? this.#known : this.#unknown;
+  }
+
+  #sweep(now: number): void {
+    for (const map of [this.#known, this.#unknown]) for (const [id, w] of map) if (now >= w.endMs) map.delete(id);
+    this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.size);
+    this.#nextSweepMs = now + this.#rate.periodSeconds * 1000;
+  }
+}
