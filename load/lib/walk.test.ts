@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { PaginationWalk, type WalkOptions, type WalkRule, type WalkStep } from '../../contracts/pagination.ts';
 import { createMock } from '../../mock/app.ts';
 import type { FaultName } from '../../mock/faults.ts';
 import type { VariantName } from '../../mock/variants.ts';
 import { check, validateContentList, validateUsersList } from '../../schemas/index.ts';
-import { PaginationWalk, type WalkOptions, type WalkRule, type WalkStep } from './walk.ts';
 
 const FIRST = 'https://api.example.com/api/v2/content?limit=2';
 

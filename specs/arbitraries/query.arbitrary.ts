@@ -2,10 +2,15 @@
  * Queries for GET /api/v2/content, generated with what the API document (and the reference notes)
  * expect of each: `valid` must give a walk that satisfies every invariant; `open` may give a 4xx with
  * the error shape or such a walk (the document does not say which); `invalid` must give a 4xx.
+ *
+ * What varies: `limit` (its edges, ordinary values, and values the document leaves open), each date
+ * filter present or absent with days around the data's range and at its edges, the parameters'
+ * order, one parameter given twice, brackets of `filter[...]` sent encoded or not.
  */
 import fc from 'fast-check';
 import { CONTENT_FILTERS, type ContentFilterName } from '../../contracts/endpoints.ts';
 import { PAGE_LIMIT } from '../../contracts/limits.ts';
+import type { DateFilter } from '../../contracts/pagination.ts';
 
 export type Expectation = 'valid' | 'open' | 'invalid';
 
@@ -15,6 +20,11 @@ export interface QueryParam {
   /** Why this parameter makes the query open or invalid, for a readable counterexample. */
   readonly note?: string;
   readonly expectation: Expectation;
+  /**
+   * Of a filter: the `yyyy-mm-dd` days the service may read the value as (null: it may ignore an
+   * empty value). Absent for `limit` and for values that must be refused.
+   */
+  readonly readings?: readonly (string | null)[];
 }
 
 export interface GeneratedQuery {
@@ -24,27 +34,52 @@ export interface GeneratedQuery {
   readonly encodeBrackets: boolean;
 }
 
+/** A span of days of the data, in epoch ms (any time within the first and the last day). */
+export interface DayRange {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** The data's range per filtered attribute: `created-at` for start/end date, `modified-at` for modified after/before. */
+export type DataRanges = Readonly<Record<(typeof CONTENT_FILTERS)[number]['attribute'], DayRange>>;
+
 const DAY_MS = 86_400_000;
 
 export function formatDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Dates around a data range: its edges, a day either side, and anywhere within a year of it. */
-export function dateAround(range: { fromMs: number; toMs: number }): fc.Arbitrary<string> {
-  const from = Math.floor(range.fromMs / DAY_MS) * DAY_MS;
-  const to = Math.floor(range.toMs / DAY_MS) * DAY_MS;
-  const edges = fc.constantFrom(from, to, from - DAY_MS, to + DAY_MS, from + DAY_MS, to - DAY_MS);
-  const anywhere = fc.integer({ min: (from - 365 * DAY_MS) / DAY_MS, max: (to + 365 * DAY_MS) / DAY_MS }).map((d) => d * DAY_MS);
-  return fc.oneof(edges, anywhere).map(formatDay);
+/** Days around a data range: its edges, a day either side, and anywhere within a year of it. */
+export function dateAround(range: DayRange): fc.Arbitrary<string> {
+  const from = Math.floor(range.fromMs / DAY_MS);
+  const to = Math.floor(range.toMs / DAY_MS);
+  const edges = fc.constantFrom(from, to, from - 1, to + 1, from + 1, to - 1);
+  const anywhere = fc.integer({ min: from - 365, max: to + 365 });
+  return fc.oneof(edges, anywhere).map((day) => formatDay(day * DAY_MS));
 }
 
-/** Not dates of the form yyyy-mm-dd, or days that do not exist: the document makes these a 4xx. */
-export const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2024/01/01', '01-02-2024', 'yesterday', '', '2024-1-1', '20240101');
+/** Not dates at all, or days the calendar does not have: the document's filters take dates, so these are a 4xx (issue 4). */
+export const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2023-00-10', 'yesterday', 'not-a-date', '2024-13-45');
+
+/**
+ * Real days written otherwise than `yyyy-mm-dd`, and an empty value: the document does not say
+ * whether a service refuses them or reads them (a lenient date parser reads `2024/01/01`), so they
+ * are open, with every reading the service may choose.
+ */
+export const otherSpelling: fc.Arbitrary<{ value: string; readings: readonly (string | null)[]; note: string }> = fc.constantFrom(
+  { value: '2024/01/01', readings: ['2024-01-01'], note: 'a date written with slashes: a 4xx or read as 2024-01-01' },
+  { value: '2024-1-1', readings: ['2024-01-01'], note: 'a date without leading zeros: a 4xx or read as 2024-01-01' },
+  { value: '20240101', readings: ['2024-01-01'], note: 'an ISO 8601 basic date: a 4xx or read as 2024-01-01' },
+  { value: '01-02-2024', readings: ['2024-01-02', '2024-02-01'], note: 'a day-month order date: a 4xx or read either way' },
+  { value: '2024-01-01T00:00:00', readings: ['2024-01-01'], note: 'a date with a time: a 4xx or read as 2024-01-01' },
+  { value: '', readings: [null], note: 'an empty value: a 4xx or the filter left out' },
+);
+
+const validLimit = fc.oneof(fc.constantFrom(PAGE_LIMIT.min, PAGE_LIMIT.default, PAGE_LIMIT.max, 2, 7), fc.integer({ min: PAGE_LIMIT.min, max: 60 }));
 
 /** `limit`: its edges and ordinary values (valid), and what the document leaves open (0, -1, max+1, text). */
 export const limitParam: fc.Arbitrary<QueryParam> = fc.oneof(
-  { weight: 6, arbitrary: fc.oneof(fc.constantFrom(PAGE_LIMIT.min, PAGE_LIMIT.default, PAGE_LIMIT.max, 2, 7), fc.integer({ min: PAGE_LIMIT.min, max: 60 })).map((n) => ({ name: 'limit', value: String(n), expectation: 'valid' as const })) },
+  { weight: 6, arbitrary: validLimit.map((n) => ({ name: 'limit', value: String(n), expectation: 'valid' as const })) },
   {
     weight: 1,
     arbitrary: fc
@@ -53,53 +88,88 @@ export const limitParam: fc.Arbitrary<QueryParam> = fc.oneof(
   },
 );
 
-export function filterParam(name: ContentFilterName, range: { fromMs: number; toMs: number }): fc.Arbitrary<QueryParam> {
+export function filterParam(name: ContentFilterName, range: DayRange): fc.Arbitrary<QueryParam> {
   return fc.oneof(
-    { weight: 8, arbitrary: dateAround(range).map((value) => ({ name, value, expectation: 'valid' as const })) },
-    { weight: 1, arbitrary: invalidDate.map((value) => ({ name, value, expectation: 'invalid' as const, note: 'not a yyyy-mm-dd date' })) },
+    { weight: 12, arbitrary: dateAround(range).map((value): QueryParam => ({ name, value, expectation: 'valid', readings: [value] })) },
+    { weight: 1, arbitrary: invalidDate.map((value): QueryParam => ({ name, value, expectation: 'invalid', note: 'not a date of the calendar' })) },
+    { weight: 1, arbitrary: otherSpelling.map(({ value, readings, note }): QueryParam => ({ name, value, expectation: 'open', readings, note })) },
   );
 }
 
 /**
- * A whole query: limit and each filter present or absent, shuffled, sometimes one parameter repeated
- * (the document does not say what that means: open), brackets encoded or not.
+ * A whole query: limit and each filter present or absent, shuffled, sometimes one parameter given
+ * twice (with the same or another value: the document does not say which counts, so open), brackets
+ * encoded or not.
  */
-export function contentQuery(range: { fromMs: number; toMs: number }): fc.Arbitrary<GeneratedQuery> {
+export function contentQuery(ranges: DataRanges): fc.Arbitrary<GeneratedQuery> {
   const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
   return fc
     .record({
       limit: optional(limitParam),
-      filters: fc.tuple(...CONTENT_FILTERS.map((f) => optional(filterParam(f.name, range)))),
-      repeat: fc.option(fc.nat(), { nil: undefined, freq: 8 }),
+      filters: fc.tuple(...CONTENT_FILTERS.map((f) => optional(filterParam(f.name, ranges[f.attribute])))),
+      // One query in six gives a parameter twice: the rest should reach a walk (the mock refuses every repeat).
+      repeat: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(undefined) },
+        {
+          weight: 1,
+          arbitrary: fc.record({ index: fc.nat(), other: fc.option(fc.oneof(validLimit.map(String), dateAround(ranges['created-at'])), { nil: undefined }) }),
+        },
+      ),
       encodeBrackets: fc.boolean(),
       order: fc.array(fc.nat(), { minLength: 5, maxLength: 5 }),
     })
-    .map(({ limit, filters, repeat, encodeBrackets, order }) => {
+    .map(({ limit, filters, repeat, encodeBrackets, order }): GeneratedQuery => {
       const present = [limit, ...filters].filter((p): p is QueryParam => p !== undefined);
       // Shuffle by the generated keys: shrinking the keys towards 0 restores the natural order.
-      const shuffled = present.map((p, i) => ({ p, key: order[i] ?? 0 })).sort((a, b) => a.key - b.key).map((x) => x.p);
-      const params = [...shuffled];
-      if (repeat !== undefined && shuffled.length > 0) {
-        const again = shuffled[repeat % shuffled.length] as QueryParam;
-        params.push({ ...again, expectation: again.expectation === 'invalid' ? 'invalid' : 'open', note: `${again.name} given twice: the document does not say which counts` });
-      }
+      const params = present
+        .map((p, i) => ({ p, key: order[i] ?? 0 }))
+        .sort((a, b) => a.key - b.key)
+        .map((x) => x.p);
+      if (repeat !== undefined && params.length > 0) params.push(again(params[repeat.index % params.length] as QueryParam, repeat.other));
       return { params, encodeBrackets };
     });
+}
+
+/** The same parameter once more: its own value, or another of its kind (a limit for limit, a day for a filter). */
+function again(p: QueryParam, other: string | undefined): QueryParam {
+  const isLimit = p.name === 'limit';
+  const value = other === undefined || isLimit !== /^\d+$/.test(other) ? p.value : other;
+  const note = `${p.name} given twice: the document does not say which counts`;
+  if (p.expectation === 'invalid') return { ...p, value: p.value, note };
+  return { name: p.name, value, expectation: 'open', note, ...(isLimit ? {} : { readings: value === p.value ? (p.readings ?? []) : [value] }) };
 }
 
 /** The strictest demand any parameter makes: invalid beats open beats valid. */
 export function expectationOf(query: GeneratedQuery): Expectation {
   if (query.params.some((p) => p.expectation === 'invalid')) return 'invalid';
   if (query.params.some((p) => p.expectation === 'open')) return 'open';
-  const value = (name: ContentFilterName) => query.params.find((p) => p.name === name)?.value;
-  // An inverted range: an empty result or a 4xx (issue 4): open, and an empty walk if 2xx.
+  const day = (name: ContentFilterName) => query.params.find((p) => p.name === name)?.value;
+  // An inverted (or empty) range: an empty result or a 4xx (issue 4); the filter oracle says which items may still come.
   for (const [from, before] of [
-    [value('filter[start_date]'), value('filter[end_date]')],
-    [value('filter[modified_after]'), value('filter[modified_before]')],
+    [day('filter[start_date]'), day('filter[end_date]')],
+    [day('filter[modified_after]'), day('filter[modified_before]')],
   ]) {
     if (from !== undefined && before !== undefined && from >= before) return 'open';
   }
   return 'valid';
+}
+
+/** Every filter of the query with the days the service may read it as (a filter given twice: both values). */
+export function filtersOf(query: GeneratedQuery): DateFilter[] {
+  const byName = new Map<ContentFilterName, (string | null)[]>();
+  for (const p of query.params) {
+    const filter = CONTENT_FILTERS.find((f) => f.name === p.name);
+    if (!filter || p.readings === undefined) continue;
+    byName.set(filter.name, [...(byName.get(filter.name) ?? []), ...p.readings]);
+  }
+  return [...byName].map(([name, readings]) => ({ name, readings }));
+}
+
+/** The page size the query asks for, when it asks for exactly one valid one; undefined when left out or open. */
+export function limitOf(query: GeneratedQuery): number | undefined {
+  const limits = query.params.filter((p) => p.name === 'limit');
+  const only = limits[0];
+  return limits.length === 1 && only?.expectation === 'valid' ? Number(only.value) : undefined;
 }
 
 export function toSearch(query: GeneratedQuery): string {
@@ -111,8 +181,9 @@ export function toSearch(query: GeneratedQuery): string {
     .join('&');
 }
 
-/** A counterexample as a reader wants it: the query string and why each odd parameter is odd. */
+/** A counterexample as a reader wants it: the query string, what it demands, and why each odd parameter is odd. */
 export function describeQuery(query: GeneratedQuery): string {
   const notes = query.params.filter((p) => p.note).map((p) => `${p.name}=${JSON.stringify(p.value)}: ${p.note}`);
-  return `?${toSearch(query)} (${expectationOf(query)})${notes.length ? `\n  ${notes.join('\n  ')}` : ''}`;
+  const search = toSearch(query);
+  return `${search === '' ? 'no parameters' : `?${search}`} (${expectationOf(query)})${notes.length ? `\n  ${notes.join('\n  ')}` : ''}`;
 }

@@ -4,6 +4,7 @@
  * Issue 8's matrix covers every fault; these few are the contract suite's own proof (issue 3).
  */
 import type { FaultName } from '../../mock/faults.ts';
+import type { VariantName } from '../../mock/variants.ts';
 
 export interface FaultCase {
   readonly fault: FaultName;
@@ -62,7 +63,58 @@ export const FAULT_CASES: readonly FaultCase[] = [
     title: 'is not reset by a new token of the same client',
     message: /Remaining for a new token/,
   },
+  {
+    fault: 'retry-after-short',
+    spec: 'rate-limit.spec.ts',
+    title: 'serves Remaining + 1 requests, then 429 with a Retry-After at X-Rate-Limit-Reset, refused until then, then the budget is back (clock moved)',
+    message: /between the time Retry-After "\d+" names and X-Rate-Limit-Reset/,
+  },
+  {
+    fault: 'rate-429-early',
+    spec: 'rate-limit.spec.ts',
+    title: 'shows its period in X-Rate-Limit-Limit and its count in the budget',
+    message: /requests served before the first 429 for a key whose rate is/,
+  },
+  {
+    fault: 'item-repeated-across-pages',
+    spec: 'pagination-traversal.spec.ts',
+    title: 'each page gives a next unlike the one before, and the walk yields every item exactly once',
+    message: /duplicate-id \(page \d+\): item \S+ came again/,
+  },
+  {
+    fault: 'snapshot-sees-changes',
+    spec: 'pagination-snapshots.spec.ts',
+    title: 'hides from the rest of a walk an item created and one modified after its first page; a new walk shows both',
+    message: /the walk showed the item created after its first page/,
+  },
+  {
+    fault: 'snapshot-never-expires',
+    spec: 'pagination-snapshots.spec.ts',
+    title: 'is refused with a 4xx after 120 s without a request, and a request without next starts a new one',
+    message: /the newest next after 120 s without a request[\s\S]*to answer a 4xx, got 200/,
+  },
+  {
+    fault: 'filter-start-date-ignored',
+    spec: 'pagination-filters.spec.ts',
+    title: 'filter[start_date] keeps only items created from that date, and all of them',
+    message: /item\(s\) outside the filters/,
+  },
 ];
+
+/**
+ * Legal variants (mock/variants.ts) the pagination cases above must pass against, as they pass against
+ * the sound mock: each form of the final page the reference notes allow, a cursor of letters only,
+ * `links.self` without its query. Variants that do not conflict share a mock (the three final pages
+ * exclude each other), so three child projects cover five variants.
+ */
+export const VARIANT_CASES: readonly (readonly VariantName[])[] = [
+  ['final-next-null', 'cursor-alphabet', 'self-without-query'],
+  ['final-next-empty'],
+  ['final-empty-page'],
+];
+
+/** The cases whose tests run against VARIANT_CASES: the pagination specs'. */
+export const VARIANT_CHECKED: readonly FaultCase[] = FAULT_CASES.filter((c) => c.spec.startsWith('pagination-'));
 
 /** Matches the case's test by the end of its full title (describe and title joined by a space; tags follow). */
 export function titlePattern(c: FaultCase): RegExp {

@@ -1,0 +1,73 @@
+/**
+ * Issue 4, fast-check query permutations: whatever the query of GET /api/v2/content (arbitraries/
+ * query.arbitrary.ts: limit at its edges and beyond, each date filter present or absent around the
+ * data's range, parameters shuffled or given twice, brackets encoded or not), the answer is either a
+ * 4xx with the documented error shape, for a query the document lets a service refuse, or a walk
+ * that keeps every traversal invariant (contracts/pagination.ts) and every filter invariant
+ * (fixtures/filter-oracle.ts, against an unfiltered walk); never a 5xx. fixtures/query-oracle.ts
+ * judges each run.
+ *
+ * Requests: the oracle walks the data in pages of 1000 (one request for the mock's 250 items), then
+ * each run sends at most RUN_PAGES requests (a longer walk is checked on its first RUN_PAGES pages,
+ * its completeness not), plus one unfiltered walk when it finds an item missing. The default
+ * DEFAULT_RUNS × RUN_PAGES + 1 = 41 requests at most is a fifth of the default rate of 200 a minute,
+ * shared with the rest of the suite. Shrinking a failure spends at most SHRINK_REQUESTS more.
+ * LP_PROPERTY_RUNS sets the runs; a failure prints its seed, which LP_PROPERTY_SEED replays.
+ */
+import fc from 'fast-check';
+import { contentQuery, describeQuery } from './arbitraries/query.arbitrary.ts';
+import { dataRanges, takeOracle } from './fixtures/filter-oracle.ts';
+import { expect, test } from './fixtures/index.ts';
+import { judgeQuery } from './fixtures/query-oracle.ts';
+
+/** The property's test timeout; fast-check stops at half of it, so a long shrink still reports its counterexample. */
+const PROPERTY_TIMEOUT_MS = 90_000;
+fc.configureGlobal({ interruptAfterTimeLimit: PROPERTY_TIMEOUT_MS / 2 });
+
+/** Default of LP_PROPERTY_RUNS: small enough for a real key's budget (see the header). */
+const DEFAULT_RUNS = 10;
+/** Requests a run may spend on its walk. */
+const RUN_PAGES = 4;
+/** Requests shrinking may spend once a run failed: after that, further candidates are skipped. */
+const SHRINK_REQUESTS = 60;
+
+test.describe('any content query', () => {
+  test('gives a 4xx with the documented error shape, or a walk keeping every traversal and filter invariant; never a 5xx', async ({
+    api,
+    config,
+  }, testInfo) => {
+    test.setTimeout(PROPERTY_TIMEOUT_MS);
+    const oracle = await takeOracle(api);
+    const ranges = dataRanges(oracle);
+    test.skip(!ranges, 'The target holds no content items with timestamps: nothing to generate dates around.');
+    const counts = { refused: 0, complete: 0, sampled: 0 };
+    let shrinkRequests: number | undefined;
+    const property = fc.asyncProperty(contentQuery(ranges as NonNullable<typeof ranges>), async (query) => {
+      // Once a run failed, shrinking may spend only its share of the rate budget.
+      fc.pre(shrinkRequests === undefined || shrinkRequests < SHRINK_REQUESTS);
+      const outcome = await judgeQuery(api, oracle, query, RUN_PAGES);
+      if (shrinkRequests !== undefined) shrinkRequests += outcome.requests;
+      else if (outcome.problems.length === 0) counts[outcome.kind]++;
+      if (outcome.problems.length > 0) {
+        shrinkRequests ??= 0;
+        throw new Error(outcome.problems.join('\n'));
+      }
+    });
+    const numRuns = config.propertyRuns ?? DEFAULT_RUNS;
+    const details = await fc.check(property, { numRuns, ...(config.propertySeed === undefined ? {} : { seed: config.propertySeed }) });
+    testInfo.annotations.push({
+      type: 'property',
+      description: `seed ${details.seed}: ${details.numRuns} runs, ${counts.refused} refused with a 4xx, ${counts.complete} whole walks, ${counts.sampled} sampled walks${details.interrupted ? ' (interrupted at the time limit)' : ''}${oracle.complete ? '' : '; the data set is too large to know whole, so completeness was not checked'}`,
+    });
+    const query = details.counterexample?.[0];
+    expect(
+      details.failed
+        ? [
+            `${query ? describeQuery(query) : 'no counterexample'}`,
+            details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
+          ]
+        : [],
+      `the property failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s); replay it with LP_PROPERTY_SEED=${details.seed} LP_PROPERTY_RUNS=${numRuns} (fast-check path ${details.counterexamplePath})`,
+    ).toEqual([]);
+  });
+});

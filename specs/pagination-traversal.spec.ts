@@ -1,0 +1,60 @@
+/**
+ * Document, List content items, pagination rules 1–3 and 5: a walk sends the first request, then the
+ * same request with the newest `next` until the final page (no `next`, a null or empty one, or a
+ * trailing empty page: reference notes). Every walk here is checked page by page against the
+ * traversal invariants of contracts/pagination.ts: at most `limit` items a page, no item twice, a new
+ * `next` each time, an end within ceil(items / limit) pages plus one. The document promises neither
+ * full pages before the last nor an order: neither is asserted.
+ *
+ * The full data set comes from an unfiltered walk in pages of the largest size (the oracle). Against
+ * a live service the data may change between two walks: a difference counts only if the data set is
+ * unchanged afterwards.
+ */
+import { walkPageBound } from '../contracts/pagination.ts';
+import { type Oracle, takeOracle, unchangedSince } from './fixtures/filter-oracle.ts';
+import { expect, test } from './fixtures/index.ts';
+import { expectTraversal, limitForPages, walkList } from './fixtures/list-walk.ts';
+
+/** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
+function skipUnlessWalkable(oracle: Oracle): void {
+  test.skip(
+    !oracle.complete,
+    'The data set is larger than the oracle walks (5 pages of 1000): walking it whole at several limits would spend too much of the budget.',
+  );
+  test.skip(oracle.items.size < 3, `The target holds ${oracle.items.size} content item(s): no walk of several pages.`);
+}
+
+const sortedIds = (items: ReadonlyMap<string, unknown>) => [...items.keys()].sort();
+
+test.describe('following the newest next value', () => {
+  test('each page gives a next unlike the one before, and the walk yields every item exactly once', async ({ api }) => {
+    const oracle = await takeOracle(api);
+    skipUnlessWalkable(oracle);
+    const limit = limitForPages(oracle.items.size, 4);
+    const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size, limit) });
+    expectTraversal(walked);
+    if (sortedIds(walked.items).join() !== sortedIds(oracle.items).join()) {
+      test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
+    }
+    expect(sortedIds(walked.items), `ids of the walk in pages of ${limit}, against the unfiltered walk in pages of 1000`).toEqual(sortedIds(oracle.items));
+  });
+});
+
+test.describe('walks over unchanged data', () => {
+  test('in pages of different sizes yield the same set', async ({ api }) => {
+    const oracle = await takeOracle(api);
+    skipUnlessWalkable(oracle);
+    const n = oracle.items.size;
+    // Half the set (above the default page size of 100 here) and a sixth: pages of three sizes with the oracle's.
+    const walks = [];
+    for (const limit of [limitForPages(n, 2), limitForPages(n, 6)]) {
+      const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(n, limit) });
+      expectTraversal(walked, `the walk in pages of ${limit}`);
+      walks.push({ limit, ids: sortedIds(walked.items) });
+    }
+    if (walks.some((w) => w.ids.join() !== sortedIds(oracle.items).join())) {
+      test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
+    }
+    for (const { limit, ids } of walks) expect(ids, `ids of the walk in pages of ${limit}, against pages of 1000`).toEqual(sortedIds(oracle.items));
+  });
+});
