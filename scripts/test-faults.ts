@@ -1,0 +1,174 @@
+/**
+ * `npm run test:faults` (issue 8): proves the contract suite catches every fault of the mock and
+ * raises no false alarm against any legal variant. One Playwright child run
+ * (specs/faults/faults.config.ts: a project per fault, per variant, and the sound mock) on every
+ * core, progress lines as projects finish; then the matrix, docs/fault-matrix.md and the README's
+ * marked section, and last the plain line CI adds up: `N passed, N failed` (a fault caught passes; an
+ * uncaught fault, a false alarm or an error of the run fails). Exits non-zero when anything failed.
+ *
+ *   npm run test:faults                        every fault and variant; rewrites the generated docs
+ *   npm run test:faults -- <name>…             only those faults or variants (and the sound mock); docs untouched
+ *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { FAULTS, type FaultName, isFaultName } from '../mock/faults.ts';
+import { isVariantName, VARIANTS, type VariantName } from '../mock/variants.ts';
+import { faultProject, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from '../specs/faults/areas.ts';
+import { buildMatrix, checkCounts, headline, renderDocument, renderReadmeSection, renderText, replaceSection, type Selection } from './test-faults/matrix.ts';
+import type { RunOutcome } from './test-faults/outcome.ts';
+
+// scripts/run.mjs bundles this file elsewhere and points argv[1] at the .ts entry: the repository is its parent.
+const ROOT = path.resolve(path.dirname(process.argv[1] ?? '.'), '..');
+const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const CONFIG = path.join(ROOT, 'specs', 'faults', 'faults.config.ts');
+const DOCUMENT = path.join(ROOT, 'docs', 'fault-matrix.md');
+const README = path.join(ROOT, 'README.md');
+const BIOME = path.join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
+/**
+ * Default of `--limit`: the child run is stopped after this many minutes. CI's whole run must stay
+ * under 10 minutes, and this one takes about 3 on 2 idle cores. A stopped run still reports what
+ * finished; what did not counts as failed.
+ */
+const DEFAULT_LIMIT_MINUTES = 6;
+/** After SIGINT, Playwright gets this long to write its outcome before SIGKILL. */
+const STOP_GRACE_MS = 20_000;
+/** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
+const TERMINAL_TITLES = 4;
+/** LP_PROPERTY_SEED of the child run. */
+const PROPERTY_SEED = '1';
+/** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
+const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+interface Choice {
+  readonly faults: FaultName[];
+  readonly variants: VariantName[];
+  /** Every fault and variant: only such a run rewrites the generated docs. */
+  readonly full: boolean;
+  readonly limitMs: number;
+}
+
+/** The command line: names of faults and variants (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
+function parseArgs(args: readonly string[]): Choice {
+  const names: string[] = [];
+  let limitMinutes = DEFAULT_LIMIT_MINUTES;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') continue;
+    if (arg === '--limit') {
+      limitMinutes = Number(args[++i]);
+      if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${args[i]}".`);
+    } else if (!isFaultName(arg) && !isVariantName(arg)) {
+      throw new Error(`"${arg}" is neither a fault of mock/faults.ts nor a variant of mock/variants.ts.`);
+    } else names.push(arg);
+  }
+  const limitMs = limitMinutes * 60_000;
+  if (names.length === 0) return { faults: Object.keys(FAULTS) as FaultName[], variants: Object.keys(VARIANTS) as VariantName[], full: true, limitMs };
+  return { faults: names.filter(isFaultName), variants: names.filter(isVariantName), full: false, limitMs };
+}
+
+/**
+ * Markdown as Biome formats it: `npm run lint` checks Markdown too, and the generated text must pass
+ * it as written. Returned unformatted, with a warning, where Biome cannot run.
+ */
+function formatMarkdown(text: string, asPath: string): string {
+  const result = spawnSync(process.execPath, [BIOME, 'format', `--stdin-file-path=${asPath}`], { cwd: ROOT, input: text, encoding: 'utf8', timeout: 60_000 });
+  if (result.status === 0 && result.stdout.trim() !== '') return result.stdout;
+  say(
+    `test:faults: Biome did not format ${asPath} (exit ${result.status}: ${(result.stderr || String(result.error ?? '')).split('\n')[0]}); written as generated.`,
+  );
+  return text;
+}
+
+/** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
+function runChild(projects: readonly string[] | undefined, limitMs: number): Promise<number | null> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !INHERITED_NOT.test(name)) env[name] = value;
+  // One seed for the fast-check property, so the matrix is the same from run to run (`npm test` keeps
+  // drawing fresh ones): a fault the property catches only with some seeds must not flap in the docs.
+  env.LP_PROPERTY_SEED = PROPERTY_SEED;
+  const args = [PLAYWRIGHT, 'test', '--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)];
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
+    let killer: NodeJS.Timeout | undefined;
+    const stopper = setTimeout(() => {
+      say(`test:faults: the child run passed its limit of ${limitMs / 60_000} minutes (--limit); stopping it.`);
+      child.kill('SIGINT');
+      killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    }, limitMs);
+    // Ctrl-C reaches the child from the terminal already (a second SIGINT would make Playwright quit
+    // without its outcome): this process only waits. SIGTERM, sent to this process alone, is passed on.
+    const wait = () => undefined;
+    const forward = () => child.kill('SIGINT');
+    process.on('SIGINT', wait);
+    process.once('SIGTERM', forward);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(stopper);
+      clearTimeout(killer);
+      process.off('SIGINT', wait);
+      process.off('SIGTERM', forward);
+      resolve(code);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const chosen = parseArgs(process.argv.slice(2));
+  const specsDir = path.join(ROOT, 'specs');
+  const problems = new Map<FaultName, string>();
+  for (const fault of chosen.faults) {
+    const problem = specProblem(fault, specsDir);
+    if (problem !== undefined) problems.set(fault, problem);
+  }
+  const selection: Selection = { faults: chosen.faults, variants: chosen.variants, problems };
+  const projects = chosen.full
+    ? undefined
+    : [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.filter((f) => !problems.has(f)).map(faultProject)];
+
+  say(`test:faults: ${chosen.faults.length} faults (their areas' specs), ${chosen.variants.length} variants and the sound mock (the whole suite)`);
+  for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
+  const results = path.join(ROOT, RESULTS_FILE);
+  rmSync(results, { force: true });
+  const code = await runChild(projects, chosen.limitMs);
+  if (!existsSync(results)) {
+    say(`test:faults: the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
+    say('0 passed, 1 failed');
+    return 1;
+  }
+
+  const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
+  const matrix = buildMatrix(run, selection);
+  say(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
+  const complete = run.status === 'passed' || run.status === 'failed';
+  if (chosen.full && complete) {
+    writeFileSync(DOCUMENT, formatMarkdown(renderDocument(matrix), 'docs/fault-matrix.md'));
+    const section = formatMarkdown(renderReadmeSection(matrix), 'README.md').trimEnd();
+    writeFileSync(README, replaceSection(readFileSync(README, 'utf8'), section));
+    say('wrote docs/fault-matrix.md and the README section between the fault-matrix markers');
+  } else if (chosen.full) {
+    say(`docs/fault-matrix.md and the README left as they were: the run ${run.status} before it finished`);
+  }
+  const counts = checkCounts(matrix);
+  // A stopped run has tests that never ran; the matrix counts them, and this makes sure the line is not green.
+  if (!complete && counts.failed === 0) counts.failed = 1;
+  const seconds = Math.round((Date.now() - started) / 1000);
+  say(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
+  say(`${counts.passed} passed, ${counts.failed} failed`);
+  return counts.failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(`test:faults stopped: ${(error as Error).message}`);
+    say('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

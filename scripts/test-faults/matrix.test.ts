@@ -1,0 +1,182 @@
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { FAULTS, type FaultName } from '../../mock/faults.ts';
+import { VARIANTS, type VariantName } from '../../mock/variants.ts';
+import { AREA_SPECS, areaSpecs, faultProject, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { buildMatrix, checkCounts, type Matrix, README_END, README_START, renderDocument, renderReadmeSection, renderText, replaceSection } from './matrix.ts';
+import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+
+const SPECS_DIR = path.join(__dirname, '..', '..', 'specs');
+
+const t = (title: string, status: TestStatus, message = ''): TestOutcome => ({ file: 'x.spec.ts', title, status, message });
+const project = (name: string, tests: TestOutcome[]): ProjectOutcome => ({ project: name, tests });
+const run = (projects: ProjectOutcome[], status: RunOutcome['status'] = 'failed'): RunOutcome => ({ status, projects, errors: [] });
+const noProblems = new Map<FaultName, string>();
+
+const SOUND = project(SOUND_PROJECT, [t('a', 'passed'), t('b', 'passed'), t('flaky on every mock', 'failed', 'boom')]);
+
+test.describe('a fault', () => {
+  const cases: { description: string; tests: TestOutcome[] | undefined; problem?: string; caughtBy: string[]; why: RegExp | undefined }[] = [
+    {
+      description: 'is caught by the tests that fail against it',
+      tests: [t('b', 'failed'), t('a', 'failed'), t('c', 'passed')],
+      caughtBy: ['x.spec.ts › a', 'x.spec.ts › b'],
+      why: undefined,
+    },
+    {
+      description: 'is not caught by a test that fails against the sound mock too',
+      tests: [t('flaky on every mock', 'failed'), t('a', 'passed')],
+      caughtBy: [],
+      why: /sound mock too/,
+    },
+    { description: 'is uncaught when every test passed', tests: [t('a', 'passed'), t('b', 'skipped')], caughtBy: [], why: /all 1 tests of its area passed/ },
+    { description: 'is uncaught when every test was skipped', tests: [t('a', 'skipped')], caughtBy: [], why: /no test ran/ },
+    {
+      description: 'is uncaught when the run stopped first',
+      tests: [t('a', 'passed'), t('b', 'notRun')],
+      caughtBy: [],
+      why: /stopped before 1 of its 2 tests/,
+    },
+    { description: 'is uncaught when it had no project', tests: undefined, caughtBy: [], why: /no project ran it/ },
+    {
+      description: 'is uncaught, with the reason, when its area has no spec',
+      tests: undefined,
+      problem: 'area x has no spec',
+      caughtBy: [],
+      why: /area x has no spec/,
+    },
+  ];
+  for (const c of cases) {
+    test(c.description, () => {
+      const fault: FaultName = 'token-type-not-bearer';
+      const projects = [SOUND, ...(c.tests ? [project(faultProject(fault), c.tests)] : [])];
+      const problems = new Map(c.problem ? [[fault, c.problem]] : []);
+      const [row] = buildMatrix(run(projects), { faults: [fault], variants: [], problems }).faults;
+      expect(row?.caughtBy).toEqual(c.caughtBy);
+      expect(row?.caught).toBe(c.caughtBy.length > 0);
+      if (c.why) expect(row?.why).toMatch(c.why);
+      else expect(row?.why).toBeUndefined();
+    });
+  }
+});
+
+test.describe('a variant', () => {
+  test('lists each failing test as a false alarm with its message', () => {
+    const variant: VariantName = 'final-next-null';
+    const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'failed', 'expected 200, got 400')])]), {
+      faults: [],
+      variants: [variant],
+      problems: noProblems,
+    });
+    expect(m.variants).toEqual([
+      { variant, open: VARIANTS[variant].open, ran: 2, falseAlarms: [{ test: 'x.spec.ts › b', message: 'expected 200, got 400' }], problem: undefined },
+    ]);
+  });
+
+  test('whose run did not finish is a problem, even without false alarms', () => {
+    const variant: VariantName = 'logout-200-json';
+    const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'notRun')])], 'interrupted'), {
+      faults: [],
+      variants: [variant],
+      problems: noProblems,
+    });
+    expect(m.variants[0]?.problem).toMatch(/stopped before 1 of its 2 tests/);
+    expect(checkCounts(m)).toEqual({ passed: 0, failed: 1 });
+  });
+
+  test('the sound mock is a row of its own, its failures false alarms too', () => {
+    const m = buildMatrix(run([SOUND]), { faults: [], variants: [], problems: noProblems });
+    expect(m.variants.map((v) => [v.variant, v.falseAlarms.length])).toEqual([[undefined, 1]]);
+  });
+});
+
+test.describe('the counts for CI', () => {
+  test('pass each fault caught and fail each uncaught fault, false alarm and error of the run', () => {
+    const m: Matrix = {
+      faults: [
+        { fault: 'type-wrong', area: 'schema', breaks: '', caught: true, caughtBy: ['a'], ran: 1, why: undefined },
+        { fault: 'limit-ignored', area: 'limit', breaks: '', caught: false, caughtBy: [], ran: 1, why: 'all passed' },
+      ],
+      variants: [
+        {
+          variant: 'cursor-alphabet',
+          open: '',
+          ran: 3,
+          falseAlarms: [
+            { test: 'a', message: '' },
+            { test: 'b', message: '' },
+          ],
+          problem: undefined,
+        },
+      ],
+      errors: ['worker crashed'],
+    };
+    expect(checkCounts(m)).toEqual({ passed: 1, failed: 4 });
+  });
+});
+
+test.describe('the generated text', () => {
+  const matrix = buildMatrix(
+    run([
+      SOUND,
+      project(faultProject('type-wrong'), [t('holds | pipes', 'failed', 'line 1\nline 2')]),
+      project(variantProject('extra-members'), [t('b', 'failed', 'why')]),
+    ]),
+    { faults: ['type-wrong', 'limit-ignored'], variants: ['extra-members'], problems: noProblems },
+  );
+
+  test('docs/fault-matrix.md lists each catching test and each false alarm with its message', () => {
+    const doc = renderDocument(matrix);
+    expect(doc).toContain('| `type-wrong` | schema | type of a content item is content | yes | 1 of 1 |');
+    expect(doc).toContain('- `type-wrong`\n  - x.spec.ts › holds | pipes\n');
+    expect(doc).toContain('| `limit-ignored` | limit | a page holds at most limit items | **no** | no project ran it');
+    expect(doc).toContain('| `extra-members` | attributes and envelope members beyond the document | 1 | **1** |');
+    expect(doc).toContain('- extra-members: x.spec.ts › b\n\n  ```text\n  why\n  ```');
+    expect(renderDocument(matrix), 'the same matrix gives the same text').toBe(doc);
+  });
+
+  test('the README section sits between the markers', () => {
+    const section = renderReadmeSection(matrix);
+    expect(section.startsWith(README_START)).toBe(true);
+    expect(section.endsWith(README_END)).toBe(true);
+    expect(section).toContain('| `type-wrong` | schema | x.spec.ts › holds \\| pipes |');
+  });
+
+  test('the terminal matrix and the README shorten long lists of catching tests', () => {
+    const many = buildMatrix(
+      run([
+        project(
+          faultProject('bearer-not-checked'),
+          ['a', 'b', 'c', 'd'].map((x) => t(x, 'failed')),
+        ),
+      ]),
+      {
+        faults: ['bearer-not-checked'],
+        variants: [],
+        problems: noProblems,
+      },
+    );
+    expect(renderText(many, { maxTitles: 2 })).toMatch(/x\.spec\.ts › b\n\s+… and 2 more/);
+    expect(renderReadmeSection(many)).toContain('| `bearer-not-checked` | bearer | x.spec.ts › a (and 3 more) |');
+  });
+});
+
+test.describe('the README section is replaced', () => {
+  const section = `${README_START}\nnew\n${README_END}`;
+  const cases = [
+    { description: 'between the markers, the rest kept', before: `# A\n\n${README_START}\nold\n${README_END}\n\n## B\n`, after: `# A\n\n${section}\n\n## B\n` },
+    { description: 'by appending it where there are no markers yet', before: '# A\ntext\n\n', after: `# A\ntext\n\n${section}\n` },
+  ];
+  for (const c of cases) test(c.description, () => expect(replaceSection(c.before, section)).toBe(c.after));
+});
+
+test.describe('the area table (specs/faults/areas.ts)', () => {
+  test('names only spec files that exist', () => {
+    const missing = Object.keys(AREA_SPECS).flatMap((area) => areaSpecs(area as keyof typeof AREA_SPECS, SPECS_DIR).missing);
+    expect(missing, 'files named in AREA_SPECS that are not under specs/').toEqual([]);
+  });
+
+  test('has a row for the area of every fault', () => {
+    expect(Object.values(FAULTS).filter((f) => !Object.hasOwn(AREA_SPECS, f.area))).toEqual([]);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The fault matrix's one table (issue 8): which spec files state the rules of each fault area of
+ * mock/faults.ts. A fault runs only its area's specs; a variant runs the whole contract suite. The
+ * child run (faults.config.ts) builds its projects from here and scripts/test-faults.ts reads the
+ * outcome by the same project names.
+ *
+ * A new spec file that states a rule of an area goes into that area's row. A row naming a file that
+ * does not exist, or an area without a row, fails the run: a fault must never pass for want of a spec.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { FAULTS, type FaultInfo, type FaultName } from '../../mock/faults.ts';
+import type { VariantName } from '../../mock/variants.ts';
+
+export type FaultArea = FaultInfo['area'];
+
+/** Spec files (under specs/) per fault area. */
+export const AREA_SPECS: Readonly<Record<FaultArea, readonly string[]>> = {
+  token: ['token.spec.ts'],
+  scopes: ['scopes.spec.ts'],
+  provider: ['provider-keys.spec.ts', 'pagination-filters.spec.ts'],
+  logout: ['logout.spec.ts'],
+  lifetime: ['token-lifetime.spec.ts'],
+  bearer: ['bearer-auth.spec.ts', 'errors.spec.ts'],
+  schema: ['content.spec.ts', 'users.spec.ts'],
+  limit: ['content.spec.ts', 'pagination-traversal.spec.ts', 'pagination-properties.spec.ts'],
+  filters: ['pagination-filters.spec.ts', 'pagination-properties.spec.ts'],
+  snapshots: ['pagination-traversal.spec.ts', 'pagination-snapshots.spec.ts', 'pagination-properties.spec.ts'],
+  'rate-limit': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts'],
+};
+
+/**
+ * Tests a child run leaves out: @self tests check the suite, not the target, and @slow tests wait in
+ * real time for what the control plane does in milliseconds.
+ */
+export const LEFT_OUT = [/@self/, /@slow/];
+
+/** Every spec file of the contract suite (the variants run them all), as playwright.config.ts matches them. */
+export const CONTRACT_SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
+
+/**
+ * Where the child run's reporter writes the outcome the runner reads, relative to the working
+ * directory (the repository root under npm).
+ */
+export const RESULTS_FILE = path.join('reports', 'faults', 'results.json');
+
+/** The project of the mock without faults or variants: the baseline a fault's catches are read against. */
+export const SOUND_PROJECT = 'sound';
+
+export function faultProject(name: FaultName): string {
+  return `fault:${name}`;
+}
+
+export function variantProject(name: VariantName): string {
+  return `variant:${name}`;
+}
+
+export interface AreaSpecs {
+  /** Files of the area's row that exist. */
+  readonly present: readonly string[];
+  /** Files of the row that do not exist. */
+  readonly missing: readonly string[];
+}
+
+/** The area's spec files, split by whether they exist under `specsDir`. */
+export function areaSpecs(area: FaultArea, specsDir: string): AreaSpecs {
+  const files = AREA_SPECS[area] ?? [];
+  return {
+    present: files.filter((file) => existsSync(path.join(specsDir, file))),
+    missing: files.filter((file) => !existsSync(path.join(specsDir, file))),
+  };
+}
+
+/**
+ * Why the fault cannot be checked (its area has no spec, or names a missing one); undefined when it can.
+ * A missing file is reported even when others exist: the row promised its rules are checked there.
+ */
+export function specProblem(fault: FaultName, specsDir: string): string | undefined {
+  const area = FAULTS[fault].area;
+  const { present, missing } = areaSpecs(area, specsDir);
+  if (missing.length > 0) return `area ${area} names spec files that do not exist: ${missing.map((f) => `specs/${f}`).join(', ')}`;
+  if (present.length === 0) return `area ${area} has no spec file in specs/faults/areas.ts`;
+  return undefined;
+}
+
+/** A testMatch for the given files under specs/. */
+export function specFileMatch(files: readonly string[]): RegExp[] {
+  return files.map((file) => new RegExp(`specs[\\\\/]${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
+}

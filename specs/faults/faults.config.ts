@@ -1,0 +1,66 @@
+/**
+ * The child run of `npm run test:faults` (scripts/test-faults.ts; issue 8): one project per fault of
+ * mock/faults.ts running its area's specs (areas.ts), one per variant of mock/variants.ts running
+ * the whole contract suite, and the sound mock running it too as the baseline. Each project's worker
+ * starts its own embedded mock with the project's `mockSettings`, so projects share nothing and
+ * Playwright spreads them over every core.
+ *
+ * The serial tests (@quota, @serial) run inside each project, once: they need a target of their own,
+ * and each worker has one. The whole-suite projects run first (the sound mock leading): they are the
+ * long ones, and the short fault projects then fill the workers to the end.
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { defineConfig, type Project } from '@playwright/test';
+import { FAULTS, type FaultName } from '../../mock/faults.ts';
+import { VARIANTS, type VariantName } from '../../mock/variants.ts';
+import type { MockTargetSettings } from '../fixtures/config.ts';
+import { AREA_SPECS, CONTRACT_SPEC_FILES, faultProject, LEFT_OUT, RESULTS_FILE, SOUND_PROJECT, specFileMatch, specProblem, variantProject } from './areas.ts';
+
+// The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
+// every fault would read as uncaught. Checked here, so a direct `playwright test --config` is refused too.
+const wanted = process.env.LP_TARGET?.trim();
+if (wanted && wanted !== 'mock') {
+  throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
+}
+
+const specsDir = path.join(__dirname, '..');
+const settings = (faults: readonly FaultName[], variants: readonly VariantName[]): MockTargetSettings => ({ kind: 'mock', faults, variants });
+
+/**
+ * One worker per project: its files then share one worker process and one mock instead of each
+ * worker starting its own for a few files, and the other workers take the next projects. Traces off,
+ * as in playwright.config.ts: a trace records the Authorization header unredacted.
+ */
+const base = { testDir: specsDir, grepInvert: LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
+
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<object, { mockSettings: MockTargetSettings }> => ({
+  ...base,
+  name,
+  testMatch: CONTRACT_SPEC_FILES,
+  use: { ...base.use, mockSettings: mock },
+});
+
+const faultNames = Object.keys(FAULTS) as FaultName[];
+
+export default defineConfig<object, { mockSettings: MockTargetSettings }>({
+  reporter: [[path.join(__dirname, '..', '..', 'scripts', 'test-faults', 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
+  outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
+  workers: availableParallelism(),
+  retries: 0,
+  // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
+  timeout: 30_000,
+  projects: [
+    wholeSuite(SOUND_PROJECT, settings([], [])),
+    ...(Object.keys(VARIANTS) as VariantName[]).map((name) => wholeSuite(variantProject(name), settings([], [name]))),
+    // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
+    ...faultNames
+      .filter((name) => specProblem(name, specsDir) === undefined)
+      .map((name) => ({
+        ...base,
+        name: faultProject(name),
+        testMatch: specFileMatch(AREA_SPECS[FAULTS[name].area]),
+        use: { ...base.use, mockSettings: settings([name], []) },
+      })),
+  ],
+});
