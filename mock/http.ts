@@ -16,7 +16,8 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export interface Reply {
   readonly status: number;
   readonly headers: string[];
-  readonly body: string;
+  /** Text, or chunks written in order (a cached page between its links and its closing bracket). */
+  readonly body: string | readonly Buffer[];
 }
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 413; reason: string };
@@ -64,7 +65,14 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 export function send(res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(reply.status, reply.headers);
-  res.end(reply.body);
+  const body = reply.body;
+  if (typeof body === 'string') {
+    res.end(body);
+    return;
+  }
+  // All in one tick: node corks the socket, so head and chunks leave in one writev, without a copy.
+  for (let i = 0; i < body.length - 1; i++) res.write(body[i] as Buffer);
+  res.end(body[body.length - 1]);
 }
 
 /** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
@@ -87,8 +95,11 @@ export class Replies {
     this.#errorBodies = errorBodies;
   }
 
-  json(status: number, body: string, headers: string[] = []): Reply {
-    headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body)));
+  json(status: number, body: string | readonly Buffer[], headers: string[] = []): Reply {
+    let length = 0;
+    if (typeof body === 'string') length = Buffer.byteLength(body);
+    else for (const chunk of body) length += chunk.length;
+    headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(length));
     return { status, headers, body };
   }
 

@@ -27,7 +27,7 @@ export interface ListRequest {
   readonly baseUrl: string;
 }
 
-export type ListResult = { status: 200; body: string } | { status: number; error: ApiError };
+export type ListResult = { status: 200; body: readonly Buffer[] } | { status: number; error: ApiError };
 export type ChangeResult = { ok: true; item: { type: 'content'; id: string; attributes: ContentAttributes } } | { ok: false; error: ApiError };
 
 export interface ResourceOptions {
@@ -44,6 +44,24 @@ export interface ResourceOptions {
 
 /** Rendered seeded items are cached by index up to this many (the first pages are what load hits hardest). */
 const FRAGMENT_CACHE_LIMIT = 50_000;
+/**
+ * Rendered pages (the items between `[` and `]`) are cached up to this many bytes, oldest dropped first.
+ * A page is a pure function of (collection, revision, snapshot end, start, size, provider, query), so a
+ * cached one is never stale; load tests ask for the same first pages over and over.
+ */
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+const CLOSE = Buffer.from(']}');
+
+/** A rendered page and where the walk goes on after it. */
+interface Page {
+  /** The page's items, comma-separated, UTF-8. */
+  readonly data: Buffer;
+  readonly count: number;
+  /** Index of the last item on the page (-1: none), for the faults that act across pages. */
+  readonly lastTaken: number;
+  /** Where the next page starts (after the look-ahead). */
+  readonly position: number;
+}
 
 const FILTER_TESTS: Record<ContentFilterName, { field: 'createdMs' | 'modifiedMs'; from: boolean }> = Object.fromEntries(
   CONTENT_FILTERS.map((f) => [f.name, { field: f.attribute === 'created-at' ? 'createdMs' : 'modifiedMs', from: f.bound === 'from' }]),
@@ -73,6 +91,8 @@ export class Resources {
   readonly #versionFragments = new WeakMap<ContentVersion, string>();
   readonly #userFragments: Array<string | undefined> = [];
   readonly #collections: Record<ListRequest['endpoint'], Collection>;
+  readonly #pages = new Map<string, Page>();
+  #pageBytes = 0;
 
   constructor(options: ResourceOptions) {
     this.#options = options;
@@ -138,19 +158,11 @@ export class Resources {
     const keep = this.#keep(query, request.provider);
     const pageSize = faults.has('limit-ignored') ? PAGE_LIMIT.default : faults.has('limit-off-by-one') ? query.limit + 1 : query.limit;
 
-    const data: string[] = [];
-    let position = snapshot.drained ? end : snapshot.position;
-    let lastTaken = -1;
-    for (; position < end && data.length < pageSize; position++) {
-      const fragment = collection.fragment(position, revision, keep);
-      if (fragment !== undefined) {
-        data.push(fragment);
-        lastTaken = position;
-      }
-    }
-    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
-    // and the next page starts there, so the walk as a whole scans the data set once.
-    while (position < end && collection.fragment(position, revision, keep) === undefined) position++;
+    const start = snapshot.drained ? end : snapshot.position;
+    const key = `${request.endpoint}|${revision}|${end}|${start}|${pageSize}|${request.provider ?? ''}|${query.key}`;
+    const page = this.#page(collection, key, start, end, revision, pageSize, keep);
+    let position = page.position;
+    const lastTaken = page.lastTaken;
     if (snapshot.pagesServed === 0 && lastTaken >= 0) {
       if (faults.has('item-repeated-across-pages')) position = lastTaken;
       else if (faults.has('item-dropped-across-pages') && position < end) position = nextKept(collection, position + 1, end, revision, keep);
@@ -161,14 +173,14 @@ export class Resources {
     let next: string | null | undefined;
     if (position < end) {
       next = this.#snapshots.issue(snapshot, query.next);
-    } else if (this.#options.variants.has('final-empty-page') && data.length > 0) {
+    } else if (this.#options.variants.has('final-empty-page') && page.count > 0) {
       snapshot.drained = true;
       next = this.#snapshots.issue(snapshot, query.next);
     } else {
       this.#snapshots.touch(snapshot);
       next = this.#options.variants.has('final-next-null') ? null : this.#options.variants.has('final-next-empty') ? '' : undefined;
     }
-    return { status: 200, body: this.#envelope(request, collection, query, next, data) };
+    return { status: 200, body: this.#envelope(request, collection, query, next, page.data) };
   }
 
   createContent(attributes: unknown): ChangeResult {
@@ -188,8 +200,38 @@ export class Resources {
     return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
   }
 
+  /** The page of `size` items from `start`, rendered once per key. */
+  #page(collection: Collection, key: string, start: number, end: number, rev: number, size: number, keep: (meta: ContentMeta) => boolean): Page {
+    const cached = this.#pages.get(key);
+    if (cached !== undefined) return cached;
+    const data: string[] = [];
+    let position = start;
+    let lastTaken = -1;
+    for (; position < end && data.length < size; position++) {
+      const fragment = collection.fragment(position, rev, keep);
+      if (fragment !== undefined) {
+        data.push(fragment);
+        lastTaken = position;
+      }
+    }
+    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
+    // and the next page starts there, so the walk as a whole scans the data set once.
+    while (position < end && collection.fragment(position, rev, keep) === undefined) position++;
+    const page: Page = { data: Buffer.from(data.join(',')), count: data.length, lastTaken, position };
+    this.#pages.set(key, page);
+    this.#pageBytes += page.data.length;
+    for (const [oldKey, old] of this.#pages) {
+      if (this.#pageBytes <= PAGE_CACHE_BYTES) break;
+      this.#pages.delete(oldKey);
+      this.#pageBytes -= old.data.length;
+    }
+    return page;
+  }
+
   /** Data back to the seed, every snapshot and cursor forgotten. */
   reset(): void {
+    this.#pages.clear();
+    this.#pageBytes = 0;
     this.#content.reset();
     this.#snapshots.reset();
   }
@@ -235,7 +277,7 @@ export class Resources {
     return JSON.stringify({ type: faults.has('type-wrong') ? 'contents' : 'content', id: version.id, attributes });
   }
 
-  #envelope(request: ListRequest, collection: Collection, query: ListQuery, next: string | null | undefined, data: string[]): string {
+  #envelope(request: ListRequest, collection: Collection, query: ListQuery, next: string | null | undefined, data: Buffer): readonly Buffer[] {
     const base = `${request.baseUrl}${collection.path}`;
     const self = request.search !== '' && !this.#options.variants.has('self-without-query') ? `${base}?${request.search}` : base;
     const links: Record<string, string | null> = {};
@@ -245,7 +287,8 @@ export class Resources {
       links.next = `${base}?${rest}${rest ? '&' : ''}next=${encodeURIComponent(next)}`;
     } else if (next !== undefined) links.next = next;
     const meta = this.#options.variants.has('extra-members') ? ',"meta":{"mock":true}' : '';
-    return `{"links":${JSON.stringify(links)},"data":[${data.join(',')}]${meta}}`;
+    // Three chunks, not one string: the page's bytes are written as cached, never copied or re-encoded.
+    return [Buffer.from(`{"links":${JSON.stringify(links)},"data":[`), data, meta === '' ? CLOSE : Buffer.from(`]${meta}}`)];
   }
 }
 

@@ -21,7 +21,7 @@ function setup(options: { items?: number; faults?: FaultName[]; variants?: Varia
   });
   const list = (search: string, more: Partial<ListRequest> = {}) => {
     const result = resources.list({ endpoint: 'listContent', clientId: 'a', provider: undefined, search, baseUrl: BASE, ...more });
-    return { status: result.status, body: 'body' in result ? JSON.parse(result.body) : apiErrorBody(result.error) };
+    return { status: result.status, body: 'body' in result ? JSON.parse(Buffer.concat(result.body).toString()) : apiErrorBody(result.error) };
   };
   /** Follows links.next to the end; returns every page's body. */
   const walk = (search: string, more: Partial<ListRequest> = {}) => {
@@ -164,7 +164,7 @@ test.describe('users and data', () => {
   test('users are paginated the same way, type users', () => {
     const { resources } = setup();
     const result = resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'limit=50', baseUrl: BASE });
-    const body = JSON.parse('body' in result ? result.body : '{}');
+    const body = JSON.parse('body' in result ? Buffer.concat(result.body).toString() : '{}');
     expect(body.data).toHaveLength(30);
     expect(body.data[0]).toMatchObject({ type: 'users', attributes: { 'permission-role': expect.any(String) } });
     expect(resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'filter[start_date]=2020-01-01', baseUrl: BASE }).status).toBe(
