@@ -511,7 +511,7 @@ function writeRawError(socket: Duplex, origin: 'auth' | 'api', status: number, c
 function logPath(url: string | undefined): string {
   const path = pathOf(url ?? '/');
   const clipped = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   return clipped.replace(/[\u0000-\u001f\u007f\s]/g, '?');
 }
 

@@ -88,7 +88,7 @@ export function loadClientsFile(path: string): ClientConfig[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read the clients file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    throw new Error(`Cannot read the clients file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: error });
   }
   let value: unknown;
   try {

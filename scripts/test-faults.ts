@@ -10,7 +10,8 @@
  *   npm run test:faults -- <name>…             only those faults or variants (and the sound mock); docs untouched
  *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as prettier from 'prettier';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULTS, type FaultName, isFaultName } from '../mock/faults.ts';
@@ -25,7 +26,6 @@ const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.j
 const CONFIG = path.join(ROOT, 'specs', 'faults', 'faults.config.ts');
 const DOCUMENT = path.join(ROOT, 'docs', 'fault-matrix.md');
 const README = path.join(ROOT, 'README.md');
-const BIOME = path.join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
 /**
  * Default of `--limit`: the child run is stopped after this many minutes. CI's whole run must stay
  * under 10 minutes, and this one takes about 3 on 2 idle cores. A stopped run still reports what
@@ -73,16 +73,12 @@ function parseArgs(args: readonly string[]): Choice {
 }
 
 /**
- * Markdown as Biome formats it: `npm run lint` checks Markdown too, and the generated text must pass
- * it as written. Returned unformatted, with a warning, where Biome cannot run.
+ * Markdown as Prettier formats it: `npm run lint` checks Markdown too, and the generated text must pass
+ * it as written. The project's .prettierrc.json applies, as it does for `prettier --check`.
  */
-function formatMarkdown(text: string, asPath: string): string {
-  const result = spawnSync(process.execPath, [BIOME, 'format', `--stdin-file-path=${asPath}`], { cwd: ROOT, input: text, encoding: 'utf8', timeout: 60_000 });
-  if (result.status === 0 && result.stdout.trim() !== '') return result.stdout;
-  say(
-    `test:faults: Biome did not format ${asPath} (exit ${result.status}: ${(result.stderr || String(result.error ?? '')).split('\n')[0]}); written as generated.`,
-  );
-  return text;
+async function formatMarkdown(text: string, asPath: string): Promise<string> {
+  const options = (await prettier.resolveConfig(path.join(ROOT, asPath))) ?? {};
+  return prettier.format(text, { ...options, filepath: path.join(ROOT, asPath) });
 }
 
 /** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
@@ -148,8 +144,8 @@ async function main(): Promise<number> {
   say(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
   const complete = run.status === 'passed' || run.status === 'failed';
   if (chosen.full && complete) {
-    writeFileSync(DOCUMENT, formatMarkdown(renderDocument(matrix), 'docs/fault-matrix.md'));
-    const section = formatMarkdown(renderReadmeSection(matrix), 'README.md').trimEnd();
+    writeFileSync(DOCUMENT, await formatMarkdown(renderDocument(matrix), 'docs/fault-matrix.md'));
+    const section = (await formatMarkdown(renderReadmeSection(matrix), 'README.md')).trimEnd();
     writeFileSync(README, replaceSection(readFileSync(README, 'utf8'), section));
     say('wrote docs/fault-matrix.md and the README section between the fault-matrix markers');
   } else if (chosen.full) {

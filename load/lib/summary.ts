@@ -205,7 +205,7 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
 
 export function escapeXml(text: string): string {
   // Characters XML 1.0 forbids even escaped are dropped (control characters other than tab, LF, CR).
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: this is the list of control characters to drop
+  // eslint-disable-next-line no-control-regex -- this is the list of control characters to drop
   const clean = text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
   return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }

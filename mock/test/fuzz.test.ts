@@ -42,7 +42,7 @@ function readInteger(name: string): number | undefined {
 
 const test = base.extend<object, { fuzzTarget: { mock: MockServer; session: FuzzSession } }>({
   fuzzTarget: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; it has none
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; it has none
     async ({}, use) => {
       // A frozen clock: only generated control requests move it, so a run replays the same way.
       const mock = createMock({ clients: FUZZ_CLIENTS, timeSource: () => START_MS });

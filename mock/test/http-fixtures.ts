@@ -46,7 +46,7 @@ export async function getToken(mock: MockServer, scope = 'content:read,users:rea
 }
 
 /** A response's JSON body, loosely typed: the assertions are what check its shape. */
-// biome-ignore lint/suspicious/noExplicitAny: the tests reach into bodies whose shape they are asserting
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests reach into bodies whose shape they are asserting
 export async function json(res: Response): Promise<any> {
   return res.json();
 }

@@ -115,7 +115,7 @@ export default class FaultMatrixReporter implements Reporter {
 
   #message(errors: readonly TestError[]): string {
     const text = errors.map((e) => e.message ?? e.value ?? '').join('\n');
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes Playwright puts in messages
+    // eslint-disable-next-line no-control-regex -- the colour codes Playwright puts in messages
     return this.#redactor.redact(text.replace(/\u001b\[[0-9;]*m/g, '')).trim();
   }
 

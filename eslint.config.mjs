@@ -1,0 +1,28 @@
+// Lint: ESLint's and typescript-eslint's recommended rules, plus the house habits STYLE.md names
+// (type-only imports, no unused code). Pure JavaScript tooling on purpose: linters shipped as
+// per-platform binaries cannot be installed from a lock file written on one platform by `npm ci`
+// on every other one.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  { ignores: ['node_modules/', 'dist/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // The k6 side runs in k6's runtime: no Node globals (shared/k6-runtime.md). Its Node tests are Node code.
+    files: ['load/**/*.ts'],
+    ignores: ['load/**/*.test.ts'],
+    languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', console: 'readonly' } },
+  },
+);
