@@ -4,20 +4,11 @@
  * own work does not share the mock's event loop, and the mock's memory (VmRSS) is its own.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ROOT } from './root.ts';
 import type { ClientConfig } from '../mock/clients.ts';
-
-/** The project root: the nearest folder above the entry (argv[1], set by scripts/run.mjs) holding scripts/run.mjs. */
-export const ROOT = findRoot(path.dirname(path.resolve(process.argv[1] ?? '.')));
-
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'scripts', 'run.mjs'))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
-}
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;

@@ -4,29 +4,11 @@
  * revision and item count at the moment it was taken (see mock/pagination.ts), so it never copies data.
  */
 import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
+import type { ContentAttributes } from '../../schemas/types.ts';
 import { hash32, ItemRandom, opaqueId } from './random.ts';
 
-export interface ContentAttributes {
-  'content-type': string;
-  'external-id': string;
-  title: string;
-  summary: string;
-  url: string;
-  format: string;
-  'is-obsolete': boolean;
-  'image-url': string;
-  language: string;
-  duration: number;
-  'duration-type': string;
-  provider: string;
-  'is-internal': boolean;
-  owner: string;
-  'learning-minutes': number;
-  'created-at': string;
-  'modified-at': string;
-  'publish-date': string | null;
-  'platform-url': string;
-}
+/** The attributes' shape is the schema's (schemas/types.ts): the mock serves exactly what the suite checks. */
+export type { ContentAttributes };
 
 /** One version of an item: what it looked like from revision `rev` on. */
 export interface ContentVersion extends ContentMeta {

@@ -4,21 +4,12 @@
  * here so that a failing or interrupted bench never leaves one behind.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { ROOT } from '../root.ts';
 
-/** The project root: the nearest folder above the entry (argv[1], set by scripts/run.mjs) holding scripts/run.mjs. */
-export const ROOT = findRoot(path.dirname(path.resolve(process.argv[1] ?? '.')));
 const RUN = path.join(ROOT, 'scripts', 'run.mjs');
-
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'scripts', 'run.mjs'))) return dir;
-    // At the file system's root: fall back to the working directory (npm scripts run from the project root).
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
-}
 
 /** A child that does not report ready within this is a failed start, not a slow one. */
 const START_TIMEOUT_MS = 60_000;
