@@ -4,7 +4,6 @@
  * Issue 8's matrix covers every fault; these few are the contract suite's own proof (issue 3).
  */
 import type { FaultName } from '../../mock/faults.ts';
-import type { VariantName } from '../../mock/variants.ts';
 
 export interface FaultCase {
   readonly fault: FaultName;
@@ -100,21 +99,6 @@ export const FAULT_CASES: readonly FaultCase[] = [
     message: /item\(s\) outside the filters/,
   },
 ];
-
-/**
- * Legal variants (mock/variants.ts) the pagination cases above must pass against, as they pass against
- * the sound mock: each form of the final page the reference notes allow, a cursor of letters only,
- * `links.self` without its query. Variants that do not conflict share a mock (the three final pages
- * exclude each other), so three child projects cover five variants.
- */
-export const VARIANT_CASES: readonly (readonly VariantName[])[] = [
-  ['final-next-null', 'cursor-alphabet', 'self-without-query'],
-  ['final-next-empty'],
-  ['final-empty-page'],
-];
-
-/** The cases whose tests run against VARIANT_CASES: the pagination specs'. */
-export const VARIANT_CHECKED: readonly FaultCase[] = FAULT_CASES.filter((c) => c.spec.startsWith('pagination-'));
 
 /** Matches the case's test by the end of its full title (describe and title joined by a space; tags follow). */
 export function titlePattern(c: FaultCase): RegExp {
