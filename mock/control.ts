@@ -32,14 +32,6 @@ export interface ControlRequest {
   readonly body: Buffer;
 }
 
-const invalidBody = (detail: string, parameter?: string): ApiError => ({
-  status: 400,
-  code: 'invalid-body',
-  title: 'Invalid request body.',
-  detail,
-  ...(parameter ? { parameter } : {}),
-});
-
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 
 /** The methods each control path answers (405 with Allow for the others). */
@@ -107,15 +99,20 @@ export class ControlPlane {
 
   #advance(body: Buffer): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(invalidBody(`Expected {"advanceSeconds": n}: ${parsed.reason}.`));
+    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.reason}.`));
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-      return this.#replies.api(invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'));
+      return this.#replies.api(
+        apiErrors.invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'),
+      );
     }
     const max = this.#clock.maxAdvanceSeconds();
     if (seconds > max) {
       return this.#replies.api(
-        invalidBody(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds'),
+        apiErrors.invalidBody(
+          `advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`,
+          'advanceSeconds',
+        ),
       );
     }
     this.#clock.advance(seconds);
@@ -124,7 +121,7 @@ export class ControlPlane {
 
   #change(body: Buffer, apply: (attributes: unknown) => ChangeResult, status: 200 | 201): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(invalidBody(`Expected a JSON object of content attributes: ${parsed.reason}.`));
+    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.reason}.`));
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
     const value = parsed.value;
     const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;

@@ -42,6 +42,14 @@ export function apiErrorBody(error: ApiError): ApiErrorBody {
 
 /** Shorthand for the errors the resource endpoints give. */
 export const apiErrors = {
+  /** A request body that is not what the endpoint takes (control plane, logout). */
+  invalidBody: (detail: string, parameter?: string): ApiError => ({
+    status: 400,
+    code: 'invalid-body',
+    title: 'Invalid request body.',
+    detail,
+    ...(parameter ? { parameter } : {}),
+  }),
   invalidParameter: (parameter: string, detail: string): ApiError => ({
     status: 400,
     code: 'invalid-parameter',

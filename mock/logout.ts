@@ -6,7 +6,7 @@
  * counts against the client's rate limit and carries the rate headers.
  */
 import type { BearerAuth } from './bearer.ts';
-import type { ApiError } from './errors.ts';
+import { apiErrors } from './errors.ts';
 import type { Faults } from './faults.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
 import { quotaExceeded, type RateLimiter } from './rate-limit.ts';
@@ -19,14 +19,6 @@ export interface LogoutRequest {
 }
 
 const LOGGED_OUT_JSON = '{"status":"logged-out"}';
-
-const invalidBody = (detail: string, parameter?: string): ApiError => ({
-  status: 400,
-  code: 'invalid-body',
-  title: 'Invalid request body.',
-  detail,
-  ...(parameter ? { parameter } : {}),
-});
 
 export class Logout {
   readonly #bearer: BearerAuth;
@@ -57,14 +49,14 @@ export class Logout {
 
     // Check the whole body before expiring anything: a refused logout changes nothing.
     const parsed = parseJsonBody(request.body);
-    if (!parsed.ok) return this.#replies.api(invalidBody(`The logout body must be empty or a JSON object: ${parsed.reason}.`), rate.headers);
+    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`The logout body must be empty or a JSON object: ${parsed.reason}.`), rate.headers);
     let refreshToken: string | undefined;
     if (parsed.value !== undefined) {
       if (!isPlainObject(parsed.value))
-        return this.#replies.api(invalidBody('The logout body must be empty or a JSON object like {"refresh_token": "..."}.'), rate.headers);
+        return this.#replies.api(apiErrors.invalidBody('The logout body must be empty or a JSON object like {"refresh_token": "..."}.'), rate.headers);
       const given = parsed.value.refresh_token;
       if (given !== undefined && (typeof given !== 'string' || given === '')) {
-        return this.#replies.api(invalidBody('refresh_token must be a non-empty string.', 'refresh_token'), rate.headers);
+        return this.#replies.api(apiErrors.invalidBody('refresh_token must be a non-empty string.', 'refresh_token'), rate.headers);
       }
       refreshToken = given;
     }
