@@ -5,7 +5,7 @@
  */
 import { CONTENT_FILTERS, type ContentFilterName, ENDPOINTS } from '../contracts/endpoints.ts';
 import { PAGE_LIMIT } from '../contracts/limits.ts';
-import { ZONELESS_TIMESTAMP_PATTERN } from '../contracts/timestamps.ts';
+import { CONTENT_ATTRIBUTE_VALIDATORS, formatErrors } from '../schemas/index.ts';
 import type { Clock } from './clock.ts';
 import type { ContentAttributes, ContentMeta, ContentVersion } from './data/content.ts';
 import { ContentStore } from './data/content-store.ts';
@@ -298,45 +298,21 @@ function nextKept(collection: Collection, from: number, end: number, rev: number
   return position;
 }
 
-const STRING_ATTRIBUTES = [
-  'content-type',
-  'external-id',
-  'title',
-  'summary',
-  'url',
-  'format',
-  'image-url',
-  'language',
-  'duration-type',
-  'provider',
-  'owner',
-  'platform-url',
-] as const;
-const BOOLEAN_ATTRIBUTES = ['is-obsolete', 'is-internal'] as const;
-const NUMBER_ATTRIBUTES = ['duration', 'learning-minutes'] as const;
-const TIMESTAMP_ATTRIBUTES = ['created-at', 'modified-at'] as const;
-const ZONELESS = new RegExp(ZONELESS_TIMESTAMP_PATTERN);
-
-/** Control-plane bodies: documented attributes only, each of its documented type. */
+/** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */
 function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, error: apiErrors.invalidParameter('body', 'the body must be a JSON object of content attributes') };
   }
-  const bad = (name: string, expected: string) => ({ ok: false as const, error: apiErrors.invalidParameter(name, `${name} must be ${expected}`) });
   for (const [name, value] of Object.entries(body)) {
-    if ((STRING_ATTRIBUTES as readonly string[]).includes(name)) {
-      if (typeof value !== 'string') return bad(name, 'a string');
-    } else if ((BOOLEAN_ATTRIBUTES as readonly string[]).includes(name)) {
-      if (typeof value !== 'boolean') return bad(name, 'a boolean');
-    } else if ((NUMBER_ATTRIBUTES as readonly string[]).includes(name)) {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return bad(name, 'a finite number');
-    } else if ((TIMESTAMP_ATTRIBUTES as readonly string[]).includes(name)) {
-      if (typeof value !== 'string' || !ZONELESS.test(value)) return bad(name, 'a timestamp without zone like 2022-03-13T21:31:12.44');
-    } else if (name === 'publish-date') {
-      if (value !== null && (typeof value !== 'string' || !ZONELESS.test(value))) return bad(name, 'null or a timestamp without zone');
-    } else {
+    const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
+    if (!validate) {
       // An empty member name would make an error without a parameter: name the body instead.
       return { ok: false, error: apiErrors.invalidParameter(name || 'body', `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
+    }
+    if (!validate(value)) {
+      // formatErrors names the validated value "(root)": here it is the attribute.
+      const detail = formatErrors(validate.errors, value).replaceAll('(root)', name).split('\n').join('; ');
+      return { ok: false, error: apiErrors.invalidParameter(name, detail) };
     }
   }
   return { ok: true, value: body as Partial<ContentAttributes> };

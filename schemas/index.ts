@@ -105,6 +105,19 @@ export const validateErrorBody = compiled<ErrorBody>('errorBody');
 export const validateRateLimitHeaders = compiled<RateLimitHeaderValues>('rateLimitHeaders');
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
+/**
+ * One validator per content attribute, compiled from content-attributes.schema.json's own `properties`
+ * (by JSON pointer, in the same Ajv instance): for checking attributes one at a time, as the mock's control
+ * plane does with partial bodies, under exactly the rules the suite checks served items with.
+ */
+export const CONTENT_ATTRIBUTE_VALIDATORS: ReadonlyMap<string, ValidateFunction> = new Map(
+  Object.keys(SCHEMA_BY_KEY.contentAttributes.properties as Record<string, unknown>).map((name) => {
+    const validate = ajv.getSchema(`${SCHEMA_IDS.contentAttributes}#/properties/${name}`);
+    if (!validate) throw new Error(`content-attributes.schema.json has no compilable property ${name}`);
+    return [name, validate] as const;
+  }),
+);
+
 export const VALIDATORS = {
   listEnvelope: validateListEnvelope,
   resourceObject: validateResourceObject,

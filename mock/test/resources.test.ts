@@ -182,6 +182,9 @@ test.describe('users and data', () => {
   test('control-plane changes are type-checked and unknown ids are 404', () => {
     const { resources } = setup();
     expect(resources.createContent({ 'is-obsolete': 'false' })).toMatchObject({ ok: false, error: { status: 400, parameter: 'is-obsolete' } });
+    // Checked by the schema the suite checks served items with: the control plane cannot create an item the mock would then serve invalid.
+    expect(resources.createContent({ url: 'not a url' })).toMatchObject({ ok: false, error: { status: 400, parameter: 'url' } });
+    expect(resources.createContent({ 'created-at': '2022-03-13T21:31:12Z' })).toMatchObject({ ok: false, error: { status: 400, parameter: 'created-at' } });
     expect(resources.createContent({ colour: 'red' })).toMatchObject({ ok: false, error: { status: 400, parameter: 'colour' } });
     expect(resources.createContent([])).toMatchObject({ ok: false, error: { status: 400 } });
     expect(resources.modifyContent('cnope', { title: 'x' })).toMatchObject({ ok: false, error: { status: 404 } });
