@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
 import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest } from '../mock/test/fuzz-harness.ts';
-import { clientsFile, integerFlags, type MockProcess, startMockProcess } from './mock-process.ts';
+import { clientsFile, integerFlags, type MockProcess, withMockProcess } from './mock-process.ts';
 
 const flags = integerFlags(process.argv.slice(2), {
   requests: { default: 100_000, min: 1, max: 10_000_000 },
@@ -34,13 +34,7 @@ async function main(): Promise<number> {
   console.log(
     `fuzz: up to ${flags.requests} requests or ${flags.seconds} s, concurrency ${flags.concurrency}, seed ${flags.seed} (replay: --seed ${flags.seed})`,
   );
-  const mock = await startMockProcess(['--clients', clientsFile(FUZZ_CLIENTS)]);
-  console.log(`mock pid ${mock.pid}: ${mock.authUrl} ${mock.baseUrl}`);
-  try {
-    return await run(mock);
-  } finally {
-    await mock.stop();
-  }
+  return withMockProcess(['--clients', clientsFile(FUZZ_CLIENTS)], [], run);
 }
 
 async function run(mock: MockProcess): Promise<number> {

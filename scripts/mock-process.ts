@@ -105,6 +105,17 @@ function rssKiB(pid: number): number {
   }
 }
 
+/** Starts the mock, says where it listens, runs `body` against it and stops it, whatever `body` does. */
+export async function withMockProcess<T>(args: readonly string[], nodeFlags: readonly string[], body: (mock: MockProcess) => Promise<T>): Promise<T> {
+  const mock = await startMockProcess(args, nodeFlags);
+  console.log(`mock pid ${mock.pid}: ${mock.authUrl} ${mock.baseUrl}`);
+  try {
+    return await body(mock);
+  } finally {
+    await mock.stop();
+  }
+}
+
 /** `--name value` flags of a script: integers only, each with a default and bounds; a bad one exits 2 with a sentence. */
 export function integerFlags<K extends string>(argv: readonly string[], spec: Record<K, { default: number; min: number; max: number }>): Record<K, number> {
   const values = Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, (v as { default: number }).default])) as Record<K, number>;

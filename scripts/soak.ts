@@ -15,7 +15,7 @@
  * from the start (MOCK_NODE_FLAGS), so that what RSS shows is the mock's state, not V8 warming up.
  */
 import type { ClientConfig } from '../mock/clients.ts';
-import { clientsFile, integerFlags, type MockProcess, startMockProcess } from './mock-process.ts';
+import { clientsFile, integerFlags, type MockProcess, withMockProcess } from './mock-process.ts';
 
 const flags = integerFlags(process.argv.slice(2), {
   seconds: { default: 180, min: 10, max: 3_600 },
@@ -209,13 +209,7 @@ async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
 
 async function main(): Promise<number> {
   console.log(`soak: ${flags.seconds} s, ${flags.workers} workers, rounds of ${ROUND_MS / 1000} s, clock +${ADVANCE_SECONDS / 3600} h at each barrier`);
-  const mock = await startMockProcess(['--clients', clientsFile(CLIENTS)], MOCK_NODE_FLAGS);
-  console.log(`mock pid ${mock.pid}: ${mock.authUrl} ${mock.baseUrl}`);
-  try {
-    return await run(mock);
-  } finally {
-    await mock.stop();
-  }
+  return withMockProcess(['--clients', clientsFile(CLIENTS)], MOCK_NODE_FLAGS, run);
 }
 
 async function run(mock: MockProcess): Promise<number> {
