@@ -84,7 +84,7 @@ test.describe('rate-limit headers', () => {
     test(`refused: ${reason.source}`, () => {
       const parsed = parseRateLimitHeaders(headerLookup(headers));
       expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.reason).toMatch(reason);
+      if (!parsed.ok) expect(parsed.error).toMatch(reason);
     });
   }
   test('Retry-After is read as delta-seconds or as an HTTP-date', () => {

@@ -6,5 +6,8 @@ export * from './lifecycle.ts';
 export * from './limits.ts';
 export * from './open-behaviours.ts';
 export * from './rate-limit.ts';
+export * from './rate-limit-judge.ts';
+export * from './rate-limit-retry.ts';
+export * from './rate-limit-rules.ts';
 export * from './scopes.ts';
 export * from './timestamps.ts';

@@ -12,6 +12,7 @@ import { HOSTS } from './environments.ts';
 import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from './limits.ts';
 import { buildOpenApiDocument, componentName, embedSchema, SECURITY_SCHEME } from './openapi.ts';
 import { SCOPES } from './scopes.ts';
+import { tsNodeArgs } from '../scripts/root.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..');
@@ -203,10 +204,10 @@ test('npm run openapi writes the document and prints its path; a bad flag is ref
   const dir = mkdtempSync(path.join(tmpdir(), 'lp-openapi-'));
   try {
     const out = path.join(dir, 'openapi.json');
-    const { stdout } = await run(process.execPath, ['scripts/run.mjs', 'scripts/openapi.ts', '--out', out], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, tsNodeArgs('scripts/openapi.ts', ['--out', out]), { cwd: ROOT });
     expect(stdout.trim()).toBe(out);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
-    const refused = await run(process.execPath, ['scripts/run.mjs', 'scripts/openapi.ts', '--bogus'], { cwd: ROOT }).then(
+    const refused = await run(process.execPath, tsNodeArgs('scripts/openapi.ts', ['--bogus']), { cwd: ROOT }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
     );

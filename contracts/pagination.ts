@@ -17,6 +17,7 @@
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { PAGE_LIMIT } from './limits.ts';
 import { isFinalNext } from './open-behaviours.ts';
+import type { RuleId } from './rules.ts';
 
 export const WALK_RULES = {
   status: 'every page of a walk answers 200',
@@ -25,12 +26,32 @@ export const WALK_RULES = {
   'page-size': 'a page holds at most limit items',
   'resource-type': 'every item has the resource type of the endpoint',
   'duplicate-id': 'a walk yields every item once',
+  'cursor-loop': 'a walk never comes back to a next value it followed before',
   'next-cursor': 'links.next carries a next value',
   'next-renewed': 'each response supplies a new next value',
   'walk-ends': 'a walk ends within its item count / limit pages (plus a trailing empty page)',
   'item-count': 'a walk yields the expected number of items',
 } as const;
 export type WalkRule = keyof typeof WALK_RULES;
+
+/**
+ * The rule of contracts/rules.ts each walk finding breaks, so a report names it by the catalogue's id.
+ * `schema` and `resource-type` depend on the endpoint (a users page's type is a platform choice): the
+ * caller that passes `validate` or `resourceType` knows which, and these are the content list's.
+ */
+export const WALK_RULE_IDS: Readonly<Record<WalkRule, RuleId>> = {
+  status: 'snapshot.next',
+  'json-body': 'envelope.shape',
+  schema: 'content.attributes',
+  'page-size': 'content.limit',
+  'resource-type': 'content.type',
+  'duplicate-id': 'snapshot.traversal',
+  'cursor-loop': 'snapshot.traversal',
+  'next-cursor': 'envelope.next-link',
+  'next-renewed': 'snapshot.next',
+  'walk-ends': 'snapshot.traversal',
+  'item-count': 'snapshot.traversal',
+};
 
 export interface WalkFinding {
   readonly rule: WalkRule;
@@ -110,6 +131,8 @@ export class PaginationWalk {
   private readonly options: WalkOptions;
   private readonly maxPages: number;
   private readonly seen = new Set<string>();
+  /** Every next value followed, with the page that handed it out: a cursor handed out again is a loop. */
+  private readonly followed = new Map<string, number>();
   private readonly findingList: WalkFinding[] = [];
   private currentUrl: string;
   private pages = 0;
@@ -166,6 +189,7 @@ export class PaginationWalk {
     this.lastPageData = data;
 
     const pageBound = this.options.limit ?? PAGE_LIMIT.max;
+    const duplicates: string[] = [];
     if (data.length > pageBound) this.add('page-size', `expected at most ${pageBound} items, got ${data.length} for ${request}`);
     for (const item of data) {
       const id = isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
@@ -173,8 +197,15 @@ export class PaginationWalk {
       if (this.options.resourceType !== undefined && isRecord(item) && item.type !== this.options.resourceType) {
         this.add('resource-type', `item ${id} has type ${JSON.stringify(item.type)}, expected "${this.options.resourceType}" (${request})`);
       }
-      if (this.seen.has(id)) this.add('duplicate-id', `item ${id} came again on page ${this.pages} (${request})`);
+      if (this.seen.has(id)) duplicates.push(id);
       else this.seen.add(id);
+    }
+    // A repeated item ends the walk at once: a cursor that leads back to pages already seen would
+    // otherwise be followed to maxPages (minutes against a real service) before anything is said.
+    if (duplicates.length > 0) {
+      const shown = duplicates.slice(0, 3).join(', ') + (duplicates.length > 3 ? ` and ${duplicates.length - 3} more` : '');
+      const cursor = this.lastCursor === undefined ? 'the first request (no next)' : `next=${this.lastCursor}`;
+      return this.finish('duplicate-id', `item ${shown} came again on page ${this.pages}, reached with ${cursor} (${request})`);
     }
 
     const links = isRecord(body.links) ? body.links : undefined;
@@ -185,12 +216,17 @@ export class PaginationWalk {
     const cursor = nextValue(next);
     if (cursor === undefined || cursor === '') return this.finish('next-cursor', `links.next ${next} carries no next value (${request})`);
     if (cursor === this.lastCursor) return this.finish('next-renewed', `links.next repeats the next value of the previous page (${request})`);
+    const handedOutOn = this.followed.get(cursor);
+    if (handedOutOn !== undefined) {
+      return this.finish('cursor-loop', `links.next hands out next=${cursor} again, first handed out on page ${handedOutOn}: the walk would loop (${request})`);
+    }
     if (this.options.stopAfter !== undefined && this.pages >= this.options.stopAfter) return this.done(false);
     if (this.pages >= this.maxPages) {
       const of = this.options.limit === undefined ? '' : ` of limit ${this.options.limit}`;
       return this.finish('walk-ends', `still not at the final page after ${this.pages} pages${of} (${request})`);
     }
     this.lastCursor = cursor;
+    this.followed.set(cursor, this.pages);
     this.currentUrl = withNext(this.firstUrl, cursor);
     return { kind: 'next', url: this.currentUrl };
   }

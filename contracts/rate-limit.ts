@@ -1,8 +1,11 @@
 /**
  * Reading the rate-limit promise off a response (document, Limits and Errors): the three
- * X-Rate-Limit-* headers and Retry-After. Shared by the specs and the k6 probe, so k6-safe.
+ * X-Rate-Limit-* headers and Retry-After, their names and formats. What they must say, response
+ * after response, is judged in rate-limit-rules.ts; when a client may send again, in
+ * rate-limit-retry.ts. Shared by the specs and the k6 scripts, so k6-safe.
  */
 import { parsePeriod } from './duration.ts';
+import { fail, ok, type Result } from './result.ts';
 
 export interface RateLimitHeaders {
   /** The period as sent, e.g. `1m`. */
@@ -13,7 +16,24 @@ export interface RateLimitHeaders {
   readonly resetMs: number;
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+/**
+ * How far X-Rate-Limit-Reset may be from the instant it stands for: the document asks for "ISO 8601"
+ * without fixing the fractional digits, and a Reset written to the second (the real platform writes
+ * 7 digits, a legal target none) is up to one second off the window's end, either way depending on
+ * how the target rounds.
+ */
+export const RESET_RESOLUTION_MS = 1000;
+
+/**
+ * How far this Reset may be from the instant it stands for: a Reset on a whole second may have been
+ * written to the second (RESET_RESOLUTION_MS); one with a fraction names its instant to the millisecond.
+ */
+export function resetResolutionMs(headers: RateLimitHeaders): number {
+  return headers.resetMs % 1000 === 0 ? RESET_RESOLUTION_MS : 1;
+}
+
+/** Retry-After is whole seconds in both of its forms (delta-seconds, HTTP-date). */
+export const RETRY_AFTER_RESOLUTION_MS = 1000;
 
 /** "UTC date and time, ISO 8601": a date, a time, optional fraction (any digits), and Z or +00:00. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]00:?00)$/;
@@ -29,42 +49,55 @@ export function parseIsoUtc(text: string): number {
   return Date.parse(`${text.slice(0, dot + 1)}${text.slice(dot + 1, Math.min(end, dot + 4)).padEnd(3, '0')}${text.slice(end)}`);
 }
 
+/** An IMF-fixdate (RFC 9110), the HTTP-date form of Retry-After and of `Date`: epoch ms, or NaN. */
+export function parseHttpDate(text: string): number {
+  return /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN;
+}
+
 /** A header getter that works for Playwright (lower-case record), k6 (canonical case) and fetch. */
 export type HeaderLookup = (name: string) => string | undefined;
 
-export function headerLookup(headers: Record<string, string | undefined>): HeaderLookup {
+export function headerLookup(headers: Readonly<Record<string, string | undefined>>): HeaderLookup {
   const lower: Record<string, string | undefined> = {};
   for (const key of Object.keys(headers)) lower[key.toLowerCase()] = headers[key];
   return (name) => lower[name.toLowerCase()];
 }
 
+/** A lookup from either form the callers hold. */
+export function asLookup(headers: HeaderLookup | Readonly<Record<string, string | undefined>>): HeaderLookup {
+  return typeof headers === 'function' ? headers : headerLookup(headers);
+}
+
+/** Whether a response carries any of the three X-Rate-Limit-* headers. */
+export function hasRateLimitHeaders(get: HeaderLookup): boolean {
+  return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;
+}
+
 /** Parses the three X-Rate-Limit-* headers, saying which one is missing or malformed. */
-export function parseRateLimitHeaders(get: HeaderLookup): Parsed<RateLimitHeaders> {
+export function parseRateLimitHeaders(get: HeaderLookup): Result<RateLimitHeaders> {
   const period = get('x-rate-limit-limit');
   const remaining = get('x-rate-limit-remaining');
   const reset = get('x-rate-limit-reset');
-  if (period === undefined) return { ok: false, reason: 'X-Rate-Limit-Limit is missing' };
-  if (remaining === undefined) return { ok: false, reason: 'X-Rate-Limit-Remaining is missing' };
-  if (reset === undefined) return { ok: false, reason: 'X-Rate-Limit-Reset is missing' };
+  if (period === undefined) return fail('X-Rate-Limit-Limit is missing');
+  if (remaining === undefined) return fail('X-Rate-Limit-Remaining is missing');
+  if (reset === undefined) return fail('X-Rate-Limit-Reset is missing');
   const periodSeconds = parsePeriod(period);
-  if (periodSeconds === undefined) return { ok: false, reason: `X-Rate-Limit-Limit "${period}" is not a period like 1m, 12h or 1d` };
-  if (!/^\d+$/.test(remaining.trim())) return { ok: false, reason: `X-Rate-Limit-Remaining "${remaining}" is not a non-negative integer` };
+  if (periodSeconds === undefined) return fail(`X-Rate-Limit-Limit "${period}" is not a period like 1m, 12h or 1d`);
+  if (!/^\d+$/.test(remaining.trim())) return fail(`X-Rate-Limit-Remaining "${remaining}" is not a non-negative integer`);
   const resetMs = parseIsoUtc(reset.trim());
-  if (Number.isNaN(resetMs)) return { ok: false, reason: `X-Rate-Limit-Reset "${reset}" is not an ISO 8601 UTC date and time` };
-  return { ok: true, value: { period: period.trim(), periodSeconds, remaining: Number(remaining.trim()), resetMs } };
+  if (Number.isNaN(resetMs)) return fail(`X-Rate-Limit-Reset "${reset}" is not an ISO 8601 UTC date and time`);
+  return ok({ period: period.trim(), periodSeconds, remaining: Number(remaining.trim()), resetMs });
 }
 
 /**
  * Retry-After in seconds from `nowMs`: the document does not give its format, so both forms of
  * RFC 9110 are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`).
  */
-export function parseRetryAfter(value: string | undefined, nowMs: number): Parsed<number> {
-  if (value === undefined) return { ok: false, reason: 'Retry-After is missing' };
+export function parseRetryAfter(value: string | undefined, nowMs: number): Result<number> {
+  if (value === undefined) return fail('Retry-After is missing');
   const text = value.trim();
-  if (/^\d+$/.test(text)) return { ok: true, value: Number(text) };
-  if (/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) {
-    const at = Date.parse(text);
-    if (!Number.isNaN(at)) return { ok: true, value: Math.max(0, (at - nowMs) / 1000) };
-  }
-  return { ok: false, reason: `Retry-After "${value}" is neither delta-seconds nor an HTTP-date` };
+  if (/^\d+$/.test(text)) return ok(Number(text));
+  const at = parseHttpDate(text);
+  if (!Number.isNaN(at)) return ok(Math.max(0, (at - nowMs) / 1000));
+  return fail(`Retry-After "${value}" is neither delta-seconds nor an HTTP-date`);
 }

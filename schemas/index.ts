@@ -13,6 +13,7 @@ import contentItemSchema from './content-item.schema.json';
 import contentListSchema from './content-list.schema.json';
 import errorBodySchema from './error-body.schema.json';
 import listEnvelopeSchema from './list-envelope.schema.json';
+import profileSchema from './profile.schema.json';
 import rateLimitHeadersSchema from './rate-limit-headers.schema.json';
 import resourceObjectSchema from './resource-object.schema.json';
 import tokenResponseSchema from './token-response.schema.json';
@@ -22,6 +23,7 @@ import type {
   ContentList,
   ErrorBody,
   ListEnvelope,
+  ProfileFile,
   RateLimitHeaderValues,
   ResourceObject,
   TokenResponse,
@@ -47,6 +49,7 @@ export const SCHEMA_IDS = {
   tokenResponse: `${SCHEMA_BASE}token-response.json`,
   errorBody: `${SCHEMA_BASE}error-body.json`,
   rateLimitHeaders: `${SCHEMA_BASE}rate-limit-headers.json`,
+  profile: `${SCHEMA_BASE}profile.json`,
 } as const;
 export type SchemaKey = keyof typeof SCHEMA_IDS;
 export type SchemaId = (typeof SCHEMA_IDS)[SchemaKey];
@@ -72,6 +75,7 @@ export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = {
   tokenResponse: tokenResponseSchema,
   errorBody: errorBodySchema,
   rateLimitHeaders: rateLimitHeadersSchema,
+  profile: profileSchema,
 };
 
 /** Every schema object, each once: what an Ajv instance (or the k6 build) adds before compiling. */
@@ -103,6 +107,8 @@ export const validateUsersList = compiled<UsersList>('usersList');
 export const validateTokenResponse = compiled<TokenResponse>('tokenResponse');
 export const validateErrorBody = compiled<ErrorBody>('errorBody');
 export const validateRateLimitHeaders = compiled<RateLimitHeaderValues>('rateLimitHeaders');
+/** A behaviour profile file of the mock (options may be left to the profile it extends). */
+export const validateProfile = compiled<ProfileFile>('profile');
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
 /**
@@ -129,6 +135,7 @@ export const VALIDATORS = {
   tokenResponse: validateTokenResponse,
   errorBody: validateErrorBody,
   rateLimitHeaders: validateRateLimitHeaders,
+  profile: validateProfile,
 } as const satisfies Record<SchemaKey, ValidateFunction>;
 
 export interface FormatErrorsOptions {

@@ -107,3 +107,90 @@ export interface RateLimitHeaderValues {
   'x-rate-limit-reset': string;
   [header: string]: unknown;
 }
+
+/** Body shapes an error of the api origin may take (schemas/profile.schema.json `$defs/apiErrorBody`). */
+export type ApiErrorBodyShape = 'errors-array' | 'rfc6750' | 'problem-json' | 'aspnet-validation' | 'empty' | 'text' | 'html';
+
+/** Body shapes a refused token request may take (`$defs/tokenErrorBody`). */
+export type TokenErrorBodyShape = 'oauth' | 'errors-array' | 'problem-json' | 'empty' | 'text' | 'html';
+
+/**
+ * A complete behaviour profile (schemas/profile.schema.json): one value for every choice the API
+ * document leaves open. A profile file may set only some options (ProfileFile); the mock fills the
+ * rest from the profile it `extends`.
+ */
+export interface Profile {
+  name: string;
+  description: string;
+  tokens: {
+    badCredentialsStatus: 400 | 401 | 403;
+    unheldScopeStatus: 400 | 401 | 403;
+    errorBody: TokenErrorBodyShape;
+    acceptJsonBody: boolean;
+    scopeSeparators: 'comma' | 'comma-or-space';
+    expiresIn: 'lifetime' | 'countdown';
+    reuse: 'fresh' | 'live-token';
+    refreshGrant: boolean;
+    tokenType: 'bearer' | 'Bearer';
+  };
+  auth: {
+    unauthenticatedStatus: 401 | 403;
+    missingScopeStatus: 401 | 403 | 404;
+    contentScopes: Array<'content:read' | 'content:write'>;
+    usersScopes: Array<'users:read' | 'users:write'>;
+  };
+  errors: { body: ApiErrorBodyShape };
+  query: {
+    unknownParameter: 'refuse' | 'ignore';
+    repeatedParameter: 'refuse' | 'first' | 'last';
+    invalidValue: 'refuse' | 'ignore';
+    invalidStatus: 400 | 422;
+    limitDefault: number;
+    limitMax: number;
+    limitOutOfRange: 'refuse' | 'clamp';
+  };
+  filters: { dateFilters: 'platform' | 'none'; fromDay: 'inclusive' | 'exclusive' };
+  pagination: {
+    finalPage: 'absent' | 'null' | 'empty-string' | 'trailing-empty-page';
+    self: 'with-query' | 'without-query';
+    nextLink: 'repeat-query' | 'cursor-only';
+    cursor: 'base64url' | 'letters';
+    olderCursors: 'refuse' | 'valid-while-active';
+    nextWithoutQuery: 'refuse' | 'accept';
+    obsoleteStatus: 400 | 404 | 410;
+    extraMembers: boolean;
+  };
+  timestamps: { fractionDigits: number; trimZeros: boolean };
+  logout: { request: 'empty-or-json' | 'json-object' | 'any'; response: '204' | '200-json' | '200-empty' };
+  users: { type: 'users' | 'user'; attributes: 'platform' | 'minimal' };
+  rateLimit: {
+    rate: string;
+    window: 'first-request' | 'clock-aligned' | 'sliding';
+    countsTokenRequests: boolean;
+    retryAfter: 'seconds' | 'http-date';
+    resetFractionDigits: 0 | 3 | 7;
+    retryDuringBlock: 'ignored' | 'extends-block';
+  };
+}
+
+/** The groups of options of a profile (every member of Profile but its name and description). */
+export type ProfileGroup = Exclude<keyof Profile, 'name' | 'description'>;
+
+/** What `npm run profile` records beside the options it observed. */
+export interface ProfileObservation {
+  target?: string;
+  at?: string;
+  /** Options (`group.option`) no probe could decide. */
+  unknown?: string[];
+  /** Per option (`group.option`): what was seen (status, headers, a redacted body excerpt). */
+  evidence?: Record<string, unknown>;
+}
+
+/** A profile as written in a file: any options, the rest from `extends` (default strict). */
+export type ProfileFile = {
+  $schema?: string;
+  name?: string;
+  description?: string;
+  extends?: 'strict' | 'platform' | 'lenient';
+  observed?: ProfileObservation;
+} & { [G in ProfileGroup]?: Partial<Profile[G]> };

@@ -1,0 +1,378 @@
+/**
+ * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it
+ * means. The contract suite, the load scripts (k6's `__ENV`) and the scripts all read through
+ * `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence;
+ * `.env.example` and docs/configuration.md are generated from this table (`npm run docs`).
+ *
+ * k6-safe: no `URL`, no Node modules, no `u`-flag regexes. One file, longer than most, on purpose:
+ * the table is the documentation, and is read as a whole.
+ */
+import { parsePeriod, parseRate, type Rate } from './duration.ts';
+import { hostOf } from './environments.ts';
+import { isScopeForm, parseScopeList } from './scopes.ts';
+
+/** How a setting's text is read. */
+export interface SettingTypes {
+  /** `1`/`true` or `0`/`false`. */
+  flag: boolean;
+  /** An absolute http(s) URL without credentials; a trailing slash is dropped. */
+  url: string;
+  /** Any text. */
+  text: string;
+  /** Text never echoed in a message. */
+  secret: string;
+  /** One of `choices` (compared in lower case). */
+  choice: string;
+  /** A whole number within `min`..`max`. */
+  integer: number;
+  /** A decimal number within `min`..`max`. */
+  number: number;
+  /** A period like `90s`, `2m`, `60d`, in seconds. */
+  period: number;
+  /** `requests/period` like `200/1m`; `0` (null): not limited. */
+  rate: Rate | null;
+  /** Scope names, comma-delimited (spaces accepted too). */
+  scopes: string[];
+  /** Names, comma- or space-separated. */
+  names: string[];
+  /** A DNS label: letters, digits and inner hyphens. */
+  label: string;
+}
+export type SettingType = keyof SettingTypes;
+
+/** Who reads a setting: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
+export type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
+
+export const SETTING_GROUPS = {
+  target: 'Target',
+  keys: 'Keys',
+  capabilities: 'What the target offers',
+  cost: 'Rate budget, time and strictness',
+  properties: 'Property-based and fuzz runs',
+  load: 'Load scripts (k6)',
+  self: 'Checking the suite itself',
+} as const;
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+
+export interface SettingSpec {
+  readonly type: SettingType;
+  readonly group: SettingGroup;
+  readonly readers: readonly SettingReader[];
+  /** The default, written as a user would write the value; absent: unset means "not known" or "not used". */
+  readonly default?: string;
+  /** What it means, and what happens when it is unset. */
+  readonly doc: string;
+  readonly choices?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Set by the project's runners for their own child runs: documented, not for users. */
+  readonly internal?: boolean;
+}
+
+export const SETTINGS = {
+  LP_TARGET: {
+    type: 'choice',
+    group: 'target',
+    readers: ['suite'],
+    choices: ['mock', 'remote'],
+    default: 'mock',
+    doc: '`mock`: the suite starts its own mock per worker; `remote`: a running service (betatest, or a mock started with `npm run mock`).',
+  },
+  LP_AUTH_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{auth_url}, the token host. Overrides the host table.' },
+  LP_BASE_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{base_url}, the API host. Overrides the host table.' },
+  LP_ENVIRONMENT: {
+    type: 'choice',
+    group: 'target',
+    readers: ['suite', 'load', 'profile'],
+    choices: ['betatest', 'production'],
+    doc: 'Picks both hosts from the host table, with LP_DATA_CENTER.',
+  },
+  LP_DATA_CENTER: {
+    type: 'choice',
+    group: 'target',
+    readers: ['suite', 'load', 'profile'],
+    choices: ['us', 'eu', 'ca'],
+    default: 'us',
+    doc: 'Data center of LP_ENVIRONMENT.',
+  },
+  LP_ORG_HOST: {
+    type: 'label',
+    group: 'target',
+    readers: ['suite', 'load', 'profile'],
+    doc: 'Organization host label (`acme` for acme.degreed.com): the organization-specific hosts instead of the table.',
+  },
+  LP_CONTROL_URL: {
+    type: 'url',
+    group: 'target',
+    readers: ['suite', 'profile'],
+    doc: "A mock's control plane (`…/_mock`): lets checks move the clock and restore the budget. Never set for a real service.",
+  },
+
+  LP_CLIENT_ID: {
+    type: 'text',
+    group: 'keys',
+    readers: ['suite', 'load', 'profile'],
+    doc: 'Client id of the API key to test with (required for a remote target).',
+  },
+  LP_CLIENT_SECRET: { type: 'secret', group: 'keys', readers: ['suite', 'load', 'profile'], doc: 'Its client secret. Never printed.' },
+  LP_SCOPES: {
+    type: 'scopes',
+    group: 'keys',
+    readers: ['suite', 'load', 'profile'],
+    default: 'content:read,users:read',
+    doc: 'Scopes the key holds. Checks and scripts that need a scope it lacks are skipped with a sentence.',
+  },
+  LP_PROVIDER_CLIENT_ID: {
+    type: 'text',
+    group: 'keys',
+    readers: ['suite', 'profile'],
+    doc: 'A provider key (all three or none): enables the provider-key checks.',
+  },
+  LP_PROVIDER_CLIENT_SECRET: { type: 'secret', group: 'keys', readers: ['suite', 'profile'], doc: 'Its client secret.' },
+  LP_PROVIDER_NAME: { type: 'text', group: 'keys', readers: ['suite', 'profile'], doc: 'The provider, as content items carry it in `provider`.' },
+
+  LP_REFRESH_GRANT: {
+    type: 'flag',
+    group: 'capabilities',
+    readers: ['suite', 'profile'],
+    default: '0',
+    doc: '1: the token endpoint answers grant_type=refresh_token, so logout is checked to expire the refresh token.',
+  },
+  LP_TOKEN_LIFETIME: {
+    type: 'period',
+    group: 'capabilities',
+    readers: ['suite', 'profile'],
+    doc: 'The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: unknown.',
+  },
+  LP_RATE: {
+    type: 'rate',
+    group: 'capabilities',
+    readers: ['suite', 'load', 'profile'],
+    doc: 'The rate in force for the key (`200/1m`; a custom rate like `1000/1m`; `0`: not limited). The suite checks the budget against it; the load scripts plan with it (default 200/1m there).',
+  },
+
+  LP_QUOTA: {
+    type: 'flag',
+    group: 'cost',
+    readers: ['suite', 'profile'],
+    default: '0',
+    doc: "1: spend the key's rate budget (one window) to check 429 and Retry-After on a target without a control plane.",
+  },
+  LP_ALLOW_PRODUCTION: {
+    type: 'flag',
+    group: 'cost',
+    readers: ['suite', 'load', 'profile'],
+    default: '0',
+    doc: '1: allow budget-spending checks and load runs against a production host (whose budget real integrations share).',
+  },
+  LP_FULL: {
+    type: 'flag',
+    group: 'cost',
+    readers: ['suite', 'profile'],
+    default: '0',
+    doc: '1: include waits longer than a rate window (the 2-minute snapshot expiry without a control plane).',
+  },
+  LP_STRICT: {
+    type: 'flag',
+    group: 'cost',
+    readers: ['suite'],
+    default: '0',
+    doc: "1: platform deviations (the real platform's documented choices, where the API document is open) fail the run instead of being reported.",
+  },
+
+  LP_PROPERTY_RUNS: {
+    type: 'integer',
+    group: 'properties',
+    readers: ['suite'],
+    min: 1,
+    max: 100_000,
+    doc: 'fast-check runs per property. Unset: each property spec chooses, within a real key’s budget.',
+  },
+  LP_PROPERTY_SEED: {
+    type: 'integer',
+    group: 'properties',
+    readers: ['suite'],
+    min: -2_147_483_648,
+    max: 2_147_483_647,
+    doc: 'Replays a fast-check failure (the failing run prints it). Unset: a fresh seed.',
+  },
+  LP_PROPERTY_PATH: {
+    type: 'text',
+    group: 'properties',
+    readers: ['suite'],
+    doc: 'With LP_PROPERTY_SEED, replays exactly the failing case (the failing run prints it).',
+  },
+
+  LP_REPORT_DIR: {
+    type: 'text',
+    group: 'load',
+    readers: ['load'],
+    default: 'reports/load',
+    doc: 'Where the load scripts write their reports, relative to where k6 runs; it must exist.',
+  },
+  LP_BUDGET_SHARE: {
+    type: 'number',
+    group: 'load',
+    readers: ['load'],
+    default: '0.8',
+    min: 0.05,
+    max: 1,
+    doc: 'Share of the budget the paced scripts plan to use.',
+  },
+  LP_VUS: {
+    type: 'integer',
+    group: 'load',
+    readers: ['load'],
+    default: '5',
+    min: 1,
+    max: 500,
+    doc: 'pagination: VUs; token-lifecycle: most lifecycles at once.',
+  },
+  LP_DURATION: {
+    type: 'period',
+    group: 'load',
+    readers: ['load'],
+    doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.',
+  },
+  LP_PAGE_LIMIT: { type: 'integer', group: 'load', readers: ['load'], default: '50', min: 1, max: 1000, doc: 'pagination: limit of each walk.' },
+  LP_EXPECTED_ITEMS: {
+    type: 'integer',
+    group: 'load',
+    readers: ['load'],
+    min: 0,
+    max: 10_000_000,
+    doc: 'pagination: items each content walk must yield. Unset: not checked.',
+  },
+  LP_MAX_PAGES: {
+    type: 'integer',
+    group: 'load',
+    readers: ['load'],
+    min: 1,
+    max: 100_000,
+    doc: 'pagination: pages after which a walk stops (a sample of a large data set).',
+  },
+  LP_ITERATIONS: { type: 'integer', group: 'load', readers: ['load'], default: '3', min: 1, max: 100, doc: 'smoke: iterations.' },
+  LP_PROBE_WINDOWS: { type: 'integer', group: 'load', readers: ['load'], default: '2', min: 1, max: 10, doc: 'rate-limit: windows the probe spans.' },
+
+  LP_MOCK_PROFILE: {
+    type: 'text',
+    group: 'self',
+    readers: ['suite'],
+    doc: 'The embedded mock’s behaviour profile: a built-in name (strict, platform, lenient) or a profile file. Default strict.',
+  },
+  LP_MOCK_FAULTS: {
+    type: 'names',
+    group: 'self',
+    readers: ['suite'],
+    internal: true,
+    doc: 'Faults the embedded mock is started with (the fault matrix sets it).',
+  },
+  LP_LEAK_LEDGER: {
+    type: 'text',
+    group: 'self',
+    readers: ['suite'],
+    internal: true,
+    doc: 'File the secret-leak check reads fingerprints of issued tokens from.',
+  },
+  LP_SUMMARY_NAME: { type: 'text', group: 'self', readers: ['runner'], internal: true, doc: 'Name of the run’s summary file (reports/summary/<name>.json).' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValue<N extends SettingName> = SettingTypes[(typeof SETTINGS)[N]['type']];
+
+/** An environment as k6's `__ENV` and Node's `process.env` both are. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A setting that is missing or malformed; the message is one sentence naming the variable. */
+export class SettingError extends Error {
+  override readonly name = 'SettingError';
+
+  constructor(sentence: string) {
+    super(sentence);
+    // The sentence is the whole story: a stack under it would bury it in a test runner's output.
+    this.stack = `${this.name}: ${sentence}`;
+  }
+}
+
+/** The text of a setting, trimmed; unset and blank are the same (an `.env` line `LP_X=` means "not set"). */
+export function settingText(env: Env, name: SettingName): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** The value of a setting: its text read by its type, else its default, else undefined. Throws a SettingError. */
+export function readSetting<N extends SettingName>(env: Env, name: N): SettingValue<N> | undefined {
+  const spec: SettingSpec = SETTINGS[name];
+  const text = settingText(env, name) ?? spec.default;
+  if (text === undefined) return undefined;
+  return parseSetting(name, spec, text) as SettingValue<N>;
+}
+
+/** The value of a setting that must be set (or have a default); `why` completes the sentence "X is not set: <why>." */
+export function requireSetting<N extends SettingName>(env: Env, name: N, why: string): SettingValue<N> {
+  const value = readSetting(env, name);
+  if (value === undefined) throw new SettingError(`${name} is not set: ${why}.`);
+  return value;
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+function parseSetting(name: string, spec: SettingSpec, text: string): SettingTypes[SettingType] {
+  const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+  const refuse = (expected: string): never => {
+    throw new SettingError(`${name} must be ${expected}, got ${shown}.`);
+  };
+  switch (spec.type) {
+    case 'flag': {
+      const lower = text.toLowerCase();
+      if (lower === '1' || lower === 'true') return true;
+      if (lower === '0' || lower === 'false') return false;
+      return refuse('1 or 0');
+    }
+    case 'url': {
+      const scheme = /^https?:\/\//i.test(text);
+      const host = hostOf(text);
+      const credentials = /^https?:\/\/[^/?#]*@/i.test(text);
+      if (!scheme || host === undefined || host === '' || credentials) return refuse('an absolute http(s) URL without credentials');
+      return text.replace(/\/+$/, '');
+    }
+    case 'text':
+    case 'secret':
+      return text;
+    case 'choice': {
+      const lower = text.toLowerCase();
+      const choices = spec.choices ?? [];
+      return choices.includes(lower) ? lower : refuse(`one of ${choices.join(', ')}`);
+    }
+    case 'integer':
+    case 'number': {
+      const pattern = spec.type === 'integer' ? /^-?\d{1,15}$/ : /^-?\d{1,15}(?:\.\d{1,15})?$/;
+      const value = pattern.test(text) ? Number(text) : Number.NaN;
+      const min = spec.min ?? -Number.MAX_SAFE_INTEGER;
+      const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+      if (!(value >= min && value <= max)) return refuse(`${spec.type === 'integer' ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+      return value;
+    }
+    case 'period': {
+      const seconds = parsePeriod(text);
+      return seconds === undefined ? refuse('a period like 90s, 2m, 12h or 60d') : seconds;
+    }
+    case 'rate': {
+      const rate = parseRate(text);
+      return rate === undefined ? refuse('a rate like 200/1m or 20/10s, or 0 for no limit') : rate;
+    }
+    case 'scopes': {
+      const scopes = parseScopeList(text);
+      const bad = scopes.find((scope) => !isScopeForm(scope));
+      return scopes.length === 0 || bad !== undefined ? refuse('a comma-delimited list of scopes like content:read,users:read') : scopes;
+    }
+    case 'names': {
+      const names = text.split(/[\s,]+/).filter((part) => part !== '');
+      return names.length === 0 ? refuse('a comma-delimited list of names') : names;
+    }
+    case 'label':
+      return LABEL.test(text) ? text.toLowerCase() : refuse('a host label like "acme" (letters, digits, inner hyphens)');
+  }
+}

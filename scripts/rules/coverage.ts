@@ -1,0 +1,94 @@
+/**
+ * What a run (or a listing) says of each rule of contracts/rules.ts: which tests state it, what they
+ * need, and, after a run, whether it held, broke, deviated or was not checked and why. A rule counts
+ * as checked only through a test that ran (passed or failed): a skipped test checks nothing, and its
+ * skip sentence says why. Pure: the summary reporter and `npm run rules` feed it test records.
+ */
+import { RULE_AREAS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules.ts';
+
+const AREA_ORDER: readonly RuleArea[] = [
+  'token',
+  'scopes',
+  'provider',
+  'bearer',
+  'logout',
+  'lifetime',
+  'snapshots',
+  'envelope',
+  'content',
+  'users',
+  'rate-limit',
+  '429',
+  'errors',
+];
+// Every area once: a new area of contracts/rules.ts must be placed here.
+for (const area of Object.keys(RULE_AREAS))
+  if (!AREA_ORDER.includes(area as RuleArea)) throw new Error(`scripts/rules/coverage.ts: area ${area} has no place in AREA_ORDER.`);
+
+export type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
+
+/** One test as the run (or `playwright test --list`) saw it. */
+export interface TestRecord {
+  /** `file › describe › title`. */
+  readonly title: string;
+  readonly declared: readonly string[];
+  readonly needs: readonly string[];
+  /** Rules the test judged at run time (its Verdict), declared or not. */
+  readonly checked: readonly string[];
+  readonly status: TestStatus;
+  /** Why it was skipped (the need's sentence), when it was. */
+  readonly skipReason?: string;
+  /** `<rule id>: <message>` of each platform deviation. */
+  readonly deviations: readonly string[];
+  /** The failure messages (a contract finding starts with `<rule id> (contract)`). */
+  readonly failures: readonly string[];
+}
+
+export type RuleState = 'held' | 'broken' | 'deviates' | 'not checked' | 'no test';
+
+export interface RuleCoverage {
+  readonly id: RuleId;
+  readonly state: RuleState;
+  /** The tests that declare the rule, each with what it needs of the target. */
+  readonly tests: readonly string[];
+  /** Needs of those tests, each once. */
+  readonly needs: readonly string[];
+  /** For `not checked`: why (skip sentences); for `broken`: the failing tests; for `deviates`: the deviations. */
+  readonly why: readonly string[];
+  /** Where the rule is judged on every response of a kind (response-rules.ts), if it is. */
+  readonly everyResponse?: string;
+}
+
+export function coverage(records: readonly TestRecord[], everyResponse: Readonly<Partial<Record<RuleId, string>>> = {}): RuleCoverage[] {
+  return RULE_IDS.map((id) => {
+    const declaring = records.filter((r) => r.declared.includes(id));
+    const judging = records.filter((r) => (r.status === 'passed' || r.status === 'failed') && (r.declared.includes(id) || r.checked.includes(id)));
+    const tests = declaring.map((r) => (r.needs.length > 0 ? `${r.title} (needs: ${r.needs.join(', ')})` : r.title));
+    const needs = [...new Set(declaring.flatMap((r) => r.needs))];
+    const where = everyResponse[id];
+    const base = { id, tests, needs, ...(where === undefined ? {} : { everyResponse: where }) };
+    if (declaring.length === 0 && where === undefined) return { ...base, state: 'no test', why: [] };
+    if (judging.length === 0) {
+      const listed = records.length > 0 && records.every((r) => r.status === 'listed');
+      const reasons = [...new Set(declaring.map((r) => r.skipReason ?? (r.status === 'did-not-run' ? 'did not run' : 'no test ran it')))];
+      return { ...base, state: 'not checked', why: listed ? [] : reasons.length > 0 ? reasons : ['no response of its kind came'] };
+    }
+    const failed = judging.filter((r) => r.status === 'failed' && (r.declared.includes(id) || r.failures.some((m) => m.includes(`${id} (contract)`))));
+    if (RULES[id].level === 'contract' && failed.length > 0) return { ...base, state: 'broken', why: failed.map((r) => r.title) };
+    const deviations = [...new Set(judging.flatMap((r) => r.deviations.filter((d) => d.startsWith(`${id}:`))))];
+    if (deviations.length > 0) return { ...base, state: 'deviates', why: deviations };
+    return { ...base, state: 'held', why: [] };
+  });
+}
+
+/** The rules grouped by area, in the catalogue's order of areas. */
+export function byArea<T extends { readonly id: RuleId }>(items: readonly T[]): [RuleArea, T[]][] {
+  // Not Object.keys(RULE_AREAS): JavaScript lists an integer-like key ('429') before every other.
+  return AREA_ORDER.map((area) => [area, items.filter((item) => RULES[item.id].area === area)] as [RuleArea, T[]]).filter(([, list]) => list.length > 0);
+}
+
+export function countStates(items: readonly RuleCoverage[]): Record<RuleState, number> {
+  const counts: Record<RuleState, number> = { held: 0, broken: 0, deviates: 0, 'not checked': 0, 'no test': 0 };
+  for (const item of items) counts[item.state]++;
+  return counts;
+}
