@@ -1,14 +1,14 @@
 /**
- * Bearer authentication of the `api` origin (document, Authentication 6; RFC 6750): a missing,
- * malformed, unknown, expired or logged-out token gets 401 with `WWW-Authenticate: Bearer` (and
- * `error="invalid_token"` when a token was given); a token without an accepted scope gets 403.
+ * Bearer authentication and scopes of the `api` origin (document, Authentication 5 and 6; RFC 6750):
+ * a missing, malformed, unknown, expired or logged-out token is refused with `WWW-Authenticate: Bearer`
+ * (and `error="invalid_token"` when a token was given); a token without an accepted scope is refused
+ * with `error="insufficient_scope"`. The statuses and the accepted scopes are the profile's
+ * (auth.unauthenticatedStatus, auth.missingScopeStatus, auth.contentScopes, auth.usersScopes).
  */
 import { ENDPOINTS } from '../contracts/endpoints.ts';
-import type { ClientRegistry } from './clients.ts';
-import { type ApiError, apiErrors } from './errors.ts';
-import type { Faults } from './faults.ts';
-import type { AccessGrant, TokenStore } from './tokens.ts';
-import type { Variants } from './variants.ts';
+import type { Profile } from '../schemas/types.ts';
+import type { ApiError } from './errors.ts';
+import type { AccessGrant, Tokens } from './tokens.ts';
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -34,84 +34,64 @@ export interface ScopeRefusal {
   readonly headers: string[];
 }
 
-type ScopedEndpoint = 'listContent' | 'listUsers';
+export type ScopedEndpoint = 'listContent' | 'listUsers';
 
-export class BearerAuth {
-  readonly #tokens: TokenStore;
-  readonly #clients: ClientRegistry;
-  readonly #unchecked: boolean;
-  readonly #scopeStatus401: boolean;
-  /** Accepted scopes per endpoint after faults; null: any token passes. */
-  readonly #accepted: Record<ScopedEndpoint, readonly string[] | null>;
+/** Who a bearer token is, and whether it may call an endpoint (a seam: mock/seams.ts). */
+export interface AccessControl {
+  /** The grant of the request's bearer token, or the refusal to answer with. */
+  authenticate(authorization: string | undefined): AuthResult;
+  /** Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal. */
+  authorize(grant: AccessGrant, endpoint: ScopedEndpoint): ScopeRefusal | undefined;
+}
+
+export class BearerAuth implements AccessControl {
+  readonly #tokens: Tokens;
+  readonly #unauthenticated: number;
+  readonly #missingScope: number;
+  readonly #accepted: Readonly<Record<ScopedEndpoint, readonly string[]>>;
   /** Pre-serialised `WWW-Authenticate` values for a refused scope. */
-  readonly #insufficient: Record<ScopedEndpoint, string>;
+  readonly #insufficient: Readonly<Record<ScopedEndpoint, string>>;
 
-  constructor(o: { tokens: TokenStore; clients: ClientRegistry; faults: Faults; variants: Variants }) {
+  constructor(o: { tokens: Tokens; profile: Profile['auth'] }) {
     this.#tokens = o.tokens;
-    this.#clients = o.clients;
-    this.#unchecked = o.faults.has('bearer-not-checked');
-    this.#scopeStatus401 = o.variants.has('missing-scope-401');
-    const content = o.faults.has('scope-not-enforced-content')
-      ? null
-      : o.faults.has('content-write-refused')
-        ? ENDPOINTS.listContent.acceptedScopes.filter((s) => s !== 'content:write')
-        : ENDPOINTS.listContent.acceptedScopes;
-    const users = o.faults.has('scope-not-enforced-users') ? null : ENDPOINTS.listUsers.acceptedScopes;
-    this.#accepted = { listContent: content, listUsers: users };
+    this.#unauthenticated = o.profile.unauthenticatedStatus;
+    this.#missingScope = o.profile.missingScopeStatus;
+    this.#accepted = { listContent: [...o.profile.contentScopes], listUsers: [...o.profile.usersScopes] };
     this.#insufficient = {
-      listContent: `Bearer error="insufficient_scope", scope="${(content ?? []).join(' ')}"`,
-      listUsers: `Bearer error="insufficient_scope", scope="${(users ?? []).join(' ')}"`,
+      listContent: `Bearer error="insufficient_scope", scope="${this.#accepted.listContent.join(' ')}"`,
+      listUsers: `Bearer error="insufficient_scope", scope="${this.#accepted.listUsers.join(' ')}"`,
     };
   }
 
-  /** The grant of the request's bearer token, or the 401 to answer with. */
   authenticate(authorization: string | undefined): AuthResult {
     const header = parseBearer(authorization);
     if (header.kind === 'token') {
       const grant = this.#tokens.verify(header.token);
       if (grant !== undefined) return { ok: true, grant };
     }
-    if (this.#unchecked) {
-      const client = this.#clients.first();
-      return { ok: true, grant: { token: '', client, scopes: client.scopes, issuedAtMs: 0, lifetimeSeconds: client.tokenTtlSeconds } };
-    }
-    if (header.kind === 'missing') {
-      return {
-        ok: false,
-        error: apiErrors.unauthorized('The request has no Authorization header; send Authorization: Bearer <access token>.'),
-        headers: ['WWW-Authenticate', 'Bearer'],
-      };
-    }
-    if (header.kind === 'other-scheme') {
-      return {
-        ok: false,
-        error: apiErrors.unauthorized('The Authorization header is not of the form "Bearer <access token>".'),
-        headers: ['WWW-Authenticate', 'Bearer'],
-      };
-    }
+    if (header.kind === 'missing') return this.#refuse('The request has no Authorization header; send Authorization: Bearer <access token>.', 'Bearer');
+    if (header.kind === 'other-scheme') return this.#refuse('The Authorization header is not of the form "Bearer <access token>".', 'Bearer');
     if (header.kind === 'malformed') {
-      return {
-        ok: false,
-        error: apiErrors.unauthorized('The bearer token is malformed: expected one token of letters, digits and -._~+/ after "Bearer ".'),
-        headers: ['WWW-Authenticate', 'Bearer error="invalid_token"'],
-      };
+      return this.#refuse('The bearer token is malformed: expected one token of letters, digits and -._~+/ after "Bearer ".', 'Bearer error="invalid_token"');
     }
-    return {
-      ok: false,
-      error: apiErrors.unauthorized('The access token is unknown, expired or logged out.'),
-      headers: ['WWW-Authenticate', 'Bearer error="invalid_token"'],
-    };
+    return this.#refuse('The access token is unknown, expired or logged out.', 'Bearer error="invalid_token"');
   }
 
-  /** Whether the grant holds one of the endpoint's accepted scopes (reference notes, Token endpoint). */
-  checkScope(grant: AccessGrant, endpoint: ScopedEndpoint): ScopeRefusal | undefined {
+  authorize(grant: AccessGrant, endpoint: ScopedEndpoint): ScopeRefusal | undefined {
     const accepted = this.#accepted[endpoint];
-    if (accepted === null) return undefined;
     for (const scope of accepted) if (grant.scopes.has(scope)) return undefined;
     const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${
       grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ')
     }.`;
-    const error = this.#scopeStatus401 ? apiErrors.unauthorized(detail) : apiErrors.forbidden(detail);
+    const error: ApiError = { status: this.#missingScope, code: 'forbidden', title: 'Insufficient scope.', detail };
     return { error, headers: ['WWW-Authenticate', this.#insufficient[endpoint]] };
+  }
+
+  #refuse(detail: string, challenge: string): AuthResult {
+    return {
+      ok: false,
+      error: { status: this.#unauthenticated, code: 'unauthorized', title: 'Authentication required.', detail },
+      headers: ['WWW-Authenticate', challenge],
+    };
   }
 }

@@ -1,44 +1,63 @@
 /**
- * `npm run mock -- [flags]`: starts the mock, prints one JSON line {"authUrl","baseUrl","controlUrl"}
- * on stdout once both origins listen, and stops cleanly on SIGINT or SIGTERM. A bad flag: one
- * sentence on stderr and exit code 2. Anything else that stops it from starting: exit code 1.
+ * `npm run mock -- [flags]`: starts the mock, prints one JSON line
+ * {"authUrl","baseUrl","controlUrl","profile"} on stdout once both origins listen, and stops cleanly on
+ * SIGINT or SIGTERM. A bad flag, clients file or profile: one sentence on stderr and exit code 2.
+ * Anything else that stops it from starting: exit code 1. Another CLI may run this one with flags of
+ * its own and its own factory (runMockCli).
  */
-import { createMock, type MockServer } from './app.ts';
+import type { ParseArgsConfig } from 'node:util';
+import { createMock, type MockOptions, type MockServer } from './app.ts';
 import { type ClientConfig, loadClientsFile } from './clients.ts';
-import { parseFlags, USAGE } from './options.ts';
+import { type CliOptions, parseFlags, USAGE } from './options.ts';
+import { loadProfile } from './profile.ts';
+
+export interface CliExtension {
+  /** Flags beyond the mock's own. */
+  readonly extraFlags?: NonNullable<ParseArgsConfig['options']>;
+  /** Lines added to the usage text. */
+  readonly usage?: string;
+  /** Builds the mock from the options the flags give (default: createMock); throws an Error with one sentence for a bad `extra` value. */
+  readonly create?: (options: MockOptions, extra: CliOptions['extra']) => MockServer;
+}
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
   process.exit(code);
 }
 
-async function main(): Promise<void> {
-  const parsed = parseFlags(process.argv.slice(2));
-  if (!parsed.ok) fail(parsed.message, 2);
-  const { mock: options, clientsFile, log, help } = parsed.value;
+export async function runMockCli(argv: readonly string[], extension: CliExtension = {}): Promise<void> {
+  const parsed = parseFlags(argv, extension.extraFlags);
+  if (!parsed.ok) fail(parsed.error, 2);
+  const { mock: options, clientsFile, profile: profileName, log, help, extra } = parsed.value;
   if (help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}${extension.usage ? `\n\n${extension.usage}` : ''}\n`);
     return;
   }
 
   let clients: ClientConfig[] | undefined;
-  if (clientsFile !== undefined) {
-    try {
-      clients = loadClientsFile(clientsFile);
-    } catch (error) {
-      fail((error as Error).message, 2);
-    }
+  let profile: MockOptions['profile'];
+  try {
+    if (clientsFile !== undefined) clients = loadClientsFile(clientsFile);
+    if (profileName !== undefined) profile = loadProfile(profileName);
+  } catch (error) {
+    fail((error as Error).message, 2);
   }
 
+  const full: MockOptions = {
+    ...options,
+    ...(clients ? { clients } : {}),
+    ...(profile ? { profile } : {}),
+    // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
+    timeSource: Date.now,
+    ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+  };
   let mock: MockServer;
   try {
-    mock = createMock({
-      ...options,
-      ...(clients ? { clients } : {}),
-      // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
-      timeSource: Date.now,
-      ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}),
-    });
+    mock = (extension.create ?? createMock)(full, extra);
+  } catch (error) {
+    fail((error as Error).message, 2);
+  }
+  try {
     await mock.listen();
   } catch (error) {
     fail((error as Error).message, 1);
@@ -59,7 +78,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  process.stdout.write(`${JSON.stringify({ authUrl: mock.authUrl, baseUrl: mock.baseUrl, controlUrl: mock.controlUrl ?? null })}\n`);
+  const line = { authUrl: mock.authUrl, baseUrl: mock.baseUrl, controlUrl: mock.controlUrl ?? null, profile: mock.profile.name };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-main().catch((error: unknown) => fail(`The mock stopped: ${(error as Error).message}`, 1));
+if (require.main === module) {
+  runMockCli(process.argv.slice(2)).catch((error: unknown) => fail(`The mock stopped: ${(error as Error).message}`, 1));
+}

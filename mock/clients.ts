@@ -111,7 +111,15 @@ interface Entry {
 /** Compared against when the id is unknown, so an unknown id costs the same as a wrong secret. */
 const DUMMY_DIGEST = digest('no such client');
 
-export class ClientRegistry {
+/** The API keys as the endpoints ask about them (a seam: mock/seams.ts). */
+export interface ClientDirectory {
+  /** The key with this client_id, whatever the secret. */
+  get(id: string): Client | undefined;
+  /** The key when `secret` is its secret; undefined for an unknown client_id or a wrong secret. */
+  authenticate(id: string, secret: string): Client | undefined;
+}
+
+export class ClientRegistry implements ClientDirectory {
   readonly #byId = new Map<string, Entry>();
 
   /**
@@ -132,13 +140,6 @@ export class ClientRegistry {
 
   get(id: string): Client | undefined {
     return this.#byId.get(id)?.client;
-  }
-
-  /** The first configured key: the principal of the `bearer-not-checked` fault. */
-  first(): Client {
-    const first = this.#byId.values().next();
-    if (first.done) throw new Error('no clients configured');
-    return first.value.client;
   }
 
   /**

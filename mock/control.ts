@@ -8,7 +8,10 @@
  *   POST  /_mock/reset          → 204: clock, tokens, rate windows, snapshots and data as at start
  *   POST  /_mock/content        {attributes} → 201 the new item
  *   PATCH /_mock/content/{id}   {attributes} → 200 the item, modified-at set to now
- *   GET   /_mock/stats          → live entry counts (tokens, rate windows, snapshots): memory checks
+ *   GET   /_mock/stats          → live entry counts (tokens stored and still valid, rate windows, snapshots): memory checks
+ *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
+ *
+ * Nothing here carries a token or a secret: the stats are counts, the profile is behaviour only.
  */
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
@@ -40,6 +43,7 @@ const ROUTES: Record<string, readonly string[]> = {
   [`${CONTROL_PREFIX}/reset`]: ['POST'],
   [`${CONTROL_PREFIX}/content`]: ['POST'],
   [`${CONTROL_PREFIX}/stats`]: ['GET'],
+  [`${CONTROL_PREFIX}/profile`]: ['GET'],
 };
 
 export class ControlPlane {
@@ -47,18 +51,20 @@ export class ControlPlane {
   readonly #content: ContentControl;
   readonly #reset: () => void;
   readonly #stats: () => object;
+  readonly #profile: string;
   readonly #replies: Replies;
 
-  constructor(o: { clock: VirtualClock; content: ContentControl; reset: () => void; stats: () => object; replies: Replies }) {
+  constructor(o: { clock: VirtualClock; content: ContentControl; reset: () => void; stats: () => object; profile: object; replies: Replies }) {
     this.#clock = o.clock;
     this.#content = o.content;
     this.#reset = o.reset;
     this.#stats = o.stats;
+    this.#profile = JSON.stringify(o.profile);
     this.#replies = o.replies;
   }
 
   /** Whether a request for `method path` reads a body (so the router reads it first). */
-  static takesBody(method: string): boolean {
+  takesBody(method: string): boolean {
     return method === 'POST' || method === 'PATCH';
   }
 
@@ -68,7 +74,9 @@ export class ControlPlane {
     const allowed = isItem ? ['PATCH'] : ROUTES[path];
     if (allowed === undefined) {
       return this.#replies.api(
-        apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content.`),
+        apiErrors.notFound(
+          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile.`,
+        ),
       );
     }
     if (!allowed.includes(method)) {
@@ -88,6 +96,8 @@ export class ControlPlane {
         return this.#replies.empty(204);
       case `${CONTROL_PREFIX}/stats`:
         return this.#replies.json(200, JSON.stringify(this.#stats()));
+      case `${CONTROL_PREFIX}/profile`:
+        return this.#replies.json(200, this.#profile);
       default:
         return this.#change(request.body, (attributes) => this.#content.createContent(attributes), 201);
     }

@@ -1,8 +1,8 @@
 /**
- * Error bodies. The `api` origin answers every error in the shape seen in the real service's
- * fixtures (reference notes, Errors); the `auth` origin answers OAuth errors (RFC 6749 §5.2).
+ * The mock's errors as facts (status, code, sentence, parameter), before any body is written: the
+ * body's shape is the profile's choice (mock/error-bodies.ts). The `api` origin's errors carry a
+ * machine-readable code; the `auth` origin's are OAuth errors (RFC 6749 §5.2).
  */
-import { randomUUID } from 'node:crypto';
 
 export interface ApiError {
   readonly status: number;
@@ -12,32 +12,6 @@ export interface ApiError {
   readonly detail: string;
   /** The query parameter (or header) the error is about, where there is one. */
   readonly parameter?: string;
-}
-
-export interface ApiErrorBody {
-  errors: Array<{
-    id: string;
-    code: string;
-    status: number;
-    title: string;
-    detail: string;
-    source?: { parameter: string };
-  }>;
-}
-
-export function apiErrorBody(error: ApiError): ApiErrorBody {
-  return {
-    errors: [
-      {
-        id: randomUUID(),
-        code: error.code,
-        status: error.status,
-        title: error.title,
-        detail: error.detail,
-        ...(error.parameter ? { source: { parameter: error.parameter } } : {}),
-      },
-    ],
-  };
 }
 
 /** Shorthand for the errors the resource endpoints give. */
@@ -73,11 +47,7 @@ export const apiErrors = {
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
 export interface OAuthError {
-  readonly status: 400 | 401 | 403 | 413 | 414 | 415 | 417 | 429;
+  readonly status: number;
   readonly error: OAuthErrorCode;
   readonly description: string;
-}
-
-export function oauthErrorBody(error: OAuthError): { error: OAuthErrorCode; error_description: string } {
-  return { error: error.error, error_description: error.description };
 }

@@ -5,12 +5,14 @@
  * head in a single `writeHead` call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiError, apiErrorBody, type OAuthError, oauthErrorBody } from './errors.ts';
+import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
+import { apiErrorBody, type ErrorBody, JSON_TYPE, tokenErrorBody } from './error-bodies.ts';
+import type { ApiError, OAuthError } from './errors.ts';
 
 /** Largest request body the mock reads (token forms, logout, control plane): far above any legal request. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+export { JSON_TYPE } from './error-bodies.ts';
 
 /** A response: header names and values alternate in one flat list (what `writeHead` takes without copying). */
 export interface Reply {
@@ -82,17 +84,25 @@ export function mediaType(header: string | undefined): string {
   return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
+/** Body shapes of the errors of each origin (a profile's `errors.body` and `tokens.errorBody`). */
+export interface ErrorShapes {
+  readonly api: ApiErrorBodyShape;
+  readonly token: TokenErrorBodyShape;
+}
+
+/** The shapes of the mock's own interface (the control plane) and of the strict profile. */
+export const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
+
 /**
- * Builds replies. Every handler's error goes through `api` or `oauth`, so the variant
- * `errors-without-body` (the document leaves the error body open) is one switch here.
- * Each method takes ownership of the `headers` list it is given and appends to it.
+ * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile
+ * chooses is applied in one place. Each method takes ownership of the `headers` list it is given
+ * and appends to it.
  */
 export class Replies {
-  readonly #errorBodies: boolean;
+  readonly shapes: ErrorShapes;
 
-  /** @param errorBodies false: error replies carry no body (variant `errors-without-body`). */
-  constructor(errorBodies = true) {
-    this.#errorBodies = errorBodies;
+  constructor(shapes: ErrorShapes = PLATFORM_SHAPES) {
+    this.shapes = shapes;
   }
 
   json(status: number, body: string | readonly Buffer[], headers: string[] = []): Reply {
@@ -109,23 +119,20 @@ export class Replies {
     return { status, headers, body: '' };
   }
 
-  /** An error of the `api` origin, in the body shape of the reference notes. */
+  /** An error of the `api` origin, in the profile's shape. */
   api(error: ApiError, headers: string[] = []): Reply {
-    return this.#error(error.status, apiErrorBody(error), headers);
+    return this.#error(error.status, apiErrorBody(this.shapes.api, error), headers);
   }
 
-  /** An error of the `auth` origin (RFC 6749 §5.2). */
+  /** An error of the `auth` origin, in the profile's shape (RFC 6749 §5.2 by default). */
   oauth(error: OAuthError, headers: string[] = []): Reply {
-    return this.#error(error.status, oauthErrorBody(error), headers);
+    return this.#error(error.status, tokenErrorBody(this.shapes.token, error), headers);
   }
 
-  /** A prebuilt error body (constant answers of the router). */
-  errorText(status: number, body: string, headers: string[] = []): Reply {
-    return this.#errorBodies ? this.json(status, body, headers) : this.empty(status, headers);
-  }
-
-  #error(status: number, body: object, headers: string[]): Reply {
-    return this.#errorBodies ? this.json(status, JSON.stringify(body), headers) : this.empty(status, headers);
+  #error(status: number, body: ErrorBody, headers: string[]): Reply {
+    if (body.text === '') return this.empty(status, headers);
+    headers.push('Content-Type', body.contentType, 'Content-Length', String(Buffer.byteLength(body.text)));
+    return { status, headers, body: body.text };
   }
 }
 

@@ -1,73 +1,88 @@
 /**
  * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once,
  * and a refresh token given as `{"refresh_token": "..."}` expires too when it is the same client's.
- * The document shows neither body nor response: an empty body is fine, the answer is 204
- * (variant `logout-200-json`: 200 with a small JSON body). Logout is an `api`-origin request, so it
- * counts against the client's rate limit and carries the rate headers.
+ * The document shows neither body nor response: the profile chooses (logout.request: an empty body
+ * or a JSON object, a JSON object only, or any body; logout.response: 204, 200 with a small JSON
+ * body, or an empty 200). Logout is an `api`-origin request, so it counts against the client's rate
+ * limit and carries the rate headers.
  */
-import type { BearerAuth } from './bearer.ts';
+import type { Profile } from '../schemas/types.ts';
+import type { AccessControl } from './bearer.ts';
 import { apiErrors } from './errors.ts';
-import type { Faults } from './faults.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
-import { quotaExceeded, type RateLimiter } from './rate-limit.ts';
-import type { TokenStore } from './tokens.ts';
-import type { Variants } from './variants.ts';
-
-export interface LogoutRequest {
-  readonly authorization: string | undefined;
-  readonly body: Buffer;
-}
+import { quotaExceeded, type RateLimit } from './rate-limit.ts';
+import type { Exchange } from './routes.ts';
+import type { Tokens } from './tokens.ts';
 
 const LOGGED_OUT_JSON = '{"status":"logged-out"}';
 
-export class Logout {
-  readonly #bearer: BearerAuth;
-  readonly #tokens: TokenStore;
-  readonly #limiter: RateLimiter;
-  readonly #replies: Replies;
-  readonly #withoutToken: boolean;
-  readonly #keepAccess: boolean;
-  readonly #keepRefresh: boolean;
-  readonly #json: boolean;
+type Body = { ok: true; refreshToken: string | undefined } | { ok: false; detail: string; parameter?: string };
 
-  constructor(o: { bearer: BearerAuth; tokens: TokenStore; limiter: RateLimiter; replies: Replies; faults: Faults; variants: Variants }) {
-    this.#bearer = o.bearer;
+export class Logout {
+  readonly #access: AccessControl;
+  readonly #tokens: Tokens;
+  readonly #rate: RateLimit;
+  readonly #replies: Replies;
+  readonly #profile: Profile['logout'];
+
+  constructor(o: { access: AccessControl; tokens: Tokens; rate: RateLimit; replies: Replies; profile: Profile['logout'] }) {
+    this.#access = o.access;
     this.#tokens = o.tokens;
-    this.#limiter = o.limiter;
+    this.#rate = o.rate;
     this.#replies = o.replies;
-    this.#withoutToken = o.faults.has('logout-without-token-accepted');
-    this.#keepAccess = o.faults.has('logout-keeps-access-token');
-    this.#keepRefresh = o.faults.has('logout-keeps-refresh-token');
-    this.#json = o.variants.has('logout-200-json');
+    this.#profile = o.profile;
   }
 
-  respond(request: LogoutRequest): Reply {
-    const auth = this.#bearer.authenticate(request.authorization);
-    if (!auth.ok) return this.#withoutToken ? this.#done([]) : this.#replies.api(auth.error, auth.headers);
-    const rate = this.#limiter.take(auth.grant);
+  respond(request: Exchange): Reply {
+    const auth = this.#access.authenticate(request.authorization);
+    if (!auth.ok) return this.#replies.api(auth.error, auth.headers);
+    const rate = this.#rate.take(auth.grant);
     if (rate.refused) return this.#replies.api(quotaExceeded(auth.grant.client), rate.headers);
 
     // Check the whole body before expiring anything: a refused logout changes nothing.
-    const parsed = parseJsonBody(request.body);
-    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`The logout body must be empty or a JSON object: ${parsed.reason}.`), rate.headers);
-    let refreshToken: string | undefined;
-    if (parsed.value !== undefined) {
-      if (!isPlainObject(parsed.value))
-        return this.#replies.api(apiErrors.invalidBody('The logout body must be empty or a JSON object like {"refresh_token": "..."}.'), rate.headers);
-      const given = parsed.value.refresh_token;
-      if (given !== undefined && (typeof given !== 'string' || given === '')) {
-        return this.#replies.api(apiErrors.invalidBody('refresh_token must be a non-empty string.', 'refresh_token'), rate.headers);
-      }
-      refreshToken = given;
-    }
-
-    if (!this.#keepAccess) this.#tokens.expireAccess(auth.grant.token);
+    const body = this.#body(request.body);
+    if (!body.ok) return this.#replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
+    this.#tokens.expireAccess(auth.grant.token);
     // Another client's refresh token is left alone: logging out must not reach across clients.
-    if (refreshToken !== undefined && !this.#keepRefresh) this.#tokens.expireRefresh(refreshToken, auth.grant.client.id);
+    if (body.refreshToken !== undefined) this.#tokens.expireRefresh(body.refreshToken, auth.grant.client.id);
     return this.#done(rate.headers);
   }
 
+  /**
+   * The refresh token the body provides, or why the body is refused. With `any`, nothing is refused,
+   * yet a JSON object's refresh_token still expires: the document says a provided one does.
+   */
+  #body(bytes: Buffer): Body {
+    const kind = this.#profile.request;
+    const parsed = parseJsonBody(bytes);
+    const expected = kind === 'json-object' ? 'a JSON object' : 'empty or a JSON object';
+    if (!parsed.ok)
+      return kind === 'any' ? { ok: true, refreshToken: undefined } : { ok: false, detail: `The logout body must be ${expected}: ${parsed.reason}.` };
+    if (parsed.value === undefined) {
+      return kind === 'json-object'
+        ? { ok: false, detail: 'The logout body must be a JSON object, like {} or {"refresh_token": "..."}; it is empty.' }
+        : { ok: true, refreshToken: undefined };
+    }
+    if (!isPlainObject(parsed.value)) {
+      return kind === 'any'
+        ? { ok: true, refreshToken: undefined }
+        : { ok: false, detail: `The logout body must be ${expected} like {"refresh_token": "..."}.` };
+    }
+    const given = parsed.value.refresh_token;
+    if (given === undefined || (typeof given === 'string' && given !== '')) return { ok: true, refreshToken: given };
+    return kind === 'any'
+      ? { ok: true, refreshToken: undefined }
+      : { ok: false, detail: 'refresh_token must be a non-empty string.', parameter: 'refresh_token' };
+  }
+
   #done(headers: string[]): Reply {
-    return this.#json ? this.#replies.json(200, LOGGED_OUT_JSON, headers) : this.#replies.empty(204, headers);
+    switch (this.#profile.response) {
+      case '200-json':
+        return this.#replies.json(200, LOGGED_OUT_JSON, headers);
+      case '200-empty':
+        return this.#replies.empty(200, headers);
+      case '204':
+        return this.#replies.empty(204, headers);
+    }
   }
 }

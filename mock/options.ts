@@ -1,168 +1,156 @@
 /**
- * The CLI's flags, parsed without side effects (mock/cli.ts does the reading of files and the
- * listening): `--name value` or `--name=value`; a bad flag gives one sentence saying what was
- * expected and what came.
+ * The CLI's flags, parsed with node:util.parseArgs and without side effects (mock/cli.ts reads the
+ * files and listens): `--name value` or `--name=value`; a bad flag gives one sentence saying what was
+ * expected and what came. A CLI built on this one adds flags of its own through `extra`.
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
+import { fail, ok, type Result } from '../contracts/result.ts';
 import type { MockOptions } from './app.ts';
-import { type FaultName, isFaultName } from './faults.ts';
-import { isVariantName, type VariantName } from './variants.ts';
+
+type Flags = NonNullable<ParseArgsConfig['options']>;
 
 export interface CliOptions {
-  /** Options for createMock, without `clients` (read from `clientsFile` by the CLI) and `log`. */
+  /** Options for createMock, without `clients` and `profile` (read from the files named below by the CLI) and `log`. */
   readonly mock: MockOptions;
   readonly clientsFile: string | undefined;
+  /** `--profile`: a built-in profile's name or a profile file. */
+  readonly profile: string | undefined;
   /** One line per request on stderr. */
   readonly log: boolean;
   readonly help: boolean;
+  /** Values of the `extra` flags, by name (a repeatable flag gives a list). */
+  readonly extra: Readonly<Record<string, string | boolean | Array<string | boolean> | undefined>>;
 }
-
-export type ParsedFlags = { ok: true; value: CliOptions } | { ok: false; message: string };
 
 export const USAGE = `Usage: npm run mock -- [flags]
 
+  --profile <name|file>   behaviour where the API document leaves a choice open: strict (default),
+                          platform, lenient, or a profile file (schemas/profile.schema.json)
   --host <address>        interface to listen on (default 127.0.0.1)
   --auth-port <port>      port of the auth origin, 0 = any free port (default 0)
   --api-port <port>       port of the api origin, 0 = any free port (default 0)
   --items <n>             seeded content items (default 250)
   --users <n>             seeded users (default 50)
   --seed <n>              seed of the generated data (default 1)
-  --rate <n/period>       requests per window per client, e.g. 200/1m; 0 = no limit (default 200/1m)
+  --rate <n/period>       requests per window per client, e.g. 200/1m; 0 = no limit (default: the profile's, 200/1m)
   --token-ttl <period>    access token lifetime, e.g. 60d, 1h (default 60d)
   --snapshot-ttl <period> snapshot lifetime without a next request (default 2m)
   --token-throttle <n/period>  failed token requests allowed per client_id, e.g. 10/1m; 0 = no throttling (default 10/1m)
   --clients <file>        JSON array of clients {id, secret, scopes, provider?, rate?, tokenTtl?}
   --no-control            no /_mock control plane
   --log                   one line per request on stderr (never tokens, secrets or cursors)
-  --fault <name>          break one rule (repeatable; see mock/faults.ts)
-  --variant <name>        a legal variant (repeatable; see mock/variants.ts)
   --help                  this text
 
-Once listening, prints one JSON line: {"authUrl","baseUrl","controlUrl"}.`;
+Flags override the profile where both speak (--rate). Once listening, prints one JSON line:
+{"authUrl","baseUrl","controlUrl","profile"}.`;
 
-const VALUE_FLAGS = new Set([
-  'host',
-  'auth-port',
-  'api-port',
-  'items',
-  'users',
-  'seed',
-  'rate',
-  'token-ttl',
-  'snapshot-ttl',
-  'token-throttle',
-  'clients',
-  'fault',
-  'variant',
-]);
-const SWITCHES = new Set(['no-control', 'log', 'help']);
-const REPEATABLE = new Set(['fault', 'variant']);
+export const MOCK_FLAGS = {
+  profile: { type: 'string' },
+  host: { type: 'string' },
+  'auth-port': { type: 'string' },
+  'api-port': { type: 'string' },
+  items: { type: 'string' },
+  users: { type: 'string' },
+  seed: { type: 'string' },
+  rate: { type: 'string' },
+  'token-ttl': { type: 'string' },
+  'snapshot-ttl': { type: 'string' },
+  'token-throttle': { type: 'string' },
+  clients: { type: 'string' },
+  'no-control': { type: 'boolean' },
+  log: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const satisfies Flags;
+
 /** More seeded rows than this would only exhaust memory of the fragment caches, not test anything. */
 const MAX_ROWS = 10_000_000;
-
 const PERIOD_HINT = 'a period like 30s, 2m, 12h or 60d';
 
-function integer(flag: string, text: string, min: number, max: number): number | string {
-  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) return `--${flag} must be an integer from ${min} to ${max}, got "${text}".`;
-  return Number(text);
+function integer(flag: string, text: string, min: number, max: number): Result<number> {
+  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) return fail(`--${flag} must be an integer from ${min} to ${max}, got "${text}".`);
+  return ok(Number(text));
 }
 
-export function parseFlags(argv: readonly string[]): ParsedFlags {
-  const mock: MockOptions = {};
-  const faults: FaultName[] = [];
-  const variants: VariantName[] = [];
-  const seen = new Set<string>();
-  let clientsFile: string | undefined;
-  let log = false;
-  let help = false;
-  const fail = (message: string): ParsedFlags => ({ ok: false, message });
+/** The flag a parseArgs error names (`'--port'` in "Unknown option '--port'"). */
+function named(message: string): string {
+  return /'([^' ]+)/.exec(message)?.[1] ?? '?';
+}
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--'))
-      return fail(arg === '-h' ? 'Use --help for the list of flags.' : `Unexpected argument "${arg}": every option is a flag starting with --.`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (SWITCHES.has(name)) {
-      if (eq >= 0) return fail(`--${name} takes no value, got "${arg}".`);
-      if (name === 'no-control') mock.control = false;
-      else if (name === 'log') log = true;
-      else help = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(name)) return fail(`Unknown flag "--${name}"; run with --help for the list of flags.`);
-    if (seen.has(name) && !REPEATABLE.has(name)) return fail(`--${name} is given more than once.`);
-    seen.add(name);
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      const following = argv[i + 1];
-      if (following === undefined || following.startsWith('--')) return fail(`--${name} needs a value.`);
-      value = following;
-      i++;
-    }
-    if (value === '') return fail(`--${name} needs a value, got an empty one.`);
-
-    switch (name) {
-      case 'host':
-        mock.host = value;
-        break;
-      case 'auth-port':
-      case 'api-port': {
-        const port = integer(name, value, 0, 65_535);
-        if (typeof port === 'string') return fail(port);
-        if (name === 'auth-port') mock.authPort = port;
-        else mock.apiPort = port;
-        break;
-      }
-      case 'items':
-      case 'users': {
-        const rows = integer(name, value, 0, MAX_ROWS);
-        if (typeof rows === 'string') return fail(rows);
-        if (name === 'items') mock.items = rows;
-        else mock.users = rows;
-        break;
-      }
-      case 'seed': {
-        const seed = integer(name, value, 0, 4_294_967_295);
-        if (typeof seed === 'string') return fail(seed);
-        mock.seed = seed;
-        break;
-      }
-      case 'rate': {
-        const rate = parseRate(value);
-        if (rate === undefined) return fail(`--rate must be requests/period like 200/1m (period in s, m, h or d), or 0 for no limit, got "${value}".`);
-        mock.rate = rate;
-        break;
-      }
-      case 'token-throttle': {
-        const rate = parseRate(value);
-        if (rate === undefined) return fail(`--token-throttle must be failures/period like 10/1m, or 0 for no throttling, got "${value}".`);
-        mock.tokenThrottle = rate;
-        break;
-      }
-      case 'token-ttl':
-      case 'snapshot-ttl': {
-        const seconds = parsePeriod(value);
-        if (seconds === undefined) return fail(`--${name} must be ${PERIOD_HINT}, got "${value}".`);
-        if (name === 'token-ttl') mock.tokenTtlSeconds = seconds;
-        else mock.snapshotTtlSeconds = seconds;
-        break;
-      }
-      case 'clients':
-        clientsFile = value;
-        break;
-      case 'fault':
-        if (!isFaultName(value)) return fail(`--fault "${value}" is not a known fault (the names are in mock/faults.ts).`);
-        faults.push(value);
-        break;
-      case 'variant':
-        if (!isVariantName(value)) return fail(`--variant "${value}" is not a known variant (the names are in mock/variants.ts).`);
-        variants.push(value);
-        break;
-    }
+/** parseArgs's errors, told as one sentence each. */
+function sentence(error: NodeJS.ErrnoException): string {
+  const flag = named(error.message);
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return flag === '-h' ? 'Use --help for the list of flags.' : `Unknown flag "${flag}"; run with --help for the list of flags.`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `Unexpected argument "${flag}": every option is a flag starting with --.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(error.message)) return `${flag} takes no value.`;
+      if (/ambiguous/.test(error.message)) return `${flag} needs a value (one that starts with a dash is written ${flag}=-…).`;
+      return `${flag} needs a value.`;
+    default:
+      return `${error.message.split('\n')[0]}.`;
   }
-  if (faults.length > 0) mock.faults = faults;
-  if (variants.length > 0) mock.variants = variants;
-  return { ok: true, value: { mock, clientsFile, log, help } };
+}
+
+export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<CliOptions> {
+  const options: Flags = { ...MOCK_FLAGS, ...extra };
+  let parsed: ReturnType<typeof parseArgs<{ options: Flags; tokens: true; strict: true; allowPositionals: false }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false, tokens: true });
+  } catch (error) {
+    return fail(sentence(error as NodeJS.ErrnoException));
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name) && options[token.name]?.multiple !== true) return fail(`--${token.name} is given more than once.`);
+    seen.add(token.name);
+    if (token.value === '') return fail(`--${token.name} needs a value, got an empty one.`);
+  }
+
+  const v = parsed.values as Record<string, string | boolean | Array<string | boolean> | undefined>;
+  const text = (name: string) => v[name] as string | undefined;
+  const mock: MockOptions = {};
+  if (text('host') !== undefined) mock.host = text('host');
+  for (const [flag, key, max] of [
+    ['auth-port', 'authPort', 65_535],
+    ['api-port', 'apiPort', 65_535],
+    ['items', 'items', MAX_ROWS],
+    ['users', 'users', MAX_ROWS],
+    ['seed', 'seed', 4_294_967_295],
+  ] as const) {
+    const value = text(flag);
+    if (value === undefined) continue;
+    const read = integer(flag, value, 0, max);
+    if (!read.ok) return read;
+    mock[key] = read.value;
+  }
+  const rate = text('rate');
+  if (rate !== undefined) {
+    const read = parseRate(rate);
+    if (read === undefined) return fail(`--rate must be requests/period like 200/1m (period in s, m, h or d), or 0 for no limit, got "${rate}".`);
+    mock.rate = read;
+  }
+  const throttle = text('token-throttle');
+  if (throttle !== undefined) {
+    const read = parseRate(throttle);
+    if (read === undefined) return fail(`--token-throttle must be failures/period like 10/1m, or 0 for no throttling, got "${throttle}".`);
+    mock.tokenThrottle = read;
+  }
+  for (const [flag, key] of [
+    ['token-ttl', 'tokenTtlSeconds'],
+    ['snapshot-ttl', 'snapshotTtlSeconds'],
+  ] as const) {
+    const value = text(flag);
+    if (value === undefined) continue;
+    const seconds = parsePeriod(value);
+    if (seconds === undefined) return fail(`--${flag} must be ${PERIOD_HINT}, got "${value}".`);
+    mock[key] = seconds;
+  }
+  if (v['no-control'] === true) mock.control = false;
+
+  const extraValues: CliOptions['extra'] = Object.fromEntries(Object.keys(extra).map((name) => [name, v[name]]));
+  return ok({ mock, clientsFile: text('clients'), profile: text('profile'), log: v.log === true, help: v.help === true, extra: extraValues });
 }

@@ -3,139 +3,196 @@
  *
  * Why a snapshot costs the same on a million items as on a thousand: it holds no items. It records
  * the store's revision and item count when it was taken (mock/data/content-store.ts keeps versions,
- * so "item i as of revision r" can always be read) and the position where the next page starts.
- * A page reads forward from that position; nothing is copied, sorted or counted up front.
+ * so "item i as of revision r" can always be read); each cursor records where its page starts.
  *
- * Cursors are random handles (128 bits): unforgeable, and bound to the client, the endpoint and the
- * query that started the snapshot. Each page retires the cursor it was asked with and hands out a new
- * one (rule 3). Snapshots are kept in a Map in order of their last request; since the clock only moves
- * forward, the obsolete ones are always at the front, and sweeping them costs only what it frees.
+ * Cursors are random handles: unforgeable, and bound to the client, the endpoint and the query that
+ * started the snapshot. Each page hands out a new one (rule 3); whether a cursor already followed
+ * stays valid while the snapshot is active is the profile's choice (pagination.olderCursors), as is
+ * its form (pagination.cursor). Snapshots are kept in order of their last request; since the clock
+ * only moves forward, the obsolete ones are always at the front, and sweeping them costs only what it frees.
  */
 import { randomFillSync } from 'node:crypto';
 import { snapshotObsolete } from '../contracts/lifecycle.ts';
+import type { Profile } from '../schemas/types.ts';
 import type { Clock } from './clock.ts';
-import { type ApiError, apiErrors } from './errors.ts';
-import type { Faults } from './faults.ts';
-import { firstDifference } from './query.ts';
-import type { Variants } from './variants.ts';
+import type { ApiError } from './errors.ts';
+import { firstDifference, type ListQuery } from './query.ts';
 
 export interface Snapshot {
   readonly endpoint: string;
   readonly clientId: string;
+  /**
+   * The query of the first request, the parts a page needs (kept flat: a snapshot lives 2 minutes, and
+   * load tests open thousands a second): the pages of the walk are read with it.
+   */
   readonly key: string;
+  readonly limit: number;
+  readonly filters: ListQuery['filters'];
+  /** Kept only where a request with next may come without them (nextWithoutQuery accept); else the request's are the same. */
+  readonly pairs: ListQuery['pairs'] | undefined;
   /** Store revision and item count when taken: the snapshot sees exactly these. */
   readonly revision: number;
   readonly end: number;
-  /** Index where the next page starts scanning. */
-  position: number;
   lastRequestMs: number;
-  /** For faults that act once, between the first and second page. */
-  pagesServed: number;
-  /** Variant final-empty-page: the data ran out, one empty page is owed. */
-  drained: boolean;
+  /**
+   * Cursors of this snapshot that may still be followed (one, unless older cursors stay valid). An
+   * array made at its first cursor's size: a snapshot lives 2 minutes, and load tests open thousands a second.
+   */
+  cursors: string[];
 }
 
+/** Where a cursor leads: its snapshot and the page it names. */
+export interface Continuation {
+  readonly snapshot: Snapshot;
+  /** Index where the page starts scanning. */
+  readonly position: number;
+  /** The data ran out on the page before: this is a trailing empty page. */
+  readonly drained: boolean;
+  /** 0-based page of the walk (1 for the page after the first). */
+  readonly page: number;
+}
+
+export interface SnapshotErrors {
+  /** A next value this service will not serve (unknown, used, another endpoint's or query's). */
+  readonly invalid: (parameter: string, detail: string) => ApiError;
+  /** The next value of an obsolete snapshot. */
+  readonly obsolete: (detail: string) => ApiError;
+}
+
+/** The cursor handed out: the fresh one, or another (a seam: mock/seams.ts). */
+export type CursorChoice = (fresh: string, previous: string | undefined) => string;
+
 type Tombstone = 'expired' | 'superseded';
-/** Retired cursors remembered to tell "obsolete" (410) from "superseded" (400): bounded, oldest forgotten first. */
+/** Retired cursors remembered to tell "obsolete" from "superseded": bounded, oldest forgotten first. */
 const MAX_TOMBSTONES = 4096;
+/** Shared by every snapshot without a cursor; never changed (a snapshot's first cursor gets an array of its own). */
+const NO_CURSORS: string[] = [];
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const OBSOLETE = 'the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next';
 
 export class Snapshots {
   readonly #clock: Clock;
   readonly #ttlSeconds: number;
-  readonly #faults: Faults;
-  readonly #variants: Variants;
-  #live = new Map<string, Snapshot>();
+  readonly #keepOlder: boolean;
+  readonly #keepPairs: boolean;
+  readonly #letters: boolean;
+  readonly #errors: SnapshotErrors;
+  readonly #choose: CursorChoice | undefined;
+  #cursors = new Map<string, Continuation>();
+  /** Snapshots holding cursors, in order of their last request. */
+  #order = new Set<Snapshot>();
   #tombstones = new Map<string, Tombstone>();
   readonly #pool = Buffer.alloc(4096);
   #poolOffset = 4096;
 
-  constructor(options: { clock: Clock; ttlSeconds: number; faults: Faults; variants: Variants }) {
-    this.#clock = options.clock;
-    this.#faults = options.faults;
-    this.#variants = options.variants;
-    // Fault snapshot-expires-early: half the lifetime the document gives.
-    this.#ttlSeconds = options.faults.has('snapshot-expires-early') ? options.ttlSeconds / 2 : options.ttlSeconds;
+  constructor(o: { clock: Clock; ttlSeconds: number; profile: Profile['pagination']; errors: SnapshotErrors; cursor?: CursorChoice | undefined }) {
+    this.#clock = o.clock;
+    this.#ttlSeconds = o.ttlSeconds;
+    this.#keepOlder = o.profile.olderCursors === 'valid-while-active';
+    this.#keepPairs = o.profile.nextWithoutQuery === 'accept';
+    this.#letters = o.profile.cursor === 'letters';
+    this.#errors = o.errors;
+    this.#choose = o.cursor;
   }
 
+  /** Active snapshots that hold a cursor. */
   get size(): number {
-    return this.#live.size;
+    return this.#order.size;
   }
 
   /** A new snapshot (rule 1), not yet holding a cursor. */
-  open(endpoint: string, clientId: string, key: string, revision: number, end: number): Snapshot {
-    return { endpoint, clientId, key, revision, end, position: 0, lastRequestMs: this.#clock.now(), pagesServed: 0, drained: false };
+  open(endpoint: string, clientId: string, query: ListQuery, revision: number, end: number): Snapshot {
+    const { key, limit, filters } = query;
+    const pairs = this.#keepPairs ? query.pairs : undefined;
+    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursors: NO_CURSORS };
   }
 
   /**
-   * The snapshot a `next` value continues, after every check: issued, to this client, for this endpoint and
-   * query, still active. The cursor is retired: the page served now hands out the next one.
+   * Where a `next` value leads, after every check: issued, to this client, for this endpoint, still
+   * active, and (with `sameQuery`) asked with the query that started the snapshot. Unless older cursors
+   * stay valid, the cursor is retired: the page served now hands out the next one.
    */
-  continue(cursor: string, endpoint: string, clientId: string, key: string): { ok: true; snapshot: Snapshot } | { ok: false; error: ApiError } {
+  continue(
+    cursor: string,
+    endpoint: string,
+    clientId: string,
+    key: string,
+    sameQuery: boolean,
+  ): { ok: true; value: Continuation } | { ok: false; error: ApiError } {
     this.sweep();
-    const snapshot = this.#live.get(cursor);
-    if (!snapshot || snapshot.clientId !== clientId) {
+    const found = this.#cursors.get(cursor);
+    if (!found || found.snapshot.clientId !== clientId) {
       // Another client's cursor is answered like an unknown one: its existence is not this client's business.
-      const tombstone = snapshot ? undefined : this.#tombstones.get(cursor);
-      if (tombstone === 'expired')
-        return {
-          ok: false,
-          error: apiErrors.snapshotGone('the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next'),
-        };
+      const tombstone = found ? undefined : this.#tombstones.get(cursor);
+      if (tombstone === 'expired') return { ok: false, error: this.#errors.obsolete(OBSOLETE) };
       if (tombstone === 'superseded')
-        return { ok: false, error: apiErrors.invalidParameter('next', 'this next value was already used: each response supplies a new one; use the newest') };
-      return { ok: false, error: apiErrors.invalidParameter('next', 'next is not a value this service issued to this client') };
+        return { ok: false, error: this.#errors.invalid('next', 'this next value was already used: each response supplies a new one; use the newest') };
+      return { ok: false, error: this.#errors.invalid('next', 'next is not a value this service issued to this client') };
     }
-    if (snapshot.endpoint !== endpoint) return { ok: false, error: apiErrors.invalidParameter('next', `this next value belongs to ${snapshot.endpoint}`) };
-    if (snapshot.key !== key) {
+    const snapshot = found.snapshot;
+    if (snapshot.endpoint !== endpoint) return { ok: false, error: this.#errors.invalid('next', `this next value belongs to ${snapshot.endpoint}`) };
+    if (sameQuery && snapshot.key !== key) {
       const parameter = firstDifference(snapshot.key, key);
-      return {
-        ok: false,
-        error: apiErrors.invalidParameter(parameter, `a request with next must repeat the query that started the snapshot; ${parameter} differs`),
-      };
+      return { ok: false, error: this.#errors.invalid(parameter, `a request with next must repeat the query that started the snapshot; ${parameter} differs`) };
     }
-    if (!this.#faults.has('snapshot-never-expires') && snapshotObsolete(snapshot.lastRequestMs, this.#ttlSeconds, this.#clock.now())) {
-      this.#retire(cursor, 'expired');
-      return {
-        ok: false,
-        error: apiErrors.snapshotGone('the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next'),
-      };
+    if (snapshotObsolete(snapshot.lastRequestMs, this.#ttlSeconds, this.#clock.now())) {
+      this.#drop(snapshot);
+      return { ok: false, error: this.#errors.obsolete(OBSOLETE) };
     }
-    this.#retire(cursor, 'superseded');
-    return { ok: true, snapshot };
+    if (!this.#keepOlder) this.#retire(cursor, snapshot, 'superseded');
+    return { ok: true, value: found };
   }
 
-  /** Registers the next page of `snapshot` under a fresh cursor (rule 3) and returns it. */
-  issue(snapshot: Snapshot, previous?: string): string {
-    snapshot.lastRequestMs = this.#clock.now();
-    // Fault next-unchanged: the same value again instead of a new one.
-    const cursor = previous !== undefined && this.#faults.has('next-unchanged') ? previous : this.#freshCursor();
+  /** Registers the page `next` leads to under a fresh cursor (rule 3), stamps the request and returns the cursor. */
+  issue(next: Continuation, previous: string | undefined): string {
+    const snapshot = next.snapshot;
+    const fresh = this.#freshCursor();
+    const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     this.#tombstones.delete(cursor);
-    this.#live.set(cursor, snapshot);
+    this.#cursors.set(cursor, next);
+    if (snapshot.cursors.length === 0) snapshot.cursors = [cursor];
+    else if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
+    this.touch(snapshot);
     return cursor;
   }
 
-  /** Stamps a request of the set that ends the walk (no cursor handed out). */
+  /** Stamps a request of the set (the last request is what the 2 minutes count from). */
   touch(snapshot: Snapshot): void {
     snapshot.lastRequestMs = this.#clock.now();
+    if (snapshot.cursors.length === 0) return;
+    // Re-inserted at the end: the set stays in order of last request.
+    this.#order.delete(snapshot);
+    this.#order.add(snapshot);
   }
 
-  /** Drops obsolete snapshots from the front of the map (oldest last request first). */
+  /** Drops obsolete snapshots from the front (oldest last request first). */
   sweep(): void {
-    if (this.#faults.has('snapshot-never-expires')) return;
     const now = this.#clock.now();
-    for (const [cursor, snapshot] of this.#live) {
+    for (const snapshot of this.#order) {
       if (!snapshotObsolete(snapshot.lastRequestMs, this.#ttlSeconds, now)) break;
-      this.#retire(cursor, 'expired');
+      this.#drop(snapshot);
     }
   }
 
   reset(): void {
-    this.#live = new Map();
+    this.#cursors = new Map();
+    this.#order = new Set();
     this.#tombstones = new Map();
   }
 
-  #retire(cursor: string, why: Tombstone): void {
-    this.#live.delete(cursor);
+  /** Every cursor of an obsolete snapshot is retired as expired. */
+  #drop(snapshot: Snapshot): void {
+    const cursors = snapshot.cursors;
+    snapshot.cursors = NO_CURSORS;
+    for (const cursor of cursors) this.#retire(cursor, snapshot, 'expired');
+    this.#order.delete(snapshot);
+  }
+
+  #retire(cursor: string, snapshot: Snapshot, why: Tombstone): void {
+    this.#cursors.delete(cursor);
+    const at = snapshot.cursors.indexOf(cursor);
+    if (at >= 0) snapshot.cursors = snapshot.cursors.length === 1 ? NO_CURSORS : snapshot.cursors.filter((c) => c !== cursor);
+    if (snapshot.cursors.length === 0) this.#order.delete(snapshot);
     this.#tombstones.set(cursor, why);
     if (this.#tombstones.size > MAX_TOMBSTONES) {
       const oldest = this.#tombstones.keys().next().value;
@@ -145,8 +202,8 @@ export class Snapshots {
 
   #freshCursor(): string {
     for (;;) {
-      const cursor = this.#variants.has('cursor-alphabet') ? this.#letters(10) : this.#bytes(16).toString('base64url');
-      if (!this.#live.has(cursor)) return cursor;
+      const cursor = this.#letters ? this.#letterCursor(10) : this.#bytes(16).toString('base64url');
+      if (!this.#cursors.has(cursor)) return cursor;
     }
   }
 
@@ -161,11 +218,10 @@ export class Snapshots {
     return out;
   }
 
-  /** Variant cursor-alphabet: letters only, shorter, like the real service's `plErSU` (still ~57 bits). */
-  #letters(n: number): string {
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  /** Letters only, shorter, like the real service's `plErSU` (still ~57 bits). */
+  #letterCursor(n: number): string {
     let out = '';
-    for (const byte of this.#bytes(n)) out += alphabet[byte % 52];
+    for (const byte of this.#bytes(n)) out += LETTERS[byte % 52];
     return out;
   }
 }

@@ -1,28 +1,35 @@
 /**
- * Reading a list request's query string strictly: every parameter known to the endpoint
- * (contracts/endpoints.ts), none repeated, each valid, and a 400 that names the parameter otherwise.
- * The document gives the parameters; the strictness is the mock's choice (SDKs meet their bugs here).
+ * Reading a list request's query string (document, List content items: limit, next, filter[...]).
+ * The document names the parameters but not what a service does with others, repeats, unreadable
+ * values or a limit out of range: the profile decides (query.*, filters.*). A refusal names the
+ * parameter; under the strict profile every parameter must be known, given once and valid.
  */
 import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contracts/endpoints.ts';
-import { PAGE_LIMIT } from '../contracts/limits.ts';
+import { fail, ok, type Result } from '../contracts/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import type { Profile } from '../schemas/types.ts';
+import type { ApiError } from './errors.ts';
 
 export interface ListQuery {
   readonly limit: number;
   readonly next: string | undefined;
-  /** Epoch ms bounds per filter given; `from` bounds are inclusive, `before` bounds exclusive. */
+  /** Epoch ms bounds per filter applied: lower bounds inclusive, upper bounds exclusive. */
   readonly filters: ReadonlyMap<ContentFilterName, number>;
-  /** The parameters other than `next`, as received (decoded), in order: links.next repeats them. */
+  /** The parameters other than `next` that are applied, as received (decoded), in order: links.next repeats them. */
   readonly pairs: ReadonlyArray<readonly [string, string]>;
-  /** The same, sorted: a cursor is bound to this, so the request with `next` must repeat the query. */
+  /** The same, sorted: a cursor is bound to this, so a request with `next` repeats the query. */
   readonly key: string;
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+/** The profile's rules for reading a query (query.* and filters.*). */
+export interface QueryRules {
+  readonly query: Profile['query'];
+  readonly filters: Profile['filters'];
+}
 
-const FILTER_NAMES: ReadonlySet<string> = new Set(CONTENT_FILTERS.map((f) => f.name));
-const DIGITS = /^\d{1,9}$/;
+const FILTERS: ReadonlyMap<string, (typeof CONTENT_FILTERS)[number]> = new Map(CONTENT_FILTERS.map((f) => [f.name, f]));
+const INTEGER = /^-?\d{1,15}$/;
+const DAY_MS = 86_400_000;
 
 function decode(text: string): string | undefined {
   try {
@@ -32,57 +39,125 @@ function decode(text: string): string | undefined {
   }
 }
 
-export function parseListQuery(search: string, endpoint: Endpoint): Parsed<ListQuery> {
-  const known = new Set(endpoint.query.map((p) => p.name));
-  const seen = new Set<string>();
-  const pairs: Array<readonly [string, string]> = [];
-  const filters = new Map<ContentFilterName, number>();
-  let limit: number = PAGE_LIMIT.default;
-  let next: string | undefined;
+/** The error of a refused query: the profile's status, the parameter named. */
+export function invalidParameter(status: number, parameter: string, detail: string): ApiError {
+  return { status, code: 'invalid-parameter', title: 'Invalid query parameter.', detail, parameter };
+}
 
-  for (const segment of search.split('&')) {
+/** The parameters an endpoint knows under these rules: with `dateFilters: none` the filters are unknown ones. */
+export function knownParameters(endpoint: Endpoint, rules: QueryRules): ReadonlySet<string> {
+  return new Set(endpoint.query.map((p) => p.name).filter((name) => !FILTERS.has(name) || rules.filters.dateFilters === 'platform'));
+}
+
+const NO_FILTERS: ReadonlyMap<ContentFilterName, number> = new Map();
+const NO_PAIRS: ReadonlyArray<readonly [string, string]> = [];
+
+/** A problem of the query, found at segment `index`: the first problem of a query is the one reported. */
+interface Problem {
+  readonly index: number;
+  readonly parameter: string;
+  readonly detail: string;
+}
+
+/** The parameters of a query that apply, and why it is refused, if it is. Hot path: no closures, no iterators. */
+export function parseListQuery(search: string, endpoint: Endpoint, known: ReadonlySet<string>, rules: QueryRules): Result<ListQuery, ApiError> {
+  const q = rules.query;
+  // The value each known parameter gets, and the segment it came from, in order of first appearance.
+  const names: string[] = [];
+  const values: string[] = [];
+  const indexes: number[] = [];
+  let stop: Problem | undefined;
+
+  const segments = search === '' ? [] : search.split('&');
+  for (let index = 0; index < segments.length && stop === undefined; index++) {
+    const segment = segments[index] as string;
     if (segment === '') continue;
     const eq = segment.indexOf('=');
     const name = decode(eq < 0 ? segment : segment.slice(0, eq));
     const value = decode(eq < 0 ? '' : segment.slice(eq + 1));
     if (name === undefined || value === undefined) {
-      return fail(apiErrors.invalidParameter(name || segment.slice(0, 40), `malformed percent-encoding in the query segment "${segment.slice(0, 80)}"`));
-    }
-    // A segment like `=x` names no parameter: the error names the segment instead (source.parameter is never empty).
-    if (name === '') return fail(apiErrors.invalidParameter(segment.slice(0, 40), `the query segment "${segment.slice(0, 80)}" has no parameter name`));
-    if (!known.has(name)) {
-      const hint =
-        name.startsWith('filter[') && endpoint.id === 'listContent'
-          ? `known filters: ${[...FILTER_NAMES].join(', ')}`
-          : `known parameters: ${[...known].join(', ')}`;
-      return fail(apiErrors.invalidParameter(name, `unknown query parameter "${name.slice(0, 80)}" (${hint})`));
-    }
-    if (seen.has(name)) return fail(apiErrors.invalidParameter(name, `"${name}" is given more than once`));
-    seen.add(name);
-
-    if (name === 'next') {
-      if (value === '') return fail(apiErrors.invalidParameter('next', 'next is empty: pass the value from links.next'));
-      next = value;
-      continue;
-    }
-    pairs.push([name, value]);
-    if (name === 'limit') {
-      const n = DIGITS.test(value) ? Number(value) : Number.NaN;
-      if (!(n >= PAGE_LIMIT.min && n <= PAGE_LIMIT.max)) {
-        return fail(apiErrors.invalidParameter('limit', `limit must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}; got "${value.slice(0, 40)}"`));
-      }
-      limit = n;
-    } else if (FILTER_NAMES.has(name)) {
-      const ms = parseDate(value);
-      if (Number.isNaN(ms)) return fail(apiErrors.invalidParameter(name, `${name} must be a date written yyyy-mm-dd; got "${value.slice(0, 40)}"`));
-      filters.set(name as ContentFilterName, ms);
+      if (q.invalidValue === 'ignore') continue;
+      stop = { index, parameter: name || segment.slice(0, 40), detail: `malformed percent-encoding in the query segment "${segment.slice(0, 80)}"` };
+    } else if (name === '' || !known.has(name)) {
+      if (q.unknownParameter === 'ignore') continue;
+      // A segment like `=x` names no parameter: the error names the segment instead (source.parameter is never empty).
+      if (name === '') stop = { index, parameter: segment.slice(0, 40), detail: `the query segment "${segment.slice(0, 80)}" has no parameter name` };
+      else stop = { index, parameter: name, detail: `unknown query parameter "${name.slice(0, 80)}" (${unknownHint(name, known)})` };
+    } else {
+      const at = names.indexOf(name);
+      if (at < 0) {
+        names.push(name);
+        values.push(value);
+        indexes.push(index);
+      } else if (q.repeatedParameter === 'refuse') stop = { index, parameter: name, detail: `"${name}" is given more than once` };
+      else if (q.repeatedParameter === 'last') values[at] = value;
     }
   }
-  const key = pairs
-    .map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`)
-    .sort()
-    .join('&');
-  return { ok: true, value: { limit, next, filters, pairs, key } };
+
+  // Values are checked in the order they came, and the first problem of the query is reported.
+  let limit = q.limitDefault;
+  let next: string | undefined;
+  let filters = NO_FILTERS;
+  const pairs: Array<readonly [string, string]> = [];
+  for (let i = 0; i < names.length; i++) {
+    if (stop !== undefined && stop.index < (indexes[i] as number)) break;
+    const name = names[i] as string;
+    const value = values[i] as string;
+    if (name === 'next') {
+      if (value !== '') next = value;
+      else if (q.invalidValue === 'refuse') return refusal(q, 'next', 'next is empty: pass the value from links.next');
+      continue;
+    }
+    if (name === 'limit') {
+      const read = readLimit(value, q);
+      if (typeof read === 'string') return refusal(q, 'limit', read);
+      if (read === undefined) continue;
+      limit = read;
+    } else {
+      const filter = FILTERS.get(name);
+      if (filter !== undefined) {
+        const day = parseDate(value);
+        if (Number.isNaN(day)) {
+          if (q.invalidValue === 'ignore') continue;
+          return refusal(q, name, `${name} must be a date written yyyy-mm-dd; got "${value.slice(0, 40)}"`);
+        }
+        if (filters === NO_FILTERS) filters = new Map();
+        // An exclusive lower bound leaves out the named day itself: the bound moves to the next day.
+        (filters as Map<ContentFilterName, number>).set(filter.name, filter.bound === 'from' && rules.filters.fromDay === 'exclusive' ? day + DAY_MS : day);
+      }
+    }
+    pairs.push([name, value]);
+  }
+  if (stop !== undefined) return refusal(q, stop.parameter, stop.detail);
+  // A copy at its exact size: a snapshot keeps its query for 2 minutes (a pushed-to array reserves room for 17).
+  return ok({ limit, next, filters, pairs: pairs.length === 0 ? NO_PAIRS : pairs.slice(), key: keyOf(pairs) });
+}
+
+function refusal(q: Profile['query'], parameter: string, detail: string): Result<never, ApiError> {
+  return fail(invalidParameter(q.invalidStatus, parameter, detail));
+}
+
+function unknownHint(name: string, known: ReadonlySet<string>): string {
+  const filters = [...FILTERS.keys()].filter((f) => known.has(f));
+  return name.startsWith('filter[') && filters.length > 0 ? `known filters: ${filters.join(', ')}` : `known parameters: ${[...known].join(', ')}`;
+}
+
+/** The pairs encoded and sorted: equal for the same query whatever the order of its parameters. */
+function keyOf(pairs: ReadonlyArray<readonly [string, string]>): string {
+  if (pairs.length === 0) return '';
+  const encoded: string[] = [];
+  for (const [n, v] of pairs) encoded.push(`${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
+  if (encoded.length > 1) encoded.sort();
+  return encoded.join('&');
+}
+
+/** The limit to serve, undefined to leave the default (an unreadable value ignored), or the refusal's sentence. */
+function readLimit(value: string, q: Profile['query']): number | undefined | string {
+  const range = `an integer from 1 to ${q.limitMax}`;
+  if (!INTEGER.test(value)) return q.invalidValue === 'ignore' ? undefined : `limit must be ${range}; got "${value.slice(0, 40)}"`;
+  const n = Number(value);
+  if (n >= 1 && n <= q.limitMax) return n;
+  return q.limitOutOfRange === 'clamp' ? Math.min(Math.max(n, 1), q.limitMax) : `limit must be ${range}; got "${value.slice(0, 40)}"`;
 }
 
 /** The first parameter in which two canonical query keys differ: what a mismatched `next` request names. */
@@ -104,8 +179,4 @@ export function firstDifference(expectedKey: string, actualKey: string): string 
 /** Query pairs written back as a query string, brackets left readable as the service's own links are. */
 export function formatQuery(pairs: ReadonlyArray<readonly [string, string]>): string {
   return pairs.map(([n, v]) => `${encodeURIComponent(n).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(v)}`).join('&');
-}
-
-function fail(error: ApiError): Parsed<never> {
-  return { ok: false, error };
 }

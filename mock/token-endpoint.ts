@@ -1,29 +1,25 @@
 /**
  * POST {auth}/oauth/token (document, Request an access token; RFC 6749 §4.4 and §6).
  *
- * Strict on purpose: only form-encoded bodies; grant types client_credentials and refresh_token;
- * client credentials in the form or by HTTP Basic (RFC 6749 §2.3.1), not both; no parameter twice
- * (§3.2); `scope` required for client_credentials and granted exactly as requested. Refusals are
- * OAuth error bodies, never a token. Wrong credentials and unheld scopes get 403 as on the real
- * platform (reference notes); variants `token-error-400` / `token-error-401` move them to 400 / 401.
+ * Strict where the document is: grant_type client_credentials, valid client credentials, held
+ * scopes, a token whose token_type is bearer and expires_in is the lifetime in seconds. Where it
+ * leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a
+ * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
+ * token each time or the client's live one, the refresh grant, token_type's case; and whether token
+ * requests spend the client's rate budget (rateLimit.countsTokenRequests). Refusals never carry a token.
  */
-import { parseScopeList } from '../contracts/scopes.ts';
-import type { Client, ClientRegistry } from './clients.ts';
+import type { Profile } from '../schemas/types.ts';
+import type { Client, ClientDirectory } from './clients.ts';
 import type { OAuthError, OAuthErrorCode } from './errors.ts';
-import type { Faults } from './faults.ts';
-import { mediaType, type Replies, type Reply } from './http.ts';
-import type { TokenStore } from './tokens.ts';
-import type { Variants } from './variants.ts';
-
-export interface TokenRequest {
-  readonly contentType: string | undefined;
-  readonly authorization: string | undefined;
-  readonly body: Buffer;
-}
+import type { Replies, Reply } from './http.ts';
+import type { RateLimit } from './rate-limit.ts';
+import type { Exchange } from './routes.ts';
+import { invalidRequest, readCredentials, readScopes, readTokenFields, type TokenFields } from './token-request.ts';
+import type { IssuedTokens, Tokens } from './tokens.ts';
 
 /**
- * Where throttling of repeated failed token requests plugs in (issue 7): asked before the
- * credentials are checked, told the outcome after.
+ * Where throttling of repeated failed token requests plugs in: asked before the credentials are
+ * checked, told the outcome after.
  */
 export interface TokenThrottle {
   /** A reply refusing this client's request outright (429), or undefined to go on. */
@@ -35,203 +31,141 @@ export interface TokenThrottle {
 
 export const NO_THROTTLE: TokenThrottle = { admit: () => undefined, record: () => {}, reset: () => {} };
 
-const FORM = 'application/x-www-form-urlencoded';
-const FIELDS = ['grant_type', 'client_id', 'client_secret', 'scope', 'refresh_token'] as const;
-type Field = (typeof FIELDS)[number];
-type Fields = Partial<Record<Field, string>>;
-
-const BASIC = /^basic +([A-Za-z0-9+/]+=*) *$/i;
-const BASIC_SCHEME = /^basic(?: |$)/i;
-
-type Credentials = { id: string; secret: string };
-
-const invalidRequest = (description: string): OAuthError => ({ status: 400, error: 'invalid_request', description });
-
-/** RFC 6749 appendix B: the Basic user and password are form-encoded before base64. */
-function formDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Basic credentials of the Authorization header; undefined when the header is some other scheme. */
-function parseBasic(header: string | undefined): Credentials | 'malformed' | undefined {
-  if (header === undefined || !BASIC_SCHEME.test(header)) return undefined;
-  const match = BASIC.exec(header);
-  if (!match) return 'malformed';
-  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return 'malformed';
-  const id = formDecode(decoded.slice(0, colon));
-  const secret = formDecode(decoded.slice(colon + 1));
-  return id === undefined || secret === undefined || id === '' ? 'malformed' : { id, secret };
+export interface TokenEndpointOptions {
+  readonly clients: ClientDirectory;
+  readonly tokens: Tokens;
+  readonly replies: Replies;
+  readonly profile: Profile['tokens'];
+  /** The rate limiter when token requests spend the client's budget; undefined when they do not. */
+  readonly rate?: RateLimit | undefined;
+  readonly throttle?: TokenThrottle | undefined;
+  /** The virtual clock's time, for expires_in counting down. */
+  readonly now: () => number;
 }
 
 export class TokenEndpoint {
-  readonly #clients: ClientRegistry;
-  readonly #tokens: TokenStore;
-  readonly #replies: Replies;
+  readonly #o: TokenEndpointOptions;
   readonly #throttle: TokenThrottle;
-  readonly #faults: Faults;
-  /** Status of the two refusals the document leaves open: wrong credentials and an unheld scope. */
-  readonly #refusalStatus: 400 | 401 | 403;
-  readonly #expiresInShort: boolean;
-  readonly #tokenType: string;
 
-  constructor(o: { clients: ClientRegistry; tokens: TokenStore; replies: Replies; faults: Faults; variants: Variants; throttle?: TokenThrottle }) {
-    this.#clients = o.clients;
-    this.#tokens = o.tokens;
-    this.#replies = o.replies;
+  constructor(o: TokenEndpointOptions) {
+    this.#o = o;
     this.#throttle = o.throttle ?? NO_THROTTLE;
-    this.#faults = o.faults;
-    this.#refusalStatus = o.variants.has('token-error-401') ? 401 : o.variants.has('token-error-400') ? 400 : 403;
-    this.#expiresInShort = o.variants.has('expires-in-short');
-    this.#tokenType = o.faults.has('token-type-not-bearer') ? 'mac' : 'bearer';
   }
 
-  respond(request: TokenRequest): Reply {
-    const fields = this.#fields(request);
+  respond(request: Exchange): Reply {
+    const profile = this.#o.profile;
+    const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody);
     if ('error' in fields) return this.#refuse(fields);
 
     const grantType = fields.grant_type;
     if (grantType === undefined) return this.#refuse(invalidRequest('grant_type is missing; use grant_type=client_credentials.'));
-    let grant: 'client_credentials' | 'refresh_token';
-    if (grantType === 'client_credentials' || grantType === 'refresh_token') grant = grantType;
-    else if (this.#faults.has('token-unsupported-grant-accepted')) grant = 'client_credentials';
-    else {
+    if (grantType !== 'client_credentials' && !(grantType === 'refresh_token' && profile.refreshGrant)) {
+      const supported = profile.refreshGrant ? 'client_credentials (or refresh_token)' : 'client_credentials';
       return this.#refuse({
         status: 400,
         error: 'unsupported_grant_type',
-        description: `grant_type "${grantType.slice(0, 40)}" is not supported; use client_credentials (or refresh_token).`,
+        description: `grant_type "${grantType.slice(0, 40)}" is not supported; use ${supported}.`,
       });
     }
 
-    const credentials = this.#credentials(request.authorization, fields);
+    const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
-
     const throttled = this.#throttle.admit(credentials.id);
     if (throttled !== undefined) return throttled;
-
-    const client = this.#authenticate(credentials);
+    const client = this.#o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
       this.#throttle.record(credentials.id, false);
-      return this.#refuse(this.#refusal('invalid_client', 'Client authentication failed: unknown client_id or wrong client_secret.'));
+      return this.#refuse(
+        this.#refusal('invalid_client', profile.badCredentialsStatus, 'Client authentication failed: unknown client_id or wrong client_secret.'),
+      );
     }
-    return grant === 'client_credentials' ? this.#clientCredentials(client, fields) : this.#refreshToken(client, fields);
+
+    // From here the request is the client's: where token requests count, it spends its budget.
+    let rateHeaders: string[] = [];
+    if (this.#o.rate !== undefined) {
+      const rate = this.#o.rate.take({ client, token: '' });
+      if (rate.refused) {
+        const rateOf = client.rate;
+        const description = `Rate limit exceeded: at most ${rateOf?.requests ?? 0} requests per ${rateOf?.period ?? ''}, token requests included.`;
+        return this.#refuse({ status: 429, error: 'invalid_request', description }, rate.headers);
+      }
+      rateHeaders = rate.headers;
+    }
+    return grantType === 'client_credentials' ? this.#clientCredentials(client, fields, rateHeaders) : this.#refreshToken(client, fields, rateHeaders);
   }
 
-  #clientCredentials(client: Client, fields: Fields): Reply {
+  #clientCredentials(client: Client, fields: TokenFields, headers: string[]): Reply {
+    const profile = this.#o.profile;
     if (fields.scope === undefined)
-      return this.#refuse(invalidRequest('scope is missing; list the scopes the token needs, comma-delimited (scope=content:read).'));
-    const scopes = parseScopeList(fields.scope);
-    if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; list the scopes the token needs, comma-delimited.'));
-    const unheld = this.#faults.has('token-unheld-scope-granted') ? [] : scopes.filter((s) => !client.scopes.has(s));
-    if (unheld.length > 0)
-      return this.#refuse(this.#refusal('invalid_scope', `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.join(', ')}.`));
+      return this.#refuse(invalidRequest('scope is missing; list the scopes the token needs, comma-delimited (scope=content:read).'), headers);
+    const scopes = readScopes(fields.scope, profile.scopeSeparators);
+    if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; list the scopes the token needs, comma-delimited.'), headers);
+    const unheld = scopes.filter((s) => !client.scopes.has(s));
+    if (unheld.length > 0) {
+      const description = `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.map((s) => s.slice(0, 60)).join(', ')}.`;
+      return this.#refuse(this.#refusal('invalid_scope', profile.unheldScopeStatus, description), headers);
+    }
     this.#throttle.record(client.id, true);
-    return this.#issue(client, scopes);
+    const live = profile.reuse === 'live-token' ? this.#o.tokens.live(client, scopes) : undefined;
+    if (live !== undefined) {
+      const left = countdown(live, this.#o.now());
+      // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
+      if (left >= 1) return this.#reply(live, left, headers);
+    }
+    return this.#issue(client, scopes, headers);
   }
 
-  #refreshToken(client: Client, fields: Fields): Reply {
+  #refreshToken(client: Client, fields: TokenFields, headers: string[]): Reply {
     const token = fields.refresh_token;
-    if (token === undefined) return this.#refuse(invalidRequest('refresh_token is missing.'));
-    const grant = this.#tokens.findRefresh(token, client);
+    if (token === undefined) return this.#refuse(invalidRequest('refresh_token is missing.'), headers);
+    const grant = this.#o.tokens.findRefresh(token, client);
     if (grant === undefined) {
       this.#throttle.record(client.id, false);
-      return this.#refuse({
-        status: 400,
-        error: 'invalid_grant',
-        description: 'The refresh token is unknown, expired, already used or logged out, or was issued to another client.',
-      });
+      const description = 'The refresh token is unknown, expired, already used or logged out, or was issued to another client.';
+      return this.#refuse({ status: 400, error: 'invalid_grant', description }, headers);
     }
     // RFC 6749 §6: a refresh may narrow the scopes, never widen them.
-    const scopes = fields.scope === undefined ? [...grant.scopes] : parseScopeList(fields.scope);
+    const scopes = fields.scope === undefined ? [...grant.scopes] : readScopes(fields.scope, this.#o.profile.scopeSeparators);
     const wider = scopes.filter((s) => !grant.scopes.has(s));
-    if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; omit it to keep the scopes of the refresh token.'));
-    if (wider.length > 0) return this.#refuse(this.#refusal('invalid_scope', `The refresh token was not granted ${wider.join(', ')}.`));
-    this.#tokens.expireRefresh(token, client.id); // rotation: a refresh token works once
+    if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; omit it to keep the scopes of the refresh token.'), headers);
+    if (wider.length > 0) {
+      return this.#refuse(this.#refusal('invalid_scope', this.#o.profile.unheldScopeStatus, `The refresh token was not granted ${wider.join(', ')}.`), headers);
+    }
+    this.#o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
     this.#throttle.record(client.id, true);
-    return this.#issue(client, scopes);
+    return this.#issue(client, scopes, headers);
   }
 
-  #issue(client: Client, scopes: readonly string[]): Reply {
-    const issued = this.#tokens.issue(client, scopes);
-    const seconds = this.#expiresInShort ? issued.lifetimeSeconds - 1 : issued.lifetimeSeconds;
-    const expiresIn = this.#faults.has('token-expires-in-string') ? `"${seconds}"` : String(seconds);
+  #issue(client: Client, scopes: readonly string[], headers: string[]): Reply {
+    const issued = this.#o.tokens.issue(client, scopes);
+    // A one-second lifetime counted down would say 0: expires_in stays a positive number of seconds.
+    const expiresIn = this.#o.profile.expiresIn === 'countdown' ? Math.max(1, countdown(issued, issued.issuedAtMs)) : issued.lifetimeSeconds;
+    return this.#reply(issued, expiresIn, headers);
+  }
+
+  #reply(tokens: IssuedTokens, expiresIn: number, headers: string[]): Reply {
     // base64url tokens need no JSON escaping.
-    const body = `{"access_token":"${issued.accessToken}","token_type":"${this.#tokenType}","expires_in":${expiresIn},"refresh_token":"${issued.refreshToken}"}`;
-    return this.#replies.json(200, body, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
+    const body = `{"access_token":"${tokens.accessToken}","token_type":"${this.#o.profile.tokenType}","expires_in":${expiresIn},"refresh_token":"${tokens.refreshToken}"}`;
+    headers.push('Cache-Control', 'no-store', 'Pragma', 'no-cache');
+    return this.#o.replies.json(200, body, headers);
   }
 
-  /** The form fields, or why the body is refused. */
-  #fields(request: TokenRequest): Fields | OAuthError {
-    const type = mediaType(request.contentType);
-    if (type === 'application/json' && this.#faults.has('token-json-body-accepted')) return this.#jsonFields(request.body);
-    if (type === 'application/json' || type.endsWith('+json')) {
-      return invalidRequest(`The body must be form-encoded (Content-Type: ${FORM}), not JSON.`);
-    }
-    if (type !== FORM) {
-      return invalidRequest(`Content-Type must be ${FORM}; got ${type === '' ? 'none' : `"${type.slice(0, 60)}"`}.`);
-    }
-    const params = new URLSearchParams(request.body.toString('utf8'));
-    const fields: Fields = {};
-    const seen = new Set<string>();
-    for (const [name, value] of params) {
-      if (seen.has(name)) return invalidRequest(`The parameter ${name.slice(0, 40)} is given more than once (RFC 6749 §3.2).`);
-      seen.add(name);
-      if ((FIELDS as readonly string[]).includes(name)) fields[name as Field] = value;
-    }
-    return fields;
+  #refusal(error: Extract<OAuthErrorCode, 'invalid_client' | 'invalid_scope'>, status: number, description: string): OAuthError {
+    return { status, error, description };
   }
 
-  /** Fault `token-json-body-accepted`: reads the same fields from a JSON object. */
-  #jsonFields(body: Buffer): Fields | OAuthError {
-    let value: unknown;
-    try {
-      value = JSON.parse(body.toString('utf8'));
-    } catch {
-      return invalidRequest('The body is not valid JSON.');
-    }
-    const fields: Fields = {};
-    if (typeof value === 'object' && value !== null) {
-      for (const name of FIELDS) {
-        const v = (value as Record<string, unknown>)[name];
-        if (typeof v === 'string') fields[name] = v;
-      }
-    }
-    return fields;
-  }
-
-  #credentials(authorization: string | undefined, fields: Fields): Credentials | OAuthError {
-    const basic = parseBasic(authorization);
-    if (basic === 'malformed') return invalidRequest('The Basic Authorization header is malformed; expected base64 of client_id:client_secret.');
-    if (basic !== undefined) {
-      if (fields.client_id !== undefined || fields.client_secret !== undefined) {
-        return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
-      }
-      return basic;
-    }
-    if (fields.client_id === undefined || fields.client_id === '') return invalidRequest('client_id is missing.');
-    if (fields.client_secret === undefined) return invalidRequest('client_secret is missing.');
-    return { id: fields.client_id, secret: fields.client_secret };
-  }
-
-  #authenticate(credentials: Credentials): Client | undefined {
-    const client = this.#clients.authenticate(credentials.id, credentials.secret);
-    if (client !== undefined || !this.#faults.has('token-wrong-secret-accepted')) return client;
-    return this.#clients.get(credentials.id);
-  }
-
-  #refusal(error: Extract<OAuthErrorCode, 'invalid_client' | 'invalid_scope'>, description: string): OAuthError {
-    return { status: this.#refusalStatus, error, description };
-  }
-
-  #refuse(error: OAuthError): Reply {
+  #refuse(error: OAuthError, headers: string[] = []): Reply {
     // RFC 6749 §5.2: a 401 names the authentication scheme the client can use.
-    const headers = ['Cache-Control', 'no-store'];
+    headers.push('Cache-Control', 'no-store');
     if (error.status === 401) headers.push('WWW-Authenticate', 'Basic realm="oauth"');
-    return this.#replies.oauth(error, headers);
+    return this.#o.replies.oauth(error, headers);
   }
+}
+
+/**
+ * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second
+ * short at issue (as the real platform writes 5183999 for 60 days). Never more than the time left.
+ */
+export function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
+  return tokens.lifetimeSeconds - 1 - Math.floor(Math.max(0, now - tokens.issuedAtMs) / 1000);
 }

@@ -4,13 +4,13 @@
  * Tokens are 32 random bytes in base64url: unguessable, and they carry nothing, so a token is only
  * as good as its entry here. Expiry follows contracts/lifecycle.ts `tokenExpired`; an expired entry
  * is dropped when it is next looked at, and a sweep (amortised over issuing) drops the ones nobody
- * looks at again, so memory stays bounded under token churn.
+ * looks at again, so memory stays bounded under token churn. With `indexLive`, the store also finds a
+ * client's live token for a scope set (a profile's tokens.reuse = live-token).
  */
 import { randomBytes } from 'node:crypto';
 import { tokenExpired } from '../contracts/lifecycle.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
-import type { Faults } from './faults.ts';
 
 /** What an access token stands for. */
 export interface AccessGrant {
@@ -20,6 +20,8 @@ export interface AccessGrant {
   readonly scopes: ReadonlySet<string>;
   readonly issuedAtMs: number;
   readonly lifetimeSeconds: number;
+  /** The refresh token issued with it. */
+  readonly refreshToken: string;
 }
 
 export interface RefreshGrant {
@@ -33,6 +35,25 @@ export interface IssuedTokens {
   readonly accessToken: string;
   readonly refreshToken: string;
   readonly lifetimeSeconds: number;
+  readonly issuedAtMs: number;
+}
+
+/** The token store as the endpoints use it (a seam: mock/seams.ts). */
+export interface Tokens {
+  /** A new access token and refresh token for `client`, with the client's lifetime. */
+  issue(client: Client, scopes: readonly string[]): IssuedTokens;
+  /** The client's newest valid token for exactly these scopes, with a live refresh token; undefined when there is none. */
+  live(client: Client, scopes: readonly string[]): IssuedTokens | undefined;
+  /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
+  verify(token: string): AccessGrant | undefined;
+  /** What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out, or another client's. */
+  findRefresh(token: string, client: Client): RefreshGrant | undefined;
+  /** Refresh rotation: a refresh token works once. */
+  redeemRefresh(token: string, clientId: string): boolean;
+  /** Logout: the access token stops authenticating at once. */
+  expireAccess(token: string): boolean;
+  /** Logout: a refresh token of `clientId` stops refreshing at once. */
+  expireRefresh(token: string, clientId: string): boolean;
 }
 
 /**
@@ -50,88 +71,130 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export class TokenStore {
+/** Client and scope set, order-free: the key of a live token. */
+function liveKey(client: Client, scopes: readonly string[]): string {
+  return `${client.id}\n${[...scopes].sort().join(' ')}`;
+}
+
+export class TokenStore implements Tokens {
   readonly #clock: Clock;
-  readonly #neverExpires: boolean;
   readonly #access = new Map<string, AccessGrant>();
   readonly #refresh = new Map<string, RefreshGrant>();
+  /** Client and scopes → the newest access token issued for them; undefined unless live tokens are handed back. */
+  readonly #live: Map<string, string> | undefined;
   #sweepAt = SWEEP_FLOOR;
   #nextSweepMs = 0;
 
-  constructor(o: { clock: Clock; faults: Faults }) {
+  constructor(o: { clock: Clock; indexLive?: boolean }) {
     this.#clock = o.clock;
-    this.#neverExpires = o.faults.has('token-never-expires');
+    this.#live = o.indexLive ? new Map() : undefined;
   }
 
-  /** A new access token and refresh token for `client`, with the client's lifetime. */
-  issue(client: Client, scopes: Iterable<string>): IssuedTokens {
+  issue(client: Client, scopes: readonly string[]): IssuedTokens {
     const now = this.#clock.now();
     const scopeSet = new Set(scopes);
     const accessToken = newToken();
-    const refreshToken = newToken();
     const lifetimeSeconds = client.tokenTtlSeconds;
-    this.#access.set(accessToken, { token: accessToken, client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds });
-    this.#refresh.set(refreshToken, { client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds: lifetimeSeconds * REFRESH_LIFETIME_FACTOR });
+    const refreshToken = this.#newRefresh({ client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds: lifetimeSeconds * REFRESH_LIFETIME_FACTOR });
+    this.#access.set(accessToken, { token: accessToken, client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds, refreshToken });
+    this.#live?.set(liveKey(client, scopes), accessToken);
     if (this.#access.size + this.#refresh.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
-    return { accessToken, refreshToken, lifetimeSeconds };
+    return { accessToken, refreshToken, lifetimeSeconds, issuedAtMs: now };
   }
 
-  /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
+  live(client: Client, scopes: readonly string[]): IssuedTokens | undefined {
+    if (this.#live === undefined) return undefined;
+    const key = liveKey(client, scopes);
+    const token = this.#live.get(key);
+    const grant = token === undefined ? undefined : this.verify(token);
+    if (grant === undefined) {
+      this.#live.delete(key);
+      return undefined;
+    }
+    let refreshToken = grant.refreshToken;
+    if (!this.#refresh.has(refreshToken)) {
+      // The one issued with it was used or logged out: the token comes back with a fresh one.
+      refreshToken = this.#newRefresh({
+        client,
+        scopes: grant.scopes,
+        issuedAtMs: this.#clock.now(),
+        lifetimeSeconds: grant.lifetimeSeconds * REFRESH_LIFETIME_FACTOR,
+      });
+      this.#access.set(grant.token, { ...grant, refreshToken });
+    }
+    return { accessToken: grant.token, refreshToken, lifetimeSeconds: grant.lifetimeSeconds, issuedAtMs: grant.issuedAtMs };
+  }
+
   verify(token: string): AccessGrant | undefined {
     const grant = this.#access.get(token);
     if (grant === undefined) return undefined;
-    if (!this.#neverExpires && tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
+    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
       this.#access.delete(token);
       return undefined;
     }
     return grant;
   }
 
-  /**
-   * What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out,
-   * or another client's. Redeeming it is a separate step (`expireRefresh`), after the request is checked.
-   */
   findRefresh(token: string, client: Client): RefreshGrant | undefined {
     const grant = this.#refresh.get(token);
     if (grant === undefined || grant.client.id !== client.id) return undefined;
-    if (!this.#neverExpires && tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
+    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
       this.#refresh.delete(token);
       return undefined;
     }
     return grant;
   }
 
-  /** Logout: the access token stops authenticating at once. */
+  redeemRefresh(token: string, clientId: string): boolean {
+    return this.#expireRefresh(token, clientId);
+  }
+
   expireAccess(token: string): boolean {
     return this.#access.delete(token);
   }
 
-  /** Expires a refresh token when it belongs to `clientId` (logout, and rotation on refresh). */
   expireRefresh(token: string, clientId: string): boolean {
-    const grant = this.#refresh.get(token);
-    if (grant === undefined || grant.client.id !== clientId) return false;
-    return this.#refresh.delete(token);
+    return this.#expireRefresh(token, clientId);
   }
 
   /** Drops every expired entry; returns how many entries are left. */
   sweep(): number {
     const now = this.#clock.now();
     this.#nextSweepMs = now + SWEEP_INTERVAL_MS;
-    if (!this.#neverExpires) {
-      for (const [token, g] of this.#access) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#access.delete(token);
-      for (const [token, g] of this.#refresh) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#refresh.delete(token);
-    }
+    for (const [token, g] of this.#access) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#access.delete(token);
+    for (const [token, g] of this.#refresh) if (tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) this.#refresh.delete(token);
+    if (this.#live !== undefined) for (const [key, token] of this.#live) if (!this.#access.has(token)) this.#live.delete(key);
     return this.#access.size + this.#refresh.size;
   }
 
   clear(): void {
     this.#access.clear();
     this.#refresh.clear();
+    this.#live?.clear();
     this.#sweepAt = SWEEP_FLOOR;
     this.#nextSweepMs = 0;
   }
 
-  stats(): { accessTokens: number; refreshTokens: number } {
-    return { accessTokens: this.#access.size, refreshTokens: this.#refresh.size };
+  /**
+   * Stored entries, and the access tokens still valid now (issued, not logged out, not expired on the
+   * virtual clock): what a run checks to prove it left no live token behind.
+   */
+  stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number } {
+    const now = this.#clock.now();
+    let valid = 0;
+    for (const g of this.#access.values()) if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) valid++;
+    return { accessTokens: this.#access.size, refreshTokens: this.#refresh.size, validAccessTokens: valid };
+  }
+
+  #newRefresh(grant: RefreshGrant): string {
+    const token = newToken();
+    this.#refresh.set(token, grant);
+    return token;
+  }
+
+  #expireRefresh(token: string, clientId: string): boolean {
+    const grant = this.#refresh.get(token);
+    if (grant === undefined || grant.client.id !== clientId) return false;
+    return this.#refresh.delete(token);
   }
 }

@@ -5,22 +5,23 @@
  * concurrency control): snapshots cost two numbers, whatever the size of the data.
  */
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
-import { type ContentAttributes, type ContentMeta, type ContentVersion, seededContent, seededContentMeta, serviceTimestamp } from './content.ts';
+import { type ContentAttributes, type ContentMeta, type ContentVersion, seededContent, seededContentMeta } from './content.ts';
 import { indexOfOpaqueId, opaqueId } from './random.ts';
+import type { TimestampFormat } from './timestamps.ts';
 
 export class ContentStore {
   readonly #seed: number;
   readonly #seeded: number;
-  readonly #sevenDigits: boolean;
+  readonly #timestamp: TimestampFormat;
   #revision = 0;
   /** Versions after the seed, oldest first, per index; created items have no seeded version. */
   #changes = new Map<number, ContentVersion[]>();
   #created = 0;
 
-  constructor(options: { seed: number; items: number; sevenDigits: boolean }) {
+  constructor(options: { seed: number; items: number; timestamp: TimestampFormat }) {
     this.#seed = options.seed;
     this.#seeded = options.items;
-    this.#sevenDigits = options.sevenDigits;
+    this.#timestamp = options.timestamp;
   }
 
   /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */
@@ -42,7 +43,7 @@ export class ContentStore {
         if (version.rev <= rev) return version;
       }
     }
-    return index < this.#seeded ? seededContent(this.#seed, index, this.#sevenDigits) : undefined;
+    return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp) : undefined;
   }
 
   /** What filters read of item `index` at `rev`, without building the item when it is unchanged seed data. */
@@ -65,7 +66,7 @@ export class ContentStore {
   create(attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion {
     const index = this.#seeded + this.#created;
     const id = opaqueId('c', index);
-    const now = serviceTimestamp(nowMs, this.#sevenDigits);
+    const now = this.#timestamp(nowMs);
     const merged: ContentAttributes = {
       'content-type': 'Article',
       'external-id': `mock-${id}`,
@@ -88,7 +89,10 @@ export class ContentStore {
       'created-at': attributes['created-at'] ?? now,
       'modified-at': attributes['modified-at'] ?? now,
     };
-    const version = this.#version(id, merged);
+    // Times given by the caller are read back from their text (the schema made sure they parse); defaults are now.
+    const createdMs = attributes['created-at'] === undefined ? nowMs : parseZonelessTimestamp(attributes['created-at']);
+    const modifiedMs = attributes['modified-at'] === undefined ? nowMs : parseZonelessTimestamp(attributes['modified-at']);
+    const version = this.#version(id, merged, createdMs, modifiedMs);
     this.#changes.set(index, [version]);
     this.#created++;
     return version;
@@ -98,8 +102,9 @@ export class ContentStore {
   modify(index: number, attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion | undefined {
     const current = this.at(index, this.#revision);
     if (!current) return undefined;
-    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': serviceTimestamp(nowMs, this.#sevenDigits) };
-    const version = this.#version(current.id, merged);
+    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.#timestamp(nowMs) };
+    const createdMs = attributes['created-at'] === undefined ? current.createdMs : parseZonelessTimestamp(attributes['created-at']);
+    const version = this.#version(current.id, merged, createdMs, nowMs);
     const versions = this.#changes.get(index);
     if (versions) versions.push(version);
     else this.#changes.set(index, [version]);
@@ -113,15 +118,8 @@ export class ContentStore {
     this.#revision = 0;
   }
 
-  #version(id: string, attributes: ContentAttributes): ContentVersion {
+  #version(id: string, attributes: ContentAttributes, createdMs: number, modifiedMs: number): ContentVersion {
     this.#revision++;
-    return {
-      rev: this.#revision,
-      id,
-      attributes,
-      createdMs: parseZonelessTimestamp(attributes['created-at']),
-      modifiedMs: parseZonelessTimestamp(attributes['modified-at']),
-      provider: attributes.provider,
-    };
+    return { rev: this.#revision, id, attributes, createdMs, modifiedMs, provider: attributes.provider };
   }
 }

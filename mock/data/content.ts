@@ -3,9 +3,9 @@
  * plane makes, kept as versions stamped with a revision number. A snapshot is nothing but the
  * revision and item count at the moment it was taken (see mock/pagination.ts), so it never copies data.
  */
-import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
 import type { ContentAttributes } from '../../schemas/types.ts';
 import { hash32, ItemRandom, opaqueId } from './random.ts';
+import type { TimestampFormat } from './timestamps.ts';
 
 /** The attributes' shape is the schema's (schemas/types.ts): the mock serves exactly what the suite checks. */
 export type { ContentAttributes };
@@ -54,13 +54,6 @@ const MODIFIED_UNTIL_MS = Date.UTC(2026, 0, 1);
 
 const MINUTES_PER_UNIT: Record<string, number> = { Words: 1 / 230, Seconds: 1 / 60, Minutes: 1, Hours: 60, Days: 480 };
 
-/** Writes a timestamp the way the real service does: trailing zeros of the fraction dropped (`.44`), at least one digit. */
-export function serviceTimestamp(ms: number, sevenDigits: boolean): string {
-  if (sevenDigits) return formatZonelessTimestamp(ms, 7);
-  const text = formatZonelessTimestamp(ms, 3);
-  return text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '.0');
-}
-
 function slug(text: string): string {
   return text
     .toLowerCase()
@@ -86,8 +79,8 @@ export function seededContentMeta(seed: number, index: number): ContentMeta {
   return drawMeta(new ItemRandom(seed, index, 1));
 }
 
-/** Item `index` of `seed`, as it was seeded (revision 0). Pure: same inputs, same item. */
-export function seededContent(seed: number, index: number, sevenDigits = false): ContentVersion {
+/** Item `index` of `seed`, as it was seeded (revision 0), its times written by `timestamp`. Pure: same inputs, same item. */
+export function seededContent(seed: number, index: number, timestamp: TimestampFormat): ContentVersion {
   const r = new ItemRandom(seed, index, 1);
   const { createdMs, modifiedMs, provider } = drawMeta(r);
   const id = opaqueId('c', index);
@@ -97,7 +90,7 @@ export function seededContent(seed: number, index: number, sevenDigits = false):
   const [low, high] = kind.duration;
   const duration = Math.round((low + r.next() * (high - low)) * 10) / 10;
   const learningMinutes = Math.round(duration * (MINUTES_PER_UNIT[kind.durationType] ?? 1) * 100) / 100;
-  const publishDate = r.chance(0.2) ? null : serviceTimestamp(createdMs - r.int(30 * 86_400_000), sevenDigits);
+  const publishDate = r.chance(0.2) ? null : timestamp(createdMs - r.int(30 * 86_400_000));
   const providerSlug = slug(provider);
   return {
     rev: 0,
@@ -121,8 +114,8 @@ export function seededContent(seed: number, index: number, sevenDigits = false):
       'is-internal': r.chance(0.1),
       owner: r.pick(OWNERS),
       'learning-minutes': learningMinutes,
-      'created-at': serviceTimestamp(createdMs, sevenDigits),
-      'modified-at': serviceTimestamp(modifiedMs, sevenDigits),
+      'created-at': timestamp(createdMs),
+      'modified-at': timestamp(modifiedMs),
       'publish-date': publishDate,
       'platform-url': `https://platform.example.com/content/${id}`,
     },

@@ -1,10 +1,11 @@
 /**
- * Seeded users with the attributes the reference notes list (`type` = `users`). The document shows
- * nothing of them but the endpoint, and the control plane does not change them.
+ * Seeded users with the attributes the reference notes list. The document shows nothing of them but
+ * the endpoint, and the control plane does not change them; mock/render.ts writes them as the
+ * profile says (users.type, users.attributes).
  */
 
-import { serviceTimestamp } from './content.ts';
 import { ItemRandom, opaqueId } from './random.ts';
+import type { TimestampFormat } from './timestamps.ts';
 
 const FIRST = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe', 'Omar', 'Yuki', 'Lena', 'Ravi', 'Sofia', 'Ethan', 'Amara'] as const;
 const LAST = ['Chen', 'Smith', 'Garcia', 'Müller', 'Okafor', 'Tanaka', 'Dubois', 'Kowalski', 'Silva', 'Patel'] as const;
@@ -22,13 +23,13 @@ export interface UserItem {
   readonly attributes: Record<string, string | boolean | null>;
 }
 
-export function seededUser(seed: number, index: number, sevenDigits = false): UserItem {
+export function seededUser(seed: number, index: number, timestamp: TimestampFormat): UserItem {
   const r = new ItemRandom(seed, index, 2);
   const first = r.pick(FIRST);
   const last = r.pick(LAST);
   const login = `${first}.${last}${index}`.toLowerCase().replace('ü', 'ue');
   const createdMs = CREATED_FROM_MS + Math.floor(r.next() * CREATED_SPAN_MS);
-  const lastLogin = r.chance(0.15) ? null : serviceTimestamp(createdMs + Math.floor(r.next() * 365 * 86_400_000), sevenDigits);
+  const lastLogin = r.chance(0.15) ? null : timestamp(createdMs + Math.floor(r.next() * 365 * 86_400_000));
   return {
     id: opaqueId('u', index),
     attributes: {
@@ -47,7 +48,7 @@ export function seededUser(seed: number, index: number, sevenDigits = false): Us
       'permission-role': r.pick(ROLES),
       'job-role': r.pick(JOBS),
       'preferred-language': r.pick(LANGUAGES),
-      'created-at': serviceTimestamp(createdMs, sevenDigits),
+      'created-at': timestamp(createdMs),
       'last-login-at': lastLogin,
     },
   };

@@ -2,7 +2,8 @@
 import { connect } from 'node:net';
 import { expect as plainExpect, test as plainTest } from '@playwright/test';
 import { createMock, type MockServer } from '../app.ts';
-import { api, expect, getToken, json, postToken, test } from './http-fixtures.ts';
+import { BUILT_IN_PROFILES } from '../profile.ts';
+import { api, expect, getToken, json, postToken, profiled, test } from './http-fixtures.ts';
 
 /** Sends raw bytes and returns the raw answer: for requests fetch refuses to make. */
 function raw(url: string, request: string): Promise<string> {
@@ -66,9 +67,9 @@ test.describe('requests node:http refuses still get a JSON error body', () => {
   });
 });
 
-test.describe('variant errors-without-body', () => {
-  test.use({ mockOptions: { variants: ['errors-without-body'] } });
-  test('errors of both origins have an empty body; successes and the control plane keep theirs', async ({ mock }) => {
+test.describe('profile errors.body and tokens.errorBody empty', () => {
+  test.use({ mockOptions: { profile: profiled({ errors: { body: 'empty' }, tokens: { errorBody: 'empty' } }) } });
+  test('errors of both origins have an empty body, raw ones too; successes and the control plane keep theirs', async ({ mock }) => {
     const unauthorized = await api(mock, '/api/v2/content');
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer');
@@ -76,9 +77,28 @@ test.describe('variant errors-without-body', () => {
     const refused = await postToken(mock, { grant_type: 'password' });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toBe('');
+    const garbage = await raw(mock.authUrl, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 [^]*Content-Length: 0\r\n/);
     expect((await getToken(mock)).access_token).toBeTruthy();
     const control = await fetch(`${mock.controlUrl}/clock`, { method: 'POST', body: '{}' });
     expect((await json(control)).errors[0].status).toBe(400);
+  });
+});
+
+test.describe('the control plane reports the profile and the valid tokens', () => {
+  test.use({ mockOptions: { profile: profiled({ extends: 'lenient', name: 'mine' }), rate: { requests: 7, periodSeconds: 60, period: '1m' } } });
+  test('GET /_mock/profile is the complete profile in force (its rate the rate option’s); /_mock/stats counts valid tokens', async ({ mock }) => {
+    const profile = await json(await fetch(`${mock.controlUrl}/profile`));
+    expect(profile).toEqual({ ...mock.profile, rateLimit: { ...mock.profile.rateLimit, rate: '7/1m' } });
+    expect(profile.name).toBe('mine');
+    const a = await getToken(mock);
+    await getToken(mock);
+    await api(mock, '/oauth/token', a.access_token, { method: 'POST' });
+    const stats = await json(await fetch(`${mock.controlUrl}/stats`));
+    expect(stats).toMatchObject({ accessTokens: 1, validAccessTokens: 1, refreshTokens: 2 });
+    mock.clock.advance(60 * 86_400);
+    expect(await json(await fetch(`${mock.controlUrl}/stats`))).toMatchObject({ validAccessTokens: 0 });
+    for (const text of [JSON.stringify(profile), JSON.stringify(stats)]) expect(text).not.toMatch(/secret|access_token|mock-org/);
   });
 });
 
@@ -130,8 +150,11 @@ plainTest.describe('factory', () => {
     { options: { apiPort: 70_000 }, message: /apiPort must be an integer from 0 to 65535/ },
     { options: { items: -1 }, message: /items must be an integer/ },
     { options: { tokenTtlSeconds: 0 }, message: /tokenTtlSeconds must be an integer from 1/ },
-    { options: { faults: ['nope'] }, message: /unknown fault "nope"/ },
-    { options: { variants: ['nope'] }, message: /unknown variant "nope"/ },
+    { options: { profile: { name: 'half' } }, message: /^profile: tokens\.badCredentialsStatus is not set/ },
+    {
+      options: { profile: { ...BUILT_IN_PROFILES.strict, query: { ...BUILT_IN_PROFILES.strict.query, limitMax: 0 } } },
+      message: /^profile: query\.limitMax must be an integer from 1 to 10000, got 0\.$/,
+    },
     { options: { clients: [] }, message: /clients: expected at least one client/ },
   ]) {
     plainTest(`bad options are refused: ${message.source}`, () => {

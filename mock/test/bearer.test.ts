@@ -1,7 +1,7 @@
 /** Bearer authentication and scopes of the resource endpoints (mock/bearer.ts). */
 import { expect as plainExpect, test as plainTest } from '@playwright/test';
 import { parseBearer } from '../bearer.ts';
-import { api, expect, getToken, json, PROVIDER, test } from './http-fixtures.ts';
+import { api, expect, getToken, json, PROVIDER, profiled, test } from './http-fixtures.ts';
 
 plainTest.describe('reading the Authorization header', () => {
   for (const { header, expected } of [
@@ -88,30 +88,36 @@ test.describe('scopes: any one accepted scope lets a token list', () => {
   });
 });
 
-test.describe('variant missing-scope-401', () => {
-  test.use({ mockOptions: { variants: ['missing-scope-401'] } });
-  test('a missing scope gives 401', async ({ mock }) => {
-    const { access_token } = await getToken(mock, 'users:read');
-    expect((await api(mock, '/api/v2/content', access_token)).status).toBe(401);
-  });
-});
-
-test.describe('faults', () => {
-  for (const { fault, scope, path, status } of [
-    { fault: 'scope-not-enforced-content', scope: 'users:read', path: '/api/v2/content', status: 200 },
-    { fault: 'scope-not-enforced-users', scope: 'content:read', path: '/api/v2/users', status: 200 },
-    { fault: 'content-write-refused', scope: 'content:write', path: '/api/v2/content', status: 403 },
-  ] as const) {
-    test.describe(fault, () => {
-      test.use({ mockOptions: { faults: [fault] } });
-      test(`${scope} on ${path}: ${status}`, async ({ mock }) => {
-        const { access_token } = await getToken(mock, scope);
-        expect((await api(mock, `${path}?limit=1`, access_token)).status).toBe(status);
+test.describe('profile: statuses and accepted scopes', () => {
+  for (const status of [401, 404] as const) {
+    test.describe(`auth.missingScopeStatus ${status}`, () => {
+      test.use({ mockOptions: { profile: profiled({ auth: { missingScopeStatus: status } }) } });
+      test(`a missing scope gives ${status}, with the insufficient_scope challenge`, async ({ mock }) => {
+        const { access_token } = await getToken(mock, 'users:read');
+        const res = await api(mock, '/api/v2/content', access_token);
+        expect(res.status).toBe(status);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope"/);
       });
     });
   }
-  test.describe('bearer-not-checked', () => {
-    test.use({ mockOptions: { faults: ['bearer-not-checked'] } });
-    test('no token lists content', async ({ mock }) => expect((await api(mock, '/api/v2/content?limit=1')).status).toBe(200));
+
+  test.describe('auth.unauthenticatedStatus 403', () => {
+    test.use({ mockOptions: { profile: profiled({ auth: { unauthenticatedStatus: 403 } }) } });
+    test('a missing, unknown or logged-out token gives 403', async ({ mock }) => {
+      expect((await api(mock, '/api/v2/content')).status).toBe(403);
+      expect((await api(mock, '/api/v2/users', 'nope')).status).toBe(403);
+    });
+  });
+
+  test.describe('auth.contentScopes content:read only, auth.usersScopes users:read only', () => {
+    test.use({ mockOptions: { profile: profiled({ auth: { contentScopes: ['content:read'], usersScopes: ['users:read'] } }) } });
+    test('content:write alone is refused on content, users:write alone on users', async ({ mock }) => {
+      const { access_token } = await getToken(mock, 'content:write,users:write');
+      const content = await api(mock, '/api/v2/content', access_token);
+      expect(content.status).toBe(403);
+      expect(content.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="content:read"');
+      expect((await api(mock, '/api/v2/users', access_token)).status).toBe(403);
+      expect((await api(mock, '/api/v2/content', (await getToken(mock, 'content:read')).access_token)).status).toBe(200);
+    });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it (`npm run mock -- …` is `node scripts/run.mjs mock/cli.ts …`): one JSON
+ * The CLI as a user runs it (`npm run mock -- …` is `tsx mock/cli.ts …`): one JSON
  * line once listening, a working token and listing, a clean stop on SIGTERM, exit 2 on a bad flag.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
+import { tsNodeArgs } from '../../scripts/root.ts';
 
-// Spawned processes share one esbuild output file per entry: run this file's tests one at a time.
+// Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
 function start(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['scripts/run.mjs', 'mock/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+  return spawn(process.execPath, tsNodeArgs('mock/cli.ts', args), { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
 }
 
 /** The first stdout line, or the process's exit with its stderr when it stops first. */
@@ -53,7 +54,8 @@ test('prints one JSON line, serves a token and both listings, and exits 0 on SIG
   try {
     const line = await firstLine(child);
     const urls = JSON.parse(line);
-    expect(Object.keys(urls)).toEqual(['authUrl', 'baseUrl', 'controlUrl']);
+    expect(Object.keys(urls)).toEqual(['authUrl', 'baseUrl', 'controlUrl', 'profile']);
+    expect(urls.profile).toBe('strict');
     expect(urls.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(urls.controlUrl).toBe(`${urls.baseUrl}/_mock`);
 
@@ -107,8 +109,38 @@ test('a clients file replaces the default keys; --no-control prints controlUrl n
   expect((await done).code).toBe(0);
 });
 
+test('--profile lenient: the control plane reports it, and flags override its options', async () => {
+  const child = start(['--profile', 'lenient', '--rate', '9/1m']);
+  const done = exited(child);
+  try {
+    const urls = JSON.parse(await firstLine(child));
+    expect(urls.profile).toBe('lenient');
+    const profile = await json(await fetch(`${urls.controlUrl}/profile`));
+    expect(profile).toMatchObject({ name: 'lenient', pagination: { nextLink: 'cursor-only' }, rateLimit: { rate: '9/1m', window: 'sliding' } });
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect((await done).code).toBe(0);
+});
+
+// A fixed path: the test's title names it, and titles must be the same in every worker.
+const badProfile = path.join(tmpdir(), 'lp-mock-cli-bad-profile.json');
+writeFileSync(badProfile, JSON.stringify({ extends: 'platform', pagination: { finalPage: 'last' } }));
+
 test.describe('refusing to start', () => {
   for (const { args, message, code } of [
+    {
+      args: ['--profile', badProfile],
+      message: new RegExp(
+        `^Profile file ${badProfile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: pagination\\.finalPage must be one of "absent", "null", "empty-string", "trailing-empty-page", got "last"\\.$`,
+      ),
+      code: 2,
+    },
+    {
+      args: ['--profile', 'betatest'],
+      message: /^Profile "betatest" is neither a built-in profile \(strict, platform, lenient\) nor a readable file \(no such file\)\.$/,
+      code: 2,
+    },
     { args: ['--auth-port', 'x'], message: /^--auth-port must be an integer from 0 to 65535, got "x"\.$/, code: 2 },
     { args: ['--bogus'], message: /^Unknown flag "--bogus"; run with --help for the list of flags\.$/, code: 2 },
     { args: ['--clients', '/nonexistent/clients.json'], message: /^Cannot read the clients file \/nonexistent\/clients\.json \(ENOENT\)\.$/, code: 2 },

@@ -5,6 +5,7 @@
  */
 import { test as base } from '@playwright/test';
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
+import { type Profile, type ProfileFile, resolveProfile } from '../profile.ts';
 
 export { expect } from '@playwright/test';
 
@@ -22,6 +23,13 @@ export const test = base.extend<{ mockOptions: MockOptions; mock: MockServer }>(
     await mock.close();
   },
 });
+
+/** A complete profile: strict (or the built-in `extends` names) with the options given. */
+export function profiled(file: ProfileFile): Profile {
+  const resolved = resolveProfile(file);
+  if (!resolved.ok) throw new Error(resolved.error);
+  return resolved.value;
+}
 
 export const FORM = 'application/x-www-form-urlencoded';
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
 import { rawExchange } from './raw-http.ts';
+import { tsNodeArgs } from '../../scripts/root.ts';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLIENT = { id: 'log-check-client', secret: 'log-check-secret-3f9a1c', scopes: ['content:read', 'users:read'] };
@@ -19,7 +20,7 @@ const WRONG_SECRET = 'wrong-secret-b7e2d4';
 test('nothing the CLI writes with --log holds a secret, a token or a cursor', async () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'mock-log-')), 'clients.json');
   writeFileSync(file, JSON.stringify([CLIENT]));
-  const child = spawn(process.execPath, ['scripts/run.mjs', 'mock/cli.ts', '--log', '--clients', file], {
+  const child = spawn(process.execPath, tsNodeArgs('mock/cli.ts', ['--log', '--clients', file]), {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
   });

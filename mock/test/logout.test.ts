@@ -1,6 +1,6 @@
-/** POST {base}/oauth/token with a bearer token: logout (mock/logout.ts), its variant and faults. */
+/** POST {base}/oauth/token with a bearer token: logout (mock/logout.ts) and the profile's logout options. */
 import type { MockServer } from '../app.ts';
-import { api, expect, getToken, json, ORG, PROVIDER, postToken, test } from './http-fixtures.ts';
+import { api, expect, getToken, json, ORG, PROVIDER, postToken, profiled, test } from './http-fixtures.ts';
 
 const logout = (mock: MockServer, token: string | undefined, body?: unknown) =>
   api(mock, '/oauth/token', token, {
@@ -78,35 +78,49 @@ test.describe('logout', () => {
   });
 });
 
-test.describe('variant logout-200-json', () => {
-  test.use({ mockOptions: { variants: ['logout-200-json'] } });
-  test('200 with a small JSON body', async ({ mock }) => {
-    const { access_token } = await getToken(mock);
-    const res = await logout(mock, access_token);
-    expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ status: 'logged-out' });
-  });
+test.describe('profile: logout.response', () => {
+  for (const { response, status, body } of [
+    { response: '200-json', status: 200, body: '{"status":"logged-out"}' },
+    { response: '200-empty', status: 200, body: '' },
+  ] as const) {
+    test.describe(response, () => {
+      test.use({ mockOptions: { profile: profiled({ logout: { response } }) } });
+      test(`${status} with ${body === '' ? 'an empty body' : 'a small JSON body'}; the token is logged out`, async ({ mock }) => {
+        const { access_token } = await getToken(mock);
+        const res = await logout(mock, access_token);
+        expect(res.status).toBe(status);
+        expect(await res.text()).toBe(body);
+        expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(401);
+      });
+    });
+  }
 });
 
-test.describe('faults', () => {
-  test.describe('logout-keeps-access-token', () => {
-    test.use({ mockOptions: { faults: ['logout-keeps-access-token'] } });
-    test('the token still authenticates', async ({ mock }) => {
+test.describe('profile: logout.request', () => {
+  test.describe('json-object', () => {
+    test.use({ mockOptions: { profile: profiled({ logout: { request: 'json-object' } }) } });
+    test('an empty body is refused and changes nothing; {} logs out', async ({ mock }) => {
       const { access_token } = await getToken(mock);
-      await logout(mock, access_token);
+      const empty = await logout(mock, access_token);
+      expect(empty.status).toBe(400);
+      expect((await json(empty)).errors[0].detail).toMatch(/must be a JSON object/);
       expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(200);
+      expect((await logout(mock, access_token, {})).status).toBe(204);
+      expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(401);
     });
   });
-  test.describe('logout-keeps-refresh-token', () => {
-    test.use({ mockOptions: { faults: ['logout-keeps-refresh-token'] } });
-    test('the refresh token still works', async ({ mock }) => {
+
+  test.describe('any', () => {
+    test.use({ mockOptions: { profile: profiled({ logout: { request: 'any' } }) } });
+    test('any body logs out; a JSON object’s refresh_token still expires', async ({ mock }) => {
+      for (const body of ['refresh_token=abc', '[]', { refresh_token: 5 }, 'not json']) {
+        const { access_token } = await getToken(mock);
+        expect((await logout(mock, access_token, body)).status).toBe(204);
+        expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(401);
+      }
       const { access_token, refresh_token } = await getToken(mock);
-      await logout(mock, access_token, { refresh_token });
-      expect((await refresh(mock, refresh_token)).status).toBe(200);
+      expect((await logout(mock, access_token, { refresh_token })).status).toBe(204);
+      expect((await refresh(mock, refresh_token)).status).toBe(400);
     });
-  });
-  test.describe('logout-without-token-accepted', () => {
-    test.use({ mockOptions: { faults: ['logout-without-token-accepted'] } });
-    test('no token: 204', async ({ mock }) => expect((await logout(mock, undefined)).status).toBe(204));
   });
 });

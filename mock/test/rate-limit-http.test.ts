@@ -1,6 +1,6 @@
 /** Rate limiting as the api origin applies it: which responses are counted and carry the headers. */
 import { headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
-import { api, control, expect, getToken, json, PROVIDER, START_MS, test } from './http-fixtures.ts';
+import { api, control, expect, getToken, json, profiled, PROVIDER, START_MS, test } from './http-fixtures.ts';
 
 const rateOf = (res: Response) => parseRateLimitHeaders((name) => res.headers.get(name) ?? undefined);
 
@@ -84,11 +84,19 @@ test.describe('rate null: limiting off', () => {
   });
 });
 
-test.describe('variant seven-digit-fractions', () => {
-  test.use({ mockOptions: { variants: ['seven-digit-fractions'] } });
+test.describe('profile rateLimit.resetFractionDigits 7', () => {
+  test.use({ mockOptions: { profile: profiled({ rateLimit: { resetFractionDigits: 7 } }) } });
   test('X-Rate-Limit-Reset has 7 fractional digits and still parses', async ({ mock }) => {
     const res = await api(mock, '/api/v2/users?limit=1', (await getToken(mock)).access_token);
     expect(res.headers.get('x-rate-limit-reset')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
     expect(parseRateLimitHeaders(headerLookup({ ...Object.fromEntries(res.headers) }))).toMatchObject({ ok: true });
+  });
+});
+
+test.describe('profile rateLimit.rate', () => {
+  test.use({ mockOptions: { profile: profiled({ rateLimit: { rate: '5/10s' } }) } });
+  test('is the rate of keys without their own', async ({ mock }) => {
+    const res = await api(mock, '/api/v2/users?limit=1', (await getToken(mock)).access_token);
+    expect(rateOf(res)).toMatchObject({ ok: true, value: { period: '10s', remaining: 4 } });
   });
 });

@@ -1,13 +1,12 @@
-/** The fixed-window rate limiter (mock/rate-limit.ts) on a manual clock, with its faults and variants. */
+/** The rate limiter (mock/rate-limit.ts, mock/rate-windows.ts) on a manual clock, under each of the profile's rateLimit options. */
 import { expect, test } from '@playwright/test';
 import { headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
 import { ClientRegistry } from '../clients.ts';
 import { ManualClock } from '../clock.ts';
-import type { FaultName } from '../faults.ts';
+import { BUILT_IN_PROFILES, type Profile } from '../profile.ts';
 import { RateLimiter, type RateOutcome } from '../rate-limit.ts';
-import type { VariantName } from '../variants.ts';
 
-function setup(o: { faults?: FaultName[]; variants?: VariantName[] } = {}) {
+function setup(o: Partial<Profile['rateLimit']> = {}) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0, 250));
   const clients = new ClientRegistry(
     [
@@ -18,9 +17,9 @@ function setup(o: { faults?: FaultName[]; variants?: VariantName[] } = {}) {
     ],
     { rate: { requests: 3, periodSeconds: 60, period: '1m' }, tokenTtlSeconds: 60 },
   );
-  const limiter = new RateLimiter({ clock, faults: new Set(o.faults), variants: new Set(o.variants) });
+  const limiter = new RateLimiter({ clock, profile: { ...BUILT_IN_PROFILES.strict.rateLimit, ...o } });
   const take = (id: string, token = 't1') => limiter.take({ client: clients.get(id)!, token });
-  return { clock, limiter, take };
+  return { clock, limiter, take, clients };
 }
 
 function headers(outcome: RateOutcome): Record<string, string> {
@@ -80,7 +79,7 @@ test('a client rate from the clients file applies and shows in the headers; rate
   expect(headers(take('custom'))).toMatchObject({ 'X-Rate-Limit-Limit': '10s', 'X-Rate-Limit-Remaining': '1' });
   take('custom');
   expect(take('custom').refused).toBe(true);
-  for (let i = 0; i < 10; i++) expect(take('off')).toEqual({ refused: false, headers: [] });
+  for (let i = 0; i < 10; i++) expect(take('off')).toMatchObject({ refused: false, headers: [] });
 });
 
 test('ended windows are evicted', () => {
@@ -92,9 +91,9 @@ test('ended windows are evicted', () => {
   expect(limiter.sweep()).toBe(0);
 });
 
-test.describe('variants', () => {
-  test('retry-after-http-date: an HTTP-date at or after the reset', () => {
-    const { take, clock } = setup({ variants: ['retry-after-http-date'] });
+test.describe('Retry-After and X-Rate-Limit-Reset forms', () => {
+  test('retryAfter http-date: an HTTP-date at or after the reset', () => {
+    const { take, clock } = setup({ retryAfter: 'http-date' });
     const start = clock.now();
     for (let i = 0; i < 3; i++) take('a');
     const value = headers(take('a'))['Retry-After'];
@@ -102,35 +101,97 @@ test.describe('variants', () => {
     const parsed = parseRetryAfter(value, clock.now());
     expect(parsed.ok && clock.now() + parsed.value * 1000).toBeGreaterThanOrEqual(start + 60_000);
   });
-  test('seven-digit-fractions: X-Rate-Limit-Reset with 7 fractional digits', () => {
-    const { take } = setup({ variants: ['seven-digit-fractions'] });
-    expect(headers(take('a'))['X-Rate-Limit-Reset']).toBe('2026-01-01T12:01:00.2500000Z');
+  for (const { digits, reset } of [
+    { digits: 7, reset: '2026-01-01T12:01:00.2500000Z' },
+    { digits: 3, reset: '2026-01-01T12:01:00.250Z' },
+    // Whole seconds: the window itself ends on one, so the reset written is exact.
+    { digits: 0, reset: '2026-01-01T12:01:01Z' },
+  ] as const) {
+    test(`resetFractionDigits ${digits}: ${reset}`, () => {
+      const { take } = setup({ resetFractionDigits: digits });
+      const first = take('a');
+      const h = headers(first);
+      expect(h['X-Rate-Limit-Reset']).toBe(reset);
+      expect(parseRateLimitHeaders(headerLookup(h))).toMatchObject({ ok: true });
+      expect(first.resetMs).toBe(Date.parse(reset));
+    });
+  }
+
+  test('resetFractionDigits 0: refused until the whole second written, served from it', () => {
+    const { take, clock } = setup({ resetFractionDigits: 0 });
+    for (let i = 0; i < 3; i++) take('a');
+    clock.advance(60.749); // 12:01:00.999, past the period but before the written reset
+    expect(take('a').refused).toBe(true);
+    clock.advance(0.001);
+    expect(take('a').refused).toBe(false);
   });
 });
 
-test.describe('faults break exactly their rule', () => {
-  const spend = (take: (id: string, token?: string) => RateOutcome, n: number) => Array.from({ length: n }, (_, i) => take('a', `t${i}`));
-  for (const { fault, check } of [
-    { fault: 'rate-header-limit-missing', check: (o: RateOutcome[]) => expect(headers(o[0]!)).not.toHaveProperty('X-Rate-Limit-Limit') },
-    { fault: 'rate-header-remaining-missing', check: (o: RateOutcome[]) => expect(headers(o[0]!)).not.toHaveProperty('X-Rate-Limit-Remaining') },
-    { fault: 'rate-header-reset-missing', check: (o: RateOutcome[]) => expect(headers(o[0]!)).not.toHaveProperty('X-Rate-Limit-Reset') },
-    {
-      fault: 'rate-header-reset-malformed',
-      check: (o: RateOutcome[]) => expect(parseRateLimitHeaders(headerLookup(headers(o[0]!)))).toMatchObject({ ok: false, reason: /not an ISO 8601/ }),
-    },
-    {
-      fault: 'rate-remaining-constant',
-      check: (o: RateOutcome[]) => expect(o.slice(0, 3).map((x) => headers(x)['X-Rate-Limit-Remaining'])).toEqual(['3', '3', '3']),
-    },
-    { fault: 'rate-no-429', check: (o: RateOutcome[]) => expect(o.every((x) => !x.refused)).toBe(true) },
-    { fault: 'rate-429-early', check: (o: RateOutcome[]) => expect(o.map((x) => x.refused)).toEqual([false, false, true, true]) },
-    { fault: 'retry-after-missing', check: (o: RateOutcome[]) => expect(o[3]?.refused && headers(o[3])).not.toHaveProperty('Retry-After') },
-    { fault: 'retry-after-short', check: (o: RateOutcome[]) => expect(Number(headers(o[3]!)['Retry-After'])).toBe(30) },
-    { fault: 'rate-budget-per-token', check: (o: RateOutcome[]) => expect(o.every((x) => !x.refused)).toBe(true) },
-  ] as const) {
-    test(fault, () => {
-      const { take } = setup({ faults: [fault] });
-      check(spend(take, 4));
+test.describe('window kinds', () => {
+  test('clock-aligned: windows start at multiples of the period since the epoch', () => {
+    const { take, clock } = setup({ window: 'clock-aligned' });
+    // 12:00:00.250 is inside the window 12:00:00–12:01:00.
+    expect(headers(take('a'))['X-Rate-Limit-Reset']).toBe('2026-01-01T12:01:00.000Z');
+    take('a');
+    take('a');
+    clock.advance(30);
+    const refused = take('a');
+    expect(refused.refused).toBe(true);
+    expect(headers(refused)['Retry-After']).toBe('30');
+    clock.advance(29.75);
+    expect(take('a')).toMatchObject({ refused: false, remaining: 2, resetMs: Date.UTC(2026, 0, 1, 12, 2) });
+  });
+
+  test('sliding: a request counts for one period; Reset is when the oldest counted one leaves', () => {
+    const { take, clock } = setup({ window: 'sliding' });
+    const t0 = clock.now();
+    expect(take('a')).toMatchObject({ remaining: 2, resetMs: t0 + 60_000 });
+    clock.advance(20);
+    expect(take('a')).toMatchObject({ remaining: 1, resetMs: t0 + 60_000 });
+    clock.advance(20);
+    expect(take('a')).toMatchObject({ remaining: 0, resetMs: t0 + 60_000 });
+    const refused = take('a');
+    expect(refused).toMatchObject({ refused: true, remaining: 0, resetMs: t0 + 60_000 });
+    expect(headers(refused)['Retry-After']).toBe('20');
+    clock.advance(20); // the first request leaves the window: one slot is back
+    expect(take('a')).toMatchObject({ refused: false, remaining: 0, resetMs: t0 + 80_000 });
+    expect(take('a').refused).toBe(true);
+    clock.advance(60); // every request has left
+    expect(take('a')).toMatchObject({ refused: false, remaining: 2 });
+  });
+
+  for (const window of ['first-request', 'clock-aligned', 'sliding'] as const) {
+    test(`${window}, retryDuringBlock extends-block: each refused request moves the end of the block to one period after it`, () => {
+      const { take, clock } = setup({ window, retryDuringBlock: 'extends-block' });
+      for (let i = 0; i < 3; i++) take('a');
+      clock.advance(10);
+      const first = take('a');
+      expect(first).toMatchObject({ refused: true, resetMs: clock.now() + 60_000 });
+      clock.advance(59);
+      const second = take('a');
+      expect(second).toMatchObject({ refused: true, resetMs: clock.now() + 60_000 });
+      expect(headers(second)['Retry-After']).toBe('60');
+      clock.advance(60);
+      expect(take('a').refused).toBe(false);
     });
   }
+
+  test('retryDuringBlock ignored: refusals leave the end where it was', () => {
+    const { take, clock } = setup({ retryDuringBlock: 'ignored' });
+    for (let i = 0; i < 3; i++) take('a');
+    const end = take('a').resetMs;
+    clock.advance(30);
+    expect(take('a').resetMs).toBe(end);
+  });
+
+  test('sliding windows are evicted once every request has left', () => {
+    const { take, clock, limiter } = setup({ window: 'sliding' });
+    take('a');
+    clock.advance(30);
+    take('b');
+    clock.advance(30);
+    expect(limiter.sweep()).toBe(1);
+    clock.advance(30);
+    expect(limiter.sweep()).toBe(0);
+  });
 });

@@ -1,46 +1,6 @@
 /** The mock's resource side, driven directly with a manual clock: pagination, snapshots, filters, strictness. */
 import { expect, test } from '@playwright/test';
-import { ManualClock } from '../clock.ts';
-import { apiErrorBody } from '../errors.ts';
-import { type FaultName, NO_FAULTS } from '../faults.ts';
-import { type ListRequest, Resources } from '../resources.ts';
-import { NO_VARIANTS, type VariantName } from '../variants.ts';
-
-const BASE = 'http://127.0.0.1:9';
-
-function setup(options: { items?: number; faults?: FaultName[]; variants?: VariantName[] } = {}) {
-  const clock = new ManualClock();
-  const resources = new Resources({
-    clock,
-    seed: 1,
-    items: options.items ?? 250,
-    users: 30,
-    snapshotTtlSeconds: 120,
-    faults: options.faults ? new Set(options.faults) : NO_FAULTS,
-    variants: options.variants ? new Set(options.variants) : NO_VARIANTS,
-  });
-  const list = (search: string, more: Partial<ListRequest> = {}) => {
-    const result = resources.list({ endpoint: 'listContent', clientId: 'a', provider: undefined, search, baseUrl: BASE, ...more });
-    return { status: result.status, body: 'body' in result ? JSON.parse(Buffer.concat(result.body).toString()) : apiErrorBody(result.error) };
-  };
-  /** Follows links.next to the end; returns every page's body. */
-  const walk = (search: string, more: Partial<ListRequest> = {}) => {
-    const pages = [list(search, more).body];
-    for (let i = 0; i < 10_000; i++) {
-      const next = pages.at(-1).links.next;
-      if (!next) return pages;
-      const query = next.slice(next.indexOf('?') + 1);
-      const page = list(query, more);
-      expect(page.status, JSON.stringify(page.body)).toBe(200);
-      pages.push(page.body);
-    }
-    throw new Error('walk did not end');
-  };
-  const ids = (pages: Array<{ data: Array<{ id: string }> }>) => pages.flatMap((p) => p.data.map((d) => d.id));
-  return { clock, resources, list, walk, ids };
-}
-
-const cursorOf = (next: string) => decodeURIComponent(next.slice(next.indexOf('next=') + 5));
+import { BASE, cursorOf, setup } from './listing-fixtures.ts';
 
 test.describe('snapshot pagination', () => {
   test('a walk yields every item exactly once, with a new next on each page and none on the last', () => {

@@ -3,10 +3,9 @@ import { expect, test } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ClientRegistry } from '../clients.ts';
 import { ManualClock } from '../clock.ts';
-import { type FaultName, NO_FAULTS } from '../faults.ts';
 import { REFRESH_LIFETIME_FACTOR, TokenStore } from '../tokens.ts';
 
-function setup(faults: readonly FaultName[] = []) {
+function setup(indexLive = false) {
   const clock = new ManualClock();
   const clients = new ClientRegistry(
     [
@@ -15,7 +14,7 @@ function setup(faults: readonly FaultName[] = []) {
     ],
     { rate: DEFAULT_RATE, tokenTtlSeconds: 3600 },
   );
-  const store = new TokenStore({ clock, faults: faults.length ? new Set(faults) : NO_FAULTS });
+  const store = new TokenStore({ clock, indexLive });
   return { clock, store, a: clients.get('a')!, b: clients.get('b')! };
 }
 
@@ -56,13 +55,6 @@ test.describe('lifetime: valid 1 ms before it is reached, expired at it', () => 
       expect(s.store.verify(issued.accessToken)).toBeUndefined();
     });
   }
-
-  test('fault token-never-expires: still valid long after', () => {
-    const s = setup(['token-never-expires']);
-    const issued = s.store.issue(s.a, []);
-    s.clock.advance(86_400 * 365);
-    expect(s.store.verify(issued.accessToken)).toBeDefined();
-  });
 });
 
 test('a refresh token is found only for its own client, and outlives the access token', () => {
@@ -105,5 +97,49 @@ test('clear forgets everything', () => {
   const issued = store.issue(a, []);
   store.clear();
   expect(store.verify(issued.accessToken)).toBeUndefined();
-  expect(store.stats()).toEqual({ accessTokens: 0, refreshTokens: 0 });
+  expect(store.stats()).toEqual({ accessTokens: 0, refreshTokens: 0, validAccessTokens: 0 });
+});
+
+test('stats count the access tokens still valid apart from those stored', () => {
+  const { store, clock, a, b } = setup();
+  const short = store.issue(a, []);
+  store.issue(b, []);
+  store.expireAccess(store.issue(b, []).accessToken);
+  expect(store.stats()).toMatchObject({ accessTokens: 2, validAccessTokens: 2 });
+  clock.advance(60);
+  expect(store.stats()).toMatchObject({ accessTokens: 2, validAccessTokens: 1 });
+  expect(store.verify(short.accessToken)).toBeUndefined();
+});
+
+test.describe('live tokens (indexLive)', () => {
+  test('the newest valid token for the same client and scope set, whatever their order', () => {
+    const { store, a, b } = setup(true);
+    const first = store.issue(a, ['content:read', 'users:read']);
+    expect(store.live(a, ['users:read', 'content:read'])).toEqual(first);
+    expect(store.live(a, ['content:read'])).toBeUndefined();
+    expect(store.live(b, ['content:read', 'users:read'])).toBeUndefined();
+    const second = store.issue(a, ['content:read', 'users:read']);
+    expect(store.live(a, ['content:read', 'users:read'])?.accessToken).toBe(second.accessToken);
+  });
+
+  test('none once it is logged out or expired; a used refresh token is replaced', () => {
+    const { store, clock, a } = setup(true);
+    const first = store.issue(a, ['x:y']);
+    store.redeemRefresh(first.refreshToken, a.id);
+    const again = store.live(a, ['x:y']);
+    expect(again?.accessToken).toBe(first.accessToken);
+    expect(again?.refreshToken).not.toBe(first.refreshToken);
+    expect(store.findRefresh(again?.refreshToken ?? '', a)).toBeDefined();
+    store.expireAccess(first.accessToken);
+    expect(store.live(a, ['x:y'])).toBeUndefined();
+    store.issue(a, ['x:y']);
+    clock.advance(60);
+    expect(store.live(a, ['x:y'])).toBeUndefined();
+  });
+
+  test('without indexLive there are none', () => {
+    const { store, a } = setup();
+    store.issue(a, []);
+    expect(store.live(a, [])).toBeUndefined();
+  });
 });

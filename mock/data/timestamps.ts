@@ -1,0 +1,15 @@
+/**
+ * How the mock writes the timestamps of its data (created-at, modified-at, publish-date and the
+ * users' times): zone-less ISO 8601 with the profile's fractional digits (timestamps.fractionDigits),
+ * trailing zeros kept or dropped (timestamps.trimZeros: .NET's `FFFFFFF`, which drops the dot too
+ * for a whole second, `2022-03-13T21:31:12`). The document shows only "with fractional seconds".
+ */
+import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
+
+export type TimestampFormat = (ms: number) => string;
+
+export function timestampFormat(o: { readonly fractionDigits: number; readonly trimZeros: boolean }): TimestampFormat {
+  const digits = o.fractionDigits;
+  if (!o.trimZeros) return (ms) => formatZonelessTimestamp(ms, digits);
+  return (ms) => formatZonelessTimestamp(ms, digits).replace(/0+$/, '').replace(/\.$/, '');
+}

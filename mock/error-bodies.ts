@@ -1,0 +1,139 @@
+/**
+ * Error bodies in every shape a profile may choose (schemas/profile.schema.json `$defs/apiErrorBody`
+ * and `$defs/tokenErrorBody`): the platform's errors array, RFC 6749/6750 OAuth bodies, RFC 9457
+ * problem details, ASP.NET's validation problem, no body, a plain-text sentence, a gateway's HTML page.
+ * The document shows none of them, so a service may answer with any; the mock's errors carry the
+ * same facts (status, code, sentence, parameter) whatever the shape.
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
+import type { ApiError, OAuthError } from './errors.ts';
+
+/** A rendered error body: its Content-Type and text (an empty text: the reply has no body). */
+export interface ErrorBody {
+  readonly contentType: string;
+  readonly text: string;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+const NO_BODY: ErrorBody = { contentType: '', text: '' };
+
+/** RFC 9110 (and RFC 6585) sections per status, as ASP.NET writes them in `type`. */
+const STATUS_SECTIONS: Readonly<Record<number, string>> = {
+  400: 'rfc9110#section-15.5.1',
+  401: 'rfc9110#section-15.5.2',
+  403: 'rfc9110#section-15.5.4',
+  404: 'rfc9110#section-15.5.5',
+  405: 'rfc9110#section-15.5.6',
+  408: 'rfc9110#section-15.5.9',
+  410: 'rfc9110#section-15.5.11',
+  413: 'rfc9110#section-15.5.14',
+  414: 'rfc9110#section-15.5.15',
+  417: 'rfc9110#section-15.5.18',
+  422: 'rfc9110#section-15.5.21',
+  429: 'rfc6585#section-4',
+  431: 'rfc6585#section-5',
+  500: 'rfc9110#section-15.6.1',
+};
+
+function statusType(status: number): string {
+  const section = STATUS_SECTIONS[status];
+  return section === undefined ? 'about:blank' : `https://tools.ietf.org/html/${section}`;
+}
+
+function phrase(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+/** RFC 6750 §3.1 has three codes: a bad token, a missing scope, and everything else. */
+function bearerCode(error: ApiError): 'invalid_token' | 'insufficient_scope' | 'invalid_request' {
+  if (error.code === 'unauthorized') return 'invalid_token';
+  if (error.code === 'forbidden') return 'insufficient_scope';
+  return 'invalid_request';
+}
+
+/** The page a gateway (nginx here) writes in front of a service: the status and nothing else. */
+function gatewayPage(status: number): string {
+  const head = `${status} ${phrase(status)}`;
+  return `<html>\r\n<head><title>${head}</title></head>\r\n<body>\r\n<center><h1>${head}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+function json(value: unknown, contentType = JSON_TYPE): ErrorBody {
+  return { contentType, text: JSON.stringify(value) };
+}
+
+/** `{"errors":[{id, code, status, title, detail, source?}]}`: the real platform's fixtures (reference notes, Errors). */
+export function errorsArray(error: { status: number; code: string; title: string; detail: string; parameter?: string | undefined }): ErrorBody {
+  const entry = {
+    id: randomUUID(),
+    code: error.code,
+    status: error.status,
+    title: error.title,
+    detail: error.detail,
+    ...(error.parameter ? { source: { parameter: error.parameter } } : {}),
+  };
+  return json({ errors: [entry] });
+}
+
+/** An error of the api origin (resource endpoints, logout, its router) in `shape`. */
+export function apiErrorBody(shape: ApiErrorBodyShape, error: ApiError): ErrorBody {
+  switch (shape) {
+    case 'errors-array':
+      return errorsArray(error);
+    case 'rfc6750':
+      return json({ error: bearerCode(error), error_description: error.detail });
+    case 'problem-json':
+      return json({ type: 'about:blank', title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+    case 'aspnet-validation':
+      // ASP.NET answers a refused model with its validation problem, anything else with plain problem details.
+      if (error.status === 400 || error.status === 422) {
+        return json(
+          {
+            type: statusType(error.status),
+            title: 'One or more validation errors occurred.',
+            status: error.status,
+            errors: { [error.parameter ?? '$']: [error.detail] },
+          },
+          PROBLEM_TYPE,
+        );
+      }
+      return json({ type: statusType(error.status), title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+    case 'empty':
+      return NO_BODY;
+    case 'text':
+      return { contentType: TEXT_TYPE, text: error.detail };
+    case 'html':
+      return { contentType: HTML_TYPE, text: gatewayPage(error.status) };
+  }
+}
+
+const OAUTH_TITLES: Readonly<Record<string, string>> = {
+  invalid_request: 'Invalid token request.',
+  invalid_client: 'Client authentication failed.',
+  invalid_grant: 'Invalid grant.',
+  unauthorized_client: 'Client not authorized.',
+  unsupported_grant_type: 'Unsupported grant type.',
+  invalid_scope: 'Invalid scope.',
+};
+
+/** An error of the auth origin (the token endpoint and its router) in `shape`. */
+export function tokenErrorBody(shape: TokenErrorBodyShape, error: OAuthError): ErrorBody {
+  switch (shape) {
+    case 'oauth':
+      return json({ error: error.error, error_description: error.description });
+    case 'errors-array':
+      return errorsArray({ status: error.status, code: error.error, title: OAUTH_TITLES[error.error] ?? phrase(error.status), detail: error.description });
+    case 'problem-json':
+      return json({ type: 'about:blank', title: phrase(error.status), status: error.status, detail: error.description }, PROBLEM_TYPE);
+    case 'empty':
+      return NO_BODY;
+    case 'text':
+      return { contentType: TEXT_TYPE, text: error.description };
+    case 'html':
+      return { contentType: HTML_TYPE, text: gatewayPage(error.status) };
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `tsx mock/faults/cli.ts --fault <name> [--fault <name>…] [mock flags]`: the mock CLI with faults
+ * switched on, for the fault matrix and the load scripts' tests against a broken mock. Prints the same
+ * JSON line as `npm run mock`; an unknown fault exits 2 with one sentence.
+ */
+import { runMockCli } from '../cli.ts';
+import { FAULT_NAMES, type FaultName, isFaultName } from './catalogue.ts';
+import { createFaultyMock } from './index.ts';
+
+const USAGE = `  --fault <name>          break one rule of the API document (repeatable): ${FAULT_NAMES.join(', ')}`;
+
+if (require.main === module) {
+  runMockCli(process.argv.slice(2), {
+    extraFlags: { fault: { type: 'string', multiple: true } },
+    usage: USAGE,
+    create: (options, extra) => {
+      const names = (extra.fault ?? []) as string[];
+      const unknown = names.find((name) => !isFaultName(name));
+      if (unknown !== undefined) throw new Error(`--fault "${unknown}" is not a known fault (the names are in mock/faults/catalogue.ts).`);
+      return createFaultyMock(options, names as FaultName[]);
+    },
+  }).catch((error: unknown) => {
+    process.stderr.write(`The mock stopped: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Faults at the seams of the core's deciding components: the keys (`clients`), the token store
+ * (`tokens`) and bearer authentication with its scope check (`access`).
+ */
+import { DEFAULT_CLIENTS } from '../app.ts';
+import type { AccessGrant, IssuedTokens, Tokens } from '../seams.ts';
+import type { FaultTable } from './fault.ts';
+
+/** A token store whose tokens, once issued, authenticate until logged out, whatever their age. */
+function neverExpiring(inner: Tokens): Tokens {
+  const issued = new Map<string, AccessGrant>();
+  const remember = (tokens: IssuedTokens | undefined): IssuedTokens | undefined => {
+    const grant = tokens && inner.verify(tokens.accessToken);
+    if (tokens && grant) issued.set(tokens.accessToken, grant);
+    return tokens;
+  };
+  return {
+    issue: (client, scopes) => remember(inner.issue(client, scopes)) as IssuedTokens,
+    live: (client, scopes) => remember(inner.live(client, scopes)),
+    verify: (token) => inner.verify(token) ?? issued.get(token),
+    findRefresh: (token, client) => inner.findRefresh(token, client),
+    redeemRefresh: (token, clientId) => inner.redeemRefresh(token, clientId),
+    expireAccess: (token) => {
+      issued.delete(token);
+      return inner.expireAccess(token);
+    },
+    expireRefresh: (token, clientId) => inner.expireRefresh(token, clientId),
+  };
+}
+
+export const COMPONENT_FAULTS: FaultTable<
+  | 'token-wrong-secret-accepted'
+  | 'token-never-expires'
+  | 'logout-keeps-access-token'
+  | 'logout-keeps-refresh-token'
+  | 'bearer-not-checked'
+  | 'scope-not-enforced-content'
+  | 'scope-not-enforced-users'
+> = {
+  'token-wrong-secret-accepted': () => ({
+    seams: { clients: (inner) => ({ get: (id) => inner.get(id), authenticate: (id, secret) => inner.authenticate(id, secret) ?? inner.get(id) }) },
+  }),
+  'token-never-expires': () => ({ seams: { tokens: neverExpiring } }),
+  'logout-keeps-access-token': () => ({ seams: { tokens: (inner) => ({ ...bound(inner), expireAccess: () => false }) } }),
+  'logout-keeps-refresh-token': () => ({ seams: { tokens: (inner) => ({ ...bound(inner), expireRefresh: () => false }) } }),
+  // Any request passes as the first key with all its scopes.
+  'bearer-not-checked': (o) => {
+    const first = (o.clients ?? DEFAULT_CLIENTS)[0];
+    return {
+      seams: {
+        access: (inner, core) => ({
+          authenticate: (authorization) => {
+            const result = inner.authenticate(authorization);
+            const client = first && core.clients.get(first.id);
+            if (result.ok || client === undefined) return result;
+            const grant: AccessGrant = { token: '', client, scopes: client.scopes, issuedAtMs: 0, lifetimeSeconds: client.tokenTtlSeconds, refreshToken: '' };
+            return { ok: true, grant };
+          },
+          authorize: (grant, endpoint) => inner.authorize(grant, endpoint),
+        }),
+      },
+    };
+  },
+  'scope-not-enforced-content': () => ({
+    seams: {
+      access: (inner) => ({
+        authenticate: (a) => inner.authenticate(a),
+        authorize: (g, endpoint) => (endpoint === 'listContent' ? undefined : inner.authorize(g, endpoint)),
+      }),
+    },
+  }),
+  'scope-not-enforced-users': () => ({
+    seams: {
+      access: (inner) => ({
+        authenticate: (a) => inner.authenticate(a),
+        authorize: (g, endpoint) => (endpoint === 'listUsers' ? undefined : inner.authorize(g, endpoint)),
+      }),
+    },
+  }),
+};
+
+/** The store's methods bound to it, to spread into a wrapper that replaces one of them. */
+function bound(inner: Tokens): Tokens {
+  return {
+    issue: (client, scopes) => inner.issue(client, scopes),
+    live: (client, scopes) => inner.live(client, scopes),
+    verify: (token) => inner.verify(token),
+    findRefresh: (token, client) => inner.findRefresh(token, client),
+    redeemRefresh: (token, clientId) => inner.redeemRefresh(token, clientId),
+    expireAccess: (token) => inner.expireAccess(token),
+    expireRefresh: (token, clientId) => inner.expireRefresh(token, clientId),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Faults made by configuration alone: the mock runs as it always does, with options that differ
+ * from what the suite believes of it (the suite's target is described by the options it asked for).
+ */
+import { parseRate, type Rate } from '../../contracts/duration.ts';
+import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
+import { SCOPES } from '../../contracts/scopes.ts';
+import { type ClientConfig, DEFAULT_CLIENTS, type MockOptions } from '../app.ts';
+import { type FaultTable, profileOf } from './fault.ts';
+
+/** A lifetime no test waits out: 100 years of virtual time. */
+const NEVER_SECONDS = 100 * 365 * 86_400;
+
+function clientsOf(options: MockOptions): readonly ClientConfig[] {
+  return options.clients ?? DEFAULT_CLIENTS;
+}
+
+function halved(rate: Rate): Rate {
+  return { ...rate, requests: Math.max(1, Math.floor(rate.requests / 2)) };
+}
+
+export const CONFIGURATION_FAULTS: FaultTable<
+  'token-unheld-scope-granted' | 'provider-isolation-broken' | 'snapshot-never-expires' | 'snapshot-expires-early' | 'rate-budget-wrong'
+> = {
+  // Every key holds every scope the contract names, whatever the suite was told.
+  'token-unheld-scope-granted': (o) => ({ options: { ...o, clients: clientsOf(o).map((c) => ({ ...c, scopes: [...new Set([...c.scopes, ...SCOPES])] })) } }),
+  // The provider key is registered as an organization key.
+  'provider-isolation-broken': (o) => ({ options: { ...o, clients: clientsOf(o).map(({ provider: _provider, ...c }) => c) } }),
+  'snapshot-never-expires': (o) => ({ options: { ...o, snapshotTtlSeconds: NEVER_SECONDS } }),
+  'snapshot-expires-early': (o) => ({ options: { ...o, snapshotTtlSeconds: Math.max(1, Math.floor((o.snapshotTtlSeconds ?? SNAPSHOT_TTL_SECONDS) / 2)) } }),
+  // Half the budget for every key, its own rate or the mock's; the headers then tell the smaller one.
+  'rate-budget-wrong': (o) => {
+    const rate = o.rate === undefined ? parseRate(profileOf(o).rateLimit.rate) : o.rate;
+    const clients = clientsOf(o).map((c) => {
+      const own = c.rate === undefined ? undefined : parseRate(c.rate);
+      return own ? { ...c, rate: `${halved(own).requests}/${own.period}` } : c;
+    });
+    return { options: { ...o, clients, rate: rate ? halved(rate) : (rate ?? null) } };
+  },
+};

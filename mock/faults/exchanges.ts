@@ -1,0 +1,116 @@
+/**
+ * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed
+ * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
+ */
+import type { EndpointId } from '../../contracts/endpoints.ts';
+import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
+import { type FaultTable, withHeader, withoutHeader } from './fault.ts';
+
+type Json = Record<string, unknown>;
+
+/** A reply whose 200 JSON body `change` edits in place. */
+function editJson(reply: Reply, change: (body: Json) => void): Reply {
+  if (reply.status !== 200) return reply;
+  const text = typeof reply.body === 'string' ? reply.body : Buffer.concat(reply.body).toString('utf8');
+  const body = JSON.parse(text) as Json;
+  change(body);
+  const out = JSON.stringify(body);
+  return { status: reply.status, headers: withHeader(reply.headers, 'Content-Length', String(Buffer.byteLength(out))), body: out };
+}
+
+/** The items of a list body. */
+function items(body: Json): Json[] {
+  return Array.isArray(body.data) ? (body.data as Json[]) : [];
+}
+
+function links(body: Json): Json {
+  return (body.links ?? {}) as Json;
+}
+
+/** A seam that wraps the handlers of `endpoints` with `wrap`, leaving the others. */
+function on(endpoints: readonly EndpointId[], wrap: (inner: RouteHandler) => RouteHandler): MockSeams {
+  return { exchange: (endpoint, inner) => (endpoints.includes(endpoint) ? wrap(inner) : inner) };
+}
+
+function replies(endpoints: readonly EndpointId[], change: (body: Json) => void): MockSeams {
+  return on(endpoints, (inner) => (request) => editJson(inner(request), change));
+}
+
+/** A token request's form body with `change` applied to its fields (other bodies pass unchanged). */
+function formRequest(change: (form: URLSearchParams) => void): MockSeams {
+  return on(['token'], (inner) => (request) => {
+    if (!/^application\/x-www-form-urlencoded/i.test(request.contentType ?? '')) return inner(request);
+    const form = new URLSearchParams(request.body.toString('utf8'));
+    change(form);
+    return inner({ ...request, body: Buffer.from(form.toString()) });
+  });
+}
+
+const LISTS: readonly EndpointId[] = ['listContent', 'listUsers'];
+
+export const EXCHANGE_FAULTS: FaultTable<
+  | 'token-unsupported-grant-accepted'
+  | 'scope-list-refused'
+  | 'token-expires-in-string'
+  | 'token-type-not-bearer'
+  | 'token-refresh-token-missing'
+  | 'expires-in-above-lifetime'
+  | 'attribute-wrong-type'
+  | 'attribute-missing'
+  | 'timestamp-with-zone'
+  | 'type-wrong'
+  | 'links-self-missing'
+  | 'links-self-other-path'
+  | 'next-link-other-origin'
+  | 'users-item-id-missing'
+  | 'rate-headers-missing-users'
+  | 'logout-without-token-accepted'
+> = {
+  'token-unsupported-grant-accepted': () => ({
+    seams: formRequest((form) => {
+      const grant = form.get('grant_type');
+      if (grant !== null && grant !== 'client_credentials' && grant !== 'refresh_token') form.set('grant_type', 'client_credentials');
+    }),
+  }),
+  // A comma becomes part of one scope name, which no key holds.
+  'scope-list-refused': () => ({
+    seams: formRequest((form) => {
+      const scope = form.get('scope');
+      if (scope !== null && scope.includes(',')) form.set('scope', scope.replaceAll(',', ';'));
+    }),
+  }),
+  'token-expires-in-string': () => ({ seams: replies(['token'], (b) => void (b.expires_in = String(b.expires_in))) }),
+  'token-type-not-bearer': () => ({ seams: replies(['token'], (b) => void (b.token_type = 'mac')) }),
+  'token-refresh-token-missing': () => ({ seams: replies(['token'], (b) => void delete b.refresh_token) }),
+  'expires-in-above-lifetime': () => ({ seams: replies(['token'], (b) => void (b.expires_in = Number(b.expires_in) + 86_400)) }),
+  'attribute-wrong-type': () => ({
+    seams: replies(['listContent'], (b) => items(b).forEach((i) => ((i.attributes as Json)['is-obsolete'] = String((i.attributes as Json)['is-obsolete'])))),
+  }),
+  'attribute-missing': () => ({ seams: replies(['listContent'], (b) => items(b).forEach((i) => delete (i.attributes as Json).summary)) }),
+  'timestamp-with-zone': () => ({
+    seams: replies(['listContent'], (b) =>
+      items(b).forEach((i) => ((i.attributes as Json)['created-at'] = `${String((i.attributes as Json)['created-at'])}Z`)),
+    ),
+  }),
+  'type-wrong': () => ({ seams: replies(['listContent'], (b) => items(b).forEach((i) => (i.type = 'contents'))) }),
+  'links-self-missing': () => ({ seams: replies(LISTS, (b) => void delete links(b).self) }),
+  'links-self-other-path': () => ({ seams: replies(LISTS, (b) => void (links(b).self = String(links(b).self).replace('/api/v2/', '/api/v1/'))) }),
+  'next-link-other-origin': () => ({
+    seams: replies(LISTS, (b) => {
+      const next = links(b).next;
+      if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
+    }),
+  }),
+  'users-item-id-missing': () => ({ seams: replies(['listUsers'], (b) => items(b).forEach((i) => delete i.id)) }),
+  'rate-headers-missing-users': () => ({
+    seams: on(['listUsers'], (inner) => (request) => {
+      const reply = inner(request);
+      let headers = reply.headers;
+      for (const name of ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset']) headers = withoutHeader(headers, name);
+      return { ...reply, headers };
+    }),
+  }),
+  'logout-without-token-accepted': () => ({
+    seams: on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
+  }),
+};

@@ -1,0 +1,87 @@
+/**
+ * The fault layer: the only place that knows faults. `createFaultyMock(options, faults)` builds the
+ * mock with each fault's options and seam wrappers (mock/seams.ts); the core never hears of it. Used
+ * by the fault matrix (specs/faults/), the load scripts' tests and mock/faults/cli.ts.
+ */
+import { createMock, type MockOptions, type MockServer } from '../app.ts';
+import type { MockSeams, PageSeam } from '../seams.ts';
+import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from './catalogue.ts';
+import { COMPONENT_FAULTS } from './components.ts';
+import { CONFIGURATION_FAULTS } from './configuration.ts';
+import { EXCHANGE_FAULTS } from './exchanges.ts';
+import type { FaultTable } from './fault.ts';
+import { PAGE_FAULTS } from './pages.ts';
+import { RATE_FAULTS } from './rate-limit.ts';
+
+export { FAULT_NAMES, FAULTS, type FaultArea, type FaultInfo, type FaultName, isFaultName } from './catalogue.ts';
+
+/** Every fault of the catalogue has exactly one implementation (the type says so). */
+const IMPLEMENTATIONS: FaultTable = { ...CONFIGURATION_FAULTS, ...EXCHANGE_FAULTS, ...COMPONENT_FAULTS, ...RATE_FAULTS, ...PAGE_FAULTS };
+
+/** `b` applied over `a` (b wraps what a returns). */
+function then<T, C>(a: ((inner: T, core: C) => T) | undefined, b: ((inner: T, core: C) => T) | undefined): ((inner: T, core: C) => T) | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return (inner, core) => b(a(inner, core), core);
+}
+
+function pagesThen(a: PageSeam | undefined, b: PageSeam | undefined): PageSeam | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const plan =
+    a.plan && b.plan
+      ? (p: Parameters<NonNullable<PageSeam['plan']>>[0], live: Parameters<NonNullable<PageSeam['plan']>>[1]) => b.plan!(a.plan!(p, live), live)
+      : (a.plan ?? b.plan);
+  const advance =
+    a.advance && b.advance
+      ? (p: Parameters<NonNullable<PageSeam['advance']>>[0], page: Parameters<NonNullable<PageSeam['advance']>>[1]) =>
+          b.advance!(p, { ...page, position: a.advance!(p, page) })
+      : (a.advance ?? b.advance);
+  const cursor =
+    a.cursor && b.cursor ? (fresh: string, previous: string | undefined) => b.cursor!(a.cursor!(fresh, previous), previous) : (a.cursor ?? b.cursor);
+  return { ...(plan ? { plan } : {}), ...(advance ? { advance } : {}), ...(cursor ? { cursor } : {}) };
+}
+
+/** Seams applied in order: each wraps what the ones before it made. */
+export function composeSeams(list: readonly MockSeams[]): MockSeams {
+  return list.reduce<MockSeams>((all, s) => {
+    const exchange =
+      all.exchange && s.exchange
+        ? (
+            id: Parameters<NonNullable<MockSeams['exchange']>>[0],
+            inner: Parameters<NonNullable<MockSeams['exchange']>>[1],
+            core: Parameters<NonNullable<MockSeams['exchange']>>[2],
+          ) => s.exchange!(id, all.exchange!(id, inner, core), core)
+        : (all.exchange ?? s.exchange);
+    const parts: MockSeams = {
+      clients: then(all.clients, s.clients),
+      tokens: then(all.tokens, s.tokens),
+      access: then(all.access, s.access),
+      rateLimit: then(all.rateLimit, s.rateLimit),
+      pages: pagesThen(all.pages, s.pages),
+      exchange,
+    };
+    return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as MockSeams;
+  }, {});
+}
+
+/**
+ * The mock of `options` with `faults` switched on (each once, in catalogue order). Throws a
+ * RangeError naming an unknown fault.
+ */
+export function createFaultyMock(options: MockOptions, faults: readonly FaultName[]): MockServer {
+  for (const name of faults)
+    if (!isFaultName(name)) throw new RangeError(`unknown fault "${String(name)}" (the faults are listed in mock/faults/catalogue.ts).`);
+  let built: MockOptions = options;
+  const seams: MockSeams[] = options.seams ? [options.seams] : [];
+  for (const name of FAULT_NAMES) {
+    if (!faults.includes(name)) continue;
+    const parts = IMPLEMENTATIONS[name](built);
+    if (parts.options) built = parts.options;
+    if (parts.seams) seams.push(parts.seams);
+  }
+  return createMock({ ...built, seams: composeSeams(seams) });
+}
+
+/** Rules that some fault breaks (for the matrix and the catalogue's own test). */
+export function faultsOfRule(rule: string): FaultName[] {
+  return FAULT_NAMES.filter((name) => FAULTS[name].rule === rule);
+}

@@ -1,0 +1,73 @@
+/** Faults at the `rateLimit` seam: the outcome of counting a request, its headers and its 429. */
+import { resetFormat } from '../rate-limit.ts';
+import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
+import { type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
+
+/** A rate limiter whose outcomes `change` edits (a client without a rate has none to edit). */
+function outcomes(change: (outcome: RateOutcome, core: SeamContext, who: Parameters<RateLimit['take']>[0]) => RateOutcome) {
+  return {
+    seams: {
+      rateLimit: (inner: RateLimit, core: SeamContext): RateLimit => ({
+        take: (who) => {
+          const outcome = inner.take(who);
+          return outcome.headers.length === 0 ? outcome : change(outcome, core, who);
+        },
+      }),
+    },
+  };
+}
+
+const dropping = (name: string) => () => outcomes((o) => ({ ...o, headers: withoutHeader(o.headers, name) }));
+
+/** Half of what Retry-After asks, whichever form it has. */
+function halfWait(value: string, now: number): string {
+  if (/^\d+$/.test(value)) return String(Math.floor(Number(value) / 2));
+  const at = Date.parse(value);
+  return new Date(now + Math.max(0, at - now) / 2).toUTCString();
+}
+
+export const RATE_FAULTS: FaultTable<
+  | 'rate-header-limit-missing'
+  | 'rate-header-remaining-missing'
+  | 'rate-header-reset-missing'
+  | 'rate-header-reset-malformed'
+  | 'rate-remaining-constant'
+  | 'rate-budget-per-token'
+  | 'rate-reset-header-early'
+  | 'rate-no-429'
+  | 'rate-429-early'
+  | 'retry-after-missing'
+  | 'retry-after-short'
+> = {
+  'rate-header-limit-missing': dropping('X-Rate-Limit-Limit'),
+  'rate-header-remaining-missing': dropping('X-Rate-Limit-Remaining'),
+  'rate-header-reset-missing': dropping('X-Rate-Limit-Reset'),
+  // A local-looking time without zone or `T`: not ISO 8601 UTC.
+  'rate-header-reset-malformed': () =>
+    outcomes((o) => ({ ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Reset', new Date(o.resetMs).toISOString().slice(0, 19).replace('T', ' ')) })),
+  'rate-remaining-constant': () =>
+    outcomes((o, _core, who) => ({ ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Remaining', String(who.client.rate?.requests ?? 0)) })),
+  // Counted per token: a client with a new token has a new budget.
+  'rate-budget-per-token': () => ({
+    seams: { rateLimit: (inner) => ({ take: (who) => inner.take({ ...who, client: { ...who.client, id: `${who.client.id} ${who.token}` } }) }) },
+  }),
+  'rate-reset-header-early': () =>
+    outcomes((o, core, who) => {
+      const early = o.resetMs - ((who.client.rate?.periodSeconds ?? 0) * 1000) / 2;
+      return { ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Reset', resetFormat(core.profile.rateLimit.resetFractionDigits)(early)) };
+    }),
+  'rate-no-429': () => outcomes((o) => (o.refused ? { ...o, refused: false, headers: withoutHeader(o.headers, 'Retry-After') } : o)),
+  // The last request of the budget is refused too.
+  'rate-429-early': () =>
+    outcomes((o, core) => {
+      if (o.refused || o.remaining > 0) return o;
+      const seconds = Math.max(1, Math.ceil((o.resetMs - core.clock.now()) / 1000));
+      return { ...o, refused: true, headers: withHeader(o.headers, 'Retry-After', String(seconds)) };
+    }),
+  'retry-after-missing': () => outcomes((o) => ({ ...o, headers: withoutHeader(o.headers, 'Retry-After') })),
+  'retry-after-short': () =>
+    outcomes((o, core) => {
+      const value = headerOf(o.headers, 'Retry-After');
+      return value === undefined ? o : { ...o, headers: withHeader(o.headers, 'Retry-After', halfWait(value, core.clock.now())) };
+    }),
+};

@@ -1,0 +1,64 @@
+/** Faults of the rate limit, over HTTP with a budget of 3 per 10 s. */
+import type { MockServer } from '../../app.ts';
+import { api, expect, getToken, test } from './fixtures.ts';
+
+const RATE = { requests: 3, periodSeconds: 10, period: '10s' };
+
+async function spend(mock: MockServer, count: number, path = '/api/v2/content?limit=1', fresh = false): Promise<Response[]> {
+  const shared = (await getToken(mock)).access_token;
+  const out: Response[] = [];
+  for (let i = 0; i < count; i++) out.push(await api(mock, path, fresh ? (await getToken(mock)).access_token : shared));
+  return out;
+}
+
+const header = (res: Response | undefined, name: string) => res?.headers.get(name) ?? null;
+
+for (const { fault, check } of [
+  { fault: 'rate-header-limit-missing', check: (r: Response[]) => expect(header(r[0], 'x-rate-limit-limit')).toBeNull() },
+  { fault: 'rate-header-remaining-missing', check: (r: Response[]) => expect(header(r[0], 'x-rate-limit-remaining')).toBeNull() },
+  { fault: 'rate-header-reset-missing', check: (r: Response[]) => expect(header(r[0], 'x-rate-limit-reset')).toBeNull() },
+  { fault: 'rate-header-reset-malformed', check: (r: Response[]) => expect(header(r[0], 'x-rate-limit-reset')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) },
+  {
+    fault: 'rate-remaining-constant',
+    check: (r: Response[]) => expect(r.slice(0, 3).map((x) => header(x, 'x-rate-limit-remaining'))).toEqual(['3', '3', '3']),
+  },
+  { fault: 'rate-no-429', check: (r: Response[]) => expect(r.map((x) => x.status)).toEqual([200, 200, 200, 200]) },
+  { fault: 'rate-429-early', check: (r: Response[]) => expect(r.map((x) => x.status)).toEqual([200, 200, 429, 429]) },
+  { fault: 'retry-after-missing', check: (r: Response[]) => expect([r[3]?.status, header(r[3], 'retry-after')]).toEqual([429, null]) },
+  { fault: 'retry-after-short', check: (r: Response[]) => expect(header(r[3], 'retry-after')).toBe('5') },
+  { fault: 'rate-budget-wrong', check: (r: Response[]) => expect([header(r[0], 'x-rate-limit-remaining'), r[1]?.status]).toEqual(['0', 429]) },
+  {
+    fault: 'rate-reset-header-early',
+    check: (r: Response[]) => expect(Date.parse(header(r[0], 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 5_000),
+  },
+] as const) {
+  test.describe(fault, () => {
+    test.use({ faults: [fault], mockOptions: { rate: RATE } });
+    test('four requests break its rule', async ({ mock }) => check(await spend(mock, 4)));
+  });
+}
+
+test.describe('rate-budget-per-token', () => {
+  test.use({ faults: ['rate-budget-per-token'], mockOptions: { rate: RATE } });
+  test('a new token for each request is never limited', async ({ mock }) => {
+    expect((await spend(mock, 5, '/api/v2/content?limit=1', true)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
+test.describe('rate-headers-missing-users', () => {
+  test.use({ faults: ['rate-headers-missing-users'], mockOptions: { rate: RATE } });
+  test('users answers lack the headers; content answers keep them', async ({ mock }) => {
+    const [users] = await spend(mock, 1, '/api/v2/users?limit=1');
+    expect(header(users, 'x-rate-limit-limit')).toBeNull();
+    const [content] = await spend(mock, 1);
+    expect(header(content, 'x-rate-limit-limit')).toBe('10s');
+  });
+});
+
+test.describe('rate-budget-wrong with a key of its own rate', () => {
+  test.use({
+    faults: ['rate-budget-wrong'],
+    mockOptions: { clients: [{ id: 'mock-org-client', secret: 'mock-org-secret', scopes: ['content:read', 'users:read'], rate: '10/1m' }] },
+  });
+  test('the key’s rate is halved too', async ({ mock }) => expect(header((await spend(mock, 1))[0], 'x-rate-limit-remaining')).toBe('4'));
+});

@@ -1,0 +1,165 @@
+/**
+ * The routing table of both origins, built from contracts/endpoints.ts: each request goes to the
+ * handler of its endpoint as one Exchange (the few request facts a handler reads, its body already
+ * read for POST), or is answered here: a malformed request, an unknown path (404), a method the path
+ * does not answer (405 with Allow), and the /_mock control plane on the api origin.
+ *
+ * Routing is a Map lookup and a few string operations: the list endpoints are the hot path.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import { ENDPOINTS, type Endpoint, type EndpointId, type Origin } from '../contracts/endpoints.ts';
+import { CONTROL_PREFIX, type ControlPlane } from './control.ts';
+import { type ApiError, apiErrors } from './errors.ts';
+import { readBody, type Replies, type Reply, send } from './http.ts';
+import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './server.ts';
+
+/** What a handler reads of a request. */
+export interface Exchange {
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  /** The query string without `?` ('' when there is none). */
+  readonly search: string;
+  /** The request body (empty for GET). */
+  readonly body: Buffer;
+}
+
+export type RouteHandler = (exchange: Exchange) => Reply;
+export type RouteHandlers = Readonly<Record<EndpointId, RouteHandler>>;
+
+export interface RouterOptions {
+  readonly handlers: RouteHandlers;
+  /** Replies in the profile's error shapes. */
+  readonly replies: Replies;
+  /** Replies of the mock's own interface: the control plane keeps its error bodies under every profile. */
+  readonly controlReplies: Replies;
+  /** Undefined without a control plane: its paths are then unknown like any other. */
+  readonly control: ControlPlane | undefined;
+}
+
+type Table = ReadonlyMap<string, ReadonlyMap<string, Endpoint>>;
+
+const EMPTY = Buffer.alloc(0);
+const HOST_MISSING = 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).';
+
+function tableOf(origin: Origin): Table {
+  const table = new Map<string, Map<string, Endpoint>>();
+  for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
+    if (endpoint.origin !== origin) continue;
+    const methods = table.get(endpoint.path) ?? new Map<string, Endpoint>();
+    methods.set(endpoint.method, endpoint);
+    table.set(endpoint.path, methods);
+  }
+  return table;
+}
+
+/** `GET /a, GET /b and POST /c`: what an origin serves, for its 404. */
+function served(table: Table): string {
+  const routes = [...table].flatMap(([path, methods]) => [...methods.keys()].map((method) => `${method} ${path}`));
+  return routes.length <= 1 ? (routes[0] ?? 'nothing') : `${routes.slice(0, -1).join(', ')} and ${routes.at(-1)}`;
+}
+
+export class Router {
+  readonly #handlers: RouteHandlers;
+  readonly #replies: Replies;
+  readonly #controlReplies: Replies;
+  readonly #control: ControlPlane | undefined;
+  readonly #tables: Readonly<Record<Origin, Table>> = { auth: tableOf('auth'), api: tableOf('api') };
+  readonly #notFound: Readonly<Record<Origin, string>>;
+
+  constructor(o: RouterOptions) {
+    this.#handlers = o.handlers;
+    this.#replies = o.replies;
+    this.#controlReplies = o.controlReplies;
+    this.#control = o.control;
+    this.#notFound = {
+      auth: `No endpoint at this path: the auth origin serves only ${served(this.#tables.auth)}.`,
+      api: `No endpoint at this path: the api origin serves ${served(this.#tables.api)}.`,
+    };
+  }
+
+  readonly onAuth: RequestHandler = (req, res) => this.#route('auth', req, res);
+  readonly onApi: RequestHandler = (req, res) => this.#route('api', req, res);
+
+  /** The answer to an `Expect` other than 100-continue, in the origin's error shape. */
+  expectationFailed(origin: Origin): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      const detail = `The expectation "${String(req.headers.expect).slice(0, 60)}" cannot be met; only 100-continue is supported.`;
+      send(res, this.#refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
+    };
+  }
+
+  /** A handler threw: a bug of the mock, answered as one. */
+  internalError(res: ServerResponse, error: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
+    send(res, this.#controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
+  }
+
+  #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    if (url.length > MAX_URL_BYTES) return send(res, this.#refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      return send(res, this.#refusal(origin, 400, 'host-missing', HOST_MISSING));
+    }
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const method = req.method ?? '';
+    const methods = this.#tables[origin].get(path);
+    if (methods !== undefined) {
+      const endpoint = methods.get(method);
+      if (endpoint === undefined) return send(res, this.#notAllowed(origin, path, [...methods.keys()]));
+      const handler = this.#handlers[endpoint.id];
+      const search = q < 0 ? '' : url.slice(q + 1);
+      if (endpoint.method === 'GET') {
+        return send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
+      }
+      return this.#withBody(req, res, origin, (body) =>
+        handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body }),
+      );
+    }
+    const control = this.#control;
+    if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
+      if (!control.takesBody(method)) return send(res, control.respond({ method, path, body: EMPTY }));
+      return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body }));
+    }
+    send(
+      res,
+      origin === 'auth'
+        ? this.#replies.oauth({ status: 404, error: 'invalid_request', description: this.#notFound.auth })
+        : this.#replies.api(apiErrors.notFound(this.#notFound.api)),
+    );
+  }
+
+  #notAllowed(origin: Origin, path: string, methods: readonly string[]): Reply {
+    const detail = `${path} answers ${methods.join(', ')} only.`;
+    const allow = ['Allow', methods.join(', ')];
+    return origin === 'auth'
+      ? this.#replies.oauth({ status: 405, error: 'invalid_request', description: detail }, allow)
+      : this.#replies.api(apiErrors.methodNotAllowed(detail), allow);
+  }
+
+  #withBody(req: IncomingMessage, res: ServerResponse, who: Origin | 'control', respond: (body: Buffer) => Reply): void {
+    readBody(req)
+      .then((read) => send(res, read.ok ? respond(read.body) : this.#bodyRefusal(who, read.status, read.reason)))
+      .catch((error: unknown) => this.internalError(res, error));
+  }
+
+  #bodyRefusal(who: Origin | 'control', status: 400 | 413, reason: string): Reply {
+    // The rest of an oversized body is never read: close the connection after answering.
+    const headers = ['Connection', 'close'];
+    const description = `${reason[0]?.toUpperCase()}${reason.slice(1)}.`;
+    if (who === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description }, headers);
+    const error: ApiError = { status, code: status === 413 ? 'payload-too-large' : 'invalid-body', title: 'Invalid request body.', detail: description };
+    return (who === 'control' ? this.#controlReplies : this.#replies).api(error, headers);
+  }
+
+  /** A refusal before routing, in the error shape of the origin. */
+  #refusal(origin: Origin, status: 400 | 414 | 417, code: string, detail: string, headers: string[] = []): Reply {
+    if (origin === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
+    return this.#replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The mock's node:http side: one server per origin with the limits a public service needs (head size,
+ * slow clients, idle keep-alive), answers for requests node refuses before any handler sees them, and
+ * listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Origin } from '../contracts/endpoints.ts';
+
+/**
+ * How long a slow or idle client may hold a connection. The defaults let any real client through;
+ * tests shorten them to see a slow client cut off within a second or two.
+ */
+export interface MockTimeouts {
+  /** The request head must have arrived this long after the connection opened or the request began (slowloris). Default 10 000 ms. */
+  headersMs?: number;
+  /** The whole request, head and body, must have arrived within this; at least `headersMs`. Default 30 000 ms. */
+  requestMs?: number;
+  /** An idle keep-alive connection is closed after this. Default 5 000 ms. */
+  keepAliveMs?: number;
+  /** How often the first two are checked. Default a fifth of `headersMs`, at most 2 000 ms (node's own default, 30 s, would let a slow client hold on for that long). */
+  checkIntervalMs?: number;
+}
+
+/** Idle keep-alive sockets are closed after this; the load generators reuse connections well within it. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** A client that has not sent its whole head within this is dropped (slowloris). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** A request (head and body) must arrive within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Upper bound of how often node checks the two timeouts above. */
+const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
+/** Largest request head: a long bearer token and a long query fit many times over. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * Longest request target (414 past it). Below MAX_HEADER_BYTES, so that a long URL gets its own
+ * answer; the longest links.next the mock writes is well under 1 KiB.
+ */
+export const MAX_URL_BYTES = 8 * 1024;
+
+export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
+
+/** An error that must be answered without a request object: its body in the error shape of the origin. */
+export interface RawError {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+}
+
+/** Content-Type and text of an error body (an empty text: no body). */
+export type RawErrorRenderer = (origin: Origin, error: RawError) => { readonly contentType: string; readonly text: string };
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface ServerHooks {
+  /** Answers a request whose handler threw (a bug of the mock). */
+  readonly internalError: (res: ServerResponse, error: unknown) => void;
+  /** Answers an `Expect` other than 100-continue. */
+  readonly expectationFailed: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Error bodies written straight to the socket. */
+  readonly renderRaw: RawErrorRenderer;
+}
+
+export function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}.`);
+  return value;
+}
+
+export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
+  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? HEADERS_TIMEOUT_MS, 1);
+  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(REQUEST_TIMEOUT_MS, headersMs), headersMs);
+  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? KEEP_ALIVE_TIMEOUT_MS, 1);
+  const checkIntervalMs = checkInteger(
+    'timeouts.checkIntervalMs',
+    t.checkIntervalMs ?? Math.max(1, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(headersMs / 5))),
+    1,
+  );
+  return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
+}
+
+/** A node:http server for one origin, with the limits above and raw errors answered in the origin's shape. */
+export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, hooks: ServerHooks): Server {
+  const options = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    requestTimeout: timeouts.requestMs,
+    headersTimeout: timeouts.headersMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+    // node would answer a missing Host with an empty 400; the handlers answer it with a body.
+    requireHostHeader: false,
+  };
+  const server = createServer(options, (req, res) => {
+    try {
+      handler(req, res);
+    } catch (error) {
+      hooks.internalError(res, error);
+    }
+  });
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, hooks.renderRaw));
+  // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
+  // unknown Expect with an empty 417: both get a body naming the problem instead.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeRawError(
+      socket,
+      origin,
+      { status: 405, code: 'method-not-allowed', title: 'Method Not Allowed', detail: 'CONNECT is not supported: this is not a proxy.' },
+      hooks.renderRaw,
+    ),
+  );
+  server.on('checkExpectation', hooks.expectationFailed);
+  return server;
+}
+
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EADDRNOTAVAIL' ? 'the address is not available here' : error.message;
+      reject(new Error(`Cannot listen on ${host}:${port}: ${why}.`, { cause: error }));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    // Keep-alive sockets would hold close() open until they idle out.
+    server.closeAllConnections();
+  });
+}
+
+/** Requests node:http refuses before they reach a handler still get an error body naming the problem. */
+function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, render: RawErrorRenderer): void {
+  // node sets _httpMessage while a response is being written on this socket: then nothing may be added.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  const raw = (status: number, code: string, detail: string) =>
+    writeRawError(socket, origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail }, render);
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
+    else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    raw(408, 'request-timeout', 'The request did not arrive in time.');
+  } else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
+}
+
+/**
+ * Whether a head that overflowed did so in its request line: node hands over the packet it was
+ * parsing; when that packet starts the request and holds no end of line within MAX_URL_BYTES,
+ * the target is what is too long (a head that came in many packets falls back to 431).
+ */
+function requestLineOverflows(packet: Buffer | undefined): boolean {
+  if (packet === undefined || !/^[!-~]+ /.test(packet.subarray(0, 32).toString('latin1'))) return false;
+  const eol = packet.indexOf('\r\n');
+  return eol < 0 || eol > MAX_URL_BYTES;
+}
+
+/** An error answer written straight to the socket (no request object exists), then the connection closes. */
+function writeRawError(socket: Duplex, origin: Origin, error: RawError, render: RawErrorRenderer): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { contentType, text } = render(origin, error);
+  const type = text === '' ? '' : `Content-Type: ${contentType}\r\n`;
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+/** Printable, bounded, without the query (cursors live there): a log line never carries a cursor or a token. */
+function logPath(url: string | undefined): string {
+  const raw = url ?? '/';
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  const clipped = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  return clipped.replace(/[\u0000-\u001f\u007f\s]/g, '?');
+}
+
+/** `handler` with one log line per request (origin, method, path without query, status, ms). */
+export function logged(origin: Origin, handler: RequestHandler, log: (line: string) => void): RequestHandler {
+  return (req, res) => {
+    // A monotonic duration, not the time of day: the virtual clock is not involved.
+    const start = performance.now();
+    res.once('finish', () => log(`${origin} ${req.method} ${logPath(req.url)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
+    handler(req, res);
+  };
+}
