@@ -20,6 +20,22 @@ export default defineConfig(
     },
   },
   {
+    // The mock's core knows nothing of faults: the fault layer (mock/faults/) wraps it through the
+    // seams of mock/seams.ts, never the other way round. Tests of the core may not reach for it either.
+    files: ['mock/**/*.ts'],
+    ignores: ['mock/faults/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)faults(/|$)', message: 'The mock core must not import the fault layer (mock/faults/); faults use the seams of mock/seams.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The k6 side runs in k6's runtime: no Node globals (shared/k6-runtime.md). Its Node tests are Node code.
     files: ['load/**/*.ts'],
     ignores: ['load/**/*.test.ts'],

@@ -49,7 +49,7 @@ export function setup(): Credentials {
       maxWaitSeconds: plan.rate.periodSeconds + 1,
     });
     const parsed = parseRateLimitHeaders(headerLookup(response.headers));
-    if (!parsed.ok) abortTest(`setup: GET /api/v2/users answered ${response.status} without usable rate-limit headers: ${parsed.reason}.`);
+    if (!parsed.ok) abortTest(`setup: GET /api/v2/users answered ${response.status} without usable rate-limit headers: ${parsed.error}.`);
     const mismatch = compareRate(plan.rate, parsed.value, false);
     if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
     if (mismatch) console.warn(`setup: ${mismatch.reason}`);

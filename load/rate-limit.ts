@@ -1,11 +1,12 @@
 /**
- * The rate-limit probe (document, Limits and Errors): one VU sends requests above the limit for
- * LP_PROBE_WINDOWS windows; load/lib/probe.ts decides on each response. Thresholds fail the run on
- * any broken rule, and unless the probe both went past the budget and saw a retry succeed.
+ * The rate-limit probe (document, Limits and Errors): one VU, one iteration that runs the probe's
+ * course (load/lib/probe.ts): spend a fresh window to its first 429, honour Retry-After, retry once,
+ * for LP_PROBE_WINDOWS windows. The rule engine of contracts/ judges every answer; each finding is
+ * counted under its rule id and logged with its reason.
  *
- * The plan comes from LP_RATE (k6 fixes scenarios before setup() runs); setup() compares it with the
- * target's headers (load/lib/options.ts compareRate): a different period stops the run, a different
- * budget is reported, and the budget threshold then fails on what the probe measures.
+ * The plan comes from LP_RATE (k6 fixes scenarios before setup() runs); setup() stops the run when
+ * the target's period differs, and refuses a distributed run: one budget cannot be measured from
+ * several machines.
  */
 import { sleep } from 'k6';
 import exec from 'k6/execution';
@@ -13,103 +14,141 @@ import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { ENDPOINTS } from '../contracts/endpoints.ts';
-import { headerLookup, parseRateLimitHeaders, type RateLimitHeaders } from '../contracts/rate-limit.ts';
-import { abortTest, apiGet, apiGetHonouring, type Credentials, logout, requestToken } from './k6/api.ts';
+import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
+import { retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit-retry.ts';
+import { RATE_RULES } from '../contracts/rate-limit-rules.ts';
+import { RULES } from '../contracts/rules.ts';
+import { abortTest, apiGet, type Credentials, logout, requestToken } from './k6/api.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
-import { bucketOf, compareRate, METRICS, probeOptions, probePlan } from './lib/options.ts';
-import { PROBE_RULES, type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
+import { bucketOf, METRICS, probeOptions, probePlan } from './lib/options.ts';
+import { type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
 const env = readLoadEnv(__ENV);
 const plan = probePlan(__ENV);
-export const options: Options = probeOptions(plan);
+const strict = __ENV.LP_STRICT === '1';
+export const options: Options = probeOptions(plan, strict);
 
 // 429 is what the probe is after: not a failed request.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 429));
 
-const violations = new Counter(METRICS.probeViolations);
+const findings = new Counter(METRICS.rateFindings);
 const rateLimited = new Counter(METRICS.rateLimited);
 const retryHonoured = new Counter(METRICS.retryHonoured);
 const budgetMeasured = new Trend(METRICS.budgetMeasured);
+const windowsMeasured = new Counter(METRICS.windowsMeasured);
 const timeToFirst429 = new Trend(METRICS.timeToFirst429, true);
-const retryAfterError = new Trend(METRICS.retryAfterError);
+const retryAfterApart = new Trend(METRICS.retryAfterApart);
 const plotRemaining = new Trend(METRICS.plotRemaining);
 const plotRefused = new Counter(METRICS.plotRefused);
 
-const probe = new RateLimitProbe({ budget: plan.rate.requests, toleranceSeconds: plan.toleranceSeconds });
 // The cheapest counted request: one item, no filter.
 const probeUrl = joinUrl(env.baseUrl, ENDPOINTS.listContent.path, { limit: 1 });
-const REQUEST_NAME = 'probe GET /api/v2/content';
+const REQUEST = 'GET /api/v2/content?limit=1';
 /** Findings logged per rule; the rest are counted only. */
 const LOGGED_PER_RULE = 5;
 
-function headersOf(credentials: Credentials): RateLimitHeaders {
-  // A window still spent by an earlier run is waited out once (Retry-After, at most one period).
-  const response = apiGetHonouring(probeUrl, credentials, 'setup GET /api/v2/content', { retries: 1, maxWaitSeconds: plan.rate.periodSeconds + 1 });
-  if (response.status < 200 || response.status >= 300) {
-    abortTest(`setup: expected 2xx from GET ${probeUrl}, got ${response.status}: the probe needs a working target and token.`);
+interface SetupData {
+  readonly credentials: Credentials;
+  /** Requests setup made with the key (token, first GET): the probe counts them in. */
+  readonly requests: ReadonlyArray<{ readonly sentMs: number; readonly receivedMs: number }>;
+}
+
+export function setup(): SetupData {
+  const segment = exec.test.options.executionSegment;
+  if (segment !== undefined && segment !== null && String(segment) !== '0:1') {
+    abortTest(
+      `setup: the rate-limit probe runs on one instance only (this one runs execution segment ${String(segment)}): one client's budget cannot be measured from several machines; run it with parallelism 1.`,
+    );
   }
-  const parsed = parseRateLimitHeaders(headerLookup(response.headers));
-  if (!parsed.ok) abortTest(`setup: GET ${probeUrl} answered without usable rate-limit headers: ${parsed.reason}.`);
-  return parsed.value;
-}
-
-/** Stops the run on a period mismatch; reports a budget mismatch and lets the probe measure. */
-function judgeRate(headers: RateLimitHeaders, freshWindow: boolean): void {
-  const mismatch = compareRate(plan.rate, headers, freshWindow);
-  if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
-  if (mismatch) console.warn(`setup: ${mismatch.reason} The probe goes on and measures the budget.`);
-}
-
-export function setup(): Credentials {
+  const requests: Array<{ sentMs: number; receivedMs: number }> = [];
+  const tokenSent = Date.now();
   const token = requestToken(env);
+  requests.push({ sentMs: tokenSent, receivedMs: Date.now() });
   if (!token.ok) abortTest(`setup: ${token.reason}`);
-  const first = headersOf(token.credentials);
-  judgeRate(first, false);
-  if (first.remaining + 1 < plan.rate.requests) {
-    // The window is partly spent (an earlier run, another user of the key): wait for its reset and
-    // read a fresh window's budget, so that the comparison with LP_RATE is exact.
-    const waitSeconds = Math.min(plan.rate.periodSeconds + 1, Math.max(0, (first.resetMs - Date.now()) / 1000 + 0.5));
-    sleep(waitSeconds);
-    judgeRate(headersOf(token.credentials), true);
+  const sentMs = Date.now();
+  const response = apiGet(probeUrl, token.credentials, `setup ${REQUEST}`);
+  requests.push({ sentMs, receivedMs: Date.now() });
+  const parsed = parseRateLimitHeaders(headerLookup(response.headers));
+  if (parsed.ok && parsed.value.periodSeconds !== plan.expected.rate.periodSeconds) {
+    abortTest(
+      `setup: X-Rate-Limit-Limit says the period is ${parsed.value.period} but LP_RATE ${plan.expected.rate.requests}/${plan.expected.rate.period} says ${plan.expected.rate.period}: set LP_RATE to the target's rate.`,
+    );
   }
-  return token.credentials;
+  if (response.status !== 429 && (response.status < 200 || response.status >= 300)) {
+    abortTest(`setup: expected 2xx or 429 from GET ${probeUrl}, got ${response.status}: the probe needs a working target and token.`);
+  }
+  if (response.status === 429) {
+    // A window an earlier run spent: nothing is sent before its Retry-After has passed (at most a period).
+    const retry = retryAfterTime(response.headers['Retry-After'], sentMs, Date.now());
+    const untilMs = retry.ok ? retryAllowedAtMs(retry.value) : Date.now() + plan.expected.rate.periodSeconds * 1000;
+    sleep(Math.min(plan.expected.rate.periodSeconds + 1, Math.max(0, (untilMs - Date.now()) / 1000)));
+  }
+  return { credentials: token.credentials, requests };
 }
 
-function record(event: ProbeEvent, receivedMs: number): void {
-  if (event.findings.length === 0) violations.add(0);
+function record(event: ProbeEvent, receivedMs: number, startMs: number): void {
   const counts = probe.counts;
-  for (const finding of event.findings) {
-    violations.add(1, { rule: finding.rule });
-    if (counts[finding.rule] <= LOGGED_PER_RULE) console.error(`rate-limit probe, ${finding.rule}: ${finding.reason}`);
+  findings.add(0);
+  for (const finding of [...event.findings, ...event.own]) {
+    findings.add(1, { rule: finding.rule });
+    const level = RULES[finding.rule].level === 'platform' ? 'platform deviation' : 'broken';
+    if (counts[finding.rule] <= LOGGED_PER_RULE) console.error(`rate-limit probe, ${finding.rule} (${level}): ${finding.reason} [${finding.request}]`);
   }
   rateLimited.add(event.status === 429 ? 1 : 0);
-  retryHonoured.add(event.retryHonoured === true ? 1 : 0);
-  if (event.budget?.fromWindowStart) budgetMeasured.add(event.budget.count);
-  if (event.timeToFirst429Ms !== undefined) timeToFirst429.add(event.timeToFirst429Ms);
-  if (event.retryAfterErrorSeconds !== undefined) retryAfterError.add(event.retryAfterErrorSeconds);
-  const bucket = bucketOf(plan.plot, receivedMs - exec.scenario.startTime);
-  if (event.remaining !== undefined) plotRemaining.add(event.remaining, { bucket });
+  retryHonoured.add(event.honoured === true ? 1 : 0);
+  windowsMeasured.add(event.budget === undefined ? 0 : 1);
+  if (event.budget !== undefined) {
+    budgetMeasured.add(event.budget.served);
+    timeToFirst429.add(receivedMs - windowStartMs);
+  }
+  if (event.fresh) windowStartMs = receivedMs;
+  if (event.retryAfterApartSeconds !== undefined) retryAfterApart.add(event.retryAfterApartSeconds);
+  const bucket = bucketOf(plan.plot, receivedMs - startMs);
+  if (event.headers !== undefined) plotRemaining.add(event.headers.remaining, { bucket });
   plotRefused.add(event.status === 429 ? 1 : 0, { bucket });
 }
 
-export default function (credentials: Credentials): void {
-  const sentMs = Date.now();
-  const response = apiGet(probeUrl, credentials, REQUEST_NAME);
-  const receivedMs = Date.now();
-  record(probe.observe({ sentMs, receivedMs, status: response.status, headers: response.headers }), receivedMs);
+let probe: RateLimitProbe;
+let windowStartMs = 0;
+
+export default function (data: SetupData): void {
+  const startMs = Date.now();
+  // The course ends a little before k6's maxDuration would cut the iteration.
+  probe = new RateLimitProbe({ expected: plan.expected, windows: plan.windows, deadlineMs: startMs + plan.durationSeconds * 1000 });
+  for (const request of data.requests) probe.before(request.sentMs, request.receivedMs);
+  for (let i = 0; i < plan.maxRequests; i++) {
+    const step = probe.next(Date.now());
+    if (step.kind === 'done') {
+      console.log(`rate-limit probe: done, ${step.reason}.`);
+      break;
+    }
+    const waitMs = step.atMs - Date.now();
+    if (waitMs > 0) sleep(waitMs / 1000);
+    const sentMs = Date.now();
+    const response = apiGet(probeUrl, data.credentials, `probe ${REQUEST} (${step.phase})`);
+    const receivedMs = Date.now();
+    record(
+      probe.observe({ request: `${REQUEST} (${step.phase})`, sentMs, receivedMs, status: response.status, headers: response.headers }),
+      receivedMs,
+      startMs,
+    );
+  }
 }
 
-export function teardown(credentials: Credentials): void {
-  // Polite, not checked: the window may still be spent, and the token would otherwise live 60 days.
-  logout(env, credentials);
+export function teardown(data: SetupData): void {
+  // Polite, not checked: the token would otherwise live 60 days.
+  logout(env, data.credentials);
 }
+
+const SENTENCES: Record<string, string> = {};
+for (const rule of RATE_RULES) SENTENCES[rule] = RULES[rule].statement;
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'rate-limit',
-    rules: { metric: METRICS.probeViolations, sentences: PROBE_RULES },
+    rules: { metric: METRICS.rateFindings, sentences: SENTENCES, reportedOnly: strict ? [] : RATE_RULES.filter((rule) => RULES[rule].level === 'platform') },
     plotBucketMs: plan.plot.bucketMs,
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],

@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { nextPathOf } from './bench/http-client.ts';
 import { PIECES, parseBenchArgs } from './bench/options.ts';
 import { formatTarget, holds, median, percentile, sortedSamples, summarise, type Target } from './bench/report.ts';
+import { tsNodeArgs } from './root.ts';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -81,7 +82,7 @@ test.describe('bench run', () => {
     // Two child processes of about a second each, plus bundling; the margin is for a loaded CI machine.
     test.setTimeout(60_000);
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(process.execPath, ['scripts/run.mjs', 'scripts/bench.ts', '--quick', '--only', 'memory'], { cwd: ROOT, timeout: 50_000 }, (error, out) =>
+      execFile(process.execPath, tsNodeArgs('scripts/bench.ts', ['--quick', '--only', 'memory']), { cwd: ROOT, timeout: 50_000 }, (error, out) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: out }),
       );
     });

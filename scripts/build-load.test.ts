@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { build, type Metafile } from 'esbuild';
-import { buildLoad, checkMetafile, esbuildOptions, FORBIDDEN_GLOBALS, type LoadBuild, loadEntries, repoRoot, scanBundle } from './build-load.ts';
+import { buildLoad, checkMetafile, esbuildOptions, FORBIDDEN_GLOBALS, type LoadBuild, loadEntries, scanBundle } from './build-load.ts';
+import { ROOT } from './root.ts';
 
-const root = repoRoot();
+const root = ROOT;
 let outdir: string;
 let built: LoadBuild;
 

@@ -12,13 +12,14 @@
  *    literal arguments) only: comments and string contents never match, and `x.URL` or `{ URL: 1 }`
  *    (property names) are not uses of the global.
  *
- * Importable (tests, scripts/load.ts); it runs as a command only when it is the entry of scripts/run.mjs.
+ * Importable (tests, scripts/load.ts); it runs as a command only when it is the entry file.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../schemas/index.ts';
+import { ROOT } from './root.ts';
 
 /** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
 export const VALIDATORS_MODULE = 'generated:validators';
@@ -72,27 +73,6 @@ export class LoadBuildError extends Error {
     super(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'LoadBuildError';
     this.problems = problems;
-  }
-}
-
-/** The project root: the nearest directory above `start` holding package.json and load/tsconfig.json. */
-export function repoRoot(start = process.cwd()): string {
-  let dir = path.resolve(start);
-  for (let i = 0; i < 20; i++) {
-    if (exists(path.join(dir, 'package.json')) && exists(path.join(dir, 'load', 'tsconfig.json'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error(`no project root (package.json with load/tsconfig.json) above ${start}`);
-}
-
-function exists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -226,7 +206,7 @@ export interface BuildLoadOptions {
 
 /** Builds, writes meta.json and the generated validators, checks; throws LoadBuildError listing every problem. */
 export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBuild> {
-  const root = options.root ?? repoRoot();
+  const root = options.root ?? ROOT;
   const outdir = options.outdir ?? path.join(root, 'dist', 'load');
   const entries = options.entries ?? loadEntries(root);
   if (entries.length === 0) throw new LoadBuildError([`no entry scripts in ${path.join(root, 'load')}`]);
@@ -261,7 +241,7 @@ export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBui
 }
 
 async function main(): Promise<number> {
-  const root = repoRoot(path.resolve(path.dirname(process.argv[1] ?? '.'), '..'));
+  const root = ROOT;
   try {
     const built = await buildLoad({ root });
     for (const bundle of built.bundles) console.log(`${path.relative(root, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
@@ -275,8 +255,8 @@ async function main(): Promise<number> {
   }
 }
 
-// scripts/run.mjs puts the entry's own path in argv[1]; imported (tests, scripts/load.ts), this file only exports.
-if (/[\\/]build-load\.ts$/.test(process.argv[1] ?? '')) {
+// Imported (tests, scripts/load.ts), this file only exports.
+if (require.main === module) {
   main().then((code) => {
     process.exitCode = code;
   });

@@ -8,10 +8,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { repoRoot } from './build-load.ts';
 import { findK6, K6_INSTALL_URL } from './load.ts';
+import { ROOT, tsNodeArgs } from './root.ts';
 
-const root = repoRoot();
+const root = ROOT;
 const nodeDir = path.dirname(process.execPath);
 const SECRET = 'runner-test-secret';
 
@@ -31,7 +31,7 @@ const BASE_ENV: Record<string, string> = {
 };
 
 function runLoad(args: string[], env: Record<string, string> = {}): { status: number | null; stderr: string; stdout: string } {
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts', 'run.mjs'), 'scripts/load.ts', ...args], {
+  const result = spawnSync(process.execPath, tsNodeArgs('scripts/load.ts', args), {
     cwd: root,
     env: { ...BASE_ENV, ...env },
     encoding: 'utf8',

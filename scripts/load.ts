@@ -19,7 +19,8 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { EnvError, readLoadEnv, reportDir } from '../load/lib/env.ts';
-import { buildLoad, LoadBuildError, loadEntries, repoRoot } from './build-load.ts';
+import { buildLoad, LoadBuildError, loadEntries } from './build-load.ts';
+import { ROOT } from './root.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
 
@@ -51,7 +52,7 @@ export function findK6(env: NodeJS.ProcessEnv): { ok: true; path: string } | { o
 }
 
 async function main(args: readonly string[]): Promise<number> {
-  const root = repoRoot(path.resolve(path.dirname(process.argv[1] ?? '.'), '..'));
+  const root = ROOT;
   const [script, ...k6Args] = args;
   const scripts = loadEntries(root);
   if (script === undefined || !scripts.includes(script)) {
@@ -105,8 +106,8 @@ async function main(args: readonly string[]): Promise<number> {
   });
 }
 
-// scripts/run.mjs puts the entry's own path in argv[1]; imported (tests), this file only exports.
-if (/[\\/]load\.ts$/.test(process.argv[1] ?? '')) {
+// Imported (tests), this file only exports.
+if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -7,7 +7,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from './root.ts';
+import { ROOT, tsNodeArgs } from './root.ts';
 import type { ClientConfig } from '../mock/clients.ts';
 
 const START_TIMEOUT_MS = 60_000;
@@ -43,7 +43,7 @@ export function clientsFile(clients: readonly ClientConfig[]): string {
 export function startMockProcess(args: readonly string[], nodeFlags: readonly string[] = []): Promise<MockProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [...nodeFlags, path.join(ROOT, 'scripts', 'run.mjs'), 'mock/cli.ts', '--auth-port', '0', '--api-port', '0', ...args],
+    tsNodeArgs('mock/cli.ts', ['--auth-port', '0', '--api-port', '0', ...args], nodeFlags),
     { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
   );
   let stderr = '';

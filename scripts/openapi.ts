@@ -6,11 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import { ROOT } from './root.ts';
 
 const USAGE = 'usage: npm run openapi [-- --out <file>]';
-
-/** scripts/run.mjs puts this file's own path in argv[1]: the project root is its parent's parent. */
-const ROOT = path.resolve(path.dirname(process.argv[1] ?? '.'), '..');
 
 function parseArgs(args: readonly string[]): { out: string } | { error: string } {
   let out = path.join(ROOT, 'dist', 'openapi.json');

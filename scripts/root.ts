@@ -1,15 +1,16 @@
 /**
- * The project root for scripts run through scripts/run.mjs: the nearest folder above the entry file
- * (argv[1]) that holds scripts/run.mjs, or the working directory (npm scripts run from the root).
+ * Where the project is, and how a child process runs one of its TypeScript entry files.
+ * tsx runs every `.ts` entry (npm scripts and children alike); this file sits in scripts/, so the
+ * project root is its parent whatever the working directory.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-export const ROOT = findRoot(path.dirname(path.resolve(process.argv[1] ?? '.')));
+export const ROOT = path.resolve(__dirname, '..');
 
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'scripts', 'run.mjs'))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
+/** Node flags that let a child process run a `.ts` entry file: `spawn(process.execPath, [...TS_NODE_FLAGS, entry])`. */
+export const TS_NODE_FLAGS: readonly string[] = ['--import', 'tsx'];
+
+/** The arguments of `node` that run `entry` (relative to the root) with `args`, after `nodeFlags` (V8 options). */
+export function tsNodeArgs(entry: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): string[] {
+  return [...nodeFlags, ...TS_NODE_FLAGS, path.join(ROOT, entry), ...args];
 }

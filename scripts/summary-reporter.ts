@@ -1,31 +1,72 @@
 /**
- * Prints the plain closing line CI reads (`N passed, N failed[, N skipped]`) and writes the counts to
- * reports/summary/<run>.json, so scripts/test-all.ts can add up several Playwright runs into one line.
+ * The end of every run's output:
+ * - what the run checked of the API document, per rule, and what it did not, and why (skip sentences);
+ * - what became of the tokens the workers were issued (their `[tokens]` lines, added up);
+ * - the plain closing line CI reads: `N passed, N failed[, N skipped][, N platform deviations]`.
+ * It writes the counts, the deviations and the rules' states to reports/summary/<run>.json (so
+ * scripts/test-all.ts can add up several runs), gives the HTML report a title that states the verdict
+ * (read by the html reporter in its own onEnd, which comes after this one's), and writes the rules
+ * page `rules.html` beside that report once it exists.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullResult, Reporter, TestCase } from '@playwright/test/reporter';
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
+import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
+import { countsLine, renderRunHtml, renderRunText } from './rules/render.ts';
 
 export interface Counts {
   passed: number;
   failed: number;
   skipped: number;
   flaky: number;
+  /** Platform deviations (distinct, over every test). */
+  deviations?: number;
+}
+
+export interface TokenCounts {
+  issued: number;
+  loggedOut: number;
+  alreadyEnded: number;
+  notLoggedOut: number;
 }
 
 export function formatCounts(c: Counts): string {
-  return `${c.passed} passed, ${c.failed} failed${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}`;
+  return `${c.passed} passed, ${c.failed} failed${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}${(c.deviations ?? 0) > 0 ? `, ${c.deviations} platform deviations` : ''}`;
 }
+
+/** The annotation types of specs/fixtures (not imported: a reporter loads without the fixtures' Playwright test). */
+const RULE = 'rule';
+const NEEDS = 'needs';
+const CHECKED = '_rules-checked';
+const DEVIATION = 'platform-deviation';
+const TOKENS_LINE = /^\[tokens\] worker \d+: (\d+) issued, (\d+) logged out, (\d+) already ended, (\d+) not logged out/;
 
 export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
+  readonly #tokens: TokenCounts = { issued: 0, loggedOut: 0, alreadyEnded: 0, notLoggedOut: 0 };
+  #rules: RuleCoverage[] | undefined;
 
   onTestEnd(test: TestCase): void {
     this.#tests.add(test);
   }
 
+  onStdOut(chunk: string | Buffer, test?: TestCase): void {
+    if (test) return;
+    for (const line of chunk.toString().split('\n')) {
+      const m = TOKENS_LINE.exec(line.trim());
+      if (!m) continue;
+      this.#tokens.issued += Number(m[1]);
+      this.#tokens.loggedOut += Number(m[2]);
+      this.#tokens.alreadyEnded += Number(m[3]);
+      this.#tokens.notLoggedOut += Number(m[4]);
+    }
+  }
+
   onEnd(result: FullResult): void {
-    const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
+    const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
+    const records: TestRecord[] = [];
+    const deviations: string[] = [];
     for (const test of this.#tests) {
       const outcome = test.outcome();
       if (outcome === 'expected') counts.passed++;
@@ -34,17 +75,74 @@ export default class SummaryReporter implements Reporter {
         counts.flaky++;
       } else if (outcome === 'skipped') counts.skipped++;
       else counts.failed++;
+      const record = recordOf(test);
+      records.push(record);
+      deviations.push(...record.deviations.map((d) => `${record.title}: ${d}`));
     }
+    counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as green.
     if (result.status !== 'passed' && counts.failed === 0) counts.failed = 1;
+
+    const declaring = records.some((r) => r.declared.length > 0);
+    this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
     const name = process.env.LP_SUMMARY_NAME ?? 'last';
     const dir = path.join('reports', 'summary');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify({ ...counts, status: result.status })}\n`);
+    const summary = {
+      ...counts,
+      status: result.status,
+      tokens: this.#tokens,
+      deviationList: deviations,
+      rules: this.#rules?.map((r) => ({ id: r.id, state: r.state, why: r.why })),
+    };
+    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(summary, null, 1)}\n`);
+
+    if (this.#rules) {
+      // The html reporter reads its title in its own onEnd, after this one's: the verdict heads the report.
+      process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)} · rules: ${countsLine(this.#rules)} · per rule: rules.html beside this report`;
+      console.log(`\n${renderRunText(this.#rules)}`);
+      if (deviations.length > 0) console.log(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
+    }
+    if (this.#tokens.issued > 0) {
+      console.log(
+        `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
+      );
+    }
     console.log(formatCounts(counts));
+  }
+
+  async onExit(): Promise<void> {
+    if (!this.#rules) return;
+    // After the html reporter's onEnd, which clears its folder first.
+    const dir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? path.resolve('reports', 'html');
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'rules.html'), renderRunHtml(this.#rules, 'Rules of the API document: what this run checked'));
+    } catch {
+      // No report folder to write beside (an html reporter elsewhere): the terminal and the summary file have it all.
+    }
   }
 
   printsToStdio(): boolean {
     return true;
   }
+}
+
+function recordOf(test: TestCase): TestRecord {
+  const last = test.results.at(-1) as TestResult | undefined;
+  const annotations = [...test.annotations, ...(last?.annotations ?? [])];
+  const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];
+  const outcome = test.outcome();
+  const status = last === undefined ? 'did-not-run' : outcome === 'skipped' ? 'skipped' : outcome === 'unexpected' ? 'failed' : 'passed';
+  const skip = annotations.find((a) => a.type === 'skip')?.description;
+  return {
+    title: `${path.basename(test.location.file)} › ${test.titlePath().slice(3).join(' › ')}`,
+    declared: of(RULE),
+    needs: of(NEEDS),
+    checked: of(CHECKED).flatMap((d) => d.split(' ')),
+    status,
+    ...(skip === undefined ? {} : { skipReason: skip }),
+    deviations: of(DEVIATION),
+    failures: (last?.errors ?? []).map((e) => e.message ?? ''),
+  };
 }

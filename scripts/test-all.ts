@@ -1,23 +1,26 @@
 /**
  * `npm test`: every test of the project, then the contract suite once more against the mock started
  * from its CLI as a remote target (the way CI meets a real service), then one last line adding up
- * both runs: `N passed, N failed[, N skipped]`. Exits non-zero when any run failed.
+ * both runs: `N passed, N failed[, N skipped][, N platform deviations]`. Exits non-zero when any run failed.
  *
- *   1. `playwright test` (all projects) against the embedded mock     → reports/summary/embedded.json
- *   2. `node scripts/run.mjs mock/cli.ts --auth-port 0 --api-port 0`, its JSON line read, then the
- *      contract projects with LP_TARGET=remote and the mock's default keys → reports/summary/cli-remote.json
+ *   1. `playwright test` (all projects) against the embedded mock
+ *      → reports/html/, reports/junit.xml, reports/summary/embedded.json
+ *   2. `tsx mock/cli.ts --auth-port 0 --api-port 0`, its JSON line read, then the contract projects
+ *      with LP_TARGET=remote and the mock's default keys
+ *      → reports/cli-remote/html/, reports/cli-remote/junit.xml, reports/summary/cli-remote.json
  *      (tests tagged @self check the suite itself, not the target: they ran in phase 1, and
- *      playwright.config.ts leaves them out for a remote target)
+ *      playwright.config.ts leaves them out for a remote target). Then the mock's count of valid access
+ *      tokens (`GET /_mock/stats`) must be 0: the run logged out every token it was issued.
+ * Each phase has its own, clearly named report; reports/index.html links them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { type Counts, formatCounts } from './summary-reporter.ts';
+import { ROOT, tsNodeArgs } from './root.ts';
 
-// scripts/run.mjs bundles this file elsewhere and points argv[1] at the .ts entry: the repository is its parent.
-const ROOT = path.resolve(path.dirname(process.argv[1] ?? '.'), '..');
 const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 /** A phase that takes longer than this is stopped: something hangs. */
@@ -51,7 +54,7 @@ function run(args: readonly string[], env: Readonly<Record<string, string>>): Pr
 /** Starts the mock CLI on free ports and reads the one JSON line it prints once listening. */
 function startMockCli(): Promise<{ child: ChildProcess; line: MockLine }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'run.mjs'), 'mock/cli.ts', '--auth-port', '0', '--api-port', '0'], {
+    const child = spawn(process.execPath, tsNodeArgs('mock/cli.ts', ['--auth-port', '0', '--api-port', '0']), {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -90,8 +93,46 @@ function stopMock(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The phases' reports, for reports/index.html. */
+const PHASE_REPORTS = [
+  { name: 'embedded', title: 'Phase 1: every project against the embedded mock', html: 'html/index.html', junit: 'junit.xml' },
+  {
+    name: 'cli-remote',
+    title: 'Phase 2: the contract suite against the mock CLI as a remote target',
+    html: 'cli-remote/html/index.html',
+    junit: 'cli-remote/junit.xml',
+  },
+] as const;
+
+/**
+ * Valid access tokens the mock holds after the run: `validAccessTokens` where the mock counts them
+ * apart from expired ones, else `accessTokens` (which may still hold expired, unswept ones).
+ */
+async function tokensLeft(controlUrl: string): Promise<{ count: number; field: string }> {
+  const response = await fetch(`${controlUrl}/stats`);
+  const stats = (await response.json()) as Record<string, unknown>;
+  const field = typeof stats.validAccessTokens === 'number' ? 'validAccessTokens' : 'accessTokens';
+  const count = stats[field];
+  if (typeof count !== 'number') throw new Error(`GET ${controlUrl}/stats answered without a count of access tokens: ${JSON.stringify(stats).slice(0, 200)}`);
+  return { count, field };
+}
+
+function writeIndex(total: Counts): void {
+  const rows = PHASE_REPORTS.map((p) => {
+    let line = 'did not run';
+    try {
+      line = formatCounts(JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${p.name}.json`), 'utf8')) as Counts);
+    } catch {
+      // No summary: the phase died before its reporter wrote one.
+    }
+    return `<li><a href="${p.html}">${p.title}</a> (<a href="${p.junit}">JUnit</a>): ${line}</li>`;
+  });
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>npm test</title></head><body><h1>npm test: ${formatCounts(total)}</h1><ul>${rows.join('')}</ul></body></html>\n`;
+  writeFileSync(path.join(ROOT, 'reports', 'index.html'), html);
+}
+
 function addUpSummaries(): Counts {
-  const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
   let names: string[] = [];
   try {
     names = readdirSync(SUMMARY_DIR).filter((name) => name.endsWith('.json'));
@@ -100,7 +141,7 @@ function addUpSummaries(): Counts {
   }
   for (const name of names) {
     const counts = JSON.parse(readFileSync(path.join(SUMMARY_DIR, name), 'utf8')) as Partial<Counts>;
-    for (const key of ['passed', 'failed', 'skipped', 'flaky'] as const) total[key] += counts[key] ?? 0;
+    for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (counts[key] ?? 0);
   }
   return total;
 }
@@ -149,6 +190,12 @@ async function main(): Promise<number> {
       PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(ROOT, 'reports', 'cli-remote', 'junit.xml'),
     });
     if (remote !== 0) failures.push(`phase 2 exited with ${remote}`);
+    if (mock.line.controlUrl) {
+      const left = await tokensLeft(mock.line.controlUrl);
+      process.stdout.write(`  tokens still valid on the mock after the run: ${left.count} (${left.field} of GET /_mock/stats)\n`);
+      if (left.count !== 0)
+        failures.push(`phase 2 left ${left.count} access token(s) valid on the target (${left.field}): the run must log out every token it issued`);
+    }
   } catch (error) {
     failures.push((error as Error).message);
   } finally {
@@ -161,6 +208,10 @@ async function main(): Promise<number> {
   // A phase that failed without a summary (or with a summary that says all passed) still fails the run.
   if (failures.length > 0 && total.failed === 0) total.failed = failures.length;
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
+  writeIndex(total);
+  process.stdout.write(
+    `\n  reports: reports/index.html (phase 1: reports/html, reports/junit.xml; phase 2: reports/cli-remote/html, reports/cli-remote/junit.xml)\n`,
+  );
   process.stdout.write(`\n${formatCounts(total)}\n`);
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }

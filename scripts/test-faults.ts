@@ -1,27 +1,25 @@
 /**
- * `npm run test:faults` (issue 8): proves the contract suite catches every fault of the mock and
- * raises no false alarm against any legal variant. One Playwright child run
- * (specs/faults/faults.config.ts: a project per fault, per variant, and the sound mock) on every
- * core, progress lines as projects finish; then the matrix, docs/fault-matrix.md and the README's
+ * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no
+ * false alarm against any legal profile. One Playwright child run (specs/faults/faults.config.ts: a
+ * project per fault, per legal profile, and the sound mock) on every core, progress lines as projects finish; then the matrix, docs/fault-matrix.md and the README's
  * marked section, and last the plain line CI adds up: `N passed, N failed` (a fault caught passes; an
  * uncaught fault, a false alarm or an error of the run fails). Exits non-zero when anything failed.
  *
- *   npm run test:faults                        every fault and variant; rewrites the generated docs
- *   npm run test:faults -- <name>…             only those faults or variants (and the sound mock); docs untouched
+ *   npm run test:faults                        every fault and profile; rewrites the generated docs
+ *   npm run test:faults -- <name>…             only those faults or profiles (and the sound mock); docs untouched
  *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as prettier from 'prettier';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FAULTS, type FaultName, isFaultName } from '../mock/faults.ts';
-import { isVariantName, VARIANTS, type VariantName } from '../mock/variants.ts';
+import { FAULT_NAMES, type FaultName, isFaultName } from '../mock/faults/index.ts';
 import { faultProject, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from '../specs/faults/areas.ts';
+import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from '../specs/faults/profiles.ts';
 import { buildMatrix, checkCounts, headline, renderDocument, renderReadmeSection, renderText, replaceSection, type Selection } from './test-faults/matrix.ts';
 import type { RunOutcome } from './test-faults/outcome.ts';
+import { ROOT } from './root.ts';
 
-// scripts/run.mjs bundles this file elsewhere and points argv[1] at the .ts entry: the repository is its parent.
-const ROOT = path.resolve(path.dirname(process.argv[1] ?? '.'), '..');
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const CONFIG = path.join(ROOT, 'specs', 'faults', 'faults.config.ts');
 const DOCUMENT = path.join(ROOT, 'docs', 'fault-matrix.md');
@@ -47,13 +45,14 @@ function say(line: string): void {
 
 interface Choice {
   readonly faults: FaultName[];
-  readonly variants: VariantName[];
-  /** Every fault and variant: only such a run rewrites the generated docs. */
+  /** Legal profiles (specs/faults/profiles.ts) by name. */
+  readonly variants: string[];
+  /** Every fault and profile: only such a run rewrites the generated docs. */
   readonly full: boolean;
   readonly limitMs: number;
 }
 
-/** The command line: names of faults and variants (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
+/** The command line: names of faults and profiles (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
 function parseArgs(args: readonly string[]): Choice {
   const names: string[] = [];
   let limitMinutes = DEFAULT_LIMIT_MINUTES;
@@ -63,13 +62,13 @@ function parseArgs(args: readonly string[]): Choice {
     if (arg === '--limit') {
       limitMinutes = Number(args[++i]);
       if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${args[i]}".`);
-    } else if (!isFaultName(arg) && !isVariantName(arg)) {
-      throw new Error(`"${arg}" is neither a fault of mock/faults.ts nor a variant of mock/variants.ts.`);
+    } else if (!isFaultName(arg) && !isMatrixProfile(arg)) {
+      throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of specs/faults/profiles.ts.`);
     } else names.push(arg);
   }
   const limitMs = limitMinutes * 60_000;
-  if (names.length === 0) return { faults: Object.keys(FAULTS) as FaultName[], variants: Object.keys(VARIANTS) as VariantName[], full: true, limitMs };
-  return { faults: names.filter(isFaultName), variants: names.filter(isVariantName), full: false, limitMs };
+  if (names.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
+  return { faults: names.filter(isFaultName), variants: names.filter(isMatrixProfile), full: false, limitMs };
 }
 
 /**
@@ -128,8 +127,9 @@ async function main(): Promise<number> {
     ? undefined
     : [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.filter((f) => !problems.has(f)).map(faultProject)];
 
-  say(`test:faults: ${chosen.faults.length} faults (their areas' specs), ${chosen.variants.length} variants and the sound mock (the whole suite)`);
+  say(`test:faults: ${chosen.faults.length} faults (their areas' specs), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`);
   for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
+  for (const e of EXCLUDED) say(`  left out of the covering profiles: ${e.option} ${JSON.stringify(e.value)} (${e.spec} refuses it: ${e.why})`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
   const code = await runChild(projects, chosen.limitMs);

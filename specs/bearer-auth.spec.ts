@@ -1,12 +1,12 @@
 /**
  * Document, Authentication 6: calls to resource endpoints carry `Authorization: Bearer <ACCESS_TOKEN>`.
- * Without a valid one the call must not succeed; the status is not shown: 401 per the reference
- * notes, 403 accepted (contracts/open-behaviours.ts).
+ * Without a valid one the call must not succeed: a 4xx and no data (contract). The status is not
+ * shown: the platform's 401 is a platform rule.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import { UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
 import type { ResourceEndpointId } from './fixtures/api.ts';
-import { expect, test } from './fixtures/index.ts';
+import { checks, test } from './fixtures/index.ts';
+import { judgeUnauthenticated } from './fixtures/refusals.ts';
 import type { Tokens } from './fixtures/tokens.ts';
 
 interface BadAuthorization {
@@ -20,15 +20,15 @@ const BAD_AUTHORIZATIONS: readonly BadAuthorization[] = [
   { title: 'a malformed header (Bearer without a token)', header: async () => 'Bearer' },
   { title: 'a malformed header (another scheme)', header: async (tokens) => `Basic ${Buffer.from(`${tokens.key().clientId}:x`).toString('base64')}` },
   { title: 'an unknown token', header: async () => `Bearer ${'unknown0'.repeat(5)}` },
-  { title: 'a valid token with one character changed', header: async (tokens) => `Bearer ${changeOneCharacter((await tokens.issue()).accessToken)}` },
+  { title: 'a valid token with one character changed', header: async (tokens) => `Bearer ${changeOneCharacter((await tokens.shared()).accessToken)}` },
 ];
 
 for (const endpoint of RESOURCE_ENDPOINTS) {
-  test.describe(`${endpoint.method} ${endpoint.path} refuses (401 or 403, never 2xx)`, () => {
+  test.describe(`${endpoint.method} ${endpoint.path} refuses (a 4xx, never data)`, checks('bearer.required', 'platform.unauthenticated-status'), () => {
     for (const bad of BAD_AUTHORIZATIONS) {
-      test(bad.title, async ({ api, tokens }) => {
+      test(bad.title, async ({ api, tokens, verdict }) => {
         const response = await api.list(endpoint.id as ResourceEndpointId, { limit: 1 }, { authorization: await bad.header(tokens) });
-        expect(response).toHaveStatus(UNAUTHENTICATED_STATUSES);
+        judgeUnauthenticated(verdict, 'bearer.required', response);
       });
     }
   });

@@ -11,11 +11,10 @@
  */
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import { walkPageBound } from '../contracts/pagination.ts';
-import { validateErrorBody } from '../schemas/index.ts';
 import type { ApiClient } from './fixtures/api.ts';
 import type { ControlledItem } from './fixtures/control.ts';
 import { type Oracle, takeOracle } from './fixtures/filter-oracle.ts';
-import { type ApiResponse, expect, TAGS, test } from './fixtures/index.ts';
+import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import { expectTraversal, type ListItem, limitForPages, type Walked, type WalkListOptions, walkList } from './fixtures/list-walk.ts';
 
 /** A walk of three or four pages over the whole data set, with a hook between pages. */
@@ -30,35 +29,39 @@ function walkInPages(api: ApiClient, oracle: Oracle, afterPage?: WalkListOptions
   });
 }
 
-test.describe('a snapshot', { tag: TAGS.serial }, () => {
-  test('hides from the rest of a walk an item created and one modified after its first page; a new walk shows both', async ({ api, control }) => {
-    try {
-      const oracle = await takeOracle(api);
-      let created: ControlledItem | undefined;
-      let modified: ListItem | undefined;
-      const walked = await walkInPages(api, oracle, async (page, items) => {
-        if (page !== 1) return;
-        modified = [...oracle.items.values()].find((item) => !items.some((seen) => seen.id === item.id));
-        if (modified) await control.modifyContent(modified.id, { title: 'Changed after the snapshot was taken' });
-        created = await control.createContent({ title: 'Created after the snapshot was taken' });
-      });
-      expectTraversal(walked);
-      expect(created && walked.items.has(created.id), 'the walk showed the item created after its first page').toBe(false);
-      expect(walked.items.get(modified?.id ?? '')?.attributes, `item ${modified?.id} as the walk showed it, modified after its first page`).toEqual(
-        modified?.attributes,
-      );
-      expect(walked.items.size, 'items of the walk: the total of the data set when it began').toBe(oracle.items.size);
+test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), () => {
+  test(
+    'hides from the rest of a walk an item created and one modified after its first page; a new walk shows both',
+    checks('snapshot.isolation'),
+    async ({ api, control }) => {
+      try {
+        const oracle = await takeOracle(api);
+        let created: ControlledItem | undefined;
+        let modified: ListItem | undefined;
+        const walked = await walkInPages(api, oracle, async (page, items) => {
+          if (page !== 1) return;
+          modified = [...oracle.items.values()].find((item) => !items.some((seen) => seen.id === item.id));
+          if (modified) await control.modifyContent(modified.id, { title: 'Changed after the snapshot was taken' });
+          created = await control.createContent({ title: 'Created after the snapshot was taken' });
+        });
+        expectTraversal(walked);
+        expect(created && walked.items.has(created.id), 'the walk showed the item created after its first page').toBe(false);
+        expect(walked.items.get(modified?.id ?? '')?.attributes, `item ${modified?.id} as the walk showed it, modified after its first page`).toEqual(
+          modified?.attributes,
+        );
+        expect(walked.items.size, 'items of the walk: the total of the data set when it began').toBe(oracle.items.size);
 
-      const fresh = await takeOracle(api);
-      expect(created && fresh.items.has(created.id), 'a new walk shows the created item').toBe(true);
-      expect(fresh.items.get(modified?.id ?? '')?.attributes?.title, 'a new walk shows the modification').toBe('Changed after the snapshot was taken');
-    } finally {
-      // The data back to its seed for whoever comes next.
-      await control.reset();
-    }
-  });
+        const fresh = await takeOracle(api);
+        expect(created && fresh.items.has(created.id), 'a new walk shows the created item').toBe(true);
+        expect(fresh.items.get(modified?.id ?? '')?.attributes?.title, 'a new walk shows the modification').toBe('Changed after the snapshot was taken');
+      } finally {
+        // The data back to its seed for whoever comes next.
+        await control.reset();
+      }
+    },
+  );
 
-  test('is continued by its newest next 119 s after the previous request', async ({ api, control }) => {
+  test('is continued by its newest next 119 s after the previous request', checks('snapshot.alive'), async ({ api, control }) => {
     const oracle = await takeOracle(api);
     const walked = await walkInPages(api, oracle, async (page, _items, sentAtMs) => {
       // 119 s after the request was sent, less the time it took: the snapshot's clock starts no earlier than that.
@@ -68,35 +71,43 @@ test.describe('a snapshot', { tag: TAGS.serial }, () => {
     expect(walked.items.size, 'items of the walk paused for 119 s').toBe(oracle.items.size);
   });
 
-  test('is refused with a 4xx after 120 s without a request, and a request without next starts a new one', async ({ api, control }) => {
-    const oracle = await takeOracle(api);
-    const paused = await walkInPages(api, oracle, async (page) => {
-      if (page === 1) await control.advance(SNAPSHOT_TTL_SECONDS);
-    });
-    expectRefusedAfterPause(paused.pages[1]?.response, '120 s');
-    const again = await walkInPages(api, oracle);
-    expectTraversal(again, 'the walk started again without next');
-    expect(again.items.size, 'items of the new walk').toBe(oracle.items.size);
-  });
+  test(
+    'is refused with a 4xx after 120 s without a request, and a request without next starts a new one',
+    checks('snapshot.expiry', 'platform.obsolete-status'),
+    async ({ api, control, verdict }) => {
+      const oracle = await takeOracle(api);
+      const paused = await walkInPages(api, oracle, async (page) => {
+        if (page === 1) await control.advance(SNAPSHOT_TTL_SECONDS);
+      });
+      expectRefusedAfterPause(verdict, paused.pages[1]?.response, '120 s');
+      const again = await walkInPages(api, oracle);
+      expectTraversal(again, 'the walk started again without next');
+      expect(again.items.size, 'items of the new walk').toBe(oracle.items.size);
+    },
+  );
 });
 
-test.describe('a snapshot, in real time', { tag: TAGS.slow }, () => {
-  test('is refused with a 4xx after a little over 2 minutes without a request, and a request without next starts a new one', async ({ api }) => {
+test.describe('a snapshot, in real time', checks(['snapshot.expiry', 'platform.obsolete-status'], { needs: ['real-time', 'no-control'] }), () => {
+  test('is refused with a 4xx after a little over 2 minutes without a request, and a request without next starts a new one', async ({ api, verdict }) => {
     const waitMs = (SNAPSHOT_TTL_SECONDS + 5) * 1000;
     test.setTimeout(waitMs + 60_000);
     const oracle = await takeOracle(api);
     const paused = await walkInPages(api, oracle, async (page) => {
       if (page === 1) await new Promise((resolve) => setTimeout(resolve, waitMs));
     });
-    expectRefusedAfterPause(paused.pages[1]?.response, `${waitMs / 1000} s`);
+    expectRefusedAfterPause(verdict, paused.pages[1]?.response, `${waitMs / 1000} s`);
     const again = await walkInPages(api, oracle);
     expectTraversal(again, 'the walk started again without next');
   });
 });
 
-function expectRefusedAfterPause(response: ApiResponse | undefined, pause: string): void {
+function expectRefusedAfterPause(verdict: Verdict, response: ApiResponse | undefined, pause: string): void {
   expect(response, `a request with the newest next after ${pause} without a request`).toBeDefined();
   if (!response) return;
   expect(response, `the newest next after ${pause} without a request`).toHaveStatus('4xx');
-  if (response.text.trim() !== '') expect(response.body).toMatchSchema(validateErrorBody, { request: response.request });
+  verdict.platform(
+    'platform.obsolete-status',
+    response.status === 410,
+    `expected 410 for the next value of an obsolete snapshot, got ${response.status} (GET ${response.request.url})`,
+  );
 }

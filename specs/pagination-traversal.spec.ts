@@ -12,7 +12,7 @@
  */
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from './fixtures/filter-oracle.ts';
-import { expect, test } from './fixtures/index.ts';
+import { checks, expect, test } from './fixtures/index.ts';
 import { expectTraversal, limitForPages, walkList } from './fixtures/list-walk.ts';
 
 /** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
@@ -27,21 +27,25 @@ function skipUnlessWalkable(oracle: Oracle): void {
 const sortedIds = (items: ReadonlyMap<string, unknown>) => [...items.keys()].sort();
 
 test.describe('following the newest next value', () => {
-  test('each page gives a next unlike the one before, and the walk yields every item exactly once', async ({ api }) => {
-    const oracle = await takeOracle(api);
-    skipUnlessWalkable(oracle);
-    const limit = limitForPages(oracle.items.size, 4);
-    const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size, limit) });
-    expectTraversal(walked);
-    if (sortedIds(walked.items).join() !== sortedIds(oracle.items).join()) {
-      test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
-    }
-    expect(sortedIds(walked.items), `ids of the walk in pages of ${limit}, against the unfiltered walk in pages of 1000`).toEqual(sortedIds(oracle.items));
-  });
+  test(
+    'each page gives a next unlike the one before, and the walk yields every item exactly once',
+    checks('snapshot.next', 'snapshot.traversal'),
+    async ({ api }) => {
+      const oracle = await takeOracle(api);
+      skipUnlessWalkable(oracle);
+      const limit = limitForPages(oracle.items.size, 4);
+      const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size, limit) });
+      expectTraversal(walked);
+      if (sortedIds(walked.items).join() !== sortedIds(oracle.items).join()) {
+        test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
+      }
+      expect(sortedIds(walked.items), `ids of the walk in pages of ${limit}, against the unfiltered walk in pages of 1000`).toEqual(sortedIds(oracle.items));
+    },
+  );
 });
 
 test.describe('walks over unchanged data', () => {
-  test('in pages of different sizes yield the same set', async ({ api }) => {
+  test('in pages of different sizes yield the same set', checks('snapshot.traversal', 'content.limit'), async ({ api }) => {
     const oracle = await takeOracle(api);
     skipUnlessWalkable(oracle);
     const n = oracle.items.size;

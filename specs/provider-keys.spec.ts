@@ -3,22 +3,29 @@
  * that provider. Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
-import { expect, test } from './fixtures/index.ts';
+import { checks, test } from './fixtures/index.ts';
 import { walk } from './fixtures/pages.ts';
 
 /** Pages of the largest size after which the walk counts as endless: far above any test data set. */
 const MAX_PAGES = 50;
 
 test.describe('a provider key', () => {
-  test('sees only content items whose provider is its own', async ({ api, tokens, target }) => {
-    const provider = target.provider;
-    test.skip(!provider, 'No provider key is configured (LP_PROVIDER_CLIENT_ID, LP_PROVIDER_CLIENT_SECRET, LP_PROVIDER_NAME).');
-    const token = await tokens.issue(['content:read'], 'provider');
-    const pages = await walk(api.as(token.accessToken), api.url('listContent', { limit: PAGE_LIMIT.max }), { maxPages: MAX_PAGES });
-    const others = pages
-      .flatMap((page) => page.data as { id?: unknown; attributes?: { provider?: unknown } }[])
-      .filter((item) => item.attributes?.provider !== provider?.name)
-      .map((item) => `${String(item.id)} (provider ${JSON.stringify(item.attributes?.provider)})`);
-    expect(others, `items of other providers seen by the key of "${provider?.name}"`).toEqual([]);
-  });
+  test(
+    'sees only content items whose provider is its own',
+    checks(['provider.isolation'], { needs: ['provider'] }),
+    async ({ api, tokens, target, verdict }) => {
+      const provider = target.provider?.name;
+      const own = api.as(await tokens.forScopes(['content:read'], 'provider'));
+      const pages = await walk(own, api.url('listContent', { limit: PAGE_LIMIT.max }), { maxPages: MAX_PAGES });
+      const others = pages
+        .flatMap((page) => page.data as { id?: unknown; attributes?: { provider?: unknown } }[])
+        .filter((item) => item.attributes?.provider !== provider)
+        .map((item) => `${String(item.id)} (provider ${JSON.stringify(item.attributes?.provider)})`);
+      verdict.contract(
+        'provider.isolation',
+        others.length === 0,
+        () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`,
+      );
+    },
+  );
 });

@@ -5,10 +5,10 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { parseRetryAfter } from '../contracts/rate-limit.ts';
+import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../contracts/rate-limit-retry.ts';
 import { createMock, type MockServer } from '../mock/app.ts';
 import { expect, RETRY_ANNOTATION, TAGS, test } from './fixtures/index.ts';
 import { ORG_KEY as ORG, rateHarness } from './fixtures/rate-harness.ts';
-import { DEFAULT_RETRY_POLICY, retryDelayMs } from './fixtures/throttle.ts';
 
 const TINY: Rate = { requests: 3, periodSeconds: 10, period: '10s' };
 

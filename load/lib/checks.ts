@@ -33,7 +33,7 @@ export function lowerCaseHeaders(headers: Readonly<Record<string, string | undef
 /** `undefined` when the three X-Rate-Limit-* headers are present and well formed; else the reason. */
 export function rateHeaderProblem(headers: HeaderLookup | Readonly<Record<string, string | undefined>>): string | undefined {
   const parsed = parseRateLimitHeaders(typeof headers === 'function' ? headers : headerLookup(headers));
-  return parsed.ok ? undefined : parsed.reason;
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /**

@@ -17,40 +17,30 @@ import {
   smokeOptions,
   smokePlan,
 } from './options.ts';
-import { PROBE_RULE_NAMES } from './probe.ts';
 
 const FAST = { requests: 20, periodSeconds: 10, period: '10s' } as const;
 const header = (period: string, periodSeconds: number, remaining: number) => ({ period, periodSeconds, remaining, resetMs: 0 });
 
 test.describe('the probe plan', () => {
-  test('20/10s is probed in seconds: 30 requests per 10 s for two windows and a margin', () => {
+  test('20/10s: a period to start, then per window its spending, a period of Retry-After and one of rest, one window spare', () => {
     const plan = probePlan({ LP_RATE: '20/10s' });
-    expect(plan).toMatchObject({ arrivalRate: 30, timeUnit: '10s', durationSeconds: 22, windows: 2, toleranceSeconds: 1 });
-    const options = probeOptions(plan);
-    expect(options.scenarios.probe).toEqual({
-      executor: 'constant-arrival-rate',
-      rate: 30,
-      timeUnit: '10s',
-      duration: '22s',
-      preAllocatedVUs: 1,
-      maxVUs: 1,
-      gracefulStop: '5s',
-    });
-    expect(options.thresholds[METRICS.probeViolations]).toEqual(['count==0']);
-    for (const rule of PROBE_RULE_NAMES) expect(options.thresholds[`${METRICS.probeViolations}{rule:${rule}}`]).toEqual(['count==0']);
+    expect(plan).toMatchObject({ expected: { rate: FAST, explicit: true }, windows: 2, durationSeconds: 117, maxRequests: 148 });
+    const options = probeOptions(plan, false);
+    expect(options.scenarios.probe).toEqual({ executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration: '127s', gracefulStop: '5s' });
+    expect(options.thresholds[`${METRICS.rateFindings}{rule:rate.remaining}`]).toEqual(['count==0']);
+    expect(options.thresholds[`${METRICS.rateFindings}{rule:platform.retry-after-reset}`]).toEqual(['count>=0']);
+    expect(probeOptions(plan, true).thresholds[`${METRICS.rateFindings}{rule:platform.retry-after-reset}`]).toEqual(['count==0']);
     expect(options.thresholds[METRICS.rateLimited]).toEqual(['count>0']);
-    expect(options.thresholds[METRICS.budgetMeasured]).toEqual(['min>=20', 'max<=20']);
+    expect(options.thresholds[METRICS.windowsMeasured]).toEqual(['count>0']);
     expect(options.thresholds[`${METRICS.plotRemaining}{bucket:00}`]).toEqual(['min>=0']);
-    expect(options.setupTimeout).toBe('80s');
   });
 
-  test('the default rate is the document’s 200/1m', () => {
-    expect(probePlan({})).toMatchObject({ rate: DEFAULT_RATE, arrivalRate: 300, timeUnit: '1m', durationSeconds: 132 });
+  test('the default rate is the document’s 200/1m, compared as a platform choice', () => {
+    expect(probePlan({})).toMatchObject({ expected: { rate: DEFAULT_RATE, explicit: false } });
   });
 
   test('a probe needs a rate to probe', () => {
     expect(() => probePlan({ LP_RATE: '0' })).toThrow(EnvError);
-    expect(() => probePlan({ LP_PROBE_FACTOR: '1' })).toThrow('LP_PROBE_FACTOR 1 is outside 1.1 to 10.');
   });
 
   test('plot buckets: whole seconds, at most 60 (plus the graceful stop), clamped', () => {

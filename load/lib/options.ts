@@ -12,24 +12,27 @@
 import { formatPeriod, parsePeriod, type Rate } from '../../contracts/duration.ts';
 import { PAGE_LIMIT, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import type { RateLimitHeaders } from '../../contracts/rate-limit.ts';
+import { type ExpectedRate, RATE_RULES, SPEND_PAST_BUDGET } from '../../contracts/rate-limit-rules.ts';
+import { type RuleId, ruleLevel } from '../../contracts/rules.ts';
 import { EnvError, type EnvRecord, envInt, envNumber, envString, readRate } from './env.ts';
-import { PROBE_RULE_NAMES } from './probe.ts';
 import { WALK_RULES, type WalkRule } from './walk.ts';
 
 /** Custom metric names: created by the entry files, thresholded here, read back by load/lib/summary.ts. */
 export const METRICS = {
-  /** Counter, tag `rule`: a rule of the probe broken. */
-  probeViolations: 'lp_probe_violations',
+  /** Counter, tag `rule` (an id of contracts/rules.ts): a rate-limit rule broken. */
+  rateFindings: 'lp_rate_findings',
   /** Counter: 429s received. The probe needs some (it adds 0 per 2xx so the metric always has samples); the paced scripts none. */
   rateLimited: 'lp_rate_limited',
-  /** Counter: requests sent after honouring Retry-After that succeeded (0 added per response). */
+  /** Counter: requests sent once Retry-After had passed that were served (0 added per response). */
   retryHonoured: 'lp_retry_honoured',
-  /** Trend: 2xx before the first 429, in windows seen from their first request. */
+  /** Trend: requests served before the first 429, in windows seen from their first request. */
   budgetMeasured: 'lp_budget_measured',
+  /** Counter: windows measured from their first request to their first 429. */
+  windowsMeasured: 'lp_windows_measured',
   /** Trend (time): from a window's first response to its first 429. */
   timeToFirst429: 'lp_time_to_first_429',
-  /** Trend: Retry-After minus the seconds until X-Rate-Limit-Reset. */
-  retryAfterError: 'lp_retry_after_error_seconds',
+  /** Trend: seconds between the instant Retry-After names and X-Rate-Limit-Reset. */
+  retryAfterApart: 'lp_retry_after_apart_seconds',
   /** Trend, tag `bucket`: X-Rate-Limit-Remaining over time, for the plot. */
   plotRemaining: 'lp_plot_remaining',
   /** Counter, tag `bucket`: 429s over time, for the plot. */
@@ -116,6 +119,16 @@ const PACED_THRESHOLDS: Thresholds = {
   [METRICS.rateLimited]: ['count==0'],
 };
 
+/**
+ * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first
+ * finding; a platform rule is reported (its threshold always holds) and fails only with LP_STRICT=1.
+ */
+export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
+  const thresholds: Thresholds = {};
+  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
+  return thresholds;
+}
+
 function perRule(metric: string, rules: readonly string[]): Thresholds {
   const thresholds: Thresholds = { [metric]: ['count==0'] };
   // A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
@@ -191,15 +204,13 @@ export interface PlotPlan {
 }
 
 export interface ProbePlan {
-  readonly rate: Rate;
-  /** Requests per `timeUnit` the probe sends: the budget × LP_PROBE_FACTOR, above the limit. */
-  readonly arrivalRate: number;
-  readonly timeUnit: string;
-  readonly durationSeconds: number;
-  /** Windows the run spans (LP_PROBE_WINDOWS, default 2). */
+  readonly expected: ExpectedRate;
+  /** Windows measured from their first request to their first 429 (LP_PROBE_WINDOWS, default 2). */
   readonly windows: number;
-  /** LP_RETRY_AFTER_TOLERANCE seconds, default 1. */
-  readonly toleranceSeconds: number;
+  /** The longest the probe may take: a period to start fresh, then per window its spending, a period of Retry-After and a period of rest. */
+  readonly durationSeconds: number;
+  /** Requests the probe may send in all: a bound on its loop. */
+  readonly maxRequests: number;
   readonly plot: PlotPlan;
 }
 
@@ -208,7 +219,6 @@ export const PLOT_MAX_BUCKETS = 60;
 
 export function plotPlan(durationSeconds: number): PlotPlan {
   const bucketSeconds = Math.max(1, Math.ceil(durationSeconds / PLOT_MAX_BUCKETS));
-  // One more bucket for the requests of the graceful stop.
   return { bucketMs: bucketSeconds * 1000, buckets: Math.ceil(durationSeconds / bucketSeconds) + 1 };
 }
 
@@ -222,29 +232,28 @@ export function bucketOf(plan: PlotPlan, elapsedMs: number): string {
   return bucketTag(Math.min(plan.buckets - 1, Math.max(0, Math.floor(elapsedMs / plan.bucketMs))));
 }
 
-/**
- * LP_RATE (default 200/1m), LP_PROBE_FACTOR (how far above the limit, default 1.5), LP_PROBE_WINDOWS
- * (default 2: the second window is seen from its first request, and its reset checks Retry-After),
- * LP_RETRY_AFTER_TOLERANCE (seconds, default 1).
- */
+/** Seconds a request may take when the probe bounds its time: a slow real target, not the mock. */
+const PROBE_REQUEST_SECONDS = 0.25;
+
+/** LP_RATE (default 200/1m, then a platform check), LP_PROBE_WINDOWS (default 2). */
 export function probePlan(env: EnvRecord): ProbePlan {
   const rate = requireRate(env, 'the rate-limit probe');
-  const factor = envNumber(env, 'LP_PROBE_FACTOR', 1.5, { min: 1.1, max: 10 });
+  const explicit = envString(env, 'LP_RATE') !== undefined;
   const windows = envInt(env, 'LP_PROBE_WINDOWS', 2, { min: 1, max: 10 });
-  const toleranceSeconds = envNumber(env, 'LP_RETRY_AFTER_TOLERANCE', 1, { min: 0, max: 60 });
-  const durationSeconds = windows * rate.periodSeconds + Math.max(2, Math.ceil(rate.periodSeconds / 5));
+  const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
+  const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
+  // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.
+  const durationSeconds = Math.ceil(rate.periodSeconds + 2 + (windows + 1) * perWindowSeconds);
   return {
-    rate,
-    arrivalRate: Math.ceil(rate.requests * factor),
-    timeUnit: formatPeriod(rate.periodSeconds),
-    durationSeconds,
+    expected: { rate, explicit },
     windows,
-    toleranceSeconds,
+    durationSeconds,
+    maxRequests: (windows + 1) * perWindowRequests + 4,
     plot: plotPlan(durationSeconds),
   };
 }
 
-export function probeOptions(plan: ProbePlan): LoadOptions<ConstantArrivalRateScenario> {
+export function probeOptions(plan: ProbePlan, strict: boolean): LoadOptions<PerVuIterationsScenario> {
   const plotThresholds: Thresholds = {};
   for (let i = 0; i < plan.plot.buckets; i++) {
     // Always true: they exist so that handleSummary receives the per-bucket aggregates for the plot.
@@ -254,29 +263,26 @@ export function probeOptions(plan: ProbePlan): LoadOptions<ConstantArrivalRateSc
   return {
     scenarios: {
       probe: {
-        executor: 'constant-arrival-rate',
-        rate: plan.arrivalRate,
-        timeUnit: plan.timeUnit,
-        duration: seconds(plan.durationSeconds),
-        // One VU: its requests go one after the other, so the order of the responses is the
-        // server's order and the probe's decisions are exact (load/lib/probe.ts). Iterations the
-        // VU cannot start in time are dropped; the probe still needs only to exceed the limit.
-        preAllocatedVUs: 1,
-        maxVUs: 1,
+        executor: 'per-vu-iterations',
+        // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one
+        // after the other, so the order of the answers is the target's order of counting.
+        vus: 1,
+        iterations: 1,
+        maxDuration: seconds(plan.durationSeconds + 10),
         gracefulStop: '5s',
       },
     },
     thresholds: {
       ...COMMON_THRESHOLDS,
-      ...perRule(METRICS.probeViolations, PROBE_RULE_NAMES),
-      // The probe proves nothing unless it went past the budget and then saw a retry succeed.
+      ...ruleThresholds(METRICS.rateFindings, RATE_RULES, strict),
+      // The probe proves nothing unless it went past the budget, measured it, and saw a retry served.
       [METRICS.rateLimited]: ['count>0'],
       [METRICS.retryHonoured]: ['count>0'],
-      [METRICS.budgetMeasured]: [`min>=${plan.rate.requests}`, `max<=${plan.rate.requests}`],
+      [METRICS.windowsMeasured]: ['count>0'],
       ...plotThresholds,
     },
-    // setup() may wait out a spent window (429) and then a partly spent one (load/rate-limit.ts).
-    setupTimeout: seconds(2 * plan.rate.periodSeconds + 60),
+    // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
+    setupTimeout: seconds(plan.expected.rate.periodSeconds + 60),
     summaryTrendStats: TREND_STATS,
   };
 }

@@ -1,239 +1,145 @@
 import { expect, test } from '@playwright/test';
-import { createMock, type MockServer } from '../../mock/app.ts';
-import type { FaultName } from '../../mock/faults.ts';
-import type { VariantName } from '../../mock/variants.ts';
-import { type ProbeEvent, type ProbeRule, RateLimitProbe } from './probe.ts';
+import type { Rate } from '../../contracts/duration.ts';
+import type { RateRule } from '../../contracts/rate-limit-rules.ts';
+import { RULES } from '../../contracts/rules.ts';
+import { createFaultyMock, type FaultName } from '../../mock/faults/index.ts';
+import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
+import type { Profile } from '../../schemas/types.ts';
+import { LimiterModel, type LimiterModelOptions } from './limiter-model.ts';
+import { RateLimitProbe } from './probe.ts';
 
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-const RATE = { requests: 20, periodSeconds: 10, period: '10s' } as const;
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 3, 250);
+const RATE: Rate = { requests: 10, periodSeconds: 3, period: '3s' };
+const REQUEST = 'GET /api/v2/content?limit=1';
 
-/** Headers of a fixed window [start, start + 10 s) with `remaining` left. */
-function window(startMs: number, remaining: number, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'X-Rate-Limit-Limit': '10s',
-    'X-Rate-Limit-Remaining': String(remaining),
-    'X-Rate-Limit-Reset': new Date(startMs + 10_000).toISOString(),
-    ...extra,
-  };
+interface Target {
+  /** Sends one request arriving at `arriveMs`; resolves with status and headers. */
+  send(arriveMs: number): Promise<{ status: number; headers: Record<string, string> }>;
+  token(atMs: number): void;
 }
 
-test.describe('the probe, fed by hand', () => {
-  test('a healthy window: 20 × 2xx falling by one, 429 with an accurate Retry-After, then a successful retry', () => {
-    const probe = new RateLimitProbe({ budget: 20 });
-    const events: ProbeEvent[] = [];
-    for (let i = 0; i < 20; i++) events.push(probe.observe({ receivedMs: T0 + i * 100, status: 200, headers: window(T0, 19 - i) }));
-    const refused = probe.observe({ receivedMs: T0 + 2500, status: 429, headers: window(T0, 0, { 'Retry-After': '8' }) });
-    expect(refused.budget).toEqual({ count: 20, promised: 20, fromWindowStart: true });
-    expect(refused.timeToFirst429Ms).toBe(2500);
-    expect(refused.retryAfterErrorSeconds).toBeCloseTo(0.5, 5);
-    // Before Retry-After elapsed: still refused, no finding.
-    expect(probe.observe({ sentMs: T0 + 9000, receivedMs: T0 + 9001, status: 429, headers: window(T0, 0, { 'Retry-After': '1' }) }).findings).toEqual([]);
-    const retry = probe.observe({ sentMs: T0 + 10_001, receivedMs: T0 + 10_002, status: 200, headers: window(T0 + 10_001, 19) });
-    expect(retry).toMatchObject({ window: 1, retryHonoured: true, findings: [] });
-    expect(probe.violations).toBe(0);
-    expect(probe.summary().retries).toEqual({ honoured: 1, refused: 0 });
-  });
+/**
+ * The k6 loop of load/rate-limit.ts on a virtual clock: setup's token request and first request,
+ * then the probe's course, each request taking 4 ms there and back.
+ */
+async function runProbe(target: Target, windows = 2): Promise<RateLimitProbe> {
+  let now = T0;
+  const probe = new RateLimitProbe({ expected: { rate: RATE, explicit: true }, windows, deadlineMs: T0 + 120_000 });
+  target.token(now + 1);
+  probe.before(now, now + 2);
+  now += 5;
+  await target.send(now + 2);
+  probe.before(now, now + 4);
+  now += 5;
+  for (let i = 0; i < 200; i++) {
+    const step = probe.next(now);
+    if (step.kind === 'done') return probe;
+    now = Math.max(now, step.atMs);
+    const sentMs = now;
+    const response = await target.send(now + 2);
+    now += 4;
+    probe.observe({ request: REQUEST, sentMs, receivedMs: now, status: response.status, headers: response.headers });
+  }
+  throw new Error('the probe did not finish within 200 requests');
+}
 
-  test('a window joined late is measured against its first Remaining, not the budget', () => {
-    const probe = new RateLimitProbe({ budget: 20 });
-    for (let i = 0; i < 5; i++) probe.observe({ receivedMs: T0 + i, status: 200, headers: window(T0, 4 - i) });
-    expect(probe.observe({ receivedMs: T0 + 9, status: 429, headers: window(T0, 0, { 'Retry-After': '10' }) }).budget).toEqual({
-      count: 5,
-      promised: 5,
-      fromWindowStart: false,
-    });
-    expect(probe.violations).toBe(0);
-  });
+function modelTarget(options: Partial<LimiterModelOptions>): Target {
+  const model = new LimiterModel({ budget: RATE.requests, periodMs: RATE.periodSeconds * 1000, window: 'first-request', ...options });
+  return { send: async (at) => model.request(at), token: (at) => model.token(at) };
+}
 
-  test('fractions of X-Rate-Limit-Reset may jitter within a window; Remaining going up opens a new one', () => {
-    const probe = new RateLimitProbe();
-    probe.observe({ receivedMs: T0, status: 200, headers: { ...window(T0, 19), 'X-Rate-Limit-Reset': '2026-01-01T12:00:10.1234567Z' } });
-    const same = probe.observe({ receivedMs: T0 + 1, status: 200, headers: { ...window(T0, 18), 'X-Rate-Limit-Reset': '2026-01-01T12:00:10.5Z' } });
-    expect(same).toMatchObject({ window: 0, findings: [] });
-    expect(probe.observe({ receivedMs: T0 + 2, status: 200, headers: window(T0, 19) }).window).toBe(1);
-  });
+const broken = (probe: RateLimitProbe, level: 'contract' | 'platform') =>
+  Object.entries(probe.counts).filter(([rule, count]) => count > 0 && RULES[rule as RateRule].level === level);
 
-  for (const { name, feed, rule } of [
-    {
-      name: 'Remaining that does not fall',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 19) }),
-        p.observe({ receivedMs: T0 + 1, status: 200, headers: window(T0, 19) }),
-      ],
-      rule: 'remaining-falls',
-    },
-    {
-      name: 'a 429 while requests remain',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 3) }),
-        p.observe({ receivedMs: T0 + 1, status: 429, headers: window(T0, 0, { 'Retry-After': '10' }) }),
-      ],
-      rule: 'no-early-429',
-    },
-    {
-      name: 'a 2xx after Remaining reached 0',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 0) }),
-        p.observe({ receivedMs: T0 + 1, status: 200, headers: window(T0, 0) }),
-      ],
-      rule: 'limit-enforced',
-    },
-    {
-      name: 'a 429 without Retry-After',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 0) }),
-        p.observe({ receivedMs: T0 + 1, status: 429, headers: window(T0, 0) }),
-      ],
-      rule: 'retry-after-present',
-    },
-    {
-      name: 'a Retry-After far from X-Rate-Limit-Reset',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 0) }),
-        p.observe({ receivedMs: T0 + 1000, status: 429, headers: window(T0, 0, { 'Retry-After': '3' }) }),
-      ],
-      rule: 'retry-after-accurate',
-    },
-    {
-      name: 'a refusal after honouring Retry-After (plus the tolerance)',
-      feed: (p: RateLimitProbe) => [
-        p.observe({ receivedMs: T0, status: 200, headers: window(T0, 0) }),
-        p.observe({ receivedMs: T0 + 9000, status: 429, headers: window(T0, 0, { 'Retry-After': '1' }) }),
-        p.observe({ sentMs: T0 + 11_000, receivedMs: T0 + 11_001, status: 429, headers: window(T0, 0, { 'Retry-After': '1' }) }),
-      ],
-      rule: 'retry-succeeds',
-    },
-    {
-      name: 'a malformed X-Rate-Limit-Reset',
-      feed: (p: RateLimitProbe) => [p.observe({ receivedMs: T0, status: 200, headers: window(T0, 19, { 'X-Rate-Limit-Reset': '2026-01-01 12:00:10' }) })],
-      rule: 'headers-well-formed',
-    },
-    {
-      name: 'a status other than 2xx or 429',
-      feed: (p: RateLimitProbe) => [p.observe({ receivedMs: T0, status: 503, headers: {} })],
-      rule: 'status-expected',
-    },
-  ] as const) {
-    test(`${name} breaks ${rule}`, () => {
-      const probe = new RateLimitProbe({ budget: 20 });
-      const findings = feed(probe).flatMap((event) => event.findings);
-      expect(findings.map((f) => f.rule)).toContain(rule);
-      expect(probe.counts[rule as ProbeRule]).toBeGreaterThan(0);
-      for (const f of findings) expect(f.reason.length).toBeGreaterThan(10);
+test.describe('the probe passes every legal limiter', () => {
+  for (const options of [
+    {},
+    { window: 'clock-aligned' },
+    { window: 'sliding' },
+    { window: 'sliding', slidingReset: 'newest' },
+    { countsTokenRequests: true },
+    { window: 'sliding', countsTokenRequests: true },
+    { retryAfter: 'http-date' },
+    { resetDigits: 0 },
+    { resetDigits: 7 },
+    { duringBlock: 'extends-block' },
+    { window: 'clock-aligned', resetDigits: 0, retryAfter: 'http-date', countsTokenRequests: true, duringBlock: 'extends-block' },
+  ] as Array<Partial<LimiterModelOptions>>) {
+    test(JSON.stringify(options), async () => {
+      const probe = await runProbe(modelTarget(options));
+      const summary = probe.summary();
+      expect(broken(probe, 'contract'), JSON.stringify(summary.findings.slice(0, 3))).toEqual([]);
+      expect(summary.budgets).toEqual([RATE.requests, RATE.requests]);
+      expect(summary.honoured).toBeGreaterThanOrEqual(2);
+      expect(summary.refusedAfterHonouring).toBe(0);
     });
   }
-
-  test('a 429 without rate-limit headers is judged by its window; a refusal just inside the tolerance is not a finding', () => {
-    const probe = new RateLimitProbe({ budget: 20 });
-    probe.observe({ receivedMs: T0, status: 200, headers: window(T0, 0) });
-    const bare = probe.observe({ receivedMs: T0 + 9000, status: 429, headers: { 'Retry-After': '1' } });
-    expect(bare.findings).toEqual([]);
-    expect(bare.retryAfterErrorSeconds).toBeCloseTo(0, 5);
-    expect(probe.observe({ sentMs: T0 + 10_500, receivedMs: T0 + 10_501, status: 429, headers: { 'Retry-After': '1' } }).findings).toEqual([]);
-  });
-
-  test('findings are counted in full but kept only up to keepPerRule', () => {
-    const probe = new RateLimitProbe({ keepPerRule: 2 });
-    for (let i = 0; i < 5; i++) probe.observe({ receivedMs: T0 + i, status: 500, headers: {} });
-    expect(probe.counts['status-expected']).toBe(5);
-    expect(probe.summary().findings).toHaveLength(2);
-  });
 });
 
-// ---------------------------------------------------------------------------------------------
-// Against the real mock: 20 requests per 10 s; time moves only through the control plane.
+test.describe('the probe names the rule a broken limiter breaks', () => {
+  for (const { fault, rules } of [
+    { fault: 'rate-no-429', rules: ['rate.429'] },
+    { fault: 'retry-after-missing', rules: ['rate.retry-after'] },
+    { fault: 'retry-after-short', rules: ['rate.retry-after'] },
+    { fault: 'rate-remaining-constant', rules: ['rate.remaining'] },
+    { fault: 'rate-429-early', rules: ['rate.429'] },
+  ] as const) {
+    test(`${fault}: ${rules.join(', ')}`, async () => {
+      const probe = await runProbe(modelTarget({ fault }));
+      for (const rule of rules) expect(probe.counts[rule], JSON.stringify(probe.summary().findings.slice(0, 3))).toBeGreaterThan(0);
+    });
+  }
+});
 
-interface Probed {
-  readonly mock: MockServer;
-  readonly probe: RateLimitProbe;
-  /** Sends one probe request and feeds its response to the probe. */
-  send(): Promise<ProbeEvent>;
-  /** Moves the mock's clock forward through POST /_mock/clock. */
-  advance(seconds: number): Promise<void>;
-}
-
-async function probed(options: { faults?: FaultName[]; variants?: VariantName[] } = {}): Promise<Probed> {
-  // A frozen wall clock: only the control plane moves time, so nothing depends on how fast the test runs.
-  const mock = createMock({ rate: RATE, timeSource: () => T0, faults: options.faults ?? [], variants: options.variants ?? [] });
+/** The mock itself, on a clock the test moves: its rate-limit faults, and legal limiters of other profiles. */
+async function mockTarget(options: { faults?: FaultName[]; rateLimit?: Partial<Profile['rateLimit']> }): Promise<Target & { close(): Promise<void> }> {
+  let clockMs = T0;
+  const strict = BUILT_IN_PROFILES.strict;
+  const profile: Profile = { ...strict, rateLimit: { ...strict.rateLimit, ...options.rateLimit } };
+  const mock = createFaultyMock({ rate: RATE, timeSource: () => clockMs, profile }, options.faults ?? []);
   await mock.listen();
   const tokenResponse = await fetch(`${mock.authUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials&client_id=mock-org-client&client_secret=mock-org-secret&scope=content:read',
   });
-  expect(tokenResponse.status).toBe(200);
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  const probe = new RateLimitProbe({ budget: RATE.requests, toleranceSeconds: 1 });
   return {
-    mock,
-    probe,
-    async send() {
-      const sentMs = mock.clock.now();
+    token: () => undefined,
+    async send(at) {
+      clockMs = at;
       const response = await fetch(`${mock.baseUrl}/api/v2/content?limit=1`, { headers: { authorization: `Bearer ${token}` } });
       await response.arrayBuffer();
-      return probe.observe({ sentMs, receivedMs: mock.clock.now(), status: response.status, headers: Object.fromEntries(response.headers) });
+      const headers = Object.fromEntries(response.headers);
+      // Node's Date header is the wall clock's; the test's clock is virtual.
+      headers.date = new Date(Math.floor(at / 1000) * 1000).toUTCString();
+      return { status: response.status, headers };
     },
-    async advance(seconds) {
-      const response = await fetch(`${mock.controlUrl}/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advanceSeconds: seconds }),
-      });
-      expect(response.status).toBe(200);
-    },
+    close: () => mock.close(),
   };
 }
 
-async function sendMany(p: Probed, count: number): Promise<ProbeEvent[]> {
-  const events: ProbeEvent[] = [];
-  for (let i = 0; i < count; i++) events.push(await p.send());
-  return events;
-}
-
-test.describe('the probe against the mock (20/10s)', () => {
-  for (const variants of [[], ['retry-after-http-date'], ['seven-digit-fractions']] as VariantName[][]) {
-    test(`a conforming mock${variants.length ? ` (${variants.join(', ')})` : ''} breaks no rule over two windows`, async () => {
-      const p = await probed({ variants });
+test.describe('the probe against the mock', () => {
+  for (const { name, faults, rateLimit, rules } of [
+    { name: 'sound', rules: [] },
+    { name: 'retry-after-http-date', rateLimit: { retryAfter: 'http-date' }, rules: [] },
+    { name: 'seven-digit-fractions', rateLimit: { resetFractionDigits: 7 }, rules: [] },
+    { name: 'rate-no-429', faults: ['rate-no-429'], rules: ['rate.429'] },
+    { name: 'retry-after-missing', faults: ['retry-after-missing'], rules: ['rate.retry-after'] },
+    { name: 'retry-after-short', faults: ['retry-after-short'], rules: ['rate.retry-after'] },
+    { name: 'rate-remaining-constant', faults: ['rate-remaining-constant'], rules: ['rate.remaining'] },
+    { name: 'rate-429-early', faults: ['rate-429-early'], rules: ['rate.429'] },
+    { name: 'rate-header-reset-malformed', faults: ['rate-header-reset-malformed'], rules: ['rate.headers'] },
+  ] as Array<{ name: string; faults?: FaultName[]; rateLimit?: Partial<Profile['rateLimit']>; rules: RateRule[] }>) {
+    test(`${name}: ${rules.length === 0 ? 'no contract finding' : rules.join(', ')}`, async () => {
+      const target = await mockTarget({ faults, rateLimit });
       try {
-        const first = await sendMany(p, 25);
-        expect(first.map((e) => e.status)).toEqual([...Array(20).fill(200), ...Array(5).fill(429)]);
-        const firstRefusal = first[20];
-        expect(firstRefusal?.budget).toEqual({ count: 20, promised: 20, fromWindowStart: true });
-        expect(Math.abs(firstRefusal?.retryAfterErrorSeconds ?? 99)).toBeLessThanOrEqual(1);
-        // Honour Retry-After: move the clock by what the last 429 asked for, rounded up to whole seconds.
-        await p.advance(Math.ceil(first[24]?.retryAfterSeconds ?? 0));
-        const second = await sendMany(p, 22);
-        expect(second[0]).toMatchObject({ window: 1, status: 200, remaining: 19, retryHonoured: true });
-        expect(second[20]?.budget).toEqual({ count: 20, promised: 20, fromWindowStart: true });
-        expect(p.probe.counts).toEqual(Object.fromEntries(Object.keys(p.probe.counts).map((rule) => [rule, 0])));
-        expect(p.probe.summary().retries).toEqual({ honoured: 1, refused: 0 });
+        const probe = await runProbe(target);
+        const found = broken(probe, 'contract').map(([rule]) => rule);
+        if (rules.length === 0) expect(found, JSON.stringify(probe.summary().findings.slice(0, 3))).toEqual([]);
+        for (const rule of rules) expect(found, JSON.stringify(probe.summary().findings.slice(0, 3))).toContain(rule);
       } finally {
-        await p.mock.close();
-      }
-    });
-  }
-
-  for (const { fault, rules } of [
-    { fault: 'retry-after-missing', rules: ['retry-after-present'] },
-    { fault: 'rate-remaining-constant', rules: ['remaining-falls', 'no-early-429'] },
-    { fault: 'rate-429-early', rules: ['no-early-429'] },
-    { fault: 'rate-no-429', rules: ['limit-enforced'] },
-    { fault: 'retry-after-short', rules: ['retry-after-accurate', 'retry-succeeds'] },
-    { fault: 'rate-header-reset-malformed', rules: ['headers-well-formed'] },
-    { fault: 'rate-header-remaining-missing', rules: ['headers-well-formed'] },
-    { fault: 'rate-header-limit-missing', rules: ['headers-well-formed'] },
-  ] as const) {
-    test(`fault ${fault} breaks ${rules.join(' and ')}`, async () => {
-      const p = await probed({ faults: [fault] });
-      try {
-        const events = await sendMany(p, 24);
-        const last429 = [...events].reverse().find((e) => e.retryAfterSeconds !== undefined);
-        // Honour what the mock said (at least the tolerance past it), then try again.
-        await p.advance(Math.ceil(last429?.retryAfterSeconds ?? 10) + 1);
-        await sendMany(p, 2);
-        for (const rule of rules) expect(p.probe.counts[rule], `${rule} in ${JSON.stringify(p.probe.summary().findings.slice(0, 3))}`).toBeGreaterThan(0);
-      } finally {
-        await p.mock.close();
+        await target.close();
       }
     });
   }

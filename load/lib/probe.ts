@@ -1,298 +1,213 @@
 /**
- * The rate-limit probe's decisions (document, Limits and Errors) as a state machine fed with one
- * response at a time: (when it was sent, when it came back, status, headers). Pure: the k6 script
- * feeds it from `http.get`, the Node tests from real responses of the mock.
+ * The rate-limit probe's course (document, Limits and Errors), pure so that Node tests drive it: it
+ * says when to send the next request, and hands every answer to the rule engine of
+ * contracts/rate-limit-judge.ts, which decides. One window at a time:
  *
- * It needs to see every response of the API client in the order the server counted them, which is
- * why the probe runs in one VU (load/lib/options.ts): with requests sent one after the other, the
- * order of the responses is the order of the server's count, so "Remaining falls by one" and "no
- * 429 before the budget is spent" can be decided exactly.
+ * 1. start: a request in a window nobody else has spent (the first one, or after resting a period);
+ * 2. spend: requests back to back until the first 429 (at most spendBound of the promised budget):
+ *    Remaining must fall by one, the 429 must come exactly when it runs out;
+ * 3. honour: nothing is sent until Retry-After has passed (the document warns that retrying at once
+ *    can extend the limiting), then one request, which must be served;
+ * 4. rest: a period after its last request nothing of the key counts any more on any kind of window,
+ *    and the next window starts fresh; when the honoured request itself opened a new window (its
+ *    Remaining + 1 is the budget), the next window starts there without resting.
  *
- * Windows: a response opens a new window when X-Rate-Limit-Reset moves forward by more than a
- * second (fractions may jitter), when Remaining goes up, or when a 2xx was sent after the current
- * window's reset time.
+ * It sends one request at a time (one VU), so the order of the answers is the order the target
+ * counted them, which the engine's decisions need. It assumes it is the key's only user.
  */
-import { type HeaderLookup, headerLookup, parseRateLimitHeaders, parseRetryAfter, type RateLimitHeaders } from '../../contracts/rate-limit.ts';
+import { RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
+import { type Exchange, type JudgedFinding, RateLimitJudge, type Verdict } from '../../contracts/rate-limit-judge.ts';
+import { type ExpectedRate, RATE_RULES, type RateRule, SPEND_PAST_BUDGET } from '../../contracts/rate-limit-rules.ts';
 
-/** Each rule the probe checks, with the sentence a report shows for it. */
-export const PROBE_RULES = {
-  'status-expected': 'the probe gets 2xx or 429 and nothing else',
-  'headers-well-formed': 'every 2xx (and every 429 that has them) carries well-formed X-Rate-Limit-Limit, -Remaining and -Reset',
-  'remaining-falls': 'within a window X-Rate-Limit-Remaining falls by one per request',
-  'no-early-429': 'no 429 comes before the budget is spent',
-  'limit-enforced': 'a request past the budget gets 429',
-  'retry-after-present': 'every 429 carries Retry-After',
-  'retry-after-accurate': 'Retry-After agrees with X-Rate-Limit-Reset within the tolerance',
-  'retry-succeeds': 'a request sent after honouring Retry-After succeeds',
-} as const;
-export type ProbeRule = keyof typeof PROBE_RULES;
-export const PROBE_RULE_NAMES = Object.keys(PROBE_RULES) as ProbeRule[];
-
-export interface ProbeFinding {
-  readonly rule: ProbeRule;
-  /** Epoch ms of the response that broke the rule. */
-  readonly atMs: number;
-  /** What was expected and what came back. */
-  readonly reason: string;
+export interface ProbeCourse {
+  readonly expected: ExpectedRate;
+  /** Windows to measure from their first request to their first 429 (LP_PROBE_WINDOWS). */
+  readonly windows: number;
+  /** Epoch ms after which nothing more is sent. */
+  readonly deadlineMs: number;
 }
 
-export interface ProbeOptions {
-  /** Requests per window the target should allow (LP_RATE): a first window whose Remaining is budget - 1 was seen from its first request. Default: unknown. */
-  readonly budget?: number;
-  /** Seconds Retry-After may differ from X-Rate-Limit-Reset, and the grace after it before a refusal counts. Default 1 (the spec suite's tolerance). */
-  readonly toleranceSeconds?: number;
-  /** Findings kept per rule for reports; all are counted. Default 20. */
-  readonly keepPerRule?: number;
-}
+export type ProbePhase = 'start' | 'spend' | 'honour' | 'rest';
 
-export interface ProbeResponse {
-  /** Epoch ms when the request was sent; default `receivedMs`. */
-  readonly sentMs?: number;
-  /** Epoch ms when the response came back. */
-  readonly receivedMs: number;
+export type ProbeStep = { readonly kind: 'send'; readonly atMs: number; readonly phase: ProbePhase } | { readonly kind: 'done'; readonly reason: string };
+
+/** A verdict of the engine, with what the probe makes of it. */
+export interface ProbeEvent extends Verdict {
   readonly status: number;
-  /** Response headers, any case, or a lookup. */
-  readonly headers: HeaderLookup | Readonly<Record<string, string | undefined>>;
-}
-
-export interface BudgetMeasurement {
-  /** 2xx of the window before its first 429. */
-  readonly count: number;
-  /** The window's first Remaining + 1: what the headers promised. */
-  readonly promised: number;
-  /** Whether the probe saw the window's first request: a window after one it saw end, or a first window whose Remaining was budget - 1. */
-  readonly fromWindowStart: boolean;
-}
-
-/** What one response told: feed it to metrics. */
-export interface ProbeEvent {
-  /** 0-based window index; -1 before the first response with a window. */
-  readonly window: number;
-  readonly status: number;
-  readonly remaining: number | undefined;
-  readonly findings: readonly ProbeFinding[];
-  /** On the first 429 of a window that had 2xx. */
-  readonly budget?: BudgetMeasurement;
-  /** On the first 429 of a window: ms since the window's first response. */
-  readonly timeToFirst429Ms?: number;
-  /** On a 429 with Retry-After. */
-  readonly retryAfterSeconds?: number;
-  /** Retry-After minus the seconds until X-Rate-Limit-Reset: positive means it asks to wait longer than needed. */
-  readonly retryAfterErrorSeconds?: number;
-  /** Set on the response that decides the honoured retry: true when it succeeded, false when refused again. */
-  readonly retryHonoured?: boolean;
-}
-
-export interface ProbeWindow {
-  readonly index: number;
-  readonly firstMs: number;
-  resetMs: number | undefined;
-  firstRemaining: number | undefined;
-  lastRemaining: number | undefined;
-  successes: number;
-  refusals: number;
-  first429Ms: number | undefined;
-  readonly fromStart: boolean;
+  readonly phase: ProbePhase;
+  /** Findings of the probe itself (a 429 that never came). */
+  readonly own: readonly JudgedFinding[];
 }
 
 export interface ProbeSummary {
   readonly responses: number;
-  readonly windows: readonly ProbeWindow[];
-  readonly counts: Readonly<Record<ProbeRule, number>>;
-  readonly findings: readonly ProbeFinding[];
-  readonly retries: { readonly honoured: number; readonly refused: number };
+  readonly counts: Readonly<Record<RateRule, number>>;
+  /** The first findings of each rule. */
+  readonly findings: readonly JudgedFinding[];
+  readonly budgets: readonly number[];
+  readonly honoured: number;
+  readonly refusedAfterHonouring: number;
+  readonly refusals: number;
 }
 
-/** Reset times of one window may differ in their fractions; a move beyond this is a new window. */
-const RESET_JITTER_MS = 1000;
-/** Windows kept for the summary (a long run against a short window would otherwise grow without bound). */
-const MAX_WINDOWS = 200;
-
-interface PendingRetry {
-  /** Index of the window of the 429 that set it. */
-  readonly window: number;
-  readonly retryAtMs: number;
-  readonly refusedAtMs: number;
-  readonly retryAfterSeconds: number;
+/**
+ * Requests spent in one window before the probe stops waiting for its 429: two budgets (a window that
+ * renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
+ */
+export function spendBound(budget: number): number {
+  return 2 * budget + SPEND_PAST_BUDGET;
 }
+
+/** Findings kept per rule for the reports; all are counted. */
+const KEEP_PER_RULE = 20;
+/** Refusals in a row after honouring Retry-After before the probe stops (each one is already a finding). */
+const MAX_REFUSED_RETRIES = 3;
+/** Start attempts (a request, then a period's rest) before the probe spends a window it could not see start. */
+const MAX_STARTS = 2;
 
 export class RateLimitProbe {
-  private readonly budget: number | undefined;
-  private readonly toleranceMs: number;
-  private readonly keep: number;
+  private readonly judge: RateLimitJudge;
+  private readonly course: ProbeCourse;
+  private phase: ProbePhase = 'start';
+  private restUntilMs = 0;
+  private starts = 0;
+  private cycles = 0;
+  private spent = 0;
+  private spendStartMs = 0;
+  /** The engine already found a request served past the budget in this window. */
+  private flagged = false;
+  private promised: number | undefined;
+  private refusedRetries = 0;
+  private lastSentMs: number | undefined;
+  private stopped: string | undefined;
   private responses = 0;
-  private windowCount = 0;
-  private windows: ProbeWindow[] = [];
-  private current: ProbeWindow | undefined;
-  private pending: PendingRetry | undefined;
-  private ruleCounts = Object.fromEntries(PROBE_RULE_NAMES.map((rule) => [rule, 0])) as Record<ProbeRule, number>;
-  private findings: ProbeFinding[] = [];
-  private retries = { honoured: 0, refused: 0 };
+  private refusals = 0;
+  private honoured = 0;
+  private refusedAfterHonouring = 0;
+  private readonly budgets: number[] = [];
+  private readonly kept: JudgedFinding[] = [];
+  private readonly ruleCounts: Record<RateRule, number>;
 
-  constructor(options: ProbeOptions = {}) {
-    this.budget = options.budget;
-    this.toleranceMs = (options.toleranceSeconds ?? 1) * 1000;
-    this.keep = options.keepPerRule ?? 20;
+  constructor(course: ProbeCourse) {
+    this.course = course;
+    // Date headers narrow the clock difference: the probe compares its send times with X-Rate-Limit-Reset.
+    this.judge = new RateLimitJudge({ expected: course.expected, dateHeaders: true });
+    this.ruleCounts = {} as Record<RateRule, number>;
+    for (const rule of RATE_RULES) this.ruleCounts[rule] = 0;
   }
 
-  observe(response: ProbeResponse): ProbeEvent {
+  /** Requests of the key made before the probe started (setup's token and first request): they may still count. */
+  before(sentMs: number, receivedMs: number): void {
+    this.judge.elsewhere(sentMs, receivedMs);
+    this.lastSentMs = Math.max(this.lastSentMs ?? 0, sentMs);
+  }
+
+  /** What to do next at `nowMs`. */
+  next(nowMs: number): ProbeStep {
+    if (this.stopped !== undefined) return { kind: 'done', reason: this.stopped };
+    let atMs = nowMs;
+    if (this.phase === 'honour') atMs = Math.max(nowMs, this.judge.retryAllowedAtMs() ?? nowMs);
+    if (this.phase === 'rest') atMs = Math.max(nowMs, this.restUntilMs);
+    if (atMs > this.course.deadlineMs) return this.stop(`the probe's time ran out in phase ${this.phase}`);
+    return { kind: 'send', atMs, phase: this.phase === 'rest' ? 'start' : this.phase };
+  }
+
+  /** Feeds one answer; the probe moves on. */
+  observe(exchange: Exchange): ProbeEvent {
+    const phase: ProbePhase = this.phase === 'rest' ? 'start' : this.phase;
+    const verdict = this.judge.observe(exchange);
+    const own: JudgedFinding[] = [];
     this.responses++;
-    const get = typeof response.headers === 'function' ? response.headers : headerLookup(response.headers);
-    const sentMs = response.sentMs ?? response.receivedMs;
-    const at = response.receivedMs;
-    const { status } = response;
-    const findings: ProbeFinding[] = [];
-    const add = (rule: ProbeRule, reason: string) => {
-      const finding = { rule, atMs: at, reason };
-      findings.push(finding);
-      this.ruleCounts[rule]++;
-      if (this.ruleCounts[rule] <= this.keep) this.findings.push(finding);
-    };
-    const success = status >= 200 && status < 300;
-    const refused = status === 429;
-    if (!success && !refused) {
-      add('status-expected', `expected 2xx or 429, got ${status}`);
-      return { window: this.current?.index ?? -1, status, remaining: undefined, findings };
+    this.lastSentMs = exchange.sentMs;
+    const served = exchange.status >= 200 && exchange.status < 300;
+    const refused = exchange.status === 429;
+    if (refused) this.refusals++;
+    if (verdict.honoured === true) this.honoured++;
+    if (verdict.honoured === false) this.refusedAfterHonouring++;
+    if (verdict.budget !== undefined) this.budgets.push(verdict.budget.served);
+
+    if (!served && !refused) {
+      // Neither served nor refused for the rate (an expired token, a server error): the run cannot judge the limit.
+      this.stop(`${exchange.request} answered ${exchange.status}: the probe needs 2xx or 429`);
+    } else if (phase === 'start' || (phase === 'honour' && served)) {
+      if (verdict.fresh || (phase === 'start' && this.starts + 1 >= MAX_STARTS)) this.beginWindow(verdict);
+      else if (phase === 'start') {
+        this.starts++;
+        this.rest();
+      } else this.rest();
+      if (refused) this.phase = 'honour';
+    } else if (phase === 'spend') {
+      this.spent++;
+      if (verdict.findings.some((f) => f.rule === 'rate.429')) this.flagged = true;
+      if (refused) {
+        this.phase = 'honour';
+        this.refusedRetries = 0;
+      } else if (this.spent >= spendBound(this.promised ?? this.course.expected.rate.requests)) {
+        // Within less than a period, at most two windows overlap: more served than two budgets is a 429
+        // that never came, whatever the kind of window. Slower than that, nothing is certain.
+        const periodMs = this.course.expected.rate.periodSeconds * 1000;
+        if (!this.flagged && exchange.receivedMs - this.spendStartMs < periodMs - RESET_RESOLUTION_MS) {
+          own.push({
+            rule: 'rate.429',
+            reason: `no 429 in ${this.spent} requests served within ${((exchange.receivedMs - this.spendStartMs) / 1000).toFixed(1)} s, more than two budgets of ${this.promised ?? this.course.expected.rate.requests}`,
+            request: exchange.request,
+            atMs: exchange.receivedMs,
+          });
+        }
+        this.rest();
+      }
+    } else if (phase === 'honour' && refused) {
+      this.refusedRetries++;
+      if (this.refusedRetries >= MAX_REFUSED_RETRIES) this.stop(`${MAX_REFUSED_RETRIES} requests in a row were refused after honouring Retry-After`);
     }
-
-    const parsed = parseRateLimitHeaders(get);
-    const headers: RateLimitHeaders | undefined = parsed.ok ? parsed.value : undefined;
-    if (!parsed.ok && (success || hasAnyRateHeader(get))) add('headers-well-formed', `${status} response: ${parsed.reason}`);
-
-    const window = this.windowFor(success, sentMs, at, headers);
-    const opened = window.successes === 0 && window.refusals === 0;
-    let event: Omit<ProbeEvent, 'window' | 'status' | 'remaining' | 'findings'> = {};
-
-    // The honoured retry is decided by the first request sent once Retry-After has elapsed. It
-    // succeeds, or a window has opened since the 429 (the limit did lift; the probe's own requests
-    // may have spent the new budget meanwhile): honoured. Refused in the same window, past the
-    // tolerance: broken. Refused within the tolerance: not decided yet.
-    const pending = this.pending;
-    if (pending && sentMs >= pending.retryAtMs) {
-      if (success || window.index !== pending.window) {
-        event = { ...event, retryHonoured: true };
-        this.retries.honoured++;
-        this.pending = undefined;
-      } else if (sentMs >= pending.retryAtMs + this.toleranceMs) {
-        add(
-          'retry-succeeds',
-          `a request sent ${round((sentMs - pending.refusedAtMs) / 1000)} s after a 429 that said Retry-After ${round(pending.retryAfterSeconds)} s was refused again, in the same window`,
-        );
-        event = { ...event, retryHonoured: false };
-        this.retries.refused++;
-        this.pending = undefined;
-      }
+    for (const finding of [...verdict.findings, ...own]) {
+      this.ruleCounts[finding.rule]++;
+      if (this.ruleCounts[finding.rule] <= KEEP_PER_RULE) this.kept.push(finding);
     }
-
-    if (success) {
-      if (!opened) {
-        if (window.first429Ms !== undefined) {
-          add('limit-enforced', 'a request succeeded after a 429 of the same window (X-Rate-Limit-Reset unchanged, Remaining not restored)');
-        } else if (window.lastRemaining === 0) {
-          add('limit-enforced', 'a request succeeded after X-Rate-Limit-Remaining reached 0 in this window; expected 429');
-        } else if (headers && window.lastRemaining !== undefined && headers.remaining !== window.lastRemaining - 1) {
-          add('remaining-falls', `X-Rate-Limit-Remaining went from ${window.lastRemaining} to ${headers.remaining}; expected ${window.lastRemaining - 1}`);
-        }
-      }
-      window.successes++;
-      if (headers) {
-        if (window.firstRemaining === undefined) window.firstRemaining = headers.remaining;
-        window.lastRemaining = headers.remaining;
-        window.resetMs = headers.resetMs;
-      }
-    } else {
-      window.refusals++;
-      const retryAfter = parseRetryAfter(get('retry-after'), at);
-      if (!retryAfter.ok) add('retry-after-present', `429: ${retryAfter.reason}`);
-      if (window.first429Ms === undefined) {
-        window.first429Ms = at;
-        if (window.lastRemaining !== undefined && window.lastRemaining > 0) {
-          add('no-early-429', `429 while the previous response of this window said ${window.lastRemaining} request(s) remained`);
-        } else if (headers && headers.remaining > 0) {
-          add('no-early-429', `429 whose own X-Rate-Limit-Remaining says ${headers.remaining} request(s) remain`);
-        }
-        if (window.successes > 0) {
-          event = {
-            ...event,
-            budget: { count: window.successes, promised: (window.firstRemaining ?? 0) + 1, fromWindowStart: window.fromStart },
-            timeToFirst429Ms: at - window.firstMs,
-          };
-        }
-      }
-      if (retryAfter.ok) {
-        event = { ...event, retryAfterSeconds: retryAfter.value };
-        // Without its own headers a 429 is judged by its window's reset, unless that has already passed.
-        const resetMs = headers?.resetMs ?? (window.resetMs !== undefined && window.resetMs > at ? window.resetMs : undefined);
-        if (resetMs !== undefined) {
-          const untilReset = (resetMs - at) / 1000;
-          const error = retryAfter.value - untilReset;
-          event = { ...event, retryAfterErrorSeconds: error };
-          if (Math.abs(error) * 1000 > this.toleranceMs) {
-            add('retry-after-accurate', `Retry-After says ${round(retryAfter.value)} s but X-Rate-Limit-Reset is ${round(untilReset)} s away`);
-          }
-        }
-        // The latest 429 of a window sets the time to retry; one of an older window is decided first.
-        if (this.pending === undefined || this.pending.window === window.index) {
-          this.pending = { window: window.index, retryAtMs: at + retryAfter.value * 1000, refusedAtMs: at, retryAfterSeconds: retryAfter.value };
-        }
-      }
-    }
-    return { window: window.index, status, remaining: headers?.remaining, findings, ...event };
+    return { ...verdict, findings: verdict.findings, status: exchange.status, phase, own };
   }
 
-  private windowFor(success: boolean, sentMs: number, at: number, headers: RateLimitHeaders | undefined): ProbeWindow {
-    const current = this.current;
-    const opens =
-      current === undefined ||
-      (headers !== undefined && current.resetMs !== undefined && headers.resetMs - current.resetMs > RESET_JITTER_MS) ||
-      (success && headers !== undefined && current.lastRemaining !== undefined && headers.remaining > current.lastRemaining) ||
-      (success && current.resetMs !== undefined && sentMs >= current.resetMs);
-    if (!opens) return current;
-    const window: ProbeWindow = {
-      index: this.windowCount++,
-      firstMs: at,
-      resetMs: headers?.resetMs,
-      firstRemaining: undefined,
-      lastRemaining: undefined,
-      successes: 0,
-      refusals: 0,
-      first429Ms: undefined,
-      // The probe is the key's only user: after a window it saw end, its first request opens the next
-      // one. The run's first window began earlier (in setup) unless Remaining says otherwise.
-      fromStart: success && headers !== undefined && (current !== undefined || (this.budget !== undefined && headers.remaining === this.budget - 1)),
-    };
-    this.current = window;
-    this.windows.push(window);
-    if (this.windows.length > MAX_WINDOWS) this.windows.shift();
-    return window;
+  private beginWindow(verdict: Verdict): void {
+    if (this.cycles >= this.course.windows + 1 || this.budgets.length >= this.course.windows) {
+      this.stop(`${this.budgets.length} of ${this.course.windows} window(s) measured`);
+      return;
+    }
+    this.cycles++;
+    this.phase = 'spend';
+    this.spent = 1;
+    this.flagged = false;
+    this.spendStartMs = this.lastSentMs ?? 0;
+    this.promised = verdict.headers === undefined ? undefined : verdict.headers.remaining + 1;
   }
 
-  /** Violations so far, by rule. */
-  get counts(): Readonly<Record<ProbeRule, number>> {
+  /** Rests until a period after the last request (plus Reset's resolution): nothing of the key counts then on any window. */
+  private rest(): void {
+    if (this.budgets.length >= this.course.windows) {
+      this.stop(`${this.budgets.length} of ${this.course.windows} window(s) measured`);
+      return;
+    }
+    this.phase = 'rest';
+    this.restUntilMs = (this.lastSentMs ?? 0) + this.course.expected.rate.periodSeconds * 1000 + RESET_RESOLUTION_MS;
+  }
+
+  private stop(reason: string): ProbeStep {
+    this.stopped = this.stopped ?? reason;
+    return { kind: 'done', reason: this.stopped };
+  }
+
+  get counts(): Readonly<Record<RateRule, number>> {
     return { ...this.ruleCounts };
-  }
-
-  get violations(): number {
-    let total = 0;
-    for (const rule of PROBE_RULE_NAMES) total += this.ruleCounts[rule];
-    return total;
   }
 
   summary(): ProbeSummary {
     return {
       responses: this.responses,
-      windows: this.windows.map((w) => ({ ...w })),
       counts: this.counts,
-      findings: [...this.findings],
-      retries: { ...this.retries },
+      findings: [...this.kept],
+      budgets: [...this.budgets],
+      honoured: this.honoured,
+      refusedAfterHonouring: this.refusedAfterHonouring,
+      refusals: this.refusals,
     };
   }
-}
-
-function hasAnyRateHeader(get: HeaderLookup): boolean {
-  return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 10) / 10;
 }

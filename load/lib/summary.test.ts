@@ -1,6 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { METRICS } from './options.ts';
-import { PROBE_RULES } from './probe.ts';
+
+const SENTENCES = {
+  'rate.retry-after': 'every 429 carries Retry-After',
+  'rate.remaining': 'X-Rate-Limit-Remaining falls by one per request',
+  'rate.429': 'a request past the budget gets 429',
+  'platform.retry-after-reset': 'Retry-After names the reset',
+};
 import { buildReport, collectSecrets, escapeXml, type K6SummaryData, parseMetricKey, plotSeries, redact, summaryFiles, svgPlot } from './summary.ts';
 
 const TOKEN = 'eyJhbGciOi.secret-access-token';
@@ -22,9 +28,14 @@ const DATA: K6SummaryData = {
   metrics: {
     http_reqs: { type: 'counter', contains: 'default', values: { count: 66, rate: 2.9 } },
     http_req_failed: { type: 'rate', contains: 'default', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
-    [METRICS.probeViolations]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
-    [`${METRICS.probeViolations}{rule:retry-after-present}`]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
-    [`${METRICS.probeViolations}{rule:remaining-falls}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count==0': { ok: true } } },
+    [METRICS.rateFindings]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
+    [`${METRICS.rateFindings}{rule:rate.retry-after}`]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
+    [`${METRICS.rateFindings}{rule:rate.remaining}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count==0': { ok: true } } },
+    [`${METRICS.rateFindings}{rule:platform.retry-after-reset}`]: {
+      type: 'counter',
+      values: { count: 2, rate: 0.1 },
+      thresholds: { 'count>=0': { ok: true } },
+    },
     [METRICS.budgetMeasured]: {
       type: 'trend',
       values: { min: 20, max: 20, avg: 20, count: 1 },
@@ -41,7 +52,7 @@ const DATA: K6SummaryData = {
 
 const OPTIONS = {
   script: 'rate-limit',
-  rules: { metric: METRICS.probeViolations, sentences: PROBE_RULES },
+  rules: { metric: METRICS.rateFindings, sentences: SENTENCES, reportedOnly: ['platform.retry-after-reset'] },
   plotBucketMs: 1000,
   secrets: [SECRET],
   target: 'http://127.0.0.1:4011',
@@ -49,7 +60,7 @@ const OPTIONS = {
 
 test.describe('reading k6 summary data', () => {
   test('submetric keys give their tags', () => {
-    expect(parseMetricKey('lp_probe_violations{rule:no-early-429}')).toEqual({ metric: 'lp_probe_violations', tags: { rule: 'no-early-429' } });
+    expect(parseMetricKey('lp_rate_findings{rule:rate.429}')).toEqual({ metric: 'lp_rate_findings', tags: { rule: 'rate.429' } });
     expect(parseMetricKey('http_req_duration{expected_response:true,name:x}')).toEqual({
       metric: 'http_req_duration',
       tags: { expected_response: 'true', name: 'x' },
@@ -60,12 +71,14 @@ test.describe('reading k6 summary data', () => {
   test('the report: rules counted, thresholds with the value they read, plot buckets in order, plot metrics left out', () => {
     const report = buildReport(DATA, OPTIONS);
     expect(report.ok).toBe(false);
-    expect(report.rules.find((r) => r.rule === 'retry-after-present')).toEqual({
-      rule: 'retry-after-present',
-      sentence: PROBE_RULES['retry-after-present'],
+    expect(report.rules.find((r) => r.rule === 'rate.retry-after')).toEqual({
+      rule: 'rate.retry-after',
+      sentence: SENTENCES['rate.retry-after'],
       count: 3,
+      reportedOnly: false,
     });
-    expect(report.rules.find((r) => r.rule === 'status-expected')?.count).toBe(0);
+    expect(report.rules.find((r) => r.rule === 'rate.429')?.count).toBe(0);
+    expect(report.rules.find((r) => r.rule === 'platform.retry-after-reset')).toMatchObject({ count: 2, reportedOnly: true });
     expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, value: 20 });
     expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, value: 0 });
     expect(report.thresholds.some((t) => t.metric.startsWith(METRICS.plotRemaining))).toBe(false);
@@ -103,8 +116,9 @@ test.describe('the report files', () => {
   test('JUnit: a failing testcase per broken rule and failed check, saying what was expected', () => {
     const xml = files['reports/load/rate-limit.junit.xml'] ?? '';
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="load.rate-limit" tests="\d+" failures="3"/);
+    expect(xml).toContain('name="rate.retry-after: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s); expected never" type="rules"');
     expect(xml).toContain(
-      'name="retry-after-present: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s); expected never" type="rules"',
+      'name="platform.retry-after-reset: Retry-After names the reset" time="0"><system-out>platform deviation: broken 2 time(s); expected never (fails only with LP_STRICT=1)</system-out>',
     );
     expect(xml).toContain('<failure message="expected count==0, got 3"');
     expect(xml).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
@@ -124,7 +138,8 @@ test.describe('the report files', () => {
   test('stdout: verdict first, then what failed', () => {
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe('load/rate-limit: FAILED in 22.5 s');
-    expect(text).toContain('FAIL retry-after-present: every 429 carries Retry-After (3x)');
+    expect(text).toContain('FAIL rate.retry-after: every 429 carries Retry-After (3x)');
+    expect(text).toContain('warn platform.retry-after-reset: Retry-After names the reset (2x, a platform deviation)');
     expect(text).toContain('FAIL check "leaky [redacted]": 1 of 2 failed');
   });
 });

@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { PaginationWalk, type WalkOptions, type WalkRule, type WalkStep } from '../../contracts/pagination.ts';
-import { createMock } from '../../mock/app.ts';
-import type { FaultName } from '../../mock/faults.ts';
-import type { VariantName } from '../../mock/variants.ts';
+import { createFaultyMock, type FaultName } from '../../mock/faults/index.ts';
+import { type ProfileFile, resolveProfile } from '../../mock/profile.ts';
 import { check, validateContentList, validateUsersList } from '../../schemas/index.ts';
 
 const FIRST = 'https://api.example.com/api/v2/content?limit=2';
@@ -123,8 +122,10 @@ test.describe('a walk, fed by hand', () => {
 // ---------------------------------------------------------------------------------------------
 // Against the real mock (250 content items, 50 users; no rate limit: walks only).
 
-async function walkMock(options: { faults?: FaultName[]; variants?: VariantName[]; path?: string; limit?: number; expected?: number }) {
-  const mock = createMock({ rate: null, faults: options.faults ?? [], variants: options.variants ?? [] });
+async function walkMock(options: { faults?: FaultName[]; profile?: ProfileFile; path?: string; limit?: number; expected?: number }) {
+  const profile = resolveProfile(options.profile ?? {});
+  if (!profile.ok) throw new Error(profile.error);
+  const mock = createFaultyMock({ rate: null, profile: profile.value }, options.faults ?? []);
   await mock.listen();
   try {
     const tokenResponse = await fetch(`${mock.authUrl}/oauth/token`, {
@@ -158,11 +159,21 @@ async function walkMock(options: { faults?: FaultName[]; variants?: VariantName[
 }
 
 test.describe('walks over the mock', () => {
-  for (const variants of [[], ['final-next-null'], ['final-next-empty'], ['final-empty-page'], ['cursor-alphabet', 'extra-members']] as VariantName[][]) {
-    test(`content in pages of 50${variants.length ? ` (${variants.join(', ')})` : ''}: every item once, schema-valid, ending where it should`, async () => {
-      const step = await walkMock({ variants, expected: 250 });
+  for (const pagination of [
+    {},
+    { finalPage: 'null' },
+    { finalPage: 'empty-string' },
+    { finalPage: 'trailing-empty-page' },
+    { cursor: 'letters', extraMembers: true },
+    { nextLink: 'cursor-only', nextWithoutQuery: 'accept', olderCursors: 'valid-while-active', self: 'without-query' },
+  ] as const) {
+    const label = Object.entries(pagination)
+      .map(([option, value]) => `${option} ${String(value)}`)
+      .join(', ');
+    test(`content in pages of 50${label ? ` (${label})` : ''}: every item once, schema-valid, ending where it should`, async () => {
+      const step = await walkMock({ profile: { pagination }, expected: 250 });
       expect(step).toMatchObject({ ok: true, complete: true, items: 250 });
-      expect(step.pages).toBe(variants.includes('final-empty-page') ? 6 : 5);
+      expect(step.pages).toBe('finalPage' in pagination && pagination.finalPage === 'trailing-empty-page' ? 6 : 5);
     });
   }
 

@@ -2,7 +2,7 @@
  * The throughput baseline: a bare node:http server that answers every request with one reply captured
  * from the mock (status, the headers the mock sets, body), so both write the same bytes. Nothing is
  * parsed or built per request; the body is a ready Buffer. Run by the bench in a child process:
- * `node scripts/run.mjs scripts/bench/bare-server.ts <reply.json>`; prints {"url"} once listening.
+ * `tsx scripts/bench/bare-server.ts <reply.json>`; prints {"url"} once listening.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,7 +18,7 @@ export interface CapturedReply {
 
 const file = process.argv[2];
 if (file === undefined) {
-  process.stderr.write('usage: node scripts/run.mjs scripts/bench/bare-server.ts <reply.json>\n');
+  process.stderr.write('usage: tsx scripts/bench/bare-server.ts <reply.json>\n');
   process.exit(2);
 }
 const reply = JSON.parse(readFileSync(file, 'utf8')) as CapturedReply;

@@ -7,9 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { ROOT } from '../root.ts';
-
-const RUN = path.join(ROOT, 'scripts', 'run.mjs');
+import { ROOT, tsNodeArgs } from '../root.ts';
 
 /** A child that does not report ready within this is a failed start, not a slow one. */
 const START_TIMEOUT_MS = 60_000;
@@ -166,7 +164,7 @@ export async function startMock(name: string, items: number): Promise<MockChild>
   const { child, firstLine } = await start({
     name,
     command: process.execPath,
-    args: [RUN, 'mock/cli.ts', '--rate', '0', '--items', String(items)],
+    args: tsNodeArgs('mock/cli.ts', ['--rate', '0', '--items', String(items)]),
     readyLine: (line) => line.startsWith('{') && line.includes('"baseUrl"'),
   });
   const urls = JSON.parse(firstLine) as { authUrl: string; baseUrl: string };
@@ -178,7 +176,7 @@ export async function startBare(replyFile: string): Promise<Child & { readonly u
   const { child, firstLine } = await start({
     name: 'bare node:http server',
     command: process.execPath,
-    args: [RUN, 'scripts/bench/bare-server.ts', replyFile],
+    args: tsNodeArgs('scripts/bench/bare-server.ts', [replyFile]),
     readyLine: (line) => line.startsWith('{') && line.includes('"url"'),
   });
   return { ...child, url: (JSON.parse(firstLine) as { url: string }).url };
@@ -223,9 +221,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A node process running a bench module (scripts/run.mjs entry) with extra node flags; resolves with its stdout. */
+/** A node process running a bench module (a .ts entry) with extra node flags; resolves with its stdout. */
 export function runNode(name: string, nodeFlags: readonly string[], entry: string, args: readonly string[], timeoutMs: number): Promise<string> {
-  const proc = spawn(process.execPath, [...nodeFlags, RUN, entry, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, tsNodeArgs(entry, args, nodeFlags), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let stdout = '';
   let stderr = '';

@@ -1,6 +1,6 @@
 /**
  * Snapshot memory, measured in a process of its own started with --expose-gc (scripts/bench/memory.ts
- * starts it): `node --expose-gc scripts/run.mjs scripts/bench/memory-child.ts <open|expire> <items> <count>`.
+ * starts it): `node --expose-gc --import tsx scripts/bench/memory-child.ts <open|expire> <items> <count>`.
  * Prints one JSON line of heap figures (bytes, after full collections).
  *
  * It drives mock/resources.ts directly, the module that holds snapshots, on a clock that moves only
@@ -13,9 +13,8 @@
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { ManualClock } from '../../mock/clock.ts';
-import { NO_FAULTS } from '../../mock/faults.ts';
 import { type ListRequest, Resources } from '../../mock/resources.ts';
-import { NO_VARIANTS } from '../../mock/variants.ts';
+import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 
 export interface MemoryFigures {
   readonly phase: 'open' | 'expire';
@@ -56,7 +55,7 @@ function main(): void {
     process.exit(2);
   }
   const clock = new ManualClock();
-  const resources = new Resources({ clock, seed: 1, items, users: 50, snapshotTtlSeconds: SNAPSHOT_TTL_SECONDS, faults: NO_FAULTS, variants: NO_VARIANTS });
+  const resources = new Resources({ clock, seed: 1, items, users: 50, snapshotTtlSeconds: SNAPSHOT_TTL_SECONDS, profile: BUILT_IN_PROFILES.strict });
   const request: ListRequest = {
     endpoint: 'listContent',
     clientId: 'mock-org-client',

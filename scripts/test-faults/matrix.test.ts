@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FAULTS, type FaultName } from '../../mock/faults.ts';
-import { VARIANTS, type VariantName } from '../../mock/variants.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { AREA_SPECS, areaSpecs, faultProject, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { buildMatrix, checkCounts, type Matrix, README_END, README_START, renderDocument, renderReadmeSection, renderText, replaceSection } from './matrix.ts';
 import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
 
@@ -60,21 +60,27 @@ test.describe('a fault', () => {
   }
 });
 
-test.describe('a variant', () => {
+test.describe('a legal profile', () => {
   test('lists each failing test as a false alarm with its message', () => {
-    const variant: VariantName = 'final-next-null';
+    const variant = 'lenient';
     const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'failed', 'expected 200, got 400')])]), {
       faults: [],
       variants: [variant],
       problems: noProblems,
     });
     expect(m.variants).toEqual([
-      { variant, open: VARIANTS[variant].open, ran: 2, falseAlarms: [{ test: 'x.spec.ts › b', message: 'expected 200, got 400' }], problem: undefined },
+      {
+        variant,
+        open: MATRIX_PROFILES.find((p) => p.name === variant)?.open,
+        ran: 2,
+        falseAlarms: [{ test: 'x.spec.ts › b', message: 'expected 200, got 400' }],
+        problem: undefined,
+      },
     ]);
   });
 
   test('whose run did not finish is a problem, even without false alarms', () => {
-    const variant: VariantName = 'logout-200-json';
+    const variant = 'platform';
     const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'notRun')])], 'interrupted'), {
       faults: [],
       variants: [variant],
@@ -94,12 +100,12 @@ test.describe('the counts for CI', () => {
   test('pass each fault caught and fail each uncaught fault, false alarm and error of the run', () => {
     const m: Matrix = {
       faults: [
-        { fault: 'type-wrong', area: 'schema', breaks: '', caught: true, caughtBy: ['a'], ran: 1, why: undefined },
-        { fault: 'limit-ignored', area: 'limit', breaks: '', caught: false, caughtBy: [], ran: 1, why: 'all passed' },
+        { fault: 'type-wrong', area: 'schema', rule: 'content.type', level: 'contract', breaks: '', caught: true, caughtBy: ['a'], ran: 1, why: undefined },
+        { fault: 'limit-ignored', area: 'limit', rule: 'content.limit', level: 'contract', breaks: '', caught: false, caughtBy: [], ran: 1, why: 'all passed' },
       ],
       variants: [
         {
-          variant: 'cursor-alphabet',
+          variant: 'cover-1',
           open: '',
           ran: 3,
           falseAlarms: [
@@ -120,18 +126,20 @@ test.describe('the generated text', () => {
     run([
       SOUND,
       project(faultProject('type-wrong'), [t('holds | pipes', 'failed', 'line 1\nline 2')]),
-      project(variantProject('extra-members'), [t('b', 'failed', 'why')]),
+      project(variantProject('platform'), [t('b', 'failed', 'why')]),
     ]),
-    { faults: ['type-wrong', 'limit-ignored'], variants: ['extra-members'], problems: noProblems },
+    { faults: ['type-wrong', 'limit-ignored'], variants: ['platform'], problems: noProblems },
   );
 
   test('docs/fault-matrix.md lists each catching test and each false alarm with its message', () => {
     const doc = renderDocument(matrix);
-    expect(doc).toContain('| `type-wrong` | schema | type of a content item is content | yes | 1 of 1 |');
+    expect(doc).toContain('| `type-wrong` | `content.type` (contract) | schema | content items have type contents | yes | 1 of 1 |');
     expect(doc).toContain('- `type-wrong`\n  - x.spec.ts › holds | pipes\n');
-    expect(doc).toContain('| `limit-ignored` | limit | a page holds at most limit items | **no** | no project ran it');
-    expect(doc).toContain('| `extra-members` | attributes and envelope members beyond the document | 1 | **1** |');
-    expect(doc).toContain('- extra-members: x.spec.ts › b\n\n  ```text\n  why\n  ```');
+    expect(doc).toContain(
+      '| `limit-ignored` | `content.limit` (contract) | limit | limit is ignored: pages hold the default count | **no** | no project ran it',
+    );
+    expect(doc).toMatch(/\| `platform` \| tokens\.expiresIn "countdown", .* \| 1 \| \*\*1\*\* \|/);
+    expect(doc).toContain('- platform: x.spec.ts › b\n\n  ```text\n  why\n  ```');
     expect(renderDocument(matrix), 'the same matrix gives the same text').toBe(doc);
   });
 
@@ -139,7 +147,7 @@ test.describe('the generated text', () => {
     const section = renderReadmeSection(matrix);
     expect(section.startsWith(README_START)).toBe(true);
     expect(section.endsWith(README_END)).toBe(true);
-    expect(section).toContain('| `type-wrong` | schema | x.spec.ts › holds \\| pipes |');
+    expect(section).toContain('| `type-wrong` | `content.type` | x.spec.ts › holds \\| pipes |');
   });
 
   test('the terminal matrix and the README shorten long lists of catching tests', () => {
@@ -157,7 +165,7 @@ test.describe('the generated text', () => {
       },
     );
     expect(renderText(many, { maxTitles: 2 })).toMatch(/x\.spec\.ts › b\n\s+… and 2 more/);
-    expect(renderReadmeSection(many)).toContain('| `bearer-not-checked` | bearer | x.spec.ts › a (and 3 more) |');
+    expect(renderReadmeSection(many)).toContain('| `bearer-not-checked` | `bearer.required` | x.spec.ts › a (and 3 more) |');
   });
 });
 
@@ -177,6 +185,6 @@ test.describe('the area table (specs/faults/areas.ts)', () => {
   });
 
   test('has a row for the area of every fault', () => {
-    expect(Object.values(FAULTS).filter((f) => !Object.hasOwn(AREA_SPECS, f.area))).toEqual([]);
+    expect(Object.values(FAULTS).filter((f: { area: string }) => !Object.hasOwn(AREA_SPECS, f.area))).toEqual([]);
   });
 });

@@ -1,20 +1,24 @@
 /**
- * The fault matrix from a child run's outcome (issue 8): per fault, whether a test caught it and
- * which; per variant, the false alarms. Pure: scripts/test-faults.ts feeds it the run, and
- * matrix.test.ts feeds it tables.
+ * The fault matrix from a child run's outcome: per fault, whether a test caught it and which; per
+ * legal profile, the false alarms. Pure: scripts/test-faults.ts feeds it the run, and matrix.test.ts
+ * feeds it tables.
  *
  * A test catches a fault when it fails against the mock with that fault and not against the sound
  * mock: a test that fails anyway proves nothing about the fault (it is counted as a false alarm of
  * the sound mock instead).
  */
-import { FAULTS, type FaultName } from '../../mock/faults.ts';
-import { VARIANTS, type VariantName } from '../../mock/variants.ts';
+import { RULES, type RuleId, type RuleLevel } from '../../contracts/rules.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type FaultArea, faultProject, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
 
 export interface FaultRow {
   readonly fault: FaultName;
   readonly area: FaultArea;
+  /** The rule of contracts/rules.ts it breaks, and that rule's level. */
+  readonly rule: RuleId;
+  readonly level: RuleLevel;
   readonly breaks: string;
   readonly caught: boolean;
   /** Tests that caught it (`file › describe › title`), in file and title order. */
@@ -31,8 +35,8 @@ export interface FalseAlarm {
 }
 
 export interface VariantRow {
-  /** A variant, or undefined for the sound mock. */
-  readonly variant: VariantName | undefined;
+  /** A legal profile of specs/faults/profiles.ts, or undefined for the sound mock (strict). */
+  readonly variant: string | undefined;
   readonly open: string;
   readonly ran: number;
   readonly falseAlarms: readonly FalseAlarm[];
@@ -49,7 +53,8 @@ export interface Matrix {
 
 export interface Selection {
   readonly faults: readonly FaultName[];
-  readonly variants: readonly VariantName[];
+  /** Names of legal profiles (specs/faults/profiles.ts). */
+  readonly variants: readonly string[];
   /** Faults that could not run, with the reason (areas.ts: specProblem). */
   readonly problems: ReadonlyMap<FaultName, string>;
 }
@@ -69,7 +74,8 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
 }
 
 function faultRow(fault: FaultName, project: ProjectOutcome | undefined, failsAnyway: ReadonlySet<string>, problem: string | undefined): FaultRow {
-  const { area, breaks } = FAULTS[fault];
+  const { area, breaks, rule } = FAULTS[fault];
+  const level = RULES[rule].level;
   const tests = project?.tests ?? [];
   const caughtBy = tests
     .filter((t) => t.status === 'failed' && !failsAnyway.has(testName(t)))
@@ -87,10 +93,10 @@ function faultRow(fault: FaultName, project: ProjectOutcome | undefined, failsAn
     else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${ran} ran)`;
     else why = `all ${ran} tests of its area passed`;
   }
-  return { fault, area, breaks, caught, caughtBy, ran, why };
+  return { fault, area, rule, level, breaks, caught, caughtBy, ran, why };
 }
 
-function variantRow(variant: VariantName | undefined, project: ProjectOutcome | undefined): VariantRow {
+function variantRow(variant: string | undefined, project: ProjectOutcome | undefined): VariantRow {
   const tests = project?.tests ?? [];
   const notRun = tests.filter((t) => t.status === 'notRun').length;
   let problem: string | undefined;
@@ -98,7 +104,7 @@ function variantRow(variant: VariantName | undefined, project: ProjectOutcome | 
   else if (notRun > 0) problem = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
   return {
     variant,
-    open: variant === undefined ? 'none: the mock as it is (the baseline of the fault matrix)' : VARIANTS[variant].open,
+    open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
     ran: tests.filter((t) => t.status === 'passed' || t.status === 'failed').length,
     falseAlarms: tests.filter((t) => t.status === 'failed').map((t: TestOutcome) => ({ test: testName(t), message: t.message })),
     problem,
@@ -120,7 +126,7 @@ export function headline(m: Matrix): string {
   const caught = m.faults.filter((f) => f.caught).length;
   const alarms = m.variants.reduce((sum, v) => sum + v.falseAlarms.length, 0);
   const runs = m.variants.length;
-  return `${caught} of ${m.faults.length} faults caught; ${alarms} false alarm${alarms === 1 ? '' : 's'} in ${runs} run${runs === 1 ? '' : 's'} of the whole suite (variants and the sound mock).`;
+  return `${caught} of ${m.faults.length} faults caught; ${alarms} false alarm${alarms === 1 ? '' : 's'} in ${runs} run${runs === 1 ? '' : 's'} of the whole suite (legal profiles and the sound mock).`;
 }
 
 /** The matrix for a terminal: a fault's first `maxTitles` catching tests, every false alarm with its message. */
@@ -135,7 +141,7 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
     lines.push(`${head}${detail[0] ?? ''}`, ...detail.slice(1).map((line) => `${indent}${line}`));
   }
   const variantWidth = Math.max(7, ...m.variants.map((v) => variantLabel(v).length));
-  lines.push('', `${'variant'.padEnd(variantWidth)}  tests  false alarms`);
+  lines.push('', `${'profile'.padEnd(variantWidth)}  tests  false alarms`);
   for (const v of m.variants) {
     const problem = v.problem === undefined ? '' : `  (${v.problem})`;
     lines.push(`${variantLabel(v).padEnd(variantWidth)}  ${String(v.ran).padStart(5)}  ${v.falseAlarms.length}${problem}`);
@@ -153,22 +159,23 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
  */
 export function renderDocument(m: Matrix): string {
   const lines = [
-    '# Fault matrix and legal variants',
+    '# Fault matrix and legal profiles',
     '',
     '<!-- Generated by `npm run test:faults` (scripts/test-faults.ts) from its last full run: do not edit. -->',
     '',
-    `${headline(m)} How to add a fault or a variant: see the README, section "Fault matrix".`,
+    `${headline(m)} How to add a fault: see the README, section "Fault matrix".`,
     '',
     '## Faults',
     '',
-    'Each fault of `mock/faults.ts` breaks one rule of the API document; the specs of its area (`specs/faults/areas.ts`) run against',
-    'a mock with that fault. A test catches it when it fails there and passes against the sound mock.',
+    'Each fault of `mock/faults/catalogue.ts` breaks one rule of `contracts/rules.ts` (a contract rule fails any run, a platform',
+    'rule only with LP_STRICT=1); the specs of its area (`specs/faults/areas.ts`) run against a mock with that fault. A test',
+    'catches it when it fails there and passes against the sound mock.',
     '',
-    '| fault | area | rule it breaks | caught | tests that caught it |',
-    '|---|---|---|---|---|',
+    '| fault | rule (level) | area | what the mock does wrong | caught | tests that caught it |',
+    '|---|---|---|---|---|---|',
     ...m.faults.map(
       (f) =>
-        `| \`${f.fault}\` | ${f.area} | ${cell(f.breaks)} | ${f.caught ? 'yes' : '**no**'} | ${f.caught ? `${f.caughtBy.length} of ${f.ran}` : cell(f.why ?? '')} |`,
+        `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${cell(f.breaks)} | ${f.caught ? 'yes' : '**no**'} | ${f.caught ? `${f.caughtBy.length} of ${f.ran}` : cell(f.why ?? '')} |`,
     ),
     '',
     '### The tests that caught each fault',
@@ -177,14 +184,23 @@ export function renderDocument(m: Matrix): string {
       f.caught ? [`- \`${f.fault}\``, ...f.caughtBy.map((title) => `  - ${title}`)] : [`- \`${f.fault}\`: **not caught** (${f.why})`],
     ),
     '',
-    '## Legal variants',
+    '## Legal profiles',
     '',
-    'Each variant of `mock/variants.ts` is a behaviour the API document leaves open; the whole contract suite (without @self and',
-    '@slow tests) runs against a mock showing it, and against the sound mock. Any failure is a false alarm.',
+    'Each profile of `specs/faults/profiles.ts` is a service the API document allows (the built-in platform and lenient profiles,',
+    'and covering profiles that together show every value of every option); the whole contract suite (without @self and @slow',
+    'tests) runs against a mock with it, and against the sound mock (strict). Any failure is a false alarm.',
     '',
-    '| variant | what the document leaves open | tests run | false alarms |',
+    '| profile | what it does otherwise than strict | tests run | false alarms |',
     '|---|---|---|---|',
     ...m.variants.map((v) => `| ${variantCell(v)} | ${cell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
+    '',
+    ...(EXCLUDED.length === 0
+      ? ['No option value is left out of the covering profiles.']
+      : [
+          'Option values left out of the covering profiles because a spec refuses them although the document allows them:',
+          '',
+          ...EXCLUDED.map((e) => `- \`${e.option}\` ${cell(JSON.stringify(e.value))}: \`${e.spec}\` (${cell(e.why)})`),
+        ]),
   ];
   const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
   if (alarms.length > 0) {
@@ -205,34 +221,35 @@ export function renderReadmeSection(m: Matrix): string {
     '',
     '<!-- Generated by `npm run test:faults` between these markers: edit scripts/test-faults/matrix.ts, not this text. -->',
     '',
-    'The suite proves that it catches every broken rule and accepts every legal alternative. `npm run test:faults` starts the',
-    'embedded mock once per fault of `mock/faults.ts` (each breaks one rule of the API document) and runs the specs of its area;',
-    'a fault no test catches fails the run. It also runs the whole contract suite against the mock with each variant of',
-    '`mock/variants.ts` (behaviour the document leaves open); any failure there is a false alarm and fails the run. The sound',
-    'mock (no fault, no variant) runs the whole suite too: a test that fails there catches nothing, and is a false alarm. All of it is',
-    'one Playwright run (`specs/faults/faults.config.ts`, a project per fault and per variant) on every core; CI runs it after',
-    '`npm test`. `npm run test:faults -- <fault or variant>…` runs only those (and the sound mock), without rewriting this section;',
-    "`-- --limit <minutes>` changes the time limit of the run (6 minutes, for CI's 10).",
+    'The suite proves that it catches every broken rule and accepts every legal service. `npm run test:faults` starts the',
+    'embedded mock once per fault of `mock/faults/catalogue.ts` (each breaks one rule of `contracts/rules.ts`) and runs the specs',
+    'of its area; a fault no test catches fails the run. It also runs the whole contract suite against the mock with each legal',
+    'profile of `specs/faults/profiles.ts` (the built-in platform and lenient profiles, and covering profiles generated from',
+    '`schemas/profile.schema.json` so that every value of every option runs); any failure there is a false alarm and fails the',
+    'run. The sound mock (strict, no fault) runs the whole suite too: a test that fails there catches nothing, and is a false',
+    'alarm. All of it is one Playwright run (`specs/faults/faults.config.ts`, a project per fault and per profile) on every core;',
+    'CI runs it after `npm test`. `npm run test:faults -- <fault or profile>…` runs only those (and the sound mock), without',
+    "rewriting this section; `-- --limit <minutes>` changes the time limit of the run (6 minutes, for CI's 10).",
     '',
     'When the API document changes:',
     '',
-    '1. Register the new fault in `mock/faults.ts` (the rule it breaks, its `area`, and `where`: the mock module that implements it),',
-    '   or the new variant in `mock/variants.ts` (what the document leaves open, and `where`).',
-    '2. Implement it in the module named by `where`, switched on by the name (`faults.has(…)` / `variants.has(…)`).',
+    '1. Register the new fault in `mock/faults/catalogue.ts`: the rule of `contracts/rules.ts` it breaks and its `area`.',
+    '2. Implement it in `mock/faults/`, at one of the seams of `mock/seams.ts` (or by other options alone); the core of the mock',
+    '   never knows faults. A new choice the document leaves open is a new option of `schemas/profile.schema.json` instead.',
     '3. A fault needs a spec that catches it: a test stating the rule, in a spec file listed for its area in',
-    '   `specs/faults/areas.ts` (add the file to the row, or a row for a new area). A variant needs nothing: the suite must',
-    '   already accept it; if it does not, the spec that fails is too strict.',
+    '   `specs/faults/areas.ts` (add the file to the row, or a row for a new area). A legal profile needs nothing: the suite',
+    '   must already accept it; if it does not, the spec that fails is too strict.',
     '4. Run `npm run test:faults`: it checks the new entry with all the others and regenerates this section and',
     '   [`docs/fault-matrix.md`](docs/fault-matrix.md) (every catching test, every false alarm with its message).',
     '',
     `Current matrix: ${headline(m)} Each fault shows the first test that caught it; [\`docs/fault-matrix.md\`](docs/fault-matrix.md)`,
     'lists them all, and every false alarm with its message.',
     '',
-    '| fault | area | caught by |',
+    '| fault | rule | caught by |',
     '|---|---|---|',
-    ...m.faults.map((f) => `| \`${f.fault}\` | ${f.area} | ${f.caught ? firstOf(f.caughtBy) : `**not caught**: ${cell(f.why ?? '')}`} |`),
+    ...m.faults.map((f) => `| \`${f.fault}\` | \`${f.rule}\` | ${f.caught ? firstOf(f.caughtBy) : `**not caught**: ${cell(f.why ?? '')}`} |`),
     '',
-    '| variant | what the document leaves open | false alarms |',
+    '| profile | what it does otherwise than strict | false alarms |',
     '|---|---|---|',
     ...m.variants.map((v) => `| ${variantCell(v)} | ${cell(v.open)} | ${falseAlarmCell(v)} |`),
     README_END,

@@ -1,18 +1,17 @@
 /**
- * The fault matrix's one table (issue 8): which spec files state the rules of each fault area of
- * mock/faults.ts. A fault runs only its area's specs; a variant runs the whole contract suite. The
- * child run (faults.config.ts) builds its projects from here and scripts/test-faults.ts reads the
- * outcome by the same project names.
+ * The fault matrix's one table: which spec files state the rules of each fault area of
+ * mock/faults/catalogue.ts. A fault runs only its area's specs; a legal profile (profiles.ts) runs the
+ * whole contract suite. The child run (faults.config.ts) builds its projects from here and
+ * scripts/test-faults.ts reads the outcome by the same project names.
  *
  * A new spec file that states a rule of an area goes into that area's row. A row naming a file that
  * does not exist, or an area without a row, fails the run: a fault must never pass for want of a spec.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FAULTS, type FaultInfo, type FaultName } from '../../mock/faults.ts';
-import type { VariantName } from '../../mock/variants.ts';
+import { FAULTS, type FaultArea, type FaultName } from '../../mock/faults/index.ts';
 
-export type FaultArea = FaultInfo['area'];
+export type { FaultArea } from '../../mock/faults/index.ts';
 
 /** Spec files (under specs/) per fault area. */
 export const AREA_SPECS: Readonly<Record<FaultArea, readonly string[]>> = {
@@ -35,7 +34,7 @@ export const AREA_SPECS: Readonly<Record<FaultArea, readonly string[]>> = {
  */
 export const LEFT_OUT = [/@self/, /@slow/];
 
-/** Every spec file of the contract suite (the variants run them all), as playwright.config.ts matches them. */
+/** Every spec file of the contract suite (the legal profiles run them all), as playwright.config.ts matches them. */
 export const CONTRACT_SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
 
 /**
@@ -44,15 +43,16 @@ export const CONTRACT_SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
  */
 export const RESULTS_FILE = path.join('reports', 'faults', 'results.json');
 
-/** The project of the mock without faults or variants: the baseline a fault's catches are read against. */
+/** The project of the mock without faults, under the strict profile: the baseline a fault's catches are read against. */
 export const SOUND_PROJECT = 'sound';
 
 export function faultProject(name: FaultName): string {
   return `fault:${name}`;
 }
 
-export function variantProject(name: VariantName): string {
-  return `variant:${name}`;
+/** The project of a legal profile of the matrix (profiles.ts). */
+export function variantProject(name: string): string {
+  return `profile:${name}`;
 }
 
 export interface AreaSpecs {

@@ -1,7 +1,7 @@
 /**
- * The child run of `npm run test:faults` (scripts/test-faults.ts; issue 8): one project per fault of
- * mock/faults.ts running its area's specs (areas.ts), one per variant of mock/variants.ts running
- * the whole contract suite, and the sound mock running it too as the baseline. Each project's worker
+ * The child run of `npm run test:faults` (scripts/test-faults.ts): one project per fault of
+ * mock/faults/catalogue.ts running its area's specs (areas.ts), one per legal profile of profiles.ts
+ * running the whole contract suite, and the sound mock (strict) running it too as the baseline. Each project's worker
  * starts its own embedded mock with the project's `mockSettings`, so projects share nothing and
  * Playwright spreads them over every core.
  *
@@ -12,10 +12,12 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
-import { FAULTS, type FaultName } from '../../mock/faults.ts';
-import { VARIANTS, type VariantName } from '../../mock/variants.ts';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { RULES } from '../../contracts/rules.ts';
+import type { Profile } from '../../mock/profile.ts';
 import type { MockTargetSettings } from '../fixtures/config.ts';
 import { AREA_SPECS, CONTRACT_SPEC_FILES, faultProject, LEFT_OUT, RESULTS_FILE, SOUND_PROJECT, specFileMatch, specProblem, variantProject } from './areas.ts';
+import { MATRIX_PROFILES } from './profiles.ts';
 
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
 // every fault would read as uncaught. Checked here, so a direct `playwright test --config` is refused too.
@@ -25,7 +27,7 @@ if (wanted && wanted !== 'mock') {
 }
 
 const specsDir = path.join(__dirname, '..');
-const settings = (faults: readonly FaultName[], variants: readonly VariantName[]): MockTargetSettings => ({ kind: 'mock', faults, variants });
+const settings = (faults: readonly FaultName[], profile?: Profile): MockTargetSettings => ({ kind: 'mock', faults, ...(profile ? { profile } : {}) });
 
 /**
  * One worker per project: its files then share one worker process and one mock instead of each
@@ -41,8 +43,6 @@ const wholeSuite = (name: string, mock: MockTargetSettings): Project<object, { m
   use: { ...base.use, mockSettings: mock },
 });
 
-const faultNames = Object.keys(FAULTS) as FaultName[];
-
 export default defineConfig<object, { mockSettings: MockTargetSettings }>({
   reporter: [[path.join(__dirname, '..', '..', 'scripts', 'test-faults', 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
   outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
@@ -51,16 +51,16 @@ export default defineConfig<object, { mockSettings: MockTargetSettings }>({
   // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
   timeout: 30_000,
   projects: [
-    wholeSuite(SOUND_PROJECT, settings([], [])),
-    ...(Object.keys(VARIANTS) as VariantName[]).map((name) => wholeSuite(variantProject(name), settings([], [name]))),
+    wholeSuite(SOUND_PROJECT, settings([])),
+    ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(variantProject(name), settings([], profile))),
     // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
-    ...faultNames
-      .filter((name) => specProblem(name, specsDir) === undefined)
-      .map((name) => ({
-        ...base,
-        name: faultProject(name),
-        testMatch: specFileMatch(AREA_SPECS[FAULTS[name].area]),
-        use: { ...base.use, mockSettings: settings([name], []) },
-      })),
+    ...FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined).map((name) => ({
+      ...base,
+      name: faultProject(name),
+      testMatch: specFileMatch(AREA_SPECS[FAULTS[name].area]),
+      // The level that must catch it: a contract rule fails any run, a platform rule only a strict one.
+      metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
+      use: { ...base.use, mockSettings: settings([name]) },
+    })),
   ],
 });

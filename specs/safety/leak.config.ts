@@ -17,6 +17,8 @@ export default defineConfig({
       ...contract,
       testMatch: [/specs[\\/](token|logout|bearer-auth)\.spec\.ts$/, /specs[\\/]safety[\\/]leak-canary\.spec\.ts$/],
       grepInvert: undefined,
+      // The run has no serial project to hand over to.
+      teardown: undefined,
     },
   ],
 });

@@ -11,7 +11,7 @@ import { FAULT_CASES, titlePattern } from './cases.ts';
 
 const specs = path.join(__dirname, '..');
 const file = (spec: string) => new RegExp(`specs[\\\\/]${spec.replace(/\./g, '\\.')}$`);
-const sound: MockTargetSettings = { kind: 'mock', faults: [], variants: [] };
+const sound: MockTargetSettings = { kind: 'mock', faults: [] };
 
 export default defineConfig<object, { mockSettings: MockTargetSettings }>({
   reporter: [['json', { outputFile: path.resolve('self-check.json') }]],

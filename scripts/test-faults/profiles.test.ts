@@ -1,0 +1,38 @@
+/** The legal profiles of the fault matrix (specs/faults/profiles.ts): valid, covering, and honest about what they leave out. */
+import { expect, test } from '@playwright/test';
+import { BUILT_IN_PROFILES, checkComplete } from '../../mock/profile.ts';
+import { coveringProfiles, EXCLUDED, MATRIX_PROFILES, uncoveredValues, valuesOf, withoutExcluded } from '../../specs/faults/profiles.ts';
+
+test('every profile of the matrix is complete and valid, with a name of its own', () => {
+  for (const { profile } of MATRIX_PROFILES) expect(checkComplete(profile), profile.name).toEqual({ ok: true, value: profile });
+  const names = MATRIX_PROFILES.map((p) => p.name);
+  expect(new Set(names).size).toBe(names.length);
+  expect(names.slice(0, 2)).toEqual(['platform', 'lenient']);
+});
+
+test('together with strict they show every allowed value of every option, but exactly the excluded ones', () => {
+  const excluded = EXCLUDED.map((e) => `${e.option} ${JSON.stringify(e.value)}`).sort();
+  expect(uncoveredValues().sort()).toEqual(excluded);
+});
+
+test('each excluded value is a value its option allows, named with its spec and reason', () => {
+  for (const e of EXCLUDED) {
+    const [group = '', option = ''] = e.option.split('.');
+    expect(
+      valuesOf(group, option).map((v) => JSON.stringify(v)),
+      e.option,
+    ).toContain(JSON.stringify(e.value));
+    expect(e.spec).not.toBe('');
+    expect(e.why).not.toBe('');
+  }
+});
+
+test('the built-ins run with strict’s value where theirs is excluded, and are otherwise unchanged', () => {
+  const lenient = withoutExcluded(BUILT_IN_PROFILES.lenient);
+  expect(lenient.timestamps.trimZeros).toBe(false);
+  expect(lenient.pagination).toEqual(BUILT_IN_PROFILES.lenient.pagination);
+});
+
+test('the covering profiles are few: as many as the option with the most values left to show', () => {
+  expect(coveringProfiles().length).toBeLessThanOrEqual(6);
+});

@@ -1,0 +1,247 @@
+/**
+ * The legal services of the fault matrix: the built-in platform and lenient profiles, and a few
+ * "covering" profiles generated from schemas/profile.schema.json so that every value of every option
+ * other than strict's is run against the whole suite at least once. Covering profile k sets the k-th
+ * value no built-in shows of every option (strict's where an option has fewer), so the number of
+ * whole-suite runs is the most such values an option has (the error body shapes: 5), not their sum.
+ *
+ * A value a spec wrongly refuses is a false alarm; until the spec is fixed it is listed in EXCLUDED
+ * (with the spec and why), left out of the covering profiles, and reported by `npm run test:faults`.
+ */
+import { BUILT_IN_PROFILES, checkComplete, type Profile, PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
+import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
+
+export interface MatrixProfile {
+  /** The project's name: `platform`, `lenient`, `cover-1`, … */
+  readonly name: string;
+  /** What it shows that strict does not, in a few words. */
+  readonly open: string;
+  readonly profile: Profile;
+}
+
+export interface ExcludedValue {
+  /** `group.option`. */
+  readonly option: string;
+  readonly value: unknown;
+  /** The spec that refuses it. */
+  readonly spec: string;
+  readonly why: string;
+}
+
+const NOT_ERRORS_ARRAY = 'an error body other than the platform’s {"errors":[…]} (the document shows no error body)';
+
+/**
+ * Option values a spec refuses although the document allows them: left out of the covering profiles,
+ * and replaced by strict's value in the built-in profiles the matrix runs, until the spec is fixed.
+ */
+export const EXCLUDED: readonly ExcludedValue[] = [
+  {
+    option: 'timestamps.trimZeros',
+    value: true,
+    spec: 'schemas/content-attributes.schema.json (specs/content.spec.ts, the walks of specs/pagination-*.spec.ts)',
+    why: 'a whole second written without a fraction (2022-10-07T06:57:30) fails the timestamp pattern, which requires 1 to 7 fractional digits',
+  },
+  ...(['rfc6750', 'problem-json', 'aspnet-validation', 'text', 'html'] as const).map((value) => ({
+    option: 'errors.body',
+    value,
+    spec: 'specs/errors.spec.ts (and the refusal checks of specs/pagination-filters.spec.ts, specs/pagination-properties.spec.ts)',
+    why: NOT_ERRORS_ARRAY,
+  })),
+  {
+    option: 'query.invalidValue',
+    value: 'ignore',
+    spec: 'specs/pagination-filters.spec.ts (an invalid date), specs/pagination-properties.spec.ts',
+    why: 'a filter day the service cannot read must be refused with a 4xx there; ignoring it is legal',
+  },
+  {
+    option: 'tokens.acceptJsonBody',
+    value: true,
+    spec: 'specs/token.spec.ts (a JSON body instead of a form)',
+    why: 'a token endpoint that also reads a JSON body must refuse it there; the document names the form body but forbids nothing',
+  },
+  {
+    option: 'rateLimit.countsTokenRequests',
+    value: true,
+    spec: 'specs/rate-limit-headers.spec.ts (not reset by a new token), specs/rate-limit.spec.ts (per API client; a custom rate)',
+    why: 'they take a token request to be free of the budget; the document says the rate applies to all endpoints',
+  },
+  {
+    option: 'rateLimit.retryDuringBlock',
+    value: 'extends-block',
+    spec: 'specs/rate-limit.spec.ts (serves Remaining + 1 requests, then 429 …, refused until then, then the budget is back)',
+    why: 'it sends requests during the block and expects the block to end at the first reset; the document warns that retries can extend it',
+  },
+  {
+    option: 'rateLimit.window',
+    value: 'sliding',
+    spec: 'specs/rate-limit.spec.ts (… then the budget is back)',
+    why: 'it expects the whole budget back after the reset; in a sliding window only the requests older than one period are',
+  },
+  {
+    option: 'query.limitMax',
+    value: 500,
+    spec: 'specs/content.spec.ts (1000 is accepted), specs/fixtures/filter-oracle.ts (walks with limit=1000)',
+    why: 'they take the reference notes’ maximum of 1000 for granted; the document shows no maximum',
+  },
+  {
+    option: 'logout.request',
+    value: 'json-object',
+    spec: 'specs/logout.spec.ts (the suite logs out with Content-Type: application/json and no body)',
+    why: 'an endpoint that wants a JSON object refuses the empty body; the document shows no request body',
+  },
+  {
+    option: 'auth.contentScopes',
+    value: ['content:read'],
+    spec: 'specs/scopes.spec.ts (content:write can call GET /api/v2/content)',
+    why: 'which scopes an endpoint accepts is not shown by the document',
+  },
+  {
+    option: 'auth.usersScopes',
+    value: ['users:read'],
+    spec: 'specs/scopes.spec.ts (users:write can call GET /api/v2/users)',
+    why: 'which scopes an endpoint accepts is not shown by the document',
+  },
+  {
+    option: 'auth.missingScopeStatus',
+    value: 404,
+    spec: 'specs/scopes.spec.ts (accepts 401 or 403 only)',
+    why: 'the status of a missing scope is not shown by the document',
+  },
+  {
+    option: 'tokens.reuse',
+    value: 'live-token',
+    spec: 'specs/logout.spec.ts (leaves another token of the same client working)',
+    why: 'a service that hands a client its live token back ends every holder’s token with one logout, which the document allows',
+  },
+  {
+    option: 'filters.dateFilters',
+    value: 'none',
+    spec: 'specs/pagination-filters.spec.ts, specs/pagination-properties.spec.ts',
+    why: 'they take the platform’s filter names for granted; the document says filters exist but not their names',
+  },
+  {
+    option: 'users.type',
+    value: 'user',
+    spec: 'specs/users.spec.ts, schemas/users-item.schema.json (type must be "users")',
+    why: 'the fields of the user resource are not shown by the document',
+  },
+];
+
+/**
+ * Values tried for options whose schema gives a range or a pattern, not a list. Chosen to stay within
+ * what the suite can run in its time: a rate still per minute, a limit maximum not below the 1000 the
+ * reference notes give.
+ */
+const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
+  'query.limitDefault': [25, 1000],
+  'query.limitMax': [500, 5000],
+  'timestamps.fractionDigits': [1, 2, 4, 5, 6, 7],
+  'rateLimit.rate': ['300/1m'],
+  'auth.contentScopes': [['content:read']],
+  'auth.usersScopes': [['users:read']],
+};
+
+type OptionSchema = { enum?: unknown[]; type?: string; $ref?: string };
+
+/** Every value the schema allows for `group.option` (representatives for ranges and patterns). */
+export function valuesOf(group: string, option: string): readonly unknown[] {
+  const key = `${group}.${option}`;
+  const represented = REPRESENTATIVES[key];
+  if (represented) return represented;
+  const root = SCHEMA_BY_KEY.profile as unknown as {
+    properties: Record<string, { properties: Record<string, OptionSchema> }>;
+    $defs: Record<string, OptionSchema>;
+  };
+  let schema = root.properties[group]?.properties[option];
+  if (schema?.$ref) schema = root.$defs[schema.$ref.replace('#/$defs/', '')];
+  if (schema?.enum) return schema.enum;
+  if (schema?.type === 'boolean') return [true, false];
+  throw new Error(`profile option ${key} has neither an enum nor representatives in specs/faults/profiles.ts`);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function isExcluded(option: string, value: unknown): boolean {
+  return EXCLUDED.some((e) => e.option === option && same(e.value, value));
+}
+
+/** What `profile` sets differently from strict, as `option value` items. */
+export function differences(profile: Profile): string[] {
+  const out: string[] = [];
+  for (const group of PROFILE_GROUPS) {
+    for (const option of PROFILE_OPTIONS[group]) {
+      const value = (profile[group] as Record<string, unknown>)[option];
+      if (!same(value, (BUILT_IN_PROFILES.strict[group] as Record<string, unknown>)[option])) out.push(`${group}.${option} ${JSON.stringify(value)}`);
+    }
+  }
+  return out;
+}
+
+/** The covering profiles: together with the built-ins, every allowed value of every option but the excluded ones. */
+export function coveringProfiles(): Profile[] {
+  const strict = BUILT_IN_PROFILES.strict;
+  const builtIns = [withoutExcluded(BUILT_IN_PROFILES.platform), withoutExcluded(BUILT_IN_PROFILES.lenient)];
+  const toCover: Array<{ group: (typeof PROFILE_GROUPS)[number]; option: string; values: unknown[] }> = [];
+  for (const group of PROFILE_GROUPS) {
+    for (const option of PROFILE_OPTIONS[group]) {
+      const shown = [strict, ...builtIns].map((p) => (p[group] as Record<string, unknown>)[option]);
+      const values = valuesOf(group, option).filter((v) => !shown.some((s) => same(s, v)) && !isExcluded(`${group}.${option}`, v));
+      if (values.length > 0) toCover.push({ group, option, values });
+    }
+  }
+  const count = Math.max(0, ...toCover.map((o) => o.values.length));
+  const profiles: Profile[] = [];
+  for (let k = 0; k < count; k++) {
+    const draft = JSON.parse(JSON.stringify(strict)) as Record<string, Record<string, unknown>>;
+    for (const { group, option, values } of toCover) if (k < values.length) (draft[group] as Record<string, unknown>)[option] = values[k];
+    draft.name = `cover-${k + 1}` as never;
+    draft.description = `Covering profile ${k + 1} of the fault matrix.` as never;
+    // The schema's rules across options hold in every generated profile.
+    const pagination = draft.pagination as Record<string, unknown>;
+    if (pagination.nextLink === 'cursor-only') pagination.nextWithoutQuery = 'accept';
+    const checked = checkComplete(draft);
+    if (!checked.ok) throw new Error(`covering profile ${k + 1} is not a valid profile: ${checked.error}`);
+    profiles.push(checked.value);
+  }
+  return profiles;
+}
+
+/** `profile` with every excluded value it sets replaced by strict's. */
+export function withoutExcluded(profile: Profile): Profile {
+  const copy = JSON.parse(JSON.stringify(profile)) as Record<string, Record<string, unknown>>;
+  for (const { option, value } of EXCLUDED) {
+    const [group = '', name = ''] = option.split('.');
+    const options = copy[group] as Record<string, unknown>;
+    if (same(options[name], value)) options[name] = (BUILT_IN_PROFILES.strict[group as (typeof PROFILE_GROUPS)[number]] as Record<string, unknown>)[name];
+  }
+  return copy as unknown as Profile;
+}
+
+/** Every profile of the matrix but strict (the sound mock runs strict); the built-ins without the excluded values. */
+export const MATRIX_PROFILES: readonly MatrixProfile[] = [
+  withoutExcluded(BUILT_IN_PROFILES.platform),
+  withoutExcluded(BUILT_IN_PROFILES.lenient),
+  ...coveringProfiles(),
+].map((profile) => ({
+  name: profile.name,
+  open: differences(profile).join(', '),
+  profile,
+}));
+
+export function isMatrixProfile(name: string): boolean {
+  return MATRIX_PROFILES.some((p) => p.name === name);
+}
+
+/** Values of options no profile of the matrix shows: exactly the excluded ones, when the lists are right. */
+export function uncoveredValues(): string[] {
+  const profiles = [BUILT_IN_PROFILES.strict, ...MATRIX_PROFILES.map((p) => p.profile)];
+  const out: string[] = [];
+  for (const group of PROFILE_GROUPS) {
+    for (const option of PROFILE_OPTIONS[group]) {
+      for (const value of valuesOf(group, option)) {
+        if (!profiles.some((p) => same((p[group] as Record<string, unknown>)[option], value))) out.push(`${group}.${option} ${JSON.stringify(value)}`);
+      }
+    }
+  }
+  return out;
+}
