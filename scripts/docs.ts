@@ -8,12 +8,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as prettier from 'prettier';
 import { configurationDocs } from './docs/configuration.ts';
+import { faultMatrixDocs } from './docs/fault-matrix.ts';
 import type { GeneratedFile } from './docs/generated.ts';
 import { profileDocs } from './docs/profiles.ts';
 import { rulesDocs } from './rules.ts';
 import { ROOT } from './root.ts';
 
-const GENERATORS: ReadonlyArray<() => GeneratedFile[]> = [configurationDocs, profileDocs, rulesDocs];
+const GENERATORS: ReadonlyArray<() => GeneratedFile[]> = [configurationDocs, profileDocs, faultMatrixDocs, rulesDocs];
 
 /** The file as `npm run lint` (Prettier, with the project's own settings) would leave it. */
 async function formatted(file: GeneratedFile): Promise<string> {

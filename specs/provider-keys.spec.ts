@@ -2,12 +2,12 @@
  * Document, Authentication 3: a key associated with a provider reaches only data associated with
  * that provider. Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
-import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, test } from './fixtures/index.ts';
+import { largestPageLimit } from './fixtures/list-walk.ts';
 import { walk } from './fixtures/pages.ts';
 
-/** Pages of the largest size after which the walk counts as endless: far above any test data set. */
-const MAX_PAGES = 50;
+/** Pages after which the walk counts as endless: far above any test data set, even in default-sized pages. */
+const MAX_PAGES = 500;
 
 test.describe('a provider key', () => {
   test(
@@ -16,7 +16,8 @@ test.describe('a provider key', () => {
     async ({ api, tokens, target, verdict }) => {
       const provider = target.provider?.name;
       const own = api.as(await tokens.forScopes(['content:read'], 'provider'));
-      const pages = await walk(own, api.url('listContent', { limit: PAGE_LIMIT.max }), { maxPages: MAX_PAGES });
+      const limit = await largestPageLimit(own);
+      const pages = await walk(own, api.url('listContent', limit === undefined ? {} : { limit }), { maxPages: MAX_PAGES });
       const others = pages
         .flatMap((page) => page.data as { id?: unknown; attributes?: { provider?: unknown } }[])
         .filter((item) => item.attributes?.provider !== provider)

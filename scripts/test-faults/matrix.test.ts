@@ -1,14 +1,22 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { AREA_SPECS, areaSpecs, faultProject, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { AREA_SPECS, areaSpecs, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
 import { MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
-import { buildMatrix, checkCounts, type Matrix, README_END, README_START, renderDocument, renderReadmeSection, renderText, replaceSection } from './matrix.ts';
+import { buildMatrix, type Catch, checkCounts, type Matrix, renderReport, renderText } from './matrix.ts';
 import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
 
 const SPECS_DIR = path.join(__dirname, '..', '..', 'specs');
 
-const t = (title: string, status: TestStatus, message = ''): TestOutcome => ({ file: 'x.spec.ts', title, status, message });
+const t = (title: string, status: TestStatus, message = '', more: Partial<TestOutcome> = {}): TestOutcome => ({
+  file: 'x.spec.ts',
+  title,
+  status,
+  message,
+  rules: [],
+  deviations: [],
+  ...more,
+});
 const project = (name: string, tests: TestOutcome[]): ProjectOutcome => ({ project: name, tests });
 const run = (projects: ProjectOutcome[], status: RunOutcome['status'] = 'failed'): RunOutcome => ({ status, projects, errors: [] });
 const noProblems = new Map<FaultName, string>();
@@ -51,13 +59,60 @@ test.describe('a fault', () => {
       const fault: FaultName = 'token-type-not-bearer';
       const projects = [SOUND, ...(c.tests ? [project(faultProject(fault), c.tests)] : [])];
       const problems = new Map(c.problem ? [[fault, c.problem]] : []);
-      const [row] = buildMatrix(run(projects), { faults: [fault], variants: [], problems }).faults;
+      const row = buildMatrix(run(projects), { faults: [fault], variants: [], problems }).faults[0]?.columns.control;
       expect(row?.caughtBy).toEqual(c.caughtBy);
       expect(row?.caught).toBe(c.caughtBy.length > 0);
       if (c.why) expect(row?.why).toMatch(c.why);
       else expect(row?.why).toBeUndefined();
     });
   }
+});
+
+test.describe('a fault of a platform rule', () => {
+  const fault: FaultName = 'filter-start-date-ignored';
+  const rule = FAULTS[fault].rule;
+
+  test('is caught by a platform deviation of its rule that the sound mock does not show', () => {
+    const tests = [t('a', 'passed', '', { deviations: [rule] }), t('b', 'passed', '', { deviations: ['platform.error-body'] })];
+    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    expect(row?.columns.control.caughtBy).toEqual(['x.spec.ts › a']);
+  });
+
+  test('is not caught by a deviation the sound mock shows too', () => {
+    const sound = project(SOUND_PROJECT, [t('a', 'passed', '', { deviations: [rule] })]);
+    const tests = [t('a', 'passed', '', { deviations: [rule] })];
+    const row = buildMatrix(run([sound, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    expect(row?.columns.control.caught).toBe(false);
+  });
+});
+
+test.describe('the blind column', () => {
+  const fault: FaultName = 'token-never-expires';
+  const rule = FAULTS[fault].rule;
+
+  test('reads its own projects against its own sound mock', () => {
+    const projects = [
+      SOUND,
+      project(inColumn(SOUND_PROJECT, 'blind'), [t('a', 'failed')]),
+      project(inColumn(faultProject(fault), 'blind'), [t('a', 'failed', '', { rules: [rule] }), t('c', 'failed', '', { rules: [rule] })]),
+    ];
+    const row = buildMatrix(run(projects), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    expect(row?.columns.blind.caughtBy).toEqual(['x.spec.ts › c']);
+  });
+
+  test('does not see a fault whose rule only skipped tests check, and counts it as skipped', () => {
+    const tests = [t('a', 'skipped', '', { rules: [rule] }), t('b', 'passed', '', { rules: ['token.issuance'] })];
+    const projects = [project(faultProject(fault), [t('a', 'failed', '', { rules: [rule] })]), project(inColumn(faultProject(fault), 'blind'), tests)];
+    const m = buildMatrix(run(projects), { faults: [fault], variants: [], problems: noProblems });
+    expect(m.faults[0]?.columns.blind).toMatchObject({ caught: false, unseen: true, why: expect.stringMatching(/not visible without a control plane/) });
+    expect(checkCounts(m)).toEqual({ passed: 1, failed: 0, skipped: 1 });
+  });
+
+  test('misses a fault whose rule a test checked and passed', () => {
+    const tests = [t('a', 'passed', '', { rules: [rule] })];
+    const m = buildMatrix(run([project(inColumn(faultProject(fault), 'blind'), tests)]), { faults: [fault], variants: [], problems: noProblems });
+    expect(m.faults[0]?.columns.blind).toMatchObject({ caught: false, unseen: false });
+  });
 });
 
 test.describe('a legal profile', () => {
@@ -68,9 +123,10 @@ test.describe('a legal profile', () => {
       variants: [variant],
       problems: noProblems,
     });
-    expect(m.variants).toEqual([
+    expect(m.variants.filter((v) => v.column === 'control')).toEqual([
       {
         variant,
+        column: 'control',
         open: MATRIX_PROFILES.find((p) => p.name === variant)?.open,
         ran: 2,
         falseAlarms: [{ test: 'x.spec.ts › b', message: 'expected 200, got 400' }],
@@ -81,13 +137,14 @@ test.describe('a legal profile', () => {
 
   test('whose run did not finish is a problem, even without false alarms', () => {
     const variant = 'platform';
-    const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'notRun')])], 'interrupted'), {
+    const blind = project(inColumn(variantProject(variant), 'blind'), [t('a', 'passed')]);
+    const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'notRun')]), blind], 'interrupted'), {
       faults: [],
       variants: [variant],
       problems: noProblems,
     });
     expect(m.variants[0]?.problem).toMatch(/stopped before 1 of its 2 tests/);
-    expect(checkCounts(m)).toEqual({ passed: 0, failed: 1 });
+    expect(checkCounts(m)).toEqual({ passed: 0, failed: 1, skipped: 0 });
   });
 
   test('the sound mock is a row of its own, its failures false alarms too', () => {
@@ -97,15 +154,18 @@ test.describe('a legal profile', () => {
 });
 
 test.describe('the counts for CI', () => {
-  test('pass each fault caught and fail each uncaught fault, false alarm and error of the run', () => {
+  test('pass each fault caught per column and fail each uncaught fault, false alarm and error of the run', () => {
+    const caught: Catch = { caught: true, caughtBy: ['a'], ran: 1, unseen: false, why: undefined };
+    const missed: Catch = { caught: false, caughtBy: [], ran: 1, unseen: false, why: 'all passed' };
     const m: Matrix = {
       faults: [
-        { fault: 'type-wrong', area: 'schema', rule: 'content.type', level: 'contract', breaks: '', caught: true, caughtBy: ['a'], ran: 1, why: undefined },
-        { fault: 'limit-ignored', area: 'limit', rule: 'content.limit', level: 'contract', breaks: '', caught: false, caughtBy: [], ran: 1, why: 'all passed' },
+        { fault: 'type-wrong', area: 'schema', rule: 'content.type', level: 'contract', breaks: '', columns: { control: caught, blind: caught } },
+        { fault: 'limit-ignored', area: 'limit', rule: 'content.limit', level: 'contract', breaks: '', columns: { control: missed, blind: caught } },
       ],
       variants: [
         {
           variant: 'cover-1',
+          column: 'control',
           open: '',
           ran: 3,
           falseAlarms: [
@@ -117,7 +177,7 @@ test.describe('the counts for CI', () => {
       ],
       errors: ['worker crashed'],
     };
-    expect(checkCounts(m)).toEqual({ passed: 1, failed: 4 });
+    expect(checkCounts(m)).toEqual({ passed: 3, failed: 4, skipped: 0 });
   });
 });
 
@@ -131,26 +191,19 @@ test.describe('the generated text', () => {
     { faults: ['type-wrong', 'limit-ignored'], variants: ['platform'], problems: noProblems },
   );
 
-  test('docs/fault-matrix.md lists each catching test and each false alarm with its message', () => {
-    const doc = renderDocument(matrix);
-    expect(doc).toContain('| `type-wrong` | `content.type` (contract) | schema | content items have type contents | yes | 1 of 1 |');
-    expect(doc).toContain('- `type-wrong`\n  - x.spec.ts › holds | pipes\n');
+  test('the report lists each catching test per column and each false alarm with its message', () => {
+    const doc = renderReport(matrix);
+    expect(doc).toContain('| `type-wrong` | `content.type` (contract) | schema | content items have type contents | yes (1 of 1) |');
+    expect(doc).toContain('- `type-wrong` (control)\n  - x.spec.ts › holds | pipes\n');
     expect(doc).toContain(
-      '| `limit-ignored` | `content.limit` (contract) | limit | limit is ignored: pages hold the default count | **no** | no project ran it',
+      '| `limit-ignored` | `content.limit` (contract) | limit | limit is ignored: pages hold the default count | **no**: no project ran it',
     );
-    expect(doc).toMatch(/\| `platform` \| tokens\.expiresIn "countdown", .* \| 1 \| \*\*1\*\* \|/);
+    expect(doc).toMatch(/\| `platform` \| control \| tokens\.expiresIn "countdown", .* \| 1 \| \*\*1\*\* \|/);
     expect(doc).toContain('- platform: x.spec.ts › b\n\n  ```text\n  why\n  ```');
-    expect(renderDocument(matrix), 'the same matrix gives the same text').toBe(doc);
+    expect(renderReport(matrix), 'the same matrix gives the same text').toBe(doc);
   });
 
-  test('the README section sits between the markers', () => {
-    const section = renderReadmeSection(matrix);
-    expect(section.startsWith(README_START)).toBe(true);
-    expect(section.endsWith(README_END)).toBe(true);
-    expect(section).toContain('| `type-wrong` | `content.type` | x.spec.ts › holds \\| pipes |');
-  });
-
-  test('the terminal matrix and the README shorten long lists of catching tests', () => {
+  test('the terminal matrix shortens long lists of catching tests', () => {
     const many = buildMatrix(
       run([
         project(
@@ -165,17 +218,7 @@ test.describe('the generated text', () => {
       },
     );
     expect(renderText(many, { maxTitles: 2 })).toMatch(/x\.spec\.ts › b\n\s+… and 2 more/);
-    expect(renderReadmeSection(many)).toContain('| `bearer-not-checked` | `bearer.required` | x.spec.ts › a (and 3 more) |');
   });
-});
-
-test.describe('the README section is replaced', () => {
-  const section = `${README_START}\nnew\n${README_END}`;
-  const cases = [
-    { description: 'between the markers, the rest kept', before: `# A\n\n${README_START}\nold\n${README_END}\n\n## B\n`, after: `# A\n\n${section}\n\n## B\n` },
-    { description: 'by appending it where there are no markers yet', before: '# A\ntext\n\n', after: `# A\ntext\n\n${section}\n` },
-  ];
-  for (const c of cases) test(c.description, () => expect(replaceSection(c.before, section)).toBe(c.after));
 });
 
 test.describe('the area table (specs/faults/areas.ts)', () => {

@@ -1,17 +1,33 @@
 /**
- * The fault matrix from a child run's outcome: per fault, whether a test caught it and which; per
- * legal profile, the false alarms. Pure: scripts/test-faults.ts feeds it the run, and matrix.test.ts
- * feeds it tables.
+ * The fault matrix from a child run's outcome, in two columns: with the mock's control plane, and
+ * blind (the mock as a remote service run with LP_QUOTA=1 is seen). Per fault and column, whether a
+ * test caught it and which; per legal profile and column, the false alarms. Pure: scripts/test-faults.ts
+ * feeds it the run, and matrix.test.ts feeds it tables.
  *
  * A test catches a fault when it fails against the mock with that fault and not against the sound
- * mock: a test that fails anyway proves nothing about the fault (it is counted as a false alarm of
- * the sound mock instead).
+ * mock of the same column; for a fault of a platform rule, a platform deviation of that rule (which
+ * fails a run only with LP_STRICT=1) catches it too. A test that fails anyway proves nothing about the
+ * fault (it is counted as a false alarm of the sound mock instead). In the blind column, a fault whose
+ * rule no test could check without a control plane is not seen, and says so: it counts neither way.
  */
 import { RULES, type RuleId, type RuleLevel } from '../../contracts/rules.ts';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { type FaultArea, faultProject, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { type Column, COLUMNS, type FaultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
+
+/** How one column saw a fault. */
+export interface Catch {
+  readonly caught: boolean;
+  /** Tests that caught it (`file › describe › title`), in file and title order. */
+  readonly caughtBy: readonly string[];
+  /** Tests that ran against it (not skipped). */
+  readonly ran: number;
+  /** Blind column only: no test that checks the fault's rule ran there (each needs what a remote run lacks). */
+  readonly unseen: boolean;
+  /** Why it counts as uncaught (or unseen), where no test caught it. */
+  readonly why: string | undefined;
+}
 
 export interface FaultRow {
   readonly fault: FaultName;
@@ -20,13 +36,7 @@ export interface FaultRow {
   readonly rule: RuleId;
   readonly level: RuleLevel;
   readonly breaks: string;
-  readonly caught: boolean;
-  /** Tests that caught it (`file › describe › title`), in file and title order. */
-  readonly caughtBy: readonly string[];
-  /** Tests that ran against it (not skipped). */
-  readonly ran: number;
-  /** Why it counts as uncaught, where no test caught it. */
-  readonly why: string | undefined;
+  readonly columns: Readonly<Record<Column, Catch>>;
 }
 
 export interface FalseAlarm {
@@ -37,6 +47,7 @@ export interface FalseAlarm {
 export interface VariantRow {
   /** A legal profile of specs/faults/profiles.ts, or undefined for the sound mock (strict). */
   readonly variant: string | undefined;
+  readonly column: Column;
   readonly open: string;
   readonly ran: number;
   readonly falseAlarms: readonly FalseAlarm[];
@@ -59,44 +70,70 @@ export interface Selection {
   readonly problems: ReadonlyMap<FaultName, string>;
 }
 
+/** What the sound mock of a column did anyway: a failure or deviation there catches nothing. */
+interface Baseline {
+  readonly failed: ReadonlySet<string>;
+  readonly deviated: ReadonlySet<string>;
+}
+
 export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   const byProject = new Map(run.projects.map((p) => [p.project, p]));
-  const sound = byProject.get(SOUND_PROJECT);
-  const failsAnyway = new Set((sound?.tests ?? []).filter((t) => t.status === 'failed').map(testName));
+  const baselines = new Map(
+    COLUMNS.map((column) => {
+      const tests = byProject.get(inColumn(SOUND_PROJECT, column))?.tests ?? [];
+      const baseline: Baseline = {
+        failed: new Set(tests.filter((t) => t.status === 'failed').map(testName)),
+        deviated: new Set(tests.flatMap((t) => t.deviations.map((rule) => `${testName(t)}#${rule}`))),
+      };
+      return [column, baseline];
+    }),
+  );
   return {
-    faults: selection.faults.map((fault) => faultRow(fault, byProject.get(faultProject(fault)), failsAnyway, selection.problems.get(fault))),
-    variants: [
-      ...selection.variants.map((variant) => variantRow(variant, byProject.get(variantProject(variant)))),
-      ...(sound === undefined ? [] : [variantRow(undefined, sound)]),
-    ],
+    faults: selection.faults.map((fault) => {
+      const { area, breaks, rule } = FAULTS[fault];
+      const columns = Object.fromEntries(
+        COLUMNS.map((column) => [
+          column,
+          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Baseline, selection.problems.get(fault)),
+        ]),
+      ) as Record<Column, Catch>;
+      return { fault, area, rule, level: RULES[rule].level, breaks, columns };
+    }),
+    variants: COLUMNS.flatMap((column) => [
+      ...selection.variants.map((variant) => variantRow(variant, column, byProject.get(inColumn(variantProject(variant), column)))),
+      ...(byProject.has(inColumn(SOUND_PROJECT, column)) ? [variantRow(undefined, column, byProject.get(inColumn(SOUND_PROJECT, column)))] : []),
+    ]),
     errors: run.errors,
   };
 }
 
-function faultRow(fault: FaultName, project: ProjectOutcome | undefined, failsAnyway: ReadonlySet<string>, problem: string | undefined): FaultRow {
-  const { area, breaks, rule } = FAULTS[fault];
-  const level = RULES[rule].level;
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Baseline, problem: string | undefined): Catch {
+  const { rule } = FAULTS[fault];
+  const platform = RULES[rule].level === 'platform';
   const tests = project?.tests ?? [];
-  const caughtBy = tests
-    .filter((t) => t.status === 'failed' && !failsAnyway.has(testName(t)))
-    .map(testName)
-    .sort();
+  const catches = (t: TestOutcome) =>
+    (t.status === 'failed' && !baseline.failed.has(testName(t))) ||
+    (platform && t.deviations.includes(rule) && !baseline.deviated.has(`${testName(t)}#${rule}`));
+  const caughtBy = tests.filter(catches).map(testName).sort();
   const ran = tests.filter((t) => t.status === 'passed' || t.status === 'failed').length;
   const notRun = tests.filter((t) => t.status === 'notRun').length;
   const caught = caughtBy.length > 0;
+  const checkedRule = tests.some((t) => (t.status === 'passed' || t.status === 'failed') && t.rules.includes(rule));
+  const unseen = !caught && column === 'blind' && project !== undefined && notRun === 0 && !checkedRule;
   let why: string | undefined;
   if (!caught) {
     if (problem !== undefined) why = problem;
     else if (project === undefined) why = 'no project ran it (its area has no spec file in specs/faults/areas.ts)';
     else if (notRun > 0) why = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
+    else if (unseen) why = `not visible without a control plane: every test that checks ${rule} needs one (or LP_FULL=1)`;
     else if (ran === 0) why = `no test ran: all ${tests.length} were skipped`;
     else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${ran} ran)`;
     else why = `all ${ran} tests of its area passed`;
   }
-  return { fault, area, rule, level, breaks, caught, caughtBy, ran, why };
+  return { caught, caughtBy, ran, unseen, why };
 }
 
-function variantRow(variant: string | undefined, project: ProjectOutcome | undefined): VariantRow {
+function variantRow(variant: string | undefined, column: Column, project: ProjectOutcome | undefined): VariantRow {
   const tests = project?.tests ?? [];
   const notRun = tests.filter((t) => t.status === 'notRun').length;
   let problem: string | undefined;
@@ -104,6 +141,7 @@ function variantRow(variant: string | undefined, project: ProjectOutcome | undef
   else if (notRun > 0) problem = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
   return {
     variant,
+    column,
     open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
     ran: tests.filter((t) => t.status === 'passed' || t.status === 'failed').length,
     falseAlarms: tests.filter((t) => t.status === 'failed').map((t: TestOutcome) => ({ test: testName(t), message: t.message })),
@@ -112,32 +150,44 @@ function variantRow(variant: string | undefined, project: ProjectOutcome | undef
 }
 
 /**
- * The checks for CI's summary line: each fault caught passes; each uncaught fault, each false alarm,
- * each variant run that did not finish and each error of the run fails.
+ * The checks for CI's summary line: each fault caught in a column passes; each uncaught fault, each
+ * false alarm, each run that did not finish and each error of the run fails; a fault the blind column
+ * cannot see is skipped (a remote run cannot check its rule, and says so).
  */
-export function checkCounts(m: Matrix): { passed: number; failed: number } {
-  const caught = m.faults.filter((f) => f.caught).length;
+export function checkCounts(m: Matrix): { passed: number; failed: number; skipped: number } {
+  const cells = m.faults.flatMap((f) => COLUMNS.map((c) => f.columns[c]));
+  const caught = cells.filter((c) => c.caught).length;
+  const unseen = cells.filter((c) => c.unseen).length;
   const falseAlarms = m.variants.reduce((sum, v) => sum + v.falseAlarms.length + (v.problem === undefined ? 0 : 1), 0);
-  return { passed: caught, failed: m.faults.length - caught + falseAlarms + m.errors.length };
+  return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length, skipped: unseen };
 }
 
 /** One sentence: the matrix in numbers. */
 export function headline(m: Matrix): string {
-  const caught = m.faults.filter((f) => f.caught).length;
-  const alarms = m.variants.reduce((sum, v) => sum + v.falseAlarms.length, 0);
+  const inColumnOf = (column: Column) => {
+    const cells = m.faults.map((f) => f.columns[column]);
+    const caught = cells.filter((c) => c.caught).length;
+    const unseen = cells.filter((c) => c.unseen).length;
+    const alarms = m.variants.filter((v) => v.column === column).reduce((sum, v) => sum + v.falseAlarms.length, 0);
+    const seen = column === 'blind' ? ` of the ${m.faults.length - unseen} visible without a control plane` : '';
+    return `${column}: ${caught}${seen} of ${m.faults.length} faults caught, ${alarms} false alarm${alarms === 1 ? '' : 's'}`;
+  };
   const runs = m.variants.length;
-  return `${caught} of ${m.faults.length} faults caught; ${alarms} false alarm${alarms === 1 ? '' : 's'} in ${runs} run${runs === 1 ? '' : 's'} of the whole suite (legal profiles and the sound mock).`;
+  return `${COLUMNS.map(inColumnOf).join('; ')} (${runs} run${runs === 1 ? '' : 's'} of the whole suite: legal profiles and the sound mock).`;
 }
 
-/** The matrix for a terminal: a fault's first `maxTitles` catching tests, every false alarm with its message. */
+/** The matrix for a terminal: a fault's first `maxTitles` catching tests per column, every false alarm with its message. */
 export function renderText(m: Matrix, o: { maxTitles: number }): string {
   const faultWidth = Math.max(5, ...m.faults.map((f) => f.fault.length));
   const areaWidth = Math.max(4, ...m.faults.map((f) => f.area.length));
-  const indent = ' '.repeat(faultWidth + areaWidth + 12);
-  const lines = [`${'fault'.padEnd(faultWidth)}  ${'area'.padEnd(areaWidth)}  caught  tests that caught it`];
+  const indent = ' '.repeat(faultWidth + areaWidth + 24);
+  const mark = (c: Catch) => (c.caught ? 'yes' : c.unseen ? 'n/a' : 'NO');
+  const lines = [`${'fault'.padEnd(faultWidth)}  ${'area'.padEnd(areaWidth)}  control  blind  tests that caught it`];
   for (const f of m.faults) {
-    const head = `${f.fault.padEnd(faultWidth)}  ${f.area.padEnd(areaWidth)}  ${(f.caught ? 'yes' : 'NO').padEnd(6)}  `;
-    const detail = f.caught ? shortList(f.caughtBy, o.maxTitles) : [`(${f.why})`];
+    const { control, blind } = f.columns;
+    const head = `${f.fault.padEnd(faultWidth)}  ${f.area.padEnd(areaWidth)}  ${mark(control).padEnd(7)}  ${mark(blind).padEnd(5)}  `;
+    const detail = control.caught ? shortList(control.caughtBy, o.maxTitles) : [`(${control.why})`];
+    if (!blind.caught && !blind.unseen && control.caught) detail.push(`blind: (${blind.why})`);
     lines.push(`${head}${detail[0] ?? ''}`, ...detail.slice(1).map((line) => `${indent}${line}`));
   }
   const variantWidth = Math.max(7, ...m.variants.map((v) => variantLabel(v).length));
@@ -154,118 +204,61 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
 }
 
 /**
- * docs/fault-matrix.md: the whole matrix, every catching test listed. Deterministic (no times, no
- * dates); tables hold short cells only, the lists the long titles, so the file reads well raw too.
+ * The run's report (reports/faults/fault-matrix.md, never a tracked file): the whole matrix, every
+ * catching test listed. Tables hold short cells only, the lists the long titles, so it reads well raw too.
  */
-export function renderDocument(m: Matrix): string {
+export function renderReport(m: Matrix): string {
+  const cellOf = (c: Catch) => (c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${cell(c.why ?? '')}` : `**no**: ${cell(c.why ?? '')}`);
   const lines = [
-    '# Fault matrix and legal profiles',
+    '# Fault matrix: the last run of `npm run test:faults`',
     '',
-    '<!-- Generated by `npm run test:faults` (scripts/test-faults.ts) from its last full run: do not edit. -->',
+    `${headline(m)}`,
     '',
-    `${headline(m)} How to add a fault: see the README, section "Fault matrix".`,
+    'What each fault and profile is, and how to add one: docs/fault-matrix.md.',
     '',
     '## Faults',
     '',
-    'Each fault of `mock/faults/catalogue.ts` breaks one rule of `contracts/rules.ts` (a contract rule fails any run, a platform',
-    'rule only with LP_STRICT=1); the specs of its area (`specs/faults/areas.ts`) run against a mock with that fault. A test',
-    'catches it when it fails there and passes against the sound mock.',
-    '',
-    '| fault | rule (level) | area | what the mock does wrong | caught | tests that caught it |',
+    '| fault | rule (level) | area | what the mock does wrong | with control plane | blind |',
     '|---|---|---|---|---|---|',
     ...m.faults.map(
-      (f) =>
-        `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${cell(f.breaks)} | ${f.caught ? 'yes' : '**no**'} | ${f.caught ? `${f.caughtBy.length} of ${f.ran}` : cell(f.why ?? '')} |`,
+      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${cell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
     ),
     '',
     '### The tests that caught each fault',
     '',
     ...m.faults.flatMap((f) =>
-      f.caught ? [`- \`${f.fault}\``, ...f.caughtBy.map((title) => `  - ${title}`)] : [`- \`${f.fault}\`: **not caught** (${f.why})`],
+      COLUMNS.flatMap((column) => {
+        const c = f.columns[column];
+        return c.caught
+          ? [`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`)]
+          : [`- \`${f.fault}\` (${column}): not caught (${c.why})`];
+      }),
     ),
     '',
     '## Legal profiles',
     '',
-    'Each profile of `specs/faults/profiles.ts` is a service the API document allows (the built-in platform and lenient profiles,',
-    'and covering profiles that together show every value of every option); the whole contract suite (without @self and @slow',
-    'tests) runs against a mock with it, and against the sound mock (strict). Any failure is a false alarm.',
-    '',
-    '| profile | what it does otherwise than strict | tests run | false alarms |',
-    '|---|---|---|---|',
-    ...m.variants.map((v) => `| ${variantCell(v)} | ${cell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
-    '',
-    ...(EXCLUDED.length === 0
-      ? ['No option value is left out of the covering profiles.']
-      : [
-          'Option values left out of the covering profiles because a spec refuses them although the document allows them:',
-          '',
-          ...EXCLUDED.map((e) => `- \`${e.option}\` ${cell(JSON.stringify(e.value))}: \`${e.spec}\` (${cell(e.why)})`),
-        ]),
+    '| profile | column | what it does otherwise than strict | tests run | false alarms |',
+    '|---|---|---|---|---|',
+    ...m.variants.map((v) => `| ${variantCell(v)} | ${v.column} | ${cell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
   ];
   const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
   if (alarms.length > 0) {
     lines.push('', '### False alarms', '');
     for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
   }
+  if (EXCLUDED.length > 0) {
+    lines.push(
+      '',
+      'Option values left out of the covering profiles:',
+      '',
+      ...EXCLUDED.map((e) => `- \`${e.option}\` ${cell(JSON.stringify(e.value))}: ${cell(e.why)}`),
+    );
+  }
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-export const README_START = '<!-- fault-matrix:start -->';
-export const README_END = '<!-- fault-matrix:end -->';
-
-/** The README's section between the markers: how to extend the matrix, and the matrix in short. */
-export function renderReadmeSection(m: Matrix): string {
-  return [
-    README_START,
-    '## Fault matrix (`npm run test:faults`)',
-    '',
-    '<!-- Generated by `npm run test:faults` between these markers: edit scripts/test-faults/matrix.ts, not this text. -->',
-    '',
-    'The suite proves that it catches every broken rule and accepts every legal service. `npm run test:faults` starts the',
-    'embedded mock once per fault of `mock/faults/catalogue.ts` (each breaks one rule of `contracts/rules.ts`) and runs the specs',
-    'of its area; a fault no test catches fails the run. It also runs the whole contract suite against the mock with each legal',
-    'profile of `specs/faults/profiles.ts` (the built-in platform and lenient profiles, and covering profiles generated from',
-    '`schemas/profile.schema.json` so that every value of every option runs); any failure there is a false alarm and fails the',
-    'run. The sound mock (strict, no fault) runs the whole suite too: a test that fails there catches nothing, and is a false',
-    'alarm. All of it is one Playwright run (`specs/faults/faults.config.ts`, a project per fault and per profile) on every core;',
-    'CI runs it after `npm test`. `npm run test:faults -- <fault or profile>…` runs only those (and the sound mock), without',
-    "rewriting this section; `-- --limit <minutes>` changes the time limit of the run (6 minutes, for CI's 10).",
-    '',
-    'When the API document changes:',
-    '',
-    '1. Register the new fault in `mock/faults/catalogue.ts`: the rule of `contracts/rules.ts` it breaks and its `area`.',
-    '2. Implement it in `mock/faults/`, at one of the seams of `mock/seams.ts` (or by other options alone); the core of the mock',
-    '   never knows faults. A new choice the document leaves open is a new option of `schemas/profile.schema.json` instead.',
-    '3. A fault needs a spec that catches it: a test stating the rule, in a spec file listed for its area in',
-    '   `specs/faults/areas.ts` (add the file to the row, or a row for a new area). A legal profile needs nothing: the suite',
-    '   must already accept it; if it does not, the spec that fails is too strict.',
-    '4. Run `npm run test:faults`: it checks the new entry with all the others and regenerates this section and',
-    '   [`docs/fault-matrix.md`](docs/fault-matrix.md) (every catching test, every false alarm with its message).',
-    '',
-    `Current matrix: ${headline(m)} Each fault shows the first test that caught it; [\`docs/fault-matrix.md\`](docs/fault-matrix.md)`,
-    'lists them all, and every false alarm with its message.',
-    '',
-    '| fault | rule | caught by |',
-    '|---|---|---|',
-    ...m.faults.map((f) => `| \`${f.fault}\` | \`${f.rule}\` | ${f.caught ? firstOf(f.caughtBy) : `**not caught**: ${cell(f.why ?? '')}`} |`),
-    '',
-    '| profile | what it does otherwise than strict | false alarms |',
-    '|---|---|---|',
-    ...m.variants.map((v) => `| ${variantCell(v)} | ${cell(v.open)} | ${falseAlarmCell(v)} |`),
-    README_END,
-  ].join('\n');
-}
-
-/** `text` with its marked section replaced by `section` (appended, after a blank line, where it has none). */
-export function replaceSection(text: string, section: string): string {
-  const start = text.indexOf(README_START);
-  const end = text.indexOf(README_END);
-  if (start === -1 || end === -1 || end < start) return `${text.trimEnd()}\n\n${section}\n`;
-  return `${text.slice(0, start)}${section}${text.slice(end + README_END.length)}`;
-}
-
 function variantLabel(v: VariantRow): string {
-  return v.variant ?? '(sound mock)';
+  return `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
 }
 
 function variantCell(v: VariantRow): string {
@@ -276,12 +269,6 @@ function variantCell(v: VariantRow): string {
 function falseAlarmCell(v: VariantRow): string {
   const alarms = v.falseAlarms.length === 0 ? '0' : `**${v.falseAlarms.length}**`;
   return v.problem === undefined ? alarms : `${alarms} (**${cell(v.problem)}**)`;
-}
-
-/** The first catching test, and how many more docs/fault-matrix.md lists. */
-function firstOf(titles: readonly string[]): string {
-  const more = titles.length - 1;
-  return `${cell(titles[0] ?? '')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
 function shortList(items: readonly string[], max: number): string[] {

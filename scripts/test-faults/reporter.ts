@@ -8,7 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
+import { RULE_ANNOTATION } from '../../specs/fixtures/declare.ts';
 import { Redactor } from '../../specs/fixtures/redact.ts';
+import { DEVIATION_ANNOTATION } from '../../specs/fixtures/verdict.ts';
 import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
@@ -80,7 +82,9 @@ export default class FaultMatrixReporter implements Reporter {
   onEnd(result: FullResult): void {
     const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
       project,
-      tests: state.tests.map((t) => this.#outcomes.get(t) ?? { file: this.#file(t), title: this.#title(t), status: 'notRun', message: '' }),
+      tests: state.tests.map(
+        (t) => this.#outcomes.get(t) ?? { file: this.#file(t), title: this.#title(t), status: 'notRun', message: '', rules: this.#rules(t), deviations: [] },
+      ),
     }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });
@@ -101,7 +105,16 @@ export default class FaultMatrixReporter implements Reporter {
       title: this.#title(test),
       status,
       message: status === 'failed' ? `${reason}${this.#message(result.errors)}`.slice(0, MESSAGE_LIMIT) : '',
+      rules: this.#rules(test),
+      // The verdict writes "<rule>: <what was seen>"; the rule id is all the matrix reads.
+      deviations: [
+        ...new Set(result.annotations.filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
+      ].filter((rule) => rule !== ''),
     };
+  }
+
+  #rules(test: TestCase): string[] {
+    return test.annotations.filter((a) => a.type === RULE_ANNOTATION).map((a) => a.description ?? '');
   }
 
   #file(test: TestCase): string {

@@ -55,6 +55,25 @@ export function variantProject(name: string): string {
   return `profile:${name}`;
 }
 
+/**
+ * The matrix runs every project twice: as the suite sees the embedded mock (with its control plane),
+ * and blind, as it sees a remote service run with LP_QUOTA=1 (no control plane: clocks are waited for
+ * in real time, budgets restore only by waiting). `blind:` names the second run of a project.
+ */
+export type Column = 'control' | 'blind';
+export const COLUMNS: readonly Column[] = ['control', 'blind'];
+
+export function inColumn(project: string, column: Column): string {
+  return column === 'blind' ? `blind:${project}` : project;
+}
+
+/**
+ * The rate of a blind run: the budget of the document's default (so the whole suite is paced as it
+ * would be against a real service) in a window short enough that the real-time rate tests, which
+ * wait for a window to end, take seconds instead of a minute.
+ */
+export const BLIND_RATE = '200/10s';
+
 export interface AreaSpecs {
   /** Files of the area's row that exist. */
   readonly present: readonly string[];

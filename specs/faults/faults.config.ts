@@ -16,7 +16,22 @@ import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts'
 import { RULES } from '../../contracts/rules.ts';
 import type { Profile } from '../../mock/profile.ts';
 import type { MockTargetSettings } from '../fixtures/config.ts';
-import { AREA_SPECS, CONTRACT_SPEC_FILES, faultProject, LEFT_OUT, RESULTS_FILE, SOUND_PROJECT, specFileMatch, specProblem, variantProject } from './areas.ts';
+import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
+import {
+  AREA_SPECS,
+  BLIND_RATE,
+  type Column,
+  COLUMNS,
+  CONTRACT_SPEC_FILES,
+  faultProject,
+  inColumn,
+  LEFT_OUT,
+  RESULTS_FILE,
+  SOUND_PROJECT,
+  specFileMatch,
+  specProblem,
+  variantProject,
+} from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
@@ -27,7 +42,12 @@ if (wanted && wanted !== 'mock') {
 }
 
 const specsDir = path.join(__dirname, '..');
-const settings = (faults: readonly FaultName[], profile?: Profile): MockTargetSettings => ({ kind: 'mock', faults, ...(profile ? { profile } : {}) });
+/** The embedded mock of a project: blind, it hides its control plane and keeps a short rate window (areas.ts). */
+function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
+  if (column === 'control') return { kind: 'mock', faults, ...(profile ? { profile } : {}) };
+  const own = profile ?? BUILT_IN_PROFILES.strict;
+  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate: BLIND_RATE } } };
+}
 
 /**
  * One worker per project: its files then share one worker process and one mock instead of each
@@ -50,17 +70,17 @@ export default defineConfig<object, { mockSettings: MockTargetSettings }>({
   retries: 0,
   // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
   timeout: 30_000,
-  projects: [
-    wholeSuite(SOUND_PROJECT, settings([])),
-    ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(variantProject(name), settings([], profile))),
+  projects: COLUMNS.flatMap((column) => [
+    wholeSuite(inColumn(SOUND_PROJECT, column), settings(column, [])),
+    ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(variantProject(name), column), settings(column, [], profile))),
     // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
     ...FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined).map((name) => ({
       ...base,
-      name: faultProject(name),
+      name: inColumn(faultProject(name), column),
       testMatch: specFileMatch(AREA_SPECS[FAULTS[name].area]),
-      // The level that must catch it: a contract rule fails any run, a platform rule only a strict one.
+      // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
       metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
-      use: { ...base.use, mockSettings: settings([name]) },
+      use: { ...base.use, mockSettings: settings(column, [name]) },
     })),
-  ],
+  ]),
 });
