@@ -4,6 +4,10 @@
  * `npm run openapi` writes it to dist/openapi.json.
  *
  * Node only (it embeds the schema files and resolves $refs with `URL`): load/tsconfig.json leaves it out.
+ *
+ * One file, longer than most, on purpose: it builds one document whose parts (servers, parameters,
+ * headers, operations, components) refer to each other by name, and it reads top to bottom in the
+ * order of the document it writes.
  */
 import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from '../schemas/index.ts';
 import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from './endpoints.ts';

@@ -13,6 +13,11 @@
  *   before, `filter[modified_after]` / `filter[modified_before]` on modified-at, all `yyyy-mm-dd`. How
  *   the service treats the boundary day itself is not documented: an item whose timestamp falls on a
  *   bound's day may be in or out (`edge`); every other item is decided exactly.
+ *
+ * One file, longer than most, on purpose: the walk's state machine is most of it and is read as
+ * one, and the date-filter verdict belongs with it (both are the document's List content items
+ * section, and the walk's traversal checks and the filter oracle are used together by the specs and
+ * the k6 pagination script).
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { PAGE_LIMIT } from './limits.ts';

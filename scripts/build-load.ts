@@ -13,6 +13,10 @@
  *    (property names) are not uses of the global.
  *
  * Importable (tests, scripts/load.ts); it runs as a command only when it is the entry file.
+ *
+ * One file, longer than most, on purpose: the build and its checks are one step (a bundle is never
+ * written without being checked), and the tests import the checks from the same module that runs
+ * them.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
