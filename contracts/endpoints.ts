@@ -24,8 +24,8 @@ export interface Endpoint {
   readonly authentication: 'client-credentials' | 'bearer';
   /** Any one of these scopes lets a token call the endpoint; empty: any valid token. */
   readonly acceptedScopes: readonly Scope[];
-  /** Where acceptedScopes comes from: the document itself or the reference notes. */
-  readonly scopesSource: 'document' | 'reference-notes' | 'none';
+  /** Where acceptedScopes comes from: the document itself or the platform docs. */
+  readonly scopesSource: 'document' | 'platform-docs' | 'none';
   readonly requestContentType?: 'application/x-www-form-urlencoded' | 'application/json';
   /** Snapshot pagination with `limit` and `next` (document, List content items). */
   readonly paginated: boolean;
@@ -45,7 +45,7 @@ const NEXT: QueryParameter = {
   schema: { type: 'string' },
 };
 
-/** Date filters of the content listing (reference notes [V]); values are `yyyy-mm-dd`. */
+/** Date filters of the content listing (platform docs); values are `yyyy-mm-dd`. */
 export const CONTENT_FILTERS = [
   { name: 'filter[start_date]', attribute: 'created-at', bound: 'from', description: 'Created on or after this date.' },
   { name: 'filter[end_date]', attribute: 'created-at', bound: 'before', description: 'Created before this date.' },
@@ -90,7 +90,7 @@ export const ENDPOINTS = {
     summary: 'List content items',
     authentication: 'bearer',
     acceptedScopes: ['content:read', 'content:write'],
-    scopesSource: 'reference-notes',
+    scopesSource: 'platform-docs',
     paginated: true,
     resourceType: 'content',
     query: [LIMIT, NEXT, ...CONTENT_FILTERS.map((f) => ({ name: f.name, description: f.description, schema: { type: 'string', format: 'date' } }) as const)],
@@ -103,7 +103,7 @@ export const ENDPOINTS = {
     summary: 'List users',
     authentication: 'bearer',
     acceptedScopes: ['users:read', 'users:write'],
-    scopesSource: 'reference-notes',
+    scopesSource: 'platform-docs',
     paginated: true,
     resourceType: 'users',
     query: [LIMIT, NEXT],

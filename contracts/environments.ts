@@ -1,5 +1,5 @@
 /**
- * Where the real service lives: environment × data center (reference notes, Hosts), the
+ * Where the real service lives: environment × data center (platform docs, Hosts), the
  * organization-specific scheme, and the production check that guards quota and load runs.
  * Every entry can be overridden by explicit URLs. k6-safe (no `URL`).
  */

@@ -1,5 +1,5 @@
 /**
- * The numbers of the API document (and, where it says "not shown", of the reference notes).
+ * The numbers of the API document (and, where it says "not shown", of the platform docs).
  * Each is written here once; the mock, the specs and the load scripts import it.
  */
 import type { Rate } from './duration.ts';
@@ -13,7 +13,7 @@ export const SNAPSHOT_TTL_SECONDS = 120;
 /** Default access token lifetime: 60 days, configurable per organization (document, Authentication 7). */
 export const DEFAULT_TOKEN_TTL_SECONDS = 60 * 86_400;
 
-/** `limit` query parameter: default 100, maximum 1000 (reference notes [V]; the document says "not shown"). */
+/** `limit` query parameter: default 100, maximum 1000 (platform docs; the document says "not shown"). */
 export const PAGE_LIMIT = { default: 100, min: 1, max: 1000 } as const;
 
 /** Rate-limit response headers (document, Limits), in the lower case HTTP clients hand them back in. */

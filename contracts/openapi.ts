@@ -4,6 +4,10 @@
  * `npm run openapi` writes it to dist/openapi.json.
  *
  * Node only (it embeds the schema files and resolves $refs with `URL`): load/tsconfig.json leaves it out.
+ *
+ * One file, longer than most, on purpose: it builds one document whose parts (servers, parameters,
+ * headers, operations, components) refer to each other by name, and it reads top to bottom in the
+ * order of the document it writes.
  */
 import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from '../schemas/index.ts';
 import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from './endpoints.ts';
@@ -87,7 +91,7 @@ function parameterKey(name: string): string {
 }
 
 /**
- * Servers of an origin: the table of the reference notes (betatest US first, so that tools default to
+ * Servers of an origin: the table of the platform docs (betatest US first, so that tools default to
  * a test host), the organization-specific scheme, and the document's own placeholder as a variable
  * (for the mock or any other host). `pathPrefix` is appended to every URL (see pathFor).
  */
@@ -147,7 +151,7 @@ function parameterComponent(parameter: QueryParameter): JsonObject {
     parameter.name === 'next'
       ? `${parameter.description} Use the newest one on each call. A snapshot with no such request for ${SNAPSHOT_TTL_SECONDS} s is obsolete.`
       : parameter.name === 'limit'
-        ? `Number of items per page: ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}, default ${PAGE_LIMIT.default} (reference notes).`
+        ? `Number of items per page: ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}, default ${PAGE_LIMIT.default} (platform docs).`
         : parameter.schema.format === 'date'
           ? `${parameter.description} yyyy-mm-dd.`
           : parameter.description;
@@ -252,7 +256,7 @@ function logoutOperation(endpoint: Endpoint): JsonObject {
 function resourceOperation(endpoint: Endpoint): JsonObject {
   const list: SchemaKey = endpoint.resourceType === 'users' ? 'usersList' : 'contentList';
   const scopes = endpoint.acceptedScopes.join(' or ');
-  const source = endpoint.scopesSource === 'reference-notes' ? ' (reference notes; the document does not show it)' : '';
+  const source = endpoint.scopesSource === 'platform-docs' ? ' (the platform docs; the document does not show it)' : '';
   return {
     operationId: endpoint.id,
     summary: endpoint.summary,
@@ -346,7 +350,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       version: API_PREFIX.slice(API_PREFIX.lastIndexOf('/') + 1),
       description: [
         'Token issuance and logout, bearer authentication, the content listing with snapshot pagination, the users listing, and rate limiting,',
-        'as the API document describes them, with the reference notes where it says "not shown".',
+        'as the API document describes them, with the platform docs where it says "not shown".',
         `Rate limit: ${DEFAULT_RATE.requests} requests per ${DEFAULT_RATE.period} per API client over all endpoints (custom rates exist; the X-Rate-Limit-* headers show the one in force).`,
         `Snapshots live ${SNAPSHOT_TTL_SECONDS} s after the previous request of the set; tokens ${DEFAULT_TOKEN_TTL_SECONDS} s by default.`,
       ].join(' '),

@@ -14,6 +14,10 @@
  * response whose Remaining + 1 is the expected budget proves the same from then on.
  *
  * k6-safe and pure.
+ *
+ * One file, longer than most, on purpose: it is one class whose state (the requests sent, the last
+ * response, the current block, the budget measured) every step reads and updates; split into
+ * modules, that state would have to be handed around, and the order of the checks would be hidden.
  */
 import { asLookup, type HeaderLookup, parseHttpDate, type RateLimitHeaders, resetResolutionMs } from './rate-limit.ts';
 import { DEFAULT_RETRY_POLICY, type RetryAfterTime, retryAfterTime, retryAllowedAtMs, retryDelayMs } from './rate-limit-retry.ts';

@@ -1,6 +1,6 @@
 /**
  * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind);
- * the names come from the platform's public documentation (shared/reference-notes.md).
+ * the names come from the platform's public documentation.
  */
 
 export const SCOPES = [

@@ -1,7 +1,7 @@
 /**
  * Timestamps of content attributes: "timestamp without time zone, ISO 8601 style with fractional
  * seconds" (document). The real service writes 1 to 7 fractional digits, e.g. `2022-03-13T21:31:12.44`
- * (reference notes). schemas/content-attributes.schema.json holds the same pattern (a test keeps them equal).
+ * (platform docs). schemas/content-attributes.schema.json holds the same pattern (a test keeps them equal).
  */
 
 export const ZONELESS_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{1,7}$';

@@ -85,7 +85,7 @@ export class ContentCollection implements Collection {
 
   #render(version: ContentVersion): string {
     if (!this.#extra) return JSON.stringify({ type: 'content', id: version.id, attributes: version.attributes });
-    // Attributes the real service sends beyond the document (reference notes, Content listing).
+    // Attributes the real service sends beyond the document (platform docs, Content listing).
     const attributes = { ...version.attributes, 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' };
     return JSON.stringify({ type: 'content', id: version.id, attributes });
   }

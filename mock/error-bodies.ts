@@ -66,7 +66,7 @@ function json(value: unknown, contentType = JSON_TYPE): ErrorBody {
   return { contentType, text: JSON.stringify(value) };
 }
 
-/** `{"errors":[{id, code, status, title, detail, source?}]}`: the real platform's fixtures (reference notes, Errors). */
+/** `{"errors":[{id, code, status, title, detail, source?}]}`: the real platform's fixtures (platform docs, Errors). */
 export function errorsArray(error: { status: number; code: string; title: string; detail: string; parameter?: string | undefined }): ErrorBody {
   const entry = {
     id: randomUUID(),

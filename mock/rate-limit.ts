@@ -37,7 +37,7 @@ export interface RateLimit {
 
 export type RateLimitProfile = Profile['rateLimit'];
 
-/** The 429 error of a refused request (the real service's wording, reference notes). */
+/** The 429 error of a refused request (the real service's wording, platform docs). */
 export function quotaExceeded(client: Client): ApiError {
   const rate = client.rate ?? { requests: 0, period: '' };
   return apiErrors.quotaExceeded(rate.requests, rate.period);

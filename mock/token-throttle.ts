@@ -1,5 +1,5 @@
 /**
- * Throttling of repeated failed token requests (issue 7): guessing a client secret, or a refresh
+ * Throttling of repeated failed token requests: guessing a client secret, or a refresh
  * token, costs at most `failures` tries per `period` for one client_id. A fixed window opens at a
  * client_id's first failure; once it holds `failures` failures, every token request naming that
  * client_id is refused with 429 and Retry-After until the window ends, right credentials included

@@ -1,3 +1,9 @@
+/**
+ * The schemas of schemas/ and what schemas/index.ts builds from them: per-schema cases, the schema
+ * files themselves, formatErrors and check, and the standalone validators for k6. One file, longer
+ * than most, on purpose: one table of sample documents (CASES) feeds the Ajv validators and the k6
+ * standalone validators alike, which must agree on every case.
+ */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -78,7 +78,7 @@ export interface TokenResponse {
   [member: string]: unknown;
 }
 
-/** One entry of an error body's `errors` (reference notes, Errors). */
+/** One entry of an error body's `errors` (platform docs, Errors). */
 export interface ApiErrorObject {
   id?: string;
   code?: string;

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--quick] [--only <pieces>] [--json <file>]`: the mock's performance and scale
- * targets (issue 6), each printed with its measured ratio and PASS or FAIL. Results and how to read
+ * targets, each printed with its measured ratio and PASS or FAIL. Results and how to read
  * them: docs/benchmarks.md.
  *
  * Servers run in child processes, the load generator here. Every figure that is judged is a ratio of

@@ -1,6 +1,6 @@
 /**
  * `npm run build:load`: bundles each k6 entry load/<name>.ts into dist/load/<name>.js for k6 v0.47+
- * (shared/k6-runtime.md), then proves the bundles fit that runtime:
+ * (k6 v0.47's runtime), then proves the bundles fit that runtime:
  *
  * 1. ajv standalone validators are generated from schemas/ (schemas/index.ts standaloneValidatorsSource:
  *    its own Ajv2020 without ajv-formats, non-`u` regexes, ESM code) and bundled: k6 compiles no schema.
@@ -13,6 +13,10 @@
  *    (property names) are not uses of the global.
  *
  * Importable (tests, scripts/load.ts); it runs as a command only when it is the entry file.
+ *
+ * One file, longer than most, on purpose: the build and its checks are one step (a bundle is never
+ * written without being checked), and the tests import the checks from the same module that runs
+ * them.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +28,7 @@ import { ROOT } from './root.ts';
 /** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
 export const VALIDATORS_MODULE = 'generated:validators';
 
-/** Identifiers a bundle must not use: not defined in k6 v0.47 (shared/k6-runtime.md), or Node-only. */
+/** Identifiers a bundle must not use: not defined in k6 v0.47 (k6 v0.47's runtime), or Node-only. */
 export const FORBIDDEN_GLOBALS = [
   'URL',
   'URLSearchParams',

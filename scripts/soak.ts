@@ -13,6 +13,10 @@
  * three samples) at most 10 % above its plateau (median of the samples in the middle half of the
  * run); a drop is fine. Exits 1 otherwise. The mock runs with its young generation at full size
  * from the start (MOCK_NODE_FLAGS), so that what RSS shows is the mock's state, not V8 warming up.
+ *
+ * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share
+ * one run's state (the counts, the tokens and cursors kept from a round, the RSS samples), and the
+ * script is read as one scenario from start to verdict.
  */
 import type { ClientConfig } from '../mock/clients.ts';
 import { clientsFile, integerFlags, type MockProcess, withMockProcess } from './mock-process.ts';

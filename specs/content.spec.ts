@@ -2,7 +2,7 @@
  * Document, Endpoints 3 "List content items" and Resources (envelope, resource object, content item
  * attributes). Every page of every test is judged by the envelope, item and link rules where it comes
  * (fixtures/response-rules.ts); these tests ask for the pages that show them. `limit`'s default and
- * maximum are the reference notes' (100 and 1000): a platform rule, and so is what happens outside
+ * maximum are the platform docs' (100 and 1000): a platform rule, and so is what happens outside
  * them (a 4xx or a page within the bounds). The contract is that a page holds at most `limit` items.
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';

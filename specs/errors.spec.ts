@@ -1,5 +1,5 @@
 /**
- * Document, Errors: the error body is not shown. The reference notes give the real platform's shape
+ * Document, Errors: the error body is not shown. The platform docs give the real platform's shape
  * (`{"errors":[{"status", "title"|"detail", …}]}`): a platform rule, judged on every 4xx of the api
  * origin wherever it comes (fixtures/response-rules.ts). These requests provoke one refusal of each
  * kind the document names; a body of another shape (RFC 6750, HTML, none) is a platform deviation.

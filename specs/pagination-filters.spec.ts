@@ -1,6 +1,6 @@
 /**
  * Document, List content items: "filter parameters exist, including filtering by date". Their names
- * and meaning are the reference notes' (contracts/endpoints.ts CONTENT_FILTERS): start_date created
+ * and meaning are the platform docs' (contracts/endpoints.ts CONTENT_FILTERS): start_date created
  * from, end_date created before, modified_after / modified_before on modified-at, all `yyyy-mm-dd`;
  * so every filter check is a platform rule, and a service that refuses or ignores these names is a
  * platform deviation. The walk itself keeps the document's traversal rules whatever its query (contract).

@@ -2,7 +2,7 @@
  * Document, List content items, pagination rules 1 and 4, and the snapshot rows of the state table:
  * the first request takes a snapshot of the data set; a request with `next` within 2 minutes of the
  * previous request of the set continues it; after 2 minutes without one it is obsolete. The status
- * of an obsolete snapshot is not documented: any 4xx (reference notes).
+ * of an obsolete snapshot is not documented: any 4xx (platform docs).
  *
  * The isolation and expiry tests need the control plane (to change the data, to move the clock) and
  * are @serial: they change what every other test would see. Without a control plane, expiry is the

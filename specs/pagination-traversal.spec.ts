@@ -1,7 +1,7 @@
 /**
  * Document, List content items, pagination rules 1–3 and 5: a walk sends the first request, then the
  * same request with the newest `next` until the final page (no `next`, a null or empty one, or a
- * trailing empty page: reference notes). Every walk here is checked page by page against the
+ * trailing empty page: platform docs). Every walk here is checked page by page against the
  * traversal invariants of contracts/pagination.ts: at most `limit` items a page, no item twice, a new
  * `next` each time, an end within ceil(items / limit) pages plus one. The document promises neither
  * full pages before the last nor an order: neither is asserted.

@@ -1,5 +1,5 @@
 /**
- * Issue 3, Targets and configuration, Quota: the production guard of tests that spend the rate
+ * Spending the quota safely: the production guard of tests that spend the rate
  * budget, and the configuration reader's refusals (one sentence naming the variable). Both are
  * tested as functions: nothing here calls a real service.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, Safety; document, Errors (after a 429: honour Retry-After, do not retry at once, back off
+ * How the suite backs off (document, Errors: after a 429, honour Retry-After, do not retry at once, back off
  * exponentially). The suite's own client against a private mock with a tiny budget whose clock the
  * test moves: waits are recorded and skipped over, never slept through.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, Safety: no configured secret and no issued token appears in any report, trace,
+ * The suite's own safety: no configured secret and no issued token appears in any report, trace,
  * attachment or log. A child run of the embedded mock with the project's reporters (a few specs
  * that handle credentials, and a canary that fails on purpose) writes into a temporary directory;
  * every file there (zips and the HTML report's embedded data opened) and the run's log are searched

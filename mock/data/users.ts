@@ -1,5 +1,5 @@
 /**
- * Seeded users with the attributes the reference notes list. The document shows nothing of them but
+ * Seeded users with the attributes the platform docs list. The document shows nothing of them but
  * the endpoint, and the control plane does not change them; mock/render.ts writes them as the
  * profile says (users.type, users.attributes).
  */

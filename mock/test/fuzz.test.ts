@@ -1,5 +1,5 @@
 /**
- * The mock under bad input (issue 7): generated requests of every kind against both origins of a
+ * The mock under bad input: generated requests of every kind against both origins of a
  * mock started once per worker. Properties, per request: an answer within the timeout (no hang, no
  * bare close), never a 5xx, every 4xx a JSON error body of the origin's shape saying what was wrong,
  * and a valid token request and listing answered 200 right after.

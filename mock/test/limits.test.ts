@@ -1,5 +1,5 @@
 /**
- * The mock's limits have clear answers (issue 7): a body over 64 KiB gets 413, a request-target
+ * The mock's limits have clear answers: a body over 64 KiB gets 413, a request-target
  * over 8 KiB 414, a head over 16 KiB 431, each with the origin's JSON error body; and a slow or
  * idle client cannot hold a connection: the timeouts close it. The timeouts are shortened through
  * MockOptions so that these tests take a second; they assert only that the socket was closed.

@@ -1,5 +1,5 @@
 /**
- * The mock's log holds no secret, token or cursor (issue 7), tested as a user runs it: the CLI with
+ * The mock's log holds no secret, token or cursor, tested as a user runs it: the CLI with
  * --log, every kind of request that carries one (form and Basic credentials, wrong secrets, bearer
  * tokens, refresh tokens in forms and logout bodies, cursors, credentials misplaced in the query,
  * refused and malformed requests), then everything the process wrote is searched for each of them.

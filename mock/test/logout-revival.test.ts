@@ -1,5 +1,5 @@
 /**
- * A logged-out token never comes back to life (issue 7): whatever happens after the logout (the
+ * A logged-out token never comes back to life: whatever happens after the logout (the
  * clock moves a little or past the lifetime, the client refreshes, gets new tokens, the mock is
  * reset, the token store sweeps), the old access token gets 401 on every route, and a refresh token
  * logged out with it stays refused.

@@ -1,5 +1,5 @@
 /**
- * Memory stays bounded (issue 7): expired tokens, obsolete snapshots, ended rate windows and ended
+ * Memory stays bounded: expired tokens, obsolete snapshots, ended rate windows and ended
  * throttle windows are evicted. Seen from outside, as the soak sees them: GET /_mock/stats after
  * moving the clock with POST /_mock/clock. Eviction is lazy (it runs when the store is next written
  * to), so each case makes one more request after the clock moved.

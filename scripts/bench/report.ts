@@ -5,7 +5,7 @@
  * drift together.
  */
 
-/** One acceptance target of issue 6, measured. */
+/** One acceptance target of the benchmark, measured. */
 export interface Target {
   /** What is compared, e.g. `mock ÷ bare node:http throughput`. */
   readonly name: string;

@@ -1,5 +1,5 @@
 /**
- * Queries for GET /api/v2/content, generated with what the API document (and the reference notes)
+ * Queries for GET /api/v2/content, generated with what the API document (and the platform docs)
  * expect of each: `valid` must give a walk that satisfies every invariant; `open` may give a 4xx with
  * the error shape or such a walk (the document does not say which); `invalid` must give a 4xx.
  *
@@ -58,7 +58,7 @@ export function dateAround(range: DayRange): fc.Arbitrary<string> {
   return fc.oneof(edges, anywhere).map((day) => formatDay(day * DAY_MS));
 }
 
-/** Not dates at all, or days the calendar does not have: the document's filters take dates, so these are a 4xx (issue 4). */
+/** Not dates at all, or days the calendar does not have: the document's filters take dates, so these are a 4xx. */
 export const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2023-00-10', 'yesterday', 'not-a-date', '2024-13-45');
 
 /**
@@ -144,7 +144,7 @@ export function expectationOf(query: GeneratedQuery): Expectation {
   if (query.params.some((p) => p.expectation === 'invalid')) return 'invalid';
   if (query.params.some((p) => p.expectation === 'open')) return 'open';
   const day = (name: ContentFilterName) => query.params.find((p) => p.name === name)?.value;
-  // An inverted (or empty) range: an empty result or a 4xx (issue 4); the filter oracle says which items may still come.
+  // An inverted (or empty) range: an empty result or a 4xx; the filter oracle says which items may still come.
   for (const [from, before] of [
     [day('filter[start_date]'), day('filter[end_date]')],
     [day('filter[modified_after]'), day('filter[modified_before]')],

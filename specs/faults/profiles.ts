@@ -81,7 +81,7 @@ export const EXCLUDED: readonly ExcludedValue[] = [
     option: 'query.limitMax',
     value: 500,
     spec: 'specs/content.spec.ts (1000 is accepted), specs/fixtures/filter-oracle.ts (walks with limit=1000)',
-    why: 'they take the reference notes’ maximum of 1000 for granted; the document shows no maximum',
+    why: 'they take the platform docs’ maximum of 1000 for granted; the document shows no maximum',
   },
   {
     option: 'logout.request',
@@ -130,7 +130,7 @@ export const EXCLUDED: readonly ExcludedValue[] = [
 /**
  * Values tried for options whose schema gives a range or a pattern, not a list. Chosen to stay within
  * what the suite can run in its time: a rate still per minute, a limit maximum not below the 1000 the
- * reference notes give.
+ * platform docs give.
  */
 const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitDefault': [25, 1000],
