@@ -36,7 +36,7 @@ export default defineConfig(
     },
   },
   {
-    // The k6 side runs in k6's runtime: no Node globals (shared/k6-runtime.md). Its Node tests are Node code.
+    // The k6 side runs in k6's runtime: no Node globals (docs/load.md, "The k6 runtime"). Its Node tests are Node code.
     files: ['load/**/*.ts'],
     ignores: ['load/**/*.test.ts'],
     languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', console: 'readonly' } },

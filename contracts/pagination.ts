@@ -1,7 +1,7 @@
 /**
  * The pagination rules of the document (List content items, rules 1–5) and its date filters, as pure
  * code that both the contract specs (Node) and the k6 load scripts run: no `URL`, no timers, no Node
- * modules (shared/k6-runtime.md).
+ * modules (docs/load.md, "The k6 runtime").
  *
  * - PaginationWalk: one walk over a paginated list as a state machine. It says which URL to request,
  *   takes each response, and checks the traversal invariants (WALK_RULES). The next request is "the
