@@ -8,6 +8,10 @@
  *
  * Nothing from `setup_data` is written (it holds the access token), every text is escaped for its
  * format, and every known secret is replaced by [redacted] in every output as a last line of defence.
+ *
+ * One file, longer than most, on purpose: the four outputs are renderings of one Report built here,
+ * written together by one handleSummary, and share its escaping and redaction; split, each piece would
+ * import the rest.
  */
 import { METRICS } from './metrics.ts';
 
