@@ -43,8 +43,12 @@ interface Run {
   readonly mock: string;
   readonly client: string;
   readonly env: Readonly<Record<string, string>>;
-  /** 0: every threshold held; 99: a threshold failed. */
-  readonly exitCode: 0 | 99;
+  /** Arguments of `k6 run` before the bundle. */
+  readonly k6Args?: readonly string[];
+  /** 0: every threshold held; 99: a threshold failed; 108: setup stopped the run. */
+  readonly exitCode: 0 | 99 | 108;
+  /** A sentence the console must hold. */
+  readonly says?: string;
   /** The rule (contracts/rules.ts id) whose failure the console and the JUnit report must name. */
   readonly failsRule?: string;
 }
@@ -81,7 +85,7 @@ function tableOfMocks(profileDir: string): Record<string, MockSpec> {
   const mocks: Record<string, MockSpec> = {
     strict: {
       args: ['--rate', '20/10s', '--items', '250'],
-      clients: [key('smoke'), key('walk'), key('life'), key('probe'), key('custom', ALL_SCOPES, '8/4s')],
+      clients: [key('smoke'), key('walk'), key('life'), key('life-half'), key('probe'), key('probe-half'), key('custom', ALL_SCOPES, '8/4s')],
     },
     'content-only': {
       args: ['--rate', '20/10s', '--items', '100', '--log'],
@@ -135,6 +139,25 @@ const RUNS: readonly Run[] = [
     env: { ...PROBE, LP_RATE: PROBE_RATE },
     exitCode: 0,
   })),
+  {
+    title: 'token-lifecycle, one instance of two (execution segment 0:1/2) paces half the budget',
+    script: 'token-lifecycle',
+    mock: 'strict',
+    client: 'life-half',
+    k6Args: ['--execution-segment', '0:1/2', '--execution-segment-sequence', '0,1/2,1'],
+    env: { LP_RATE: '20/10s', LP_VUS: '2', LP_DURATION: '5s' },
+    exitCode: 0,
+  },
+  {
+    title: 'rate-limit probe, one instance of two, is refused',
+    script: 'rate-limit',
+    mock: 'strict',
+    client: 'probe-half',
+    k6Args: ['--execution-segment', '1/2:1', '--execution-segment-sequence', '0,1/2,1'],
+    env: { ...PROBE, LP_RATE: '20/10s' },
+    exitCode: 108,
+    says: 'the rate-limit probe runs on one instance only (this one runs execution segment 1/2:1)',
+  },
   ...(['smoke', 'pagination', 'token-lifecycle'] as const).map((script): Run => ({
     title: `${script}, a content-only key`,
     script,
@@ -157,9 +180,9 @@ const RUNS: readonly Run[] = [
 const children = new Set<ChildProcess>();
 
 /** One `k6 run` of a bundle in its own directory; the environment holds nothing but what the run needs. */
-function runK6(bundle: string, dir: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runK6(bundle: string, args: readonly string[], dir: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn((k6 as { path: string }).path, ['run', '--quiet', '--no-color', '--no-usage-report', bundle], {
+    const child = spawn((k6 as { path: string }).path, ['run', '--quiet', '--no-color', '--no-usage-report', ...args, bundle], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
     });
@@ -229,7 +252,7 @@ test.describe('the k6 bundles on a real k6', () => {
           const dir = path.join(work, `run-${index}`);
           const reports = path.join(dir, 'reports');
           mkdirSync(reports, { recursive: true });
-          const { code, output } = await runK6(bundles.get(run.script) as string, dir, {
+          const { code, output } = await runK6(bundles.get(run.script) as string, run.k6Args ?? [], dir, {
             LP_AUTH_URL: mock.authUrl,
             LP_BASE_URL: mock.baseUrl,
             LP_CLIENT_ID: run.client,
@@ -263,6 +286,10 @@ test.describe('the k6 bundles on a real k6', () => {
       const outcome = outcomes.get(run.title) as Outcome;
       const tail = outcome.output.slice(-3000);
       expect(outcome.code, `k6 exit code; its output ended:\n${tail}`).toBe(run.exitCode);
+      if (run.says !== undefined) expect(outcome.output).toContain(run.says);
+      expect(outcome.output).not.toContain(SECRET);
+      // setup stopped the run: handleSummary still writes its reports, with the thresholds unjudged.
+      if (run.exitCode === 108) return;
       expect(outcome.summary, `no ${run.script}.summary.json; k6 output ended:\n${tail}`).toBeDefined();
       expect(outcome.summary?.ok).toBe(run.exitCode === 0);
       expect(outcome.junit).toContain(`<testsuite name="load.${run.script}"`);
