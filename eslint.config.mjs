@@ -1,4 +1,4 @@
-// Lint: ESLint's and typescript-eslint's recommended rules, plus the house habits
+// Lint: ESLint's and typescript-eslint's recommended rules, plus the house habits STYLE.md names
 // (type-only imports, no unused code). Pure JavaScript tooling on purpose: linters shipped as
 // per-platform binaries cannot be installed from a lock file written on one platform by `npm ci`
 // on every other one.
@@ -36,7 +36,7 @@ export default defineConfig(
     },
   },
   {
-    // The k6 side runs in k6's runtime: no Node globals (k6 v0.47's runtime). Its Node tests are Node code.
+    // The k6 side runs in k6's runtime: no Node globals (docs/load.md, "The k6 runtime"). Its Node tests are Node code.
     files: ['load/**/*.ts'],
     ignores: ['load/**/*.test.ts'],
     languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', console: 'readonly' } },

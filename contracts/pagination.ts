@@ -1,23 +1,18 @@
 /**
  * The pagination rules of the document (List content items, rules 1–5) and its date filters, as pure
  * code that both the contract specs (Node) and the k6 load scripts run: no `URL`, no timers, no Node
- * modules (k6 v0.47's runtime).
+ * modules (docs/load.md, "The k6 runtime").
  *
  * - PaginationWalk: one walk over a paginated list as a state machine. It says which URL to request,
  *   takes each response, and checks the traversal invariants (WALK_RULES). The next request is "the
  *   same request with `next` set to the value taken from `links.next`" (rule 2): the first request's
  *   URL, byte for byte, with `&next=…` appended, rather than `links.next` followed as is.
  * - The final page is not shown by the document: `next` absent, null or "" ends a walk, and so does an
- *   empty page (platform docs).
- * - Date filters (platform docs): `filter[start_date]` created from, `filter[end_date]` created
+ *   empty page (reference notes).
+ * - Date filters (reference notes): `filter[start_date]` created from, `filter[end_date]` created
  *   before, `filter[modified_after]` / `filter[modified_before]` on modified-at, all `yyyy-mm-dd`. How
  *   the service treats the boundary day itself is not documented: an item whose timestamp falls on a
  *   bound's day may be in or out (`edge`); every other item is decided exactly.
- *
- * One file, longer than most, on purpose: the walk's state machine is most of it and is read as
- * one, and the date-filter verdict belongs with it (both are the document's List content items
- * section, and the walk's traversal checks and the filter oracle are used together by the specs and
- * the k6 pagination script).
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { PAGE_LIMIT } from './limits.ts';
@@ -99,7 +94,7 @@ export type WalkStep =
       readonly findings: readonly WalkFinding[];
     };
 
-/** Pages a walk may take beyond ceil(items / limit): one trailing empty page (platform docs, final page). */
+/** Pages a walk may take beyond ceil(items / limit): one trailing empty page (reference notes, final page). */
 export const PAGE_SLACK = 1;
 
 /** The most pages a walk over `items` items in pages of `limit` may take before its final page is recognised. */
@@ -215,7 +210,7 @@ export class PaginationWalk {
 
     const links = isRecord(body.links) ? body.links : undefined;
     const next = links?.next;
-    // A trailing empty page ends the walk whatever its links say (platform docs, final page).
+    // A trailing empty page ends the walk whatever its links say (reference notes, final page).
     if (isFinalNext(next) || data.length === 0) return this.end();
     if (typeof next !== 'string') return this.finish('next-cursor', `links.next is ${excerpt(JSON.stringify(next))}, expected a URL or nothing for ${request}`);
     const cursor = nextValue(next);

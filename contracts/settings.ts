@@ -217,7 +217,7 @@ export const SETTINGS = {
     default: '0.8',
     min: 0.05,
     max: 1,
-    doc: 'Share of the budget the paced scripts plan to use.',
+    doc: 'Share of the budget the paced scripts plan to use: their slots per period. A distributed run divides it by execution segment.',
   },
   LP_VUS: {
     type: 'integer',
@@ -226,7 +226,7 @@ export const SETTINGS = {
     default: '5',
     min: 1,
     max: 500,
-    doc: 'pagination: VUs; token-lifecycle: most lifecycles at once.',
+    doc: 'pagination and token-lifecycle: VUs of the whole test (k6 splits them by execution segment in a distributed run).',
   },
   LP_DURATION: {
     type: 'period',

@@ -1,24 +1,28 @@
 /**
- * Many VUs walking snapshots at once (document, List content items, pagination rules 1–5), paced
- * to stay within LP_BUDGET_SHARE of the rate: each iteration is one walk, checked page by page by
- * load/lib/walk.ts, with each page validated by the bundled standalone schema validators.
+ * Many VUs walking snapshots at once (document, List content items, pagination rules 1–5), within
+ * LP_BUDGET_SHARE of the rate: every request, setup's and teardown's included, on a slot of one grid
+ * (load/lib/pacing.ts). Each iteration is one walk, checked page by page by contracts/pagination.ts,
+ * with each page validated by the bundled standalone schema validators. Lists LP_SCOPES does not
+ * cover are left out with a sentence.
  */
 
 import { validateContentList, validateUsersList } from 'generated:validators';
-import { check, sleep } from 'k6';
+import { check } from 'k6';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { ENDPOINTS } from '../contracts/endpoints.ts';
+import { PaginationWalk, WALK_RULES } from '../contracts/pagination.ts';
 import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
-import { abortTest, apiGetHonouring, bodyText, type Credentials, logout, requestToken } from './k6/api.ts';
+import { abortTest, bodyText, type Credentials, type Response } from './k6/api.ts';
+import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
 import { type StandaloneValidator, schemaProblem } from './lib/checks.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
-import { compareRate, METRICS, Pacer, paginationOptions, paginationPlan } from './lib/options.ts';
+import { METRICS } from './lib/metrics.ts';
+import { compareRate } from './lib/plans/common.ts';
+import { paginationOptions, paginationPlan } from './lib/plans/pagination.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
-import { PaginationWalk, WALK_RULES } from './lib/walk.ts';
 
 const env = readLoadEnv(__ENV);
 const plan = paginationPlan(__ENV);
@@ -32,50 +36,54 @@ const walksCompleted = new Counter(METRICS.walksCompleted);
 const walkPages = new Trend(METRICS.walkPages);
 const rateLimited = new Counter(METRICS.rateLimited);
 
-const CONTENT = { endpoint: ENDPOINTS.listContent, title: 'content list', validate: validateContentList as StandaloneValidator, expected: plan.expectedItems };
-const USERS = { endpoint: ENDPOINTS.listUsers, title: 'users list', validate: validateUsersList as StandaloneValidator, expected: undefined };
-/** Mostly content (the paginated list the document describes), every fourth walk users. */
-const LISTS = [CONTENT, CONTENT, CONTENT, USERS] as const;
+const VALIDATORS: Record<string, { title: string; validate: StandaloneValidator }> = {
+  listContent: { title: 'content list', validate: validateContentList as StandaloneValidator },
+  listUsers: { title: 'users list', validate: validateUsersList as StandaloneValidator },
+};
 const MAX_PAGES = 10_000;
-// One pacer per VU, across its walks: the interval holds between any two of its requests.
-const pacer = new Pacer(plan.intervalSeconds);
+const PACED: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
 
-export function setup(): Credentials {
-  const token = requestToken(env);
+interface SetupData {
+  readonly credentials: Credentials;
+  /** The last grid slot setup took: the VUs start after it. */
+  readonly lastSlot: number | null;
+}
+
+export function setup(): SetupData {
+  for (const sentence of plan.skipped) console.warn(sentence);
+  const paced = Paced.alone(instanceGrid(plan.rate, plan.share), PACED);
+  const token = paced.token(env);
   if (!token.ok) abortTest(`setup: ${token.reason}`);
-  if (plan.rate !== null) {
-    const response = apiGetHonouring(joinUrl(env.baseUrl, ENDPOINTS.listUsers.path, { limit: 1 }), token.credentials, 'setup GET /api/v2/users', {
-      retries: 1,
-      maxWaitSeconds: plan.rate.periodSeconds + 1,
-    });
+  const first = plan.lists[0];
+  if (plan.rate !== null && first !== undefined) {
+    const response = paced.get(joinUrl(env.baseUrl, first.path, { limit: 1 }), token.credentials, `setup GET ${first.path}`);
     const parsed = parseRateLimitHeaders(headerLookup(response.headers));
-    if (!parsed.ok) abortTest(`setup: GET /api/v2/users answered ${response.status} without usable rate-limit headers: ${parsed.error}.`);
+    if (!parsed.ok) abortTest(`setup: GET ${first.path} answered ${response.status} without usable rate-limit headers: ${parsed.error}.`);
     const mismatch = compareRate(plan.rate, parsed.value, false);
     if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
     if (mismatch) console.warn(`setup: ${mismatch.reason}`);
   }
-  return token.credentials;
+  return { credentials: token.credentials, lastSlot: paced.lastSlot };
 }
 
-export default function (credentials: Credentials): void {
-  const list = LISTS[exec.scenario.iterationInTest % LISTS.length] ?? LISTS[0];
-  const resourceType = list.endpoint.resourceType;
-  const walk = new PaginationWalk(joinUrl(env.baseUrl, list.endpoint.path, { limit: plan.limit }), {
+// One lane per VU, across its walks: made at its first iteration (setup's last slot is known only then).
+let paced: Paced | undefined;
+
+export default function (data: SetupData): void {
+  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, data.lastSlot);
+  const list = plan.lists[exec.scenario.iterationInTest % plan.lists.length] ?? plan.lists[0];
+  if (list === undefined) return;
+  const validator = VALIDATORS[list.id];
+  const walk = new PaginationWalk(joinUrl(env.baseUrl, list.path, { limit: plan.limit }), {
     limit: plan.limit,
     maxPages: MAX_PAGES,
-    resourceType,
-    ...(list.expected === undefined ? {} : { expectedCount: list.expected }),
+    resourceType: list.resourceType,
+    ...(list.id !== 'listContent' || plan.expectedItems === undefined ? {} : { expectedCount: plan.expectedItems }),
     ...(plan.stopAfter === undefined ? {} : { stopAfter: plan.stopAfter }),
-    validate: (body) => schemaProblem(list.title, list.validate, body),
+    validate: (body) => (validator === undefined ? undefined : schemaProblem(validator.title, validator.validate, body)),
   });
   for (let page = 0; page <= MAX_PAGES; page++) {
-    sleep(pacer.waitSeconds(Date.now()));
-    pacer.sent(Date.now());
-    const response = apiGetHonouring(walk.url, credentials, `walk GET ${list.endpoint.path}`, {
-      retries: 2,
-      maxWaitSeconds: plan.rate?.periodSeconds ?? 60,
-      onRateLimited: () => rateLimited.add(1),
-    });
+    const response: Response = paced.get(walk.url, data.credentials, `walk GET ${list.path}`);
     const step = walk.page(response.status, bodyText(response));
     if (step.kind === 'next') continue;
     if (step.findings.length === 0) violations.add(0);
@@ -90,8 +98,9 @@ export default function (credentials: Credentials): void {
   }
 }
 
-export function teardown(credentials: Credentials): void {
-  logout(env, credentials);
+export function teardown(data: SetupData): void {
+  // After every VU's last request: the next slot of the grid is free.
+  Paced.alone(instanceGrid(plan.rate, plan.share), PACED).logout(env, data.credentials);
 }
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {

@@ -20,7 +20,9 @@ import { RATE_RULES } from '../contracts/rate-limit-rules.ts';
 import { RULES } from '../contracts/rules.ts';
 import { abortTest, apiGet, type Credentials, logout, requestToken } from './k6/api.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
-import { bucketOf, METRICS, probeOptions, probePlan } from './lib/options.ts';
+import { METRICS } from './lib/metrics.ts';
+import { scopedLists } from './lib/plans/common.ts';
+import { bucketOf, probeOptions, probePlan } from './lib/plans/rate-limit.ts';
 import { type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
@@ -43,9 +45,11 @@ const retryAfterApart = new Trend(METRICS.retryAfterApart);
 const plotRemaining = new Trend(METRICS.plotRemaining);
 const plotRefused = new Counter(METRICS.plotRefused);
 
-// The cheapest counted request: one item, no filter.
-const probeUrl = joinUrl(env.baseUrl, ENDPOINTS.listContent.path, { limit: 1 });
-const REQUEST = 'GET /api/v2/content?limit=1';
+// The cheapest counted request: one item, no filter, of a list the key's scopes cover.
+const scoped = scopedLists(env.scopes, 'rate-limit');
+const probed = scoped.held[0] ?? ENDPOINTS.listContent;
+const probeUrl = joinUrl(env.baseUrl, probed.path, { limit: 1 });
+const REQUEST = `GET ${probed.path}?limit=1`;
 /** Findings logged per rule; the rest are counted only. */
 const LOGGED_PER_RULE = 5;
 
@@ -56,6 +60,7 @@ interface SetupData {
 }
 
 export function setup(): SetupData {
+  if (scoped.held.length === 0) abortTest(`setup: ${scoped.skipped.join(' ')} The probe needs one list to count requests on.`);
   const segment = exec.test.options.executionSegment;
   if (segment !== undefined && segment !== null && String(segment) !== '0:1') {
     abortTest(

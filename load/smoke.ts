@@ -1,21 +1,23 @@
 /**
  * One VU, every endpoint, a few iterations (LP_ITERATIONS, default 3): token, the content list
  * (default page, a small page and its next page, each date filter), the users list, logout and the
- * refused logged-out token. Requests are spaced to stay within LP_BUDGET_SHARE of the rate.
+ * refused logged-out token. Every request takes a slot of the grid within LP_BUDGET_SHARE of the
+ * rate (load/lib/pacing.ts); a list LP_SCOPES does not cover is left out with a sentence.
  */
 
 import { validateContentList, validateRateLimitHeaders, validateUsersList } from 'generated:validators';
-import { sleep } from 'k6';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { CONTENT_FILTERS, ENDPOINTS } from '../contracts/endpoints.ts';
 import { isFinalNext, UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import { apiGetHonouring, bodyJson, type Credentials, logout, type Response, requestToken } from './k6/api.ts';
+import { bodyJson, type Credentials, type Response } from './k6/api.ts';
+import { instanceGrid, Paced } from './k6/paced.ts';
 import { verdicts } from './k6/verdict.ts';
 import { lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './lib/checks.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
-import { METRICS, Pacer, SMOKE_RULES, smokeOptions, smokePlan } from './lib/options.ts';
+import { METRICS } from './lib/metrics.ts';
+import { SMOKE_RULES, smokeOptions, smokePlan } from './lib/plans/smoke.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl, type QueryParams, queryParam, withQueryParam } from './lib/url.ts';
 
@@ -28,8 +30,9 @@ http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, ...UNAUTH
 const violations = new Counter(METRICS.smokeViolations);
 const rateLimited = new Counter(METRICS.rateLimited);
 const verdict = verdicts('smoke', violations, SMOKE_RULES);
-const pacer = new Pacer(plan.intervalSeconds);
-const honouring = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+const PACED = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+// The one VU's lane: all of the instance's grid.
+let paced: Paced | undefined;
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
 const FILTER_VALUES: Record<string, string> = {
@@ -49,22 +52,24 @@ interface ListCall {
   readonly followNext?: boolean;
 }
 
-const CONTENT = { path: ENDPOINTS.listContent.path, title: 'content list', validate: validateContentList as StandaloneValidator };
-const CALLS: readonly ListCall[] = [
-  { ...CONTENT, name: 'GET /api/v2/content', query: {} },
-  { ...CONTENT, name: 'GET /api/v2/content limit=5', query: { limit: 5 }, followNext: true },
-  ...CONTENT_FILTERS.map((filter) => ({
-    ...CONTENT,
-    name: `GET /api/v2/content ${filter.name}`,
-    query: { limit: 5, [filter.name]: FILTER_VALUES[filter.name] },
-  })),
-  { path: ENDPOINTS.listUsers.path, title: 'users list', validate: validateUsersList as StandaloneValidator, name: 'GET /api/v2/users', query: { limit: 5 } },
-];
+const VALIDATORS: Record<string, StandaloneValidator> = {
+  listContent: validateContentList as StandaloneValidator,
+  listUsers: validateUsersList as StandaloneValidator,
+};
+const CALLS: readonly ListCall[] = plan.lists.flatMap((list): ListCall[] => {
+  const base = { path: list.path, title: list.id === 'listContent' ? 'content list' : 'users list', validate: VALIDATORS[list.id] as StandaloneValidator };
+  if (list.id !== 'listContent') return [{ ...base, name: `GET ${list.path}`, query: { limit: 5 } }];
+  return [
+    { ...base, name: `GET ${list.path}`, query: {} },
+    { ...base, name: `GET ${list.path} limit=5`, query: { limit: 5 }, followNext: true },
+    ...CONTENT_FILTERS.map((filter) => ({ ...base, name: `GET ${list.path} ${filter.name}`, query: { limit: 5, [filter.name]: FILTER_VALUES[filter.name] } })),
+  ];
+});
+/** The list the logged-out token is tried on: one the scopes cover. */
+const REFUSED_PATH = (plan.lists[0] ?? ENDPOINTS.listContent).path;
 
-function paced(url: string, credentials: Credentials, name: string): Response {
-  sleep(pacer.waitSeconds(Date.now()));
-  pacer.sent(Date.now());
-  return apiGetHonouring(url, credentials, name, honouring);
+function get(url: string, credentials: Credentials, name: string): Response {
+  return (paced as Paced).get(url, credentials, name);
 }
 
 /** Status, schema and rate-limit headers of one list response; its body when all three hold. */
@@ -79,31 +84,34 @@ function checkList(call: ListCall, url: string, response: Response): unknown {
   return verdict('schema', problem === undefined, () => `${request} ${problem}`) ? body : undefined;
 }
 
+export function setup(): void {
+  for (const sentence of plan.skipped) console.warn(sentence);
+}
+
 export default function (): void {
-  const token = requestToken(env);
+  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), 1, PACED, null);
+  const token = paced.token(env);
   if (!verdict('token', token.ok, () => (token.ok ? '' : token.reason)) || !token.ok) return;
   const credentials = token.credentials;
 
   for (const call of CALLS) {
     const url = joinUrl(env.baseUrl, call.path, call.query);
-    const body = checkList(call, url, paced(url, credentials, call.name));
+    const body = checkList(call, url, get(url, credentials, call.name));
     if (!call.followNext || body === undefined) continue;
     const next = (body as { links?: { next?: unknown } }).links?.next;
     if (isFinalNext(next)) continue;
     const cursor = typeof next === 'string' ? queryParam(next, 'next') : undefined;
     if (!verdict('pagination', cursor !== undefined && cursor !== '', () => `links.next ${JSON.stringify(next)} of GET ${url} carries no next value`)) continue;
     const nextUrl = withQueryParam(url, 'next', cursor ?? '');
-    const nextResponse = paced(nextUrl, credentials, `${call.name} next`);
+    const nextResponse = get(nextUrl, credentials, `${call.name} next`);
     verdict('pagination', checkList(call, nextUrl, nextResponse) !== undefined, () => `the next page GET ${nextUrl} answered ${nextResponse.status}`);
   }
 
-  sleep(pacer.waitSeconds(Date.now()));
-  pacer.sent(Date.now());
-  const out = logout(env, credentials);
+  const out = paced.logout(env, credentials);
   if (!verdict('logout', out.status >= 200 && out.status < 300, () => `expected 2xx from the logout POST ${env.baseUrl}/oauth/token, got ${out.status}`))
     return;
-  const url = joinUrl(env.baseUrl, ENDPOINTS.listContent.path, { limit: 1 });
-  const after = paced(url, credentials, 'GET /api/v2/content (logged-out token)');
+  const url = joinUrl(env.baseUrl, REFUSED_PATH, { limit: 1 });
+  const after = get(url, credentials, `GET ${REFUSED_PATH} (logged-out token)`);
   const refused: readonly number[] = UNAUTHENTICATED_STATUSES;
   verdict(
     'logout',

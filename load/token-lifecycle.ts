@@ -1,17 +1,20 @@
 /**
  * The token lifecycle under load (document, States and transitions; Authentication 9): each
- * iteration issues a token, uses it, logs out, and sees the logged-out token refused. Iterations
- * arrive at a constant rate that keeps the api-origin requests within LP_BUDGET_SHARE of the rate.
+ * iteration issues a token, uses it, logs out, and sees the logged-out token refused. Every request,
+ * the token request included (a target may count it: the document's rate covers all endpoints), takes
+ * a slot of one grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts). Without a scope for
+ * either list, the use and the refused use are left out with a sentence.
  */
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { ENDPOINTS } from '../contracts/endpoints.ts';
 import { UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import { apiGetHonouring, logout, type Response, requestToken } from './k6/api.ts';
+import type { Response } from './k6/api.ts';
+import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
 import { verdicts } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
-import { LIFECYCLE_RULES, lifecycleOptions, lifecyclePlan, METRICS } from './lib/options.ts';
+import { METRICS } from './lib/metrics.ts';
+import { LIFECYCLE_RULES, lifecycleOptions, lifecyclePlan } from './lib/plans/token-lifecycle.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
@@ -26,8 +29,9 @@ const violations = new Counter(METRICS.lifecycleViolations);
 const completed = new Counter(METRICS.lifecyclesCompleted);
 const rateLimited = new Counter(METRICS.rateLimited);
 
-const listUrl = joinUrl(env.baseUrl, ENDPOINTS.listContent.path, { limit: 1 });
-const honouring = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+const listUrl = plan.list === undefined ? undefined : joinUrl(env.baseUrl, plan.list.path, { limit: 1 });
+const listName = plan.list === undefined ? '' : `GET ${plan.list.path}`;
+const PACED: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
 
 const verdict = verdicts('token-lifecycle', violations, LIFECYCLE_RULES);
 
@@ -35,8 +39,16 @@ function status(response: Response): string {
   return `got ${response.status}`;
 }
 
+export function setup(): void {
+  for (const sentence of plan.skipped) console.warn(sentence);
+}
+
+// One lane per VU, across its lifecycles.
+let paced: Paced | undefined;
+
 export default function (): void {
-  const token = requestToken(env);
+  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, null);
+  const token = paced.token(env);
   if (!token.ok) {
     verdict('token-issued', false, () => token.reason);
     completed.add(0);
@@ -45,19 +57,22 @@ export default function (): void {
   verdict('token-issued', true, () => '');
   const credentials = token.credentials;
 
-  const used = apiGetHonouring(listUrl, credentials, 'GET /api/v2/content (fresh token)', honouring);
-  const works = verdict('token-works', used.status === 200, () => `expected 200 from GET ${listUrl} with a fresh token, ${status(used)}`);
+  let works = true;
+  if (listUrl !== undefined) {
+    const used = paced.get(listUrl, credentials, `${listName} (fresh token)`);
+    works = verdict('token-works', used.status === 200, () => `expected 200 from GET ${listUrl} with a fresh token, ${status(used)}`);
+  }
 
-  const out = logout(env, credentials);
+  const out = paced.logout(env, credentials);
   const loggedOut = verdict(
     'logout-accepted',
     out.status >= 200 && out.status < 300,
     () => `expected 2xx from POST ${env.baseUrl}/oauth/token (logout), ${status(out)}`,
   );
 
-  let refusedOk = false;
-  if (loggedOut) {
-    const after = apiGetHonouring(listUrl, credentials, 'GET /api/v2/content (logged-out token)', honouring);
+  let refusedOk = listUrl === undefined;
+  if (loggedOut && listUrl !== undefined) {
+    const after = paced.get(listUrl, credentials, `${listName} (logged-out token)`);
     const refusedStatuses: readonly number[] = UNAUTHENTICATED_STATUSES;
     refusedOk = verdict(
       'logged-out-refused',

@@ -227,7 +227,7 @@ export const K6_VALIDATOR_EXPORTS = {
  * ES module source of ajv standalone validators, one export per entry of `exports` (default
  * K6_VALIDATOR_EXPORTS), for the k6 bundles: generated in Node at build time so that k6 compiles no
  * schema. Its own Ajv instance, without ajv-formats (its URL regex stops a k6 v0.47 bundle from
- * loading) and with non-`u` regexes (k6 v0.47's runtime). The code may `require` a few tiny
+ * loading) and with non-`u` regexes (docs/load.md, "The k6 runtime"). The code may `require` a few tiny
  * `ajv/dist/runtime/*` helpers (`minLength` counts code points with one): esbuild inlines them.
  * Each export is `(data) => boolean` with `.errors` (ajv error objects, non-verbose) after a call.
  */

@@ -7,11 +7,10 @@
  */
 
 import { validateTokenResponse } from 'generated:validators';
-import { sleep } from 'k6';
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { honourSeconds, schemaProblem } from '../lib/checks.ts';
+import { schemaProblem } from '../lib/checks.ts';
 import type { LoadEnv } from '../lib/env.ts';
 import { encodeQuery, joinUrl } from '../lib/url.ts';
 
@@ -70,27 +69,6 @@ export function bearer(credentials: Credentials): Record<string, string> {
 /** GET a resource URL with the bearer token. */
 export function apiGet(url: string, credentials: Credentials, name: string): Response {
   return http.get(url, { headers: bearer(credentials), tags: { name } });
-}
-
-/**
- * GET, and on 429 wait what Retry-After says (at most `maxWaitSeconds`) and try again, up to
- * `retries` times: for the scripts that pace themselves below the limit, where a 429 is counted,
- * not a reason to stop.
- */
-export function apiGetHonouring(
-  url: string,
-  credentials: Credentials,
-  name: string,
-  options: { retries: number; maxWaitSeconds: number; onRateLimited?: (response: Response) => void },
-): Response {
-  let response = apiGet(url, credentials, name);
-  for (let attempt = 0; attempt < options.retries && response.status === 429; attempt++) {
-    options.onRateLimited?.(response);
-    sleep(honourSeconds(response.headers, Date.now(), 1, options.maxWaitSeconds));
-    response = apiGet(url, credentials, name);
-  }
-  if (response.status === 429) options.onRateLimited?.(response);
-  return response;
 }
 
 /** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */

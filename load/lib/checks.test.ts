@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { honourSeconds, lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './checks.ts';
+import { lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './checks.ts';
 
 test('schema verdicts name the schema and the first errors by path, never the values', () => {
   const failing: StandaloneValidator = Object.assign(() => false, {
@@ -25,12 +25,4 @@ test('rate-limit headers are read in any case; what is wrong is named', () => {
     'x-rate-limit-reset': '2026-01-01T00:00:10.1234567Z',
   });
   expect(rateHeaderProblem({ ...headers, 'X-Rate-Limit-Remaining': 'many' })).toMatch(/Remaining "many" is not a non-negative integer/);
-});
-
-test('a 429 is honoured for its Retry-After (either form), a fallback without one, never beyond the cap', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-  expect(honourSeconds({ 'Retry-After': '7' }, now, 1, 60)).toBe(7);
-  expect(honourSeconds({ 'retry-after': 'Thu, 01 Jan 2026 00:00:09 GMT' }, now, 1, 60)).toBe(9);
-  expect(honourSeconds({}, now, 1, 60)).toBe(1);
-  expect(honourSeconds({ 'Retry-After': '3600' }, now, 1, 60)).toBe(60);
 });

@@ -1,9 +1,9 @@
 /**
  * Small checks the entry scripts share, kept pure (no k6 import) so that Node tests run them:
- * schema verdicts of the bundled standalone validators as sentences, the X-Rate-Limit-* headers of
- * a response, and how long to honour a 429.
+ * schema verdicts of the bundled standalone validators as sentences, and the X-Rate-Limit-* headers
+ * of a response.
  */
-import { type HeaderLookup, headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
+import { type HeaderLookup, headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
 
 /** An ajv standalone validator (load/types/validators.d.ts): a boolean, and `errors` after a failed call. */
 export interface StandaloneValidator {
@@ -34,14 +34,4 @@ export function lowerCaseHeaders(headers: Readonly<Record<string, string | undef
 export function rateHeaderProblem(headers: HeaderLookup | Readonly<Record<string, string | undefined>>): string | undefined {
   const parsed = parseRateLimitHeaders(typeof headers === 'function' ? headers : headerLookup(headers));
   return parsed.ok ? undefined : parsed.error;
-}
-
-/**
- * Seconds to wait after a 429 before trying again: its Retry-After (either form), or `fallback`
- * when it has none, never more than `max` (so one odd header cannot stall a VU for an hour).
- */
-export function honourSeconds(headers: Readonly<Record<string, string | undefined>>, nowMs: number, fallback: number, max: number): number {
-  const parsed = parseRetryAfter(headerLookup(headers)('retry-after'), nowMs);
-  const seconds = parsed.ok ? parsed.value : fallback;
-  return Math.min(max, Math.max(0, seconds));
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { METRICS } from './options.ts';
+import { METRICS } from './metrics.ts';
 
 const SENTENCES = {
   'rate.retry-after': 'every 429 carries Retry-After',

@@ -3,13 +3,17 @@
  * JSON file (for tools) and a self-contained HTML page (for people), plus a short text for stdout.
  *
  * k6 hands handleSummary aggregates only. What the reports need beyond k6's own metrics arrives as
- * thresholded submetrics (load/lib/options.ts): `<violations>{rule:<rule>}` tells which rule broke,
+ * thresholded submetrics (load/lib/plans/): `<violations>{rule:<rule>}` tells which rule broke,
  * `lp_plot_remaining{bucket:NN}` / `lp_plot_429{bucket:NN}` carry the probe's plot, one bucket each.
  *
  * Nothing from `setup_data` is written (it holds the access token), every text is escaped for its
  * format, and every known secret is replaced by [redacted] in every output as a last line of defence.
+ *
+ * One file, longer than most, on purpose: the four outputs are renderings of one Report built here,
+ * written together by one handleSummary, and share its escaping and redaction; split, each piece would
+ * import the rest.
  */
-import { METRICS } from './options.ts';
+import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
   readonly type: 'counter' | 'gauge' | 'rate' | 'trend';

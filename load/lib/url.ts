@@ -1,6 +1,6 @@
 /**
  * Query strings and absolute URLs without `URL` or `URLSearchParams`, which k6 v0.47 does not define
- * (shared/k6-runtime.md). Just enough for the load scripts: build a request URL, read `next` out of
+ * (docs/load.md, "The k6 runtime"). Just enough for the load scripts: build a request URL, read `next` out of
  * `links.next`, set `next` on the first request of a walk.
  */
 

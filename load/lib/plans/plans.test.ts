@@ -1,22 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { EnvError } from './env.ts';
-import {
-  bucketOf,
-  compareRate,
-  lifecycleOptions,
-  lifecyclePlan,
-  METRICS,
-  Pacer,
-  paginationOptions,
-  paginationPlan,
-  plotPlan,
-  probeOptions,
-  probePlan,
-  requestIntervalSeconds,
-  smokeOptions,
-  smokePlan,
-} from './options.ts';
+import { DEFAULT_RATE } from '../../../contracts/limits.ts';
+import { EnvError } from '../env.ts';
+import { METRICS } from '../metrics.ts';
+import { compareRate, scopedLists } from './common.ts';
+import { paginationOptions, paginationPlan } from './pagination.ts';
+import { bucketOf, plotPlan, probeOptions, probePlan } from './rate-limit.ts';
+import { smokeOptions, smokePlan } from './smoke.ts';
+import { LIFECYCLE_REQUESTS, lifecycleOptions, lifecyclePlan } from './token-lifecycle.ts';
 
 const FAST = { requests: 20, periodSeconds: 10, period: '10s' } as const;
 const header = (period: string, periodSeconds: number, remaining: number) => ({ period, periodSeconds, remaining, resetMs: 0 });
@@ -74,24 +64,45 @@ test.describe('the target’s headers against LP_RATE', () => {
   });
 });
 
-test.describe('pacing within the budget', () => {
-  test('VUs together stay within the share of the rate', () => {
-    expect(requestIntervalSeconds(DEFAULT_RATE, 5, 0.8)).toBeCloseTo(1.875, 5);
-    expect(requestIntervalSeconds(FAST, 1, 0.8)).toBeCloseTo(0.625, 5);
-    expect(requestIntervalSeconds(null, 5, 0.8)).toBe(0);
+test.describe('scopes: no script calls a list the key’s scopes do not cover', () => {
+  const cases = [
+    { scopes: ['content:read', 'users:read'], held: ['listContent', 'listUsers'], skipped: 0 },
+    { scopes: ['content:write'], held: ['listContent'], skipped: 1 },
+    { scopes: ['users:write'], held: ['listUsers'], skipped: 1 },
+    { scopes: ['groups:read'], held: [], skipped: 2 },
+  ];
+  for (const c of cases) {
+    test(`${c.scopes.join(',')}: ${c.held.join(', ') || 'nothing'}`, () => {
+      const scoped = scopedLists(c.scopes, 'smoke');
+      expect(scoped.held.map((e) => e.id)).toEqual(c.held);
+      expect(scoped.skipped).toHaveLength(c.skipped);
+    });
+  }
+
+  test('a content-only key: pagination walks content only, smoke leaves users out, both say so', () => {
+    const env = { LP_RATE: '20/10s', LP_SCOPES: 'content:read' };
+    expect(paginationPlan(env).lists.map((e) => e.id)).toEqual(['listContent']);
+    expect(paginationPlan(env).skipped).toEqual([
+      'pagination: LP_SCOPES content:read holds neither users:read nor users:write, so GET /api/v2/users is left out.',
+    ]);
+    expect(smokePlan(env).lists.map((e) => e.id)).toEqual(['listContent']);
+    expect(lifecyclePlan(env).list?.id).toBe('listContent');
+    expect(() => paginationPlan({ LP_SCOPES: 'groups:read' })).toThrow(/there is nothing to walk/);
+    expect(lifecyclePlan({ LP_SCOPES: 'groups:read' })).toMatchObject({
+      list: undefined,
+      skipped: expect.arrayContaining([expect.stringMatching(/only issues a token and logs out/)]),
+    });
   });
 
-  test('the pacer says how long to wait before the next request', () => {
-    const pacer = new Pacer(0.5);
-    expect(pacer.waitSeconds(1000)).toBe(0);
-    pacer.sent(1000);
-    expect(pacer.waitSeconds(1200)).toBeCloseTo(0.3, 5);
-    expect(pacer.waitSeconds(2000)).toBe(0);
+  test('both scopes: three content walks to one users walk', () => {
+    expect(paginationPlan({}).lists.map((e) => e.id)).toEqual(['listContent', 'listContent', 'listContent', 'listUsers']);
   });
+});
 
-  test('pagination: constant VUs, paced, refusing plans that would outlive a snapshot', () => {
+test.describe('the paced plans', () => {
+  test('pagination: constant VUs on the grid, refusing plans that would outlive a snapshot', () => {
     const plan = paginationPlan({ LP_RATE: '20/10s', LP_VUS: '2', LP_PAGE_LIMIT: '25', LP_EXPECTED_ITEMS: '250' });
-    expect(plan).toMatchObject({ vus: 2, limit: 25, durationSeconds: 30, expectedItems: 250, stopAfter: undefined });
+    expect(plan).toMatchObject({ vus: 2, limit: 25, durationSeconds: 30, expectedItems: 250, stopAfter: undefined, grid: { perPeriod: 16, slotMs: 625 } });
     expect(plan.intervalSeconds).toBeCloseTo(1.25, 5);
     const options = paginationOptions(plan);
     expect(options.scenarios.walkers).toMatchObject({ executor: 'constant-vus', vus: 2, duration: '30s' });
@@ -102,16 +113,17 @@ test.describe('pacing within the budget', () => {
     expect(() => paginationPlan({ LP_DURATION: '90 seconds' })).toThrow('LP_DURATION "90 seconds" is not a duration like 90s, 2m or 1h.');
   });
 
-  test('token lifecycle: three api requests per cycle within the share', () => {
+  test('token lifecycle: four slots per lifecycle, the token request counted', () => {
     const plan = lifecyclePlan({ LP_RATE: '20/10s' });
-    expect(plan).toMatchObject({ arrivalRate: 5, timeUnit: '10s', durationSeconds: 30 });
-    expect(lifecycleOptions(plan).scenarios.lifecycles).toMatchObject({ executor: 'constant-arrival-rate', rate: 5, timeUnit: '10s' });
-    expect(() => lifecyclePlan({ LP_RATE: '2/10s' })).toThrow(/leaves no room/);
+    expect(LIFECYCLE_REQUESTS).toBe(4);
+    expect(plan).toMatchObject({ vus: 5, durationSeconds: 30, grid: { perPeriod: 16 }, lifecyclesPerPeriod: 4 });
+    expect(lifecycleOptions(plan).scenarios.lifecycles).toMatchObject({ executor: 'constant-vus', vus: 5, duration: '30s' });
+    expect(() => lifecyclePlan({ LP_RATE: '1/10s' })).toThrow(/no whole request per window/);
   });
 
   test('smoke: one VU, a few iterations', () => {
     const plan = smokePlan({ LP_ITERATIONS: '2', LP_RATE: '20/10s' });
     expect(smokeOptions(plan).scenarios.smoke).toEqual({ executor: 'per-vu-iterations', vus: 1, iterations: 2, maxDuration: '10m' });
-    expect(plan.intervalSeconds).toBeCloseTo(0.625, 5);
+    expect(plan.grid.slotMs).toBe(625);
   });
 });

@@ -1,0 +1,141 @@
+/**
+ * Exact pacing of the scripts that must stay within the key's budget (pagination, token-lifecycle,
+ * smoke): every request of the key, setup's and teardown's included, is sent on a slot of one time
+ * grid, and no two requests share a slot.
+ *
+ * Why a grid and not a pause per VU: VUs that each keep an interval still bunch up (five VUs started
+ * together send five requests at once, and again an interval later), and a window that starts with a
+ * bunch holds more than the average. On a grid of `perPeriod` slots per period, slot k at
+ * `k * periodMs / perPeriod` from the epoch, any span of one period (half-open) holds at most
+ * `perPeriod` slots, wherever it starts: a window from a client's first request, one aligned to the
+ * clock, a sliding one. VU i of n takes the slots i, i + n, i + 2n, … (its lane), so that VUs never
+ * compete for a slot; a VU that is late takes the next slot of its lane, never one in between.
+ *
+ * Distributed runs (k6-operator, Grafana Cloud): each instance gets the share of the budget its
+ * execution segment names, rounded down (`perPeriod = floor(share × budget × segment length)`), and
+ * paces on a grid of its own. The instances' shares add up to at most the planned budget whatever
+ * their grids' phases, so no clock has to agree with another's.
+ *
+ * Pure (time is passed in) so that Node tests check the plan against models of every kind of window.
+ */
+import type { Rate } from '../../contracts/duration.ts';
+import { EnvError } from './env.ts';
+
+/** The part of the whole test an instance runs: k6's execution segment, as fractions of 1. */
+export interface Segment {
+  readonly start: number;
+  readonly end: number;
+}
+
+export const WHOLE_TEST: Segment = { start: 0, end: 1 };
+
+function fraction(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+\/\d+$/.test(trimmed)) {
+    const [num, den] = trimmed.split('/').map(Number) as [number, number];
+    return den > 0 ? num / den : undefined;
+  }
+  if (/^\d+(?:\.\d+)?%$/.test(trimmed)) return Number(trimmed.slice(0, -1)) / 100;
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  return undefined;
+}
+
+/**
+ * k6's execution segment (`0:1/4`, `1/4:2/4`, `0.5:1`, `50%:100%`, or one value meaning `0:value`);
+ * the whole test when absent. Throws an EnvError for a text k6 would not have accepted either.
+ */
+export function parseSegment(text: string | null | undefined): Segment {
+  if (text === undefined || text === null || text.trim() === '') return WHOLE_TEST;
+  const parts = text.split(':');
+  const [from, to] = parts.length === 1 ? ['0', parts[0] ?? ''] : parts;
+  const start = fraction(from ?? '');
+  const end = fraction(to ?? '');
+  if (parts.length > 2 || start === undefined || end === undefined || start < 0 || end > 1 || end <= start) {
+    throw new EnvError(`the execution segment "${text}" is not a part of the test like 0:1/4 or 1/4:2/4.`);
+  }
+  return { start, end };
+}
+
+export function isWholeTest(segment: Segment): boolean {
+  return segment.start === 0 && segment.end === 1;
+}
+
+/** Slots per period an instance may use: its segment's share of `share` of the budget, rounded down. */
+export function slotsPerPeriod(rate: Rate, share: number, segment: Segment = WHOLE_TEST): number {
+  // The epsilon keeps 0.8 × 20 = 16 from becoming 15.999… and losing a slot.
+  return Math.floor(share * rate.requests * (segment.end - segment.start) + 1e-9);
+}
+
+export interface Grid {
+  /** Milliseconds between two slots of this instance; 0 when the target does not limit (no pacing). */
+  readonly slotMs: number;
+  /** Slots of this instance per period. */
+  readonly perPeriod: number;
+}
+
+export const UNPACED: Grid = { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
+
+/** The grid of one instance; throws an EnvError with a sentence when its share leaves no request per window. */
+export function planGrid(rate: Rate | null, share: number, segment: Segment = WHOLE_TEST): Grid {
+  if (rate === null) return UNPACED;
+  const perPeriod = slotsPerPeriod(rate, share, segment);
+  if (perPeriod < 1) {
+    const part = isWholeTest(segment) ? 'the run' : `this instance (execution segment ${segment.start}:${segment.end})`;
+    throw new EnvError(
+      `LP_RATE ${rate.requests}/${rate.period} at LP_BUDGET_SHARE ${share} leaves ${part} no whole request per window: raise LP_BUDGET_SHARE or run fewer instances.`,
+    );
+  }
+  return { slotMs: (rate.periodSeconds * 1000) / perPeriod, perPeriod };
+}
+
+/**
+ * VUs of an instance at most, when `vus` VUs are split by its segment: k6 gives a segment its
+ * proportional share, rounded either way, so the share rounded up bounds it. Lanes are counted with
+ * this bound: an unused lane only wastes slots, a shared one would overspend.
+ */
+export function lanesOf(vus: number, segment: Segment = WHOLE_TEST): number {
+  return Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
+}
+
+/** Seconds between two requests of one lane: how far apart one VU's own requests are. */
+export function laneIntervalSeconds(grid: Grid, lanes: number): number {
+  return (grid.slotMs * lanes) / 1000;
+}
+
+/** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */
+export class SlotPacer {
+  private readonly grid: Grid;
+  private readonly lane: number;
+  private readonly lanes: number;
+  /** The lowest slot index still free for this lane. */
+  private next: number;
+
+  /**
+   * @param lane 0-based; VU i of an instance takes lane i - 1.
+   * @param afterSlot slots up to this index are taken (setup's): the lane starts after it. Default none.
+   */
+  constructor(grid: Grid, lane = 0, lanes = 1, afterSlot = Number.NEGATIVE_INFINITY) {
+    if (!(lane >= 0 && lane < lanes)) throw new RangeError(`lane ${lane} is not one of ${lanes} lanes`);
+    this.grid = grid;
+    this.lane = lane;
+    this.lanes = lanes;
+    this.next = afterSlot + 1;
+  }
+
+  /** The last slot index taken (setup hands it to the VUs); -Infinity before any. */
+  get lastSlot(): number {
+    return this.next - 1;
+  }
+
+  /**
+   * Takes the first free slot of the lane at or after `notBeforeMs` and returns when it is (epoch ms):
+   * sleep until then and send. Without a limit, `notBeforeMs` itself.
+   */
+  take(notBeforeMs: number): number {
+    if (this.grid.slotMs === 0) return notBeforeMs;
+    let slot = Math.max(this.next, Math.ceil(notBeforeMs / this.grid.slotMs));
+    slot += (((this.lane - slot) % this.lanes) + this.lanes) % this.lanes;
+    this.next = slot + 1;
+    return slot * this.grid.slotMs;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * What every script's plan shares: k6 option shapes, thresholds, the rate and the budget share.
+ *
+ * Why the plans come from LP_RATE and not from the target: k6 fixes the scenarios in the init context,
+ * before `setup()` runs, and the init context may not make requests that count. So each plan is
+ * computed from LP_RATE (default contracts DEFAULT_RATE, 200/1m) and `setup()` compares it with the
+ * target's headers (compareRate): a different period stops the run with a sentence, a different
+ * budget is reported.
+ *
+ * Plain objects shaped like k6's Options (no import from k6, so Node tests can read them); the entry
+ * files type them as `Options`.
+ */
+import { parsePeriod, type Rate } from '../../../contracts/duration.ts';
+import { ENDPOINTS } from '../../../contracts/endpoints.ts';
+import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
+import { type RuleId, ruleLevel } from '../../../contracts/rules.ts';
+import { parseScopeList } from '../../../contracts/scopes.ts';
+import { DEFAULT_SCOPES, EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
+import { METRICS } from '../metrics.ts';
+
+export type Thresholds = Record<string, string[]>;
+
+interface BaseScenario {
+  readonly exec?: string;
+  readonly gracefulStop?: string;
+  readonly tags?: Record<string, string>;
+}
+export interface ConstantVusScenario extends BaseScenario {
+  readonly executor: 'constant-vus';
+  readonly vus: number;
+  readonly duration: string;
+}
+export interface PerVuIterationsScenario extends BaseScenario {
+  readonly executor: 'per-vu-iterations';
+  readonly vus: number;
+  readonly iterations: number;
+  readonly maxDuration: string;
+}
+
+export interface LoadOptions<S> {
+  readonly scenarios: Record<string, S>;
+  readonly thresholds: Thresholds;
+  readonly setupTimeout?: string;
+  readonly teardownTimeout?: string;
+  readonly summaryTrendStats: string[];
+}
+
+export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'count'];
+
+/** Every script fails on a failed check and on any unexpected HTTP status (the response callback says which are expected). */
+export const COMMON_THRESHOLDS: Thresholds = {
+  checks: ['rate==1'],
+  http_req_failed: ['rate==0'],
+};
+
+/** The paced scripts plan to stay within the budget: a 429 means the plan or LP_RATE is wrong, or another client shares the key. */
+export const PACED_THRESHOLDS: Thresholds = {
+  [METRICS.rateLimited]: ['count==0'],
+};
+
+/**
+ * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first
+ * finding; a platform rule is reported (its threshold always holds) and fails only with LP_STRICT=1.
+ */
+export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
+  const thresholds: Thresholds = {};
+  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
+  return thresholds;
+}
+
+export function perRule(metric: string, rules: readonly string[]): Thresholds {
+  const thresholds: Thresholds = { [metric]: ['count==0'] };
+  // A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
+  // handleSummary learns which rule failed (it only sees aggregates).
+  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = ['count==0'];
+  return thresholds;
+}
+
+/** Whole seconds, at least 1, as k6 writes a duration. */
+export function seconds(value: number): string {
+  return `${Math.max(1, Math.ceil(value))}s`;
+}
+
+/** A duration variable in the API's notation (`90s`, `2m`); `fallback` seconds when unset. */
+export function envDurationSeconds(env: EnvRecord, name: string, fallback: number): number {
+  const text = envString(env, name);
+  if (text === undefined) return fallback;
+  const value = parsePeriod(text);
+  if (value === undefined) throw new EnvError(`${name} "${text}" is not a duration like 90s, 2m or 1h.`);
+  return value;
+}
+
+export function requireRate(env: EnvRecord, script: string): Rate {
+  const rate = readRate(env);
+  if (rate === null) throw new EnvError(`LP_RATE is 0 (no limit), but ${script} needs the target's rate: set LP_RATE to it, e.g. 20/10s.`);
+  return rate;
+}
+
+/** Share of the budget the paced scripts plan to use (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise. */
+export function budgetShare(env: EnvRecord): number {
+  return envNumber(env, 'LP_BUDGET_SHARE', 0.8, { min: 0.05, max: 1 });
+}
+
+export interface RateMismatch {
+  /**
+   * A different period makes the plan wrong (the scenario is timed on it): the run stops. A
+   * different budget is only reported: the probe measures the budget itself and its thresholds
+   * compare it with LP_RATE, and a budget the headers overstate may be the very fault to find.
+   */
+  readonly fatal: boolean;
+  readonly reason: string;
+}
+
+/**
+ * How a target's rate-limit headers disagree with LP_RATE, or `undefined` when they agree.
+ * `remaining` of the first response of a window is budget - 1, so a fresh window must say exactly
+ * that; a window already in use can only show less.
+ */
+export function compareRate(rate: Rate, headers: RateLimitHeaders, freshWindow: boolean): RateMismatch | undefined {
+  const lpRate = `LP_RATE ${rate.requests}/${rate.period}`;
+  if (headers.periodSeconds !== rate.periodSeconds) {
+    return {
+      fatal: true,
+      reason: `X-Rate-Limit-Limit says the period is ${headers.period} but ${lpRate} says ${rate.period}: set LP_RATE to the target's rate.`,
+    };
+  }
+  if (headers.remaining + 1 > rate.requests) {
+    return {
+      fatal: false,
+      reason: `X-Rate-Limit-Remaining ${headers.remaining} allows a budget of at least ${headers.remaining + 1} but ${lpRate} says ${rate.requests}: set LP_RATE to the target's rate (or the target miscounts).`,
+    };
+  }
+  if (freshWindow && headers.remaining + 1 !== rate.requests) {
+    return {
+      fatal: false,
+      reason: `the first request of a window left X-Rate-Limit-Remaining ${headers.remaining}, a budget of ${headers.remaining + 1}, but ${lpRate} says ${rate.requests}: set LP_RATE to the target's rate (or another client shares this key).`,
+    };
+  }
+  return undefined;
+}
+
+/** The list endpoints a script may call with the scopes of LP_SCOPES (contracts/endpoints.ts acceptedScopes). */
+export type ListEndpoint = typeof ENDPOINTS.listContent | typeof ENDPOINTS.listUsers;
+
+export interface ScopedLists {
+  /** The lists a token with these scopes may call, content first. */
+  readonly held: readonly ListEndpoint[];
+  /** One sentence per list left out, naming the scopes it needs. */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * Which lists the scripts may call: a script never sends a request the key's scopes do not cover (it
+ * would be refused, and count in the budget all the same); it leaves that part out with a sentence.
+ */
+export function scopedLists(scopes: readonly string[], script: string): ScopedLists {
+  const held: ListEndpoint[] = [];
+  const skipped: string[] = [];
+  for (const endpoint of [ENDPOINTS.listContent, ENDPOINTS.listUsers] as const) {
+    const accepted: readonly string[] = endpoint.acceptedScopes;
+    if (accepted.some((scope) => scopes.includes(scope))) held.push(endpoint);
+    else skipped.push(`${script}: LP_SCOPES ${scopes.join(',')} holds neither ${accepted.join(' nor ')}, so GET ${endpoint.path} is left out.`);
+  }
+  return { held, skipped };
+}
+
+/** LP_SCOPES as the scripts request it (load/lib/env.ts readLoadEnv reads the same). */
+export function envScopes(env: EnvRecord): string[] {
+  return parseScopeList(envString(env, 'LP_SCOPES') ?? DEFAULT_SCOPES);
+}

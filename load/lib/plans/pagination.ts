@@ -1,0 +1,93 @@
+/**
+ * The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION, every page
+ * request of every walker (and setup's and teardown's requests) on one slot grid within
+ * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
+ */
+import type { Rate } from '../../../contracts/duration.ts';
+import { PAGE_LIMIT, SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
+import { WALK_RULES } from '../../../contracts/pagination.ts';
+import { EnvError, type EnvRecord, envInt, envString, readRate } from '../env.ts';
+import { METRICS } from '../metrics.ts';
+import { type Grid, laneIntervalSeconds, planGrid } from '../pacing.ts';
+import {
+  budgetShare,
+  COMMON_THRESHOLDS,
+  type ConstantVusScenario,
+  envDurationSeconds,
+  envScopes,
+  type ListEndpoint,
+  type LoadOptions,
+  PACED_THRESHOLDS,
+  perRule,
+  scopedLists,
+  seconds,
+  TREND_STATS,
+} from './common.ts';
+
+export interface PaginationPlan {
+  readonly rate: Rate | null;
+  readonly share: number;
+  readonly vus: number;
+  readonly durationSeconds: number;
+  readonly limit: number;
+  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
+  readonly grid: Grid;
+  /** Seconds between two page requests of one VU. */
+  readonly intervalSeconds: number;
+  /** LP_EXPECTED_ITEMS: items a content walk must yield (the mock's `--items`); unchecked when unset. */
+  readonly expectedItems: number | undefined;
+  /** LP_MAX_PAGES: pages after which a walk stops early, as a sample of a large data set (betatest); default: walk to the end. */
+  readonly stopAfter: number | undefined;
+  /** The lists walked in turn: mostly content (the paginated list the document describes), every fourth walk users; only those LP_SCOPES covers. */
+  readonly lists: readonly ListEndpoint[];
+  /** Sentences for the lists left out for want of a scope. */
+  readonly skipped: readonly string[];
+}
+
+/** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES. */
+export function paginationPlan(env: EnvRecord): PaginationPlan {
+  const rate = readRate(env);
+  const share = budgetShare(env);
+  const vus = envInt(env, 'LP_VUS', 5, { min: 1, max: 500 });
+  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
+  const limit = envInt(env, 'LP_PAGE_LIMIT', 50, { min: PAGE_LIMIT.min, max: PAGE_LIMIT.max });
+  const grid = planGrid(rate, share);
+  const intervalSeconds = laneIntervalSeconds(grid, vus);
+  // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
+  if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2) {
+    throw new EnvError(
+      `LP_VUS ${vus} at ${rate?.requests}/${rate?.period} spaces each walk's pages ${Math.round(intervalSeconds)} s apart, too close to the ${SNAPSHOT_TTL_SECONDS} s a snapshot lives: lower LP_VUS.`,
+    );
+  }
+  const expected = envString(env, 'LP_EXPECTED_ITEMS');
+  const expectedItems = expected === undefined ? undefined : envInt(env, 'LP_EXPECTED_ITEMS', 0, { min: 0, max: 10_000_000 });
+  const stopAfter = envString(env, 'LP_MAX_PAGES') === undefined ? undefined : envInt(env, 'LP_MAX_PAGES', 0, { min: 1, max: 100_000 });
+  if (expectedItems !== undefined && stopAfter !== undefined)
+    throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
+  const scoped = scopedLists(envScopes(env), 'pagination');
+  const [content, users] = [scoped.held.find((e) => e.id === 'listContent'), scoped.held.find((e) => e.id === 'listUsers')];
+  if (content === undefined && users === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
+  const lists = content === undefined ? [users as ListEndpoint] : users === undefined ? [content] : [content, content, content, users];
+  return { rate, share, vus, durationSeconds, limit, grid, intervalSeconds, expectedItems, stopAfter, lists, skipped: scoped.skipped };
+}
+
+export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
+  return {
+    scenarios: {
+      walkers: {
+        executor: 'constant-vus',
+        vus: plan.vus,
+        duration: seconds(plan.durationSeconds),
+        // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
+        gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
+      },
+    },
+    thresholds: {
+      ...COMMON_THRESHOLDS,
+      ...PACED_THRESHOLDS,
+      ...perRule(METRICS.walkViolations, Object.keys(WALK_RULES)),
+      [METRICS.walksCompleted]: ['count>0'],
+    },
+    summaryTrendStats: TREND_STATS,
+  };
+}

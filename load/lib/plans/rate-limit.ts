@@ -1,0 +1,108 @@
+/**
+ * The rate-limit probe's plan (load/rate-limit.ts): one VU, one iteration that runs the course of
+ * load/lib/probe.ts for LP_PROBE_WINDOWS windows, bounded in time and requests; and the buckets of its
+ * Remaining / 429 plot.
+ */
+import { RATE_RULES, SPEND_PAST_BUDGET, type ExpectedRate } from '../../../contracts/rate-limit-rules.ts';
+import { type EnvRecord, envInt, envString } from '../env.ts';
+import { METRICS } from '../metrics.ts';
+import {
+  COMMON_THRESHOLDS,
+  type LoadOptions,
+  type PerVuIterationsScenario,
+  requireRate,
+  ruleThresholds,
+  seconds,
+  type Thresholds,
+  TREND_STATS,
+} from './common.ts';
+
+export interface PlotPlan {
+  /** Milliseconds per bucket of the Remaining / 429 plot. */
+  readonly bucketMs: number;
+  readonly buckets: number;
+}
+
+export interface ProbePlan {
+  readonly expected: ExpectedRate;
+  /** Windows measured from their first request to their first 429 (LP_PROBE_WINDOWS, default 2). */
+  readonly windows: number;
+  /** The longest the probe may take: a period to start fresh, then per window its spending, a period of Retry-After and a period of rest. */
+  readonly durationSeconds: number;
+  /** Requests the probe may send in all: a bound on its loop. */
+  readonly maxRequests: number;
+  readonly plot: PlotPlan;
+}
+
+/** Buckets of the probe's plot: at most this many, each a whole number of seconds. */
+export const PLOT_MAX_BUCKETS = 60;
+
+export function plotPlan(durationSeconds: number): PlotPlan {
+  const bucketSeconds = Math.max(1, Math.ceil(durationSeconds / PLOT_MAX_BUCKETS));
+  return { bucketMs: bucketSeconds * 1000, buckets: Math.ceil(durationSeconds / bucketSeconds) + 1 };
+}
+
+/** A bucket's tag value: zero-padded so that tags sort in time order. */
+export function bucketTag(index: number): string {
+  return index < 10 ? `0${index}` : String(index);
+}
+
+/** The bucket of a moment `elapsedMs` after the scenario started, clamped to the plan. */
+export function bucketOf(plan: PlotPlan, elapsedMs: number): string {
+  return bucketTag(Math.min(plan.buckets - 1, Math.max(0, Math.floor(elapsedMs / plan.bucketMs))));
+}
+
+/** Seconds a request may take when the probe bounds its time: a slow real target, not the mock. */
+const PROBE_REQUEST_SECONDS = 0.25;
+
+/** LP_RATE (default 200/1m, then a platform check), LP_PROBE_WINDOWS (default 2). */
+export function probePlan(env: EnvRecord): ProbePlan {
+  const rate = requireRate(env, 'the rate-limit probe');
+  const explicit = envString(env, 'LP_RATE') !== undefined;
+  const windows = envInt(env, 'LP_PROBE_WINDOWS', 2, { min: 1, max: 10 });
+  const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
+  const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
+  // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.
+  const durationSeconds = Math.ceil(rate.periodSeconds + 2 + (windows + 1) * perWindowSeconds);
+  return {
+    expected: { rate, explicit },
+    windows,
+    durationSeconds,
+    maxRequests: (windows + 1) * perWindowRequests + 4,
+    plot: plotPlan(durationSeconds),
+  };
+}
+
+export function probeOptions(plan: ProbePlan, strict: boolean): LoadOptions<PerVuIterationsScenario> {
+  const plotThresholds: Thresholds = {};
+  for (let i = 0; i < plan.plot.buckets; i++) {
+    // Always true: they exist so that handleSummary receives the per-bucket aggregates for the plot.
+    plotThresholds[`${METRICS.plotRemaining}{bucket:${bucketTag(i)}}`] = ['min>=0'];
+    plotThresholds[`${METRICS.plotRefused}{bucket:${bucketTag(i)}}`] = ['count>=0'];
+  }
+  return {
+    scenarios: {
+      probe: {
+        executor: 'per-vu-iterations',
+        // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one
+        // after the other, so the order of the answers is the target's order of counting.
+        vus: 1,
+        iterations: 1,
+        maxDuration: seconds(plan.durationSeconds + 10),
+        gracefulStop: '5s',
+      },
+    },
+    thresholds: {
+      ...COMMON_THRESHOLDS,
+      ...ruleThresholds(METRICS.rateFindings, RATE_RULES, strict),
+      // The probe proves nothing unless it went past the budget, measured it, and saw a retry served.
+      [METRICS.rateLimited]: ['count>0'],
+      [METRICS.retryHonoured]: ['count>0'],
+      [METRICS.windowsMeasured]: ['count>0'],
+      ...plotThresholds,
+    },
+    // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
+    setupTimeout: seconds(plan.expected.rate.periodSeconds + 60),
+    summaryTrendStats: TREND_STATS,
+  };
+}

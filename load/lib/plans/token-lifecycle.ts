@@ -1,0 +1,86 @@
+/**
+ * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs each running lifecycles (issue a
+ * token, use it, log out, see it refused) for LP_DURATION, every request on the slot grid within
+ * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
+ *
+ * The token request takes a slot like the others: the document's rate covers "all endpoints", and a
+ * service may count token requests in the budget (the platform profile does). The script cannot learn
+ * before its scenario is fixed whether the target does, so the plan always counts them.
+ */
+import type { Rate } from '../../../contracts/duration.ts';
+import { type EnvRecord, envInt, readRate } from '../env.ts';
+import { METRICS } from '../metrics.ts';
+import { type Grid, planGrid } from '../pacing.ts';
+import {
+  budgetShare,
+  COMMON_THRESHOLDS,
+  type ConstantVusScenario,
+  envDurationSeconds,
+  envScopes,
+  type ListEndpoint,
+  type LoadOptions,
+  PACED_THRESHOLDS,
+  perRule,
+  scopedLists,
+  seconds,
+  TREND_STATS,
+} from './common.ts';
+
+/** The token lifecycle's rules (document, States and transitions; Authentication 9). */
+export const LIFECYCLE_RULES = {
+  'token-issued': 'a token request with valid credentials gets an access token',
+  'token-works': 'a fresh token lists content',
+  'logout-accepted': 'logout with the bearer token succeeds',
+  'logged-out-refused': 'a logged-out token no longer authenticates (401, or 403 where the document is open)',
+} as const;
+export type LifecycleRule = keyof typeof LIFECYCLE_RULES;
+
+/** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
+export const LIFECYCLE_REQUESTS = 4;
+
+export interface LifecyclePlan {
+  readonly rate: Rate | null;
+  readonly share: number;
+  readonly vus: number;
+  readonly durationSeconds: number;
+  readonly grid: Grid;
+  /** Lifecycles per period the whole test may complete at most. */
+  readonly lifecyclesPerPeriod: number;
+  /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
+  readonly list: ListEndpoint | undefined;
+  readonly skipped: readonly string[];
+}
+
+/** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES. */
+export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
+  const rate = readRate(env);
+  const share = budgetShare(env);
+  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
+  const vus = envInt(env, 'LP_VUS', 5, { min: 1, max: 500 });
+  const grid = planGrid(rate, share);
+  const scoped = scopedLists(envScopes(env), 'token-lifecycle');
+  const list = scoped.held[0];
+  const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
+  return { rate, share, vus, durationSeconds, grid, lifecyclesPerPeriod: Math.floor(grid.perPeriod / LIFECYCLE_REQUESTS), list, skipped };
+}
+
+export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
+  return {
+    scenarios: {
+      lifecycles: {
+        executor: 'constant-vus',
+        vus: plan.vus,
+        duration: seconds(plan.durationSeconds),
+        // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
+        gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
+      },
+    },
+    thresholds: {
+      ...COMMON_THRESHOLDS,
+      ...PACED_THRESHOLDS,
+      ...perRule(METRICS.lifecycleViolations, Object.keys(LIFECYCLE_RULES)),
+      [METRICS.lifecyclesCompleted]: ['count>0'],
+    },
+    summaryTrendStats: TREND_STATS,
+  };
+}
