@@ -79,6 +79,7 @@ export async function observe(context: APIRequestContext, target: Target, settin
   }
 
   const loggedOutBefore = await logOut(p, (t) => t !== token);
+  const beforeQuota = p.counter.sent;
   try {
     await probeQuota(p, token);
   } catch (error) {
@@ -94,7 +95,7 @@ export async function observe(context: APIRequestContext, target: Target, settin
   for (const option of ALL_OPTIONS) {
     if (!p.records.has(option)) p.unknown(option, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   }
-  return build(p, tokens);
+  return build(p, tokens, { beforeQuota, inQuota: p.counter.sent - beforeQuota - loggedOutAfter.issued });
 }
 
 /** Logs out the tokens of the ledger `which` picks, their refresh tokens with them; the budget never stops a logout. */
@@ -138,7 +139,7 @@ export function nearestBuiltIn(values: ReadonlyMap<OptionKey, unknown>): Profile
   return best;
 }
 
-function build(p: Probe, tokens: TokenCleanup): Observation {
+function build(p: Probe, tokens: TokenCleanup, spent: { beforeQuota: number; inQuota: number }): Observation {
   const at = new Date().toISOString();
   const values = new Map<OptionKey, unknown>();
   const unknown: { option: OptionKey; reason: string }[] = [];
@@ -165,7 +166,7 @@ function build(p: Probe, tokens: TokenCleanup): Observation {
   if (!validateProfile(profile)) throw new Error(`The observed profile is not valid: ${describeProfileError(validateProfile.errors, profile)}`);
   return {
     profile,
-    evidence: { target: p.target.baseUrl, authUrl: p.target.authUrl, at, requests: p.counter.sent, tokens, options: evidence },
+    evidence: { target: p.target.baseUrl, authUrl: p.target.authUrl, at, requests: { total: p.counter.sent, ...spent }, tokens, options: evidence },
     unknown,
     requests: p.counter.sent,
     tokens,
