@@ -144,6 +144,13 @@ export const SETTINGS = {
     readers: ['suite', 'profile'],
     doc: 'The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: unknown.',
   },
+  LP_SNAPSHOT_LIFETIME: {
+    type: 'period',
+    group: 'capabilities',
+    readers: ['profile'],
+    default: '2m',
+    doc: "The snapshot lifetime the target is configured with (the document's 2 minutes; a mock's `--snapshot-ttl`). `npm run profile` waits it out to see the status of an obsolete snapshot when it is 10 s or less, or with LP_FULL=1.",
+  },
   LP_RATE: {
     type: 'rate',
     group: 'capabilities',

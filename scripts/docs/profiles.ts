@@ -11,6 +11,29 @@ import type { GeneratedFile } from './generated.ts';
 
 const BUILT_INS = ['strict', 'platform', 'lenient'] as const;
 
+/** How to learn a target's profile: `npm run profile` (scripts/profile.ts). */
+const PROBER = [
+  "## Learning a target's profile",
+  '',
+  "`npm run profile` learns the profile of the target the `LP_*` settings name (the suite's settings,",
+  '[configuration](configuration.md)) from its answers alone: it never uses a control plane. It writes',
+  '`reports/profile.json` (a profile file: the options it decided, `extends` the nearest built-in for the rest,',
+  '`observed.unknown` lists those) and `reports/profile-evidence.json` (per option: the value and why, or',
+  '"unknown" and why, with the status, rate headers and a redacted body excerpt of each request that decided it).',
+  '`--out <file>` writes elsewhere (inside the repository only under `reports/`); `--compare <saved profile or',
+  'built-in name>` lists the options that changed since and exits 1 on drift.',
+  '',
+  "- It refuses a production host unless `LP_ALLOW_PRODUCTION=1`, spends at most one rate window's budget",
+  '  (`LP_RATE`, else 200), and logs out every token it was issued.',
+  '- `rateLimit.retryAfter` and `rateLimit.retryDuringBlock` need a 429: only with `LP_QUOTA=1`, which spends what',
+  '  is left of one window.',
+  '- `rateLimit.window`, `rateLimit.rate` and `pagination.obsoleteStatus` need the key left silent for a period',
+  '  and a snapshot for its lifetime (`LP_SNAPSHOT_LIFETIME`): waits over 10 s only with `LP_FULL=1`.',
+  '- `tokens.expiresIn` is read against `LP_TOKEN_LIFETIME` when set; scope options need the key to hold the scope',
+  '  (`LP_SCOPES`); `timestamps.fractionDigits` is unknown where trailing zeros are dropped and fewer than 7 digits',
+  '  show (times kept to the millisecond look the same written with 3 or 7 digits).',
+];
+
 interface OptionSchema {
   readonly description?: string;
   readonly enum?: readonly unknown[];
@@ -83,7 +106,7 @@ function markdown(): string {
       lines.push(`| \`${group}.${option}\` | ${cell(description)} | ${cell(values(optionSchema))} | ${columns.join(' | ')} |`);
     }
   }
-  lines.push('');
+  lines.push('', ...PROBER, '');
   return lines.join('\n');
 }
 

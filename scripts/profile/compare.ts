@@ -1,0 +1,61 @@
+/**
+ * `npm run profile -- --compare <saved>`: which options changed since a saved profile. Only options
+ * both sides name are compared: an option the saved file leaves to `extends`, or that no probe could
+ * decide now, is listed apart, never counted as drift.
+ */
+import { readFileSync } from 'node:fs';
+import { BUILT_IN_PROFILES, describeProfileError, isProfileName } from '../../mock/profile.ts';
+import { validateProfile } from '../../schemas/index.ts';
+import type { ProfileFile } from '../../schemas/types.ts';
+import type { OptionKey } from './session.ts';
+
+export interface Drift {
+  readonly option: OptionKey;
+  readonly saved: unknown;
+  readonly observed: unknown;
+}
+
+export interface Comparison {
+  readonly drift: readonly Drift[];
+  /** Set in the saved profile, undecided now. */
+  readonly undecided: readonly OptionKey[];
+}
+
+/** A saved profile: a built-in name or a JSON file valid against schemas/profile.schema.json. Throws with one sentence. */
+export function readSavedProfile(nameOrPath: string): ProfileFile {
+  if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath] as ProfileFile;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(nameOrPath, 'utf8'));
+  } catch (error) {
+    throw new Error(`--compare ${nameOrPath}: not a built-in profile, nor a readable JSON file (${(error as Error).message.split('\n')[0]}).`, {
+      cause: error,
+    });
+  }
+  if (!validateProfile(value)) throw new Error(`--compare ${nameOrPath}: ${describeProfileError(validateProfile.errors, value)}`);
+  return value;
+}
+
+function norm(value: unknown): string {
+  return JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
+}
+
+function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
+  const out = new Map<OptionKey, unknown>();
+  for (const [group, options] of Object.entries(profile)) {
+    if (group === 'observed' || typeof options !== 'object' || options === null || Array.isArray(options)) continue;
+    for (const [option, value] of Object.entries(options)) out.set(`${group}.${option}` as OptionKey, value);
+  }
+  return out;
+}
+
+export function compareProfiles(saved: ProfileFile, observed: ProfileFile): Comparison {
+  const now = optionsOf(observed);
+  const drift: Drift[] = [];
+  const undecided: OptionKey[] = [];
+  for (const [option, value] of optionsOf(saved)) {
+    if (!now.has(option)) undecided.push(option);
+    else if (norm(now.get(option)) !== norm(value)) drift.push({ option, saved: value, observed: now.get(option) });
+  }
+  return { drift, undecided };
+}

@@ -1,0 +1,57 @@
+/**
+ * The fractional seconds of the content items' timestamps (profile group `timestamps`), read off every
+ * item the other probes were served: no request of its own.
+ *
+ * A service that drops trailing zeros shows its digits only where the time has them: the most digits
+ * seen is then a floor, not the count written (a service that keeps milliseconds and writes 7 digits
+ * trimmed shows at most 3). Only 7, the most a profile names, decides fractionDigits there.
+ */
+import type { Probe } from './session.ts';
+import { fractionDigits } from './classify.ts';
+
+const TIMESTAMPS = ['created-at', 'modified-at'] as const;
+/** With fewer, a trimming service could show one count throughout by chance (one in ten per timestamp). */
+const ENOUGH = 40;
+
+export function decideTimestamps(p: Probe): void {
+  const counts = new Map<number, number>();
+  let seen = 0;
+  for (const item of p.items) {
+    const attributes = (item.attributes ?? {}) as Record<string, unknown>;
+    for (const name of TIMESTAMPS) {
+      const value = attributes[name];
+      const digits = typeof value === 'string' ? fractionDigits(value) : undefined;
+      if (digits === undefined) continue;
+      seen++;
+      counts.set(digits, (counts.get(digits) ?? 0) + 1);
+    }
+  }
+  const tally = [...counts.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([digits, n]) => `${n} with ${digits} digit(s)`)
+    .join(', ');
+  if (seen < ENOUGH) {
+    p.unknown('timestamps.trimZeros', `only ${seen} timestamps were seen (${ENOUGH} decide)`);
+    p.unknown('timestamps.fractionDigits', `only ${seen} timestamps were seen (${ENOUGH} decide)`);
+    return;
+  }
+  const most = Math.max(...counts.keys());
+  if (counts.size === 1 && most >= 1 && most <= 7) {
+    p.decide('timestamps.trimZeros', false, `all ${seen} timestamps have ${most} fractional digits`);
+    p.decide('timestamps.fractionDigits', most, `all ${seen} timestamps have ${most} fractional digits`);
+    return;
+  }
+  if (most > 7) {
+    p.unknown('timestamps.trimZeros', `timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
+    p.unknown('timestamps.fractionDigits', `timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
+    return;
+  }
+  p.decide('timestamps.trimZeros', true, `the fractional digits vary: ${tally}`);
+  if (most === 7) p.decide('timestamps.fractionDigits', 7, `trailing zeros are dropped, and up to 7 digits are written (${tally})`);
+  else {
+    p.unknown(
+      'timestamps.fractionDigits',
+      `trailing zeros are dropped and at most ${most} digits were seen (${tally}): a service writing more digits of times kept to ${most} digits looks the same`,
+    );
+  }
+}
