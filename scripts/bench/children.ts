@@ -47,6 +47,18 @@ function stopProcess(proc: ChildProcess): Promise<void> {
   });
 }
 
+/** Busy and total clock ticks of all cores since boot (/proc/stat); NaN off Linux. */
+export function machineTicks(): { busy: number; total: number } {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th numbers of the cpu line.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
+  }
+}
+
 /** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux the bench runs on (USER_HZ). */
 const TICKS_PER_SECOND = 100;
 
@@ -157,14 +169,15 @@ export interface MockChild extends Child {
 }
 
 /**
- * The mock as its users run it (`npm run mock`), rate limiting off: the bench measures serving, not
- * refusing. `items` seeded content items.
+ * The mock as its users run it (`npm run mock`, which builds it with createMock: the fault layer is
+ * never loaded), rate limiting off unless a clients file sets a key's own rate: the bench measures
+ * serving, not refusing. `items` seeded content items; `extraArgs` more flags (`--profile`, `--clients`).
  */
-export async function startMock(name: string, items: number): Promise<MockChild> {
+export async function startMock(name: string, items: number, extraArgs: readonly string[] = []): Promise<MockChild> {
   const { child, firstLine } = await start({
     name,
     command: process.execPath,
-    args: tsNodeArgs('mock/cli.ts', ['--rate', '0', '--items', String(items)]),
+    args: tsNodeArgs('mock/cli.ts', ['--rate', '0', '--items', String(items), ...extraArgs]),
     readyLine: (line) => line.startsWith('{') && line.includes('"baseUrl"'),
   });
   const urls = JSON.parse(firstLine) as { authUrl: string; baseUrl: string };
