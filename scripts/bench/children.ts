@@ -2,6 +2,9 @@
  * The servers under test run in child processes: the load generator lives in the bench's own process,
  * and in-process it would take its event loop from the server it measures. Every child is registered
  * here so that a failing or interrupted bench never leaves one behind.
+ *
+ * One file for every kind of child (mock, bare server, Prism, a node module) and what /proc says about
+ * them and the machine: they share the registry that stopAll empties.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

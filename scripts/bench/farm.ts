@@ -12,6 +12,9 @@
  * Every request names its kind in the KIND_HEADER header. The mock ignores it; the bare baseline
  * (scripts/bench/bare-server.ts) answers with the reply the mock gave to that kind, so both servers
  * get the same requests and write the same reply sizes and statuses in the same mix.
+ *
+ * One file for the request builders, the driver and its tally: together they are the one definition of
+ * the workload, and the capture (scripts/bench/mixed.ts) sends the very requests the driver sends.
  */
 import { Agent, type OutgoingHttpHeaders, request } from 'node:http';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';

@@ -9,6 +9,9 @@
  * each kind is sent to it and its reply captured; the bare server gets those replies. Rounds then
  * alternate between the two in ABBA order, and the target is the median of the ratios of adjacent
  * rounds, as for the single-page throughput.
+ *
+ * One file for capture, rounds and figures: all three work on the captured replies and the statuses
+ * they set; split apart, each part would take the others' state as parameters.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -288,7 +291,9 @@ async function measureProfile(
       `${profile}: statuses of the mock's replies: ${Object.entries(statuses)
         .sort(([a], [b]) => Number(a) - Number(b))
         .map(([status, share]) => `${status} ${percent(share)}`)
-        .join(', ')}; ${formatCount(differing)} of ${formatCount(replyCount)} not the captured status (a throttled key's window restarting)`,
+        .join(
+          ', ',
+        )}; ${formatCount(differing)} of ${formatCount(replyCount)} with another status than captured (a throttled key's window restarting lets ${THROTTLED_RATE.split('/')[0]} through)`,
     );
     const problem = [...bareRounds, ...mockRounds].find((r) => r.problem)?.problem;
     if (problem) return { target: unmeasured(name, MIXED_BOUND, 'min', problem), figures };
