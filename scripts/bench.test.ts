@@ -4,8 +4,14 @@
  * only that each target is printed with a ratio and a verdict; the full bench judges the figures.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { build } from 'esbuild';
+import type { ReplyTable } from './bench/bare-server.ts';
+import { startBare, stopAll } from './bench/children.ts';
+import { KIND_HEADER } from './bench/farm.ts';
 import { nextPathOf } from './bench/http-client.ts';
 import { PIECES, parseBenchArgs } from './bench/options.ts';
 import { formatTarget, holds, median, percentile, sortedSamples, summarise, type Target } from './bench/report.ts';
@@ -60,6 +66,8 @@ test.describe('bench flags', () => {
     { argv: [], ok: true, only: PIECES, quick: false },
     { argv: ['--quick', '--only', 'memory,scale'], ok: true, only: ['scale', 'memory'], quick: true },
     { argv: ['--only=throughput'], ok: true, only: ['throughput'] },
+    { argv: ['--only', 'mixed', '--quick'], ok: true, only: ['mixed'], quick: true },
+    { argv: ['--json', '--quick'], ok: false },
     { argv: ['--only', 'cpu'], ok: false },
     { argv: ['--only'], ok: false },
     { argv: ['--quick=yes'], ok: false },
@@ -75,6 +83,61 @@ test.describe('bench flags', () => {
       } else expect(parsed.message.length).toBeGreaterThan(10);
     });
   }
+});
+
+test.describe('bench servers', () => {
+  test.afterAll(() => stopAll());
+
+  test('the bare baseline answers each request kind with its own captured reply, and an unknown kind with a 500', async () => {
+    test.setTimeout(30_000);
+    const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-test-'));
+    try {
+      const table: ReplyTable = {
+        header: KIND_HEADER,
+        replies: {
+          'first-10': { status: 200, headers: ['content-type', 'application/json'], body: '{"links":{},"data":[]}' },
+          throttled: { status: 429, headers: ['retry-after', '60'], body: '{"errors":[]}' },
+          logout: { status: 204, headers: [], body: '' },
+        },
+      };
+      const file = path.join(scratch, 'replies.json');
+      writeFileSync(file, JSON.stringify(table));
+      const bare = await startBare(file);
+      try {
+        const ask = async (kind: string | undefined) => {
+          const res = await fetch(`${bare.url}/api/v2/content`, { headers: kind === undefined ? {} : { [KIND_HEADER]: kind } });
+          return { status: res.status, body: await res.text(), retryAfter: res.headers.get('retry-after') };
+        };
+        expect(await ask('first-10')).toEqual({ status: 200, body: '{"links":{},"data":[]}', retryAfter: null });
+        expect(await ask('throttled')).toEqual({ status: 429, body: '{"errors":[]}', retryAfter: '60' });
+        expect((await ask('logout')).status).toBe(204);
+        expect((await ask('token')).status).toBe(500);
+        expect((await ask(undefined)).status).toBe(500);
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  test('the mock the bench starts (mock/cli.ts with createMock) never loads the fault layer', async () => {
+    // The bench measures the core: a module of mock/faults/ in the CLI's import closure would put the
+    // fault layer's seams, not the mock's own code, under every figure.
+    const result = await build({
+      entryPoints: [path.join(ROOT, 'mock', 'cli.ts')],
+      absWorkingDir: ROOT,
+      bundle: true,
+      platform: 'node',
+      write: false,
+      metafile: true,
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('mock/app.ts');
+    expect(inputs.filter((input) => input.startsWith('mock/faults/'))).toEqual([]);
+  });
 });
 
 test.describe('bench run', () => {

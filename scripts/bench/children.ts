@@ -2,6 +2,9 @@
  * The servers under test run in child processes: the load generator lives in the bench's own process,
  * and in-process it would take its event loop from the server it measures. Every child is registered
  * here so that a failing or interrupted bench never leaves one behind.
+ *
+ * One file for every kind of child (mock, bare server, Prism, a node module) and what /proc says about
+ * them and the machine: they share the registry that stopAll empties.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,6 +48,18 @@ function stopProcess(proc: ChildProcess): Promise<void> {
     });
     proc.kill('SIGTERM');
   });
+}
+
+/** Busy and total clock ticks of all cores since boot (/proc/stat); NaN off Linux. */
+export function machineTicks(): { busy: number; total: number } {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th numbers of the cpu line.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
+  }
 }
 
 /** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux the bench runs on (USER_HZ). */
@@ -157,14 +172,15 @@ export interface MockChild extends Child {
 }
 
 /**
- * The mock as its users run it (`npm run mock`), rate limiting off: the bench measures serving, not
- * refusing. `items` seeded content items.
+ * The mock as its users run it (`npm run mock`, which builds it with createMock: the fault layer is
+ * never loaded), rate limiting off unless a clients file sets a key's own rate: the bench measures
+ * serving, not refusing. `items` seeded content items; `extraArgs` more flags (`--profile`, `--clients`).
  */
-export async function startMock(name: string, items: number): Promise<MockChild> {
+export async function startMock(name: string, items: number, extraArgs: readonly string[] = []): Promise<MockChild> {
   const { child, firstLine } = await start({
     name,
     command: process.execPath,
-    args: tsNodeArgs('mock/cli.ts', ['--rate', '0', '--items', String(items)]),
+    args: tsNodeArgs('mock/cli.ts', ['--rate', '0', '--items', String(items), ...extraArgs]),
     readyLine: (line) => line.startsWith('{') && line.includes('"baseUrl"'),
   });
   const urls = JSON.parse(firstLine) as { authUrl: string; baseUrl: string };

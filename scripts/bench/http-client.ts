@@ -32,7 +32,7 @@ export async function fetchToken(authUrl: string, client: Credentials, scope: st
 }
 
 /** Headers node:http adds by itself on every reply; the bare server's node adds them the same way. */
-const AUTOMATIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+export const AUTOMATIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** One real reply of the mock to `url`, to be served byte for byte by the bare baseline. */
 export async function captureReply(url: string, token: string): Promise<CapturedReply> {

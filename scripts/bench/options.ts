@@ -1,9 +1,10 @@
 /**
- * `npm run bench -- [--quick] [--only throughput,scale,memory] [--json <file>]`, parsed without side
- * effects, and the sizes of each mode in one place.
+ * `npm run bench -- [--quick] [--only throughput,scale,memory,mixed] [--json <file>]`, parsed with
+ * node:util.parseArgs and without side effects, and the sizes of each mode in one place.
  */
+import { parseArgs } from 'node:util';
 
-export const PIECES = ['throughput', 'scale', 'memory'] as const;
+export const PIECES = ['throughput', 'scale', 'memory', 'mixed'] as const;
 export type Piece = (typeof PIECES)[number];
 
 export interface BenchArgs {
@@ -28,36 +29,48 @@ Exit code: 0 when every target holds (always in --quick mode unless the bench it
 
 export type ParsedArgs = { ok: true; value: BenchArgs } | { ok: false; message: string };
 
+const FLAGS = {
+  quick: { type: 'boolean' },
+  help: { type: 'boolean' },
+  only: { type: 'string' },
+  json: { type: 'string' },
+} as const;
+
+/** parseArgs's errors as one sentence each, naming the flag. */
+function sentence(error: NodeJS.ErrnoException): string {
+  const flag = /'([^' ]+)/.exec(error.message)?.[1] ?? '?';
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `Unknown argument "${flag}"; run with --help for the flags.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(error.message)) return `${flag} takes no value.`;
+      if (flag === '--only') return `--only needs a comma-separated list of ${PIECES.join(', ')}.`;
+      return `${flag} needs a value.`;
+    default:
+      return `${error.message.split('\n')[0]}.`;
+  }
+}
+
 export function parseBenchArgs(argv: readonly string[]): ParsedArgs {
-  let quick = false;
-  let help = false;
-  let json: string | undefined;
-  let only: Piece[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf('=');
-    const name = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string | undefined => (eq >= 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (name === '--quick' || name === '--help') {
-      if (eq >= 0) return { ok: false, message: `${name} takes no value, got "${arg}".` };
-      if (name === '--quick') quick = true;
-      else help = true;
-    } else if (name === '--json') {
-      json = value();
-      if (!json || json.startsWith('--')) return { ok: false, message: '--json needs a file path.' };
-    } else if (name === '--only') {
-      const text = value();
-      if (!text || text.startsWith('--')) return { ok: false, message: `--only needs a comma-separated list of ${PIECES.join(', ')}.` };
-      const names = text.split(',').map((s) => s.trim());
-      const unknown = names.find((n) => !(PIECES as readonly string[]).includes(n));
-      if (unknown !== undefined) return { ok: false, message: `--only: "${unknown}" is not a piece of the bench; expected some of ${PIECES.join(', ')}.` };
-      only = names as Piece[];
-    } else {
-      return { ok: false, message: `Unknown argument "${arg}"; run with --help for the flags.` };
-    }
+  let values: { quick?: boolean; help?: boolean; only?: string; json?: string };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return { ok: false, message: sentence(error as NodeJS.ErrnoException) };
+  }
+  const { json } = values;
+  // parseArgs takes `--json --quick` as a json file named "--quick"; nobody means that.
+  if (json !== undefined && (json === '' || json.startsWith('--'))) return { ok: false, message: '--json needs a file path.' };
+  let only: string[] | undefined;
+  if (values.only !== undefined) {
+    if (values.only === '' || values.only.startsWith('--')) return { ok: false, message: `--only needs a comma-separated list of ${PIECES.join(', ')}.` };
+    only = values.only.split(',').map((s) => s.trim());
+    const unknown = only.find((n) => !(PIECES as readonly string[]).includes(n));
+    if (unknown !== undefined) return { ok: false, message: `--only: "${unknown}" is not a piece of the bench; expected some of ${PIECES.join(', ')}.` };
   }
   const chosen = only ?? [...PIECES];
-  return { ok: true, value: { quick, only: PIECES.filter((p) => chosen.includes(p)), json, help } };
+  return { ok: true, value: { quick: values.quick === true, only: PIECES.filter((p) => chosen.includes(p)), json, help: values.help === true } };
 }
 
 /** How long each piece measures, per mode. */
@@ -74,11 +87,12 @@ export interface Sizes {
   };
   readonly scale: { epochs: number; rounds: number; roundSeconds: number; warmupSeconds: number; connections: number; small: number; large: number };
   readonly memory: { items: number; open: number; expire: number; smallItems: number; extraFigures: boolean };
+  readonly mixed: { rounds: number; roundSeconds: number; warmupSeconds: number; clients: number; items: number };
 }
 
 /**
- * Full mode stays well inside the issue's ten minutes on a 2-core machine (about four minutes here);
- * quick mode takes about half a minute, most of it Prism's start.
+ * Full mode stays well inside ten minutes on a 2-core machine (about six minutes here); quick mode
+ * takes under a minute, most of it Prism's start and the mixed piece's three pairs of servers.
  */
 export function sizes(quick: boolean): Sizes {
   return quick
@@ -86,10 +100,12 @@ export function sizes(quick: boolean): Sizes {
         throughput: { rounds: 1, prismRounds: 1, prismSilent: false, tokenRounds: 1, roundSeconds: 1, warmupSeconds: 0.5, connections: 32, items: 10_000 },
         scale: { epochs: 1, rounds: 1, roundSeconds: 1, warmupSeconds: 0.5, connections: 2, small: 10_000, large: 1_000_000 },
         memory: { items: 1_000_000, open: 1_000, expire: 10_000, smallItems: 10_000, extraFigures: false },
+        mixed: { rounds: 1, roundSeconds: 1, warmupSeconds: 0.5, clients: 32, items: 10_000 },
       }
     : {
         throughput: { rounds: 6, prismRounds: 3, prismSilent: true, tokenRounds: 3, roundSeconds: 5, warmupSeconds: 2, connections: 32, items: 10_000 },
         scale: { epochs: 4, rounds: 3, roundSeconds: 2, warmupSeconds: 1, connections: 2, small: 10_000, large: 1_000_000 },
         memory: { items: 1_000_000, open: 1_000, expire: 10_000, smallItems: 10_000, extraFigures: true },
+        mixed: { rounds: 6, roundSeconds: 3, warmupSeconds: 2, clients: 32, items: 10_000 },
       };
 }

@@ -5,7 +5,7 @@
  * drift together.
  */
 
-/** One acceptance target of the benchmark, measured. */
+/** One acceptance target of the bench, measured. */
 export interface Target {
   /** What is compared, e.g. `mock ÷ bare node:http throughput`. */
   readonly name: string;
@@ -92,6 +92,16 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * The median of pick(a[i]) ÷ pick(b[i]) over rounds measured next to each other: a neighbour's job
+ * slowing the machine for a few seconds then slows both sides of a pair, and one bad pair does not decide.
+ */
+export function pairedMedian<R>(a: readonly R[], b: readonly R[], pick: (r: R) => number): number {
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) ratios.push(pick(a[i] as R) / pick(b[i] as R));
+  return median(ratios);
 }
 
 /** The lines that end a run: every target, then one sentence on what the exit code says. */

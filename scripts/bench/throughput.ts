@@ -9,16 +9,16 @@
  * Each round also records the CPU time the server used per request: unlike requests per second, that
  * figure does not depend on how much of the machine the server got, so it says where a gap comes from.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { buildOpenApiDocument } from '../../contracts/openapi.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
-import { type Child, type MockChild, startBare, startMock, startPrism } from './children.ts';
+import { type Child, type MockChild, machineTicks, startBare, startMock, startPrism } from './children.ts';
 import { type Credentials, captureReply, fetchToken, tokenForm } from './http-client.ts';
-import { formatCount, formatRatio, median, type Target, unmeasured } from './report.ts';
+import { formatCount, formatRatio, median, pairedMedian, type Target, unmeasured } from './report.ts';
 
 export interface ThroughputOptions {
   /** Measured rounds of the mock and of the bare baseline each. */
@@ -93,18 +93,6 @@ interface LoadSpec {
   readonly body?: string;
 }
 
-/** Busy and total clock ticks of all cores since boot (/proc/stat); NaN off Linux. */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    // idle and iowait are the 4th and 5th numbers of the cpu line.
-    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
-  } catch {
-    return { busy: Number.NaN, total: Number.NaN };
-  }
-}
-
 async function load(spec: LoadSpec, seconds: number, connections: number): Promise<Round> {
   const serverBefore = spec.server.cpuSeconds();
   const clientBefore = process.cpuUsage();
@@ -157,11 +145,9 @@ function describeServer(f: ServerFigures): string {
   );
 }
 
-/** The median of a/b over paired rounds. */
+/** The median of a/b over paired rounds, of requests per second unless told. */
 function pairedRatio(a: readonly Round[], b: readonly Round[], pick: (r: Round) => number = (r) => r.rps): number {
-  const ratios: number[] = [];
-  for (let i = 0; i < Math.min(a.length, b.length); i++) ratios.push(pick(a[i] as Round) / pick(b[i] as Round));
-  return median(ratios);
+  return pairedMedian(a, b, pick);
 }
 
 function firstProblem(...series: ReadonlyArray<readonly Round[]>): string | undefined {
