@@ -1,0 +1,63 @@
+/**
+ * Runs the public degreedClient, unchanged, against the mock under one or more profiles:
+ * `npx tsx scripts/clients/run.ts --client <checkout> [--python python3] [--profile <name|file>]…`.
+ * Each profile gets a mock of its own (scripts/mock-process.ts), and scripts/clients/degreed_client.py
+ * drives the client against it. The client's code is never part of this repository (docs/clients.md
+ * says where to get it); Python is needed here, not in CI.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { withMockProcess } from '../mock-process.ts';
+import { ROOT } from '../root.ts';
+
+const HARNESS = path.join(ROOT, 'scripts', 'clients', 'degreed_client.py');
+const RUN_TIMEOUT_MS = 120_000;
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        client: { type: 'string' },
+        python: { type: 'string', default: 'python3' },
+        profile: { type: 'string', multiple: true },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  if (values.client === undefined) {
+    console.error('--client <folder of a degreedClient checkout> is required.');
+    return 2;
+  }
+  const client = path.resolve(values.client);
+  const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
+  let failed = 0;
+  for (const profile of profiles) {
+    const status = await withMockProcess(['--items', '250', '--seed', '1', '--profile', profile], [], async (mock) => {
+      const run = spawnSync(values.python, [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl], {
+        encoding: 'utf8',
+        timeout: RUN_TIMEOUT_MS,
+      });
+      console.log(`== profile ${profile}`);
+      process.stdout.write(run.stdout ?? '');
+      if (run.error) console.error(`The harness did not run: ${run.error.message}`);
+      else if (run.stderr) process.stderr.write(run.stderr);
+      return run.status ?? 1;
+    });
+    if (status !== 0) failed += 1;
+  }
+  console.log(`profiles: ${profiles.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);
