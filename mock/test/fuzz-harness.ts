@@ -8,6 +8,9 @@
  * token or cursor just before sending. The fuzz keys are split by role, so that the throttle of
  * failed token requests, which the fuzz is meant to trip, never locks out the session's own keys:
  * generators attack only `fuzz-target`, `mock-org-client` and invented client_ids.
+ *
+ * One file: the request shape, the session that fills its markers and the oracle that judges its answer
+ * change together whenever a marker or a kind of request is added.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';

@@ -13,6 +13,9 @@
  * (scripts/bench/bare-server.ts) answers with the reply the mock gave to that kind, so both servers
  * get the same requests and write the same reply sizes and statuses in the same mix.
  *
+ * One file: the virtual client's script, its keep-alive agents and the tally of what came back are
+ * one loop's state; apart, each would take the others' as parameters.
+ *
  * One file for the request builders, the driver and its tally: together they are the one definition of
  * the workload, and the capture (scripts/bench/mixed.ts) sends the very requests the driver sends.
  */

@@ -8,6 +8,9 @@
  * rounds: a neighbour's build job slowing the machine for ten seconds then slows both sides of a pair.
  * Each round also records the CPU time the server used per request: unlike requests per second, that
  * figure does not depend on how much of the machine the server got, so it says where a gap comes from.
+ *
+ * One file: the three servers are measured by one schedule of paired rounds, and the ratios are only
+ * meaningful read from that one schedule.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,6 +9,8 @@
  * fails a run only with LP_STRICT=1) catches it too. A test that fails anyway proves nothing about the
  * fault (it is counted as a false alarm of the sound mock instead). In the blind column, a fault whose
  * rule no test could check without a control plane is not seen, and says so: it counts neither way.
+ *
+ * One file: the matrix, its counts and its two renderings read the same rows; the renderings are short.
  */
 import { RULES, type RuleId, type RuleLevel } from '../../contracts/rules.ts';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
