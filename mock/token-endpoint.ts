@@ -54,7 +54,7 @@ export class TokenEndpoint {
 
   respond(request: Exchange): Reply {
     const profile = this.#o.profile;
-    const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody);
+    const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody, profile.mislabelledForm === 'read-as-form');
     if ('error' in fields) return this.#refuse(fields);
 
     const grantType = fields.grant_type;

@@ -25,17 +25,25 @@ export const invalidRequest = (description: string): OAuthError => ({ status: 40
 
 /**
  * The fields of the body, or why it is refused: a form body always; a JSON object too when
- * `acceptJson` (the document names the form; a service may read JSON as well).
+ * `acceptJson` (the document names the form; a service may read JSON as well); and, when
+ * `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients
+ * send the form with the wrong label, and a service may read bodies by what they hold).
  */
-export function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean): TokenFields | OAuthError {
+export function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm = false): TokenFields | OAuthError {
   const type = mediaType(contentType);
   const json = type === 'application/json' || type.endsWith('+json');
+  if (json && mislabelledForm && !body.toString('utf8').trimStart().startsWith('{')) return formFields(body);
   if (json && acceptJson) return jsonFields(body);
   if (json) return invalidRequest(`The body must be form-encoded (Content-Type: ${FORM}), not JSON.`);
   if (type !== FORM) {
     const accepted = acceptJson ? `${FORM} or application/json` : FORM;
     return invalidRequest(`Content-Type must be ${accepted}; got ${type === '' ? 'none' : `"${type.slice(0, 60)}"`}.`);
   }
+  return formFields(body);
+}
+
+/** The fields of a form body; a field given twice is refused (RFC 6749 §3.2). */
+function formFields(body: Buffer): TokenFields | OAuthError {
   const fields: TokenFields = {};
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {

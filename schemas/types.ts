@@ -127,6 +127,7 @@ export interface Profile {
     unheldScopeStatus: 400 | 401 | 403;
     errorBody: TokenErrorBodyShape;
     acceptJsonBody: boolean;
+    mislabelledForm: 'refuse' | 'read-as-form';
     scopeSeparators: 'comma' | 'comma-or-space';
     expiresIn: 'lifetime' | 'countdown';
     reuse: 'fresh' | 'live-token';

@@ -33,6 +33,22 @@ test.describe('tokens.acceptJsonBody', () => {
   });
 });
 
+test.describe('tokens.mislabelledForm read-as-form', () => {
+  test.use({ mockOptions: { profile: profiled({ tokens: { mislabelledForm: 'read-as-form' } }) } });
+  test('a form body labelled application/json gets a token; a real JSON body is still refused without acceptJsonBody', async ({ mock }) => {
+    const post = (body: string) => fetch(`${mock.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await post(new URLSearchParams(CC).toString());
+    expect(res.status).toBe(200);
+    expect(await json(res)).toHaveProperty('access_token');
+    expect((await json(await post(JSON.stringify(CC)))).error_description).toMatch(/must be form-encoded/);
+  });
+});
+
+test('strict refuses a form body labelled application/json', async ({ mock }) => {
+  const res = await fetch(`${mock.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new URLSearchParams(CC).toString() });
+  expect(res.status).toBe(400);
+});
+
 test('strict refuses a JSON body', async ({ mock }) => {
   const res = await fetch(`${mock.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(CC) });
   expect(res.status).toBe(400);

@@ -81,6 +81,14 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
   } else if (isRefusal(json)) p.decide('tokens.acceptJsonBody', false, 'a valid token request with a JSON body was refused', json);
   else p.unknown('tokens.acceptJsonBody', `a token request with a JSON body got ${json.status}`, json);
 
+  // mislabelledForm: the form body labelled application/json, as some clients send it.
+  const mislabelled = await p.tokens.request(p.tokens.form(), { contentType: 'application/json' });
+  if (isSuccess(mislabelled)) {
+    p.adopt(mislabelled, held);
+    p.decide('tokens.mislabelledForm', 'read-as-form', 'a valid form body labelled Content-Type: application/json got a token', mislabelled);
+  } else if (isRefusal(mislabelled)) p.decide('tokens.mislabelledForm', 'refuse', 'a valid form body labelled Content-Type: application/json was refused', mislabelled);
+  else p.unknown('tokens.mislabelledForm', `a form body labelled Content-Type: application/json got ${mislabelled.status}`, mislabelled);
+
   // scopeSeparators: scopes separated by a space. With commas only, "a b" is one scope no key holds.
   const first = held[0] ?? 'content:read';
   const spaced = await p.tokens.request({ ...p.tokens.form([first]), scope: `${first} ${held[1] ?? first}` });
