@@ -39,12 +39,14 @@ const contractUse = { trace: 'off' } as const;
 export default defineConfig({
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),
+  // The summary reporter comes before html: it gives the html report its title (the verdict) in its
+  // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
+    [path.join(__dirname, 'scripts', 'summary-reporter.ts')],
     ['html', { outputFolder: path.resolve('reports', 'html'), open: 'never' }],
     ['junit', { outputFile: path.resolve('reports', 'junit.xml') }],
     [path.join(__dirname, 'specs', 'reporters', 'rate-limit-retries.ts')],
-    [path.join(__dirname, 'scripts', 'summary-reporter.ts')],
   ],
   projects: [
     {

@@ -63,6 +63,9 @@ export default class SummaryReporter implements Reporter {
     }
   }
 
+  /** What onEnd found, printed by onExit. */
+  #printed: string[] = [];
+
   onEnd(result: FullResult): void {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
     const records: TestRecord[] = [];
@@ -97,21 +100,26 @@ export default class SummaryReporter implements Reporter {
     };
     writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(summary, null, 1)}\n`);
 
+    const lines: string[] = [];
     if (this.#rules) {
-      // The html reporter reads its title in its own onEnd, after this one's: the verdict heads the report.
+      // The html reporter reads its title in its own onEnd; this reporter comes before it in the
+      // config, so the verdict heads the report.
       process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)} · rules: ${countsLine(this.#rules)} · per rule: rules.html beside this report`;
-      console.log(`\n${renderRunText(this.#rules)}`);
-      if (deviations.length > 0) console.log(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
+      lines.push(`\n${renderRunText(this.#rules)}`);
+      if (deviations.length > 0) lines.push(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
     }
     if (this.#tokens.issued > 0) {
-      console.log(
+      lines.push(
         `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
       );
     }
-    console.log(formatCounts(counts));
+    lines.push(formatCounts(counts));
+    this.#printed = lines;
   }
 
+  /** After every reporter's onEnd: the summary is the last thing the run prints, its counts the last line. */
   async onExit(): Promise<void> {
+    for (const line of this.#printed) console.log(line);
     if (!this.#rules) return;
     // After the html reporter's onEnd, which clears its folder first.
     const dir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? path.resolve('reports', 'html');
