@@ -86,7 +86,8 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
   if (isSuccess(mislabelled)) {
     p.adopt(mislabelled, held);
     p.decide('tokens.mislabelledForm', 'read-as-form', 'a valid form body labelled Content-Type: application/json got a token', mislabelled);
-  } else if (isRefusal(mislabelled)) p.decide('tokens.mislabelledForm', 'refuse', 'a valid form body labelled Content-Type: application/json was refused', mislabelled);
+  } else if (isRefusal(mislabelled))
+    p.decide('tokens.mislabelledForm', 'refuse', 'a valid form body labelled Content-Type: application/json was refused', mislabelled);
   else p.unknown('tokens.mislabelledForm', `a form body labelled Content-Type: application/json got ${mislabelled.status}`, mislabelled);
 
   // scopeSeparators: scopes separated by a space. With commas only, "a b" is one scope no key holds.
