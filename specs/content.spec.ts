@@ -37,6 +37,25 @@ test.describe('a content page', () => {
   );
 });
 
+/** The units of duration the platform documents; its list of content types is open ("…"), so only non-empty is asked. */
+const DURATION_TYPES = ['Words', 'Seconds', 'Minutes', 'Hours', 'Days'];
+
+test('content-type and duration-type take the values the platform documents', checks('platform.content-values'), async ({ api, verdict }) => {
+  const { data } = pageOf(await api.list('listContent', { limit: 50 }));
+  const odd = data
+    .map((item) => item as { id?: unknown; attributes?: Record<string, unknown> })
+    .filter((item) => {
+      const type = item.attributes?.['content-type'];
+      const unit = item.attributes?.['duration-type'];
+      return !(typeof type === 'string' && type !== '') || !(typeof unit === 'string' && DURATION_TYPES.includes(unit));
+    })
+    .map(
+      (item) =>
+        `${String(item.id)} (content-type ${JSON.stringify(item.attributes?.['content-type'])}, duration-type ${JSON.stringify(item.attributes?.['duration-type'])})`,
+    );
+  verdict.platform('platform.content-values', odd.length === 0, () => `items outside the documented values: ${odd.slice(0, 5).join(', ')}`);
+});
+
 test.describe('limit', () => {
   for (const limit of [PAGE_LIMIT.min, 7]) {
     test(`${limit} is accepted, and the page holds at most ${limit} items`, checks('content.limit'), async ({ api }) => {

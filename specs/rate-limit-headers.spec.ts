@@ -7,9 +7,10 @@
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { headerLookup, type RateLimitHeaders } from '../contracts/rate-limit.ts';
-import { judgeRateHeaders, judgeRemainingStep, TARGET_CLOCK_SLACK_MS } from '../contracts/rate-limit-rules.ts';
+import { DEFAULT_RATE } from '../contracts/limits.ts';
+import { judgeRateHeaders, judgeRateInForce, judgeRemainingStep, TARGET_CLOCK_SLACK_MS } from '../contracts/rate-limit-rules.ts';
 import type { ApiClient, ResourceEndpointId } from './fixtures/api.ts';
-import { type ApiResponse, checks, expect, test } from './fixtures/index.ts';
+import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import { rateHeaders } from './fixtures/rate-window.ts';
 import { describeRequest } from './fixtures/transport.ts';
 
@@ -17,6 +18,17 @@ import { describeRequest } from './fixtures/transport.ts';
 const REQUESTS = 5;
 
 test.describe('every resource response', () => {
+  test(
+    'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
+    checks('rate.budget', 'platform.default-rate'),
+    async ({ api, target, verdict }) => {
+      test.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
+      const response = await api.list('listContent', { limit: 1 });
+      expect(response).toHaveStatus(200);
+      judgeRate(verdict, rateHeaders(response), target.rate ?? undefined, describeRequest(response.request));
+    },
+  );
+
   for (const endpoint of RESOURCE_ENDPOINTS) {
     test(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
@@ -63,4 +75,21 @@ async function listOne(api: ApiClient): Promise<ApiResponse> {
   const response = await api.list('listContent', { limit: 1 });
   expect(response).toHaveStatus(200);
   return response;
+}
+
+/**
+ * One response against the rate in force: the configured one (LP_RATE: rate.budget, a contract rule,
+ * "headers reflect the limit in force") or, unset, the default the platform documents (a platform
+ * rule). Not the first of its window, as far as this test knows: Remaining may only be lower.
+ */
+function judgeRate(
+  verdict: Verdict,
+  headers: RateLimitHeaders,
+  configured: { requests: number; periodSeconds: number; period: string } | undefined,
+  request: string,
+): void {
+  const expected = { rate: configured ?? DEFAULT_RATE, explicit: configured !== undefined };
+  const finding = judgeRateInForce(headers, expected, false);
+  const rule = expected.explicit ? 'rate.budget' : 'platform.default-rate';
+  verdict.record([rule], finding ? [{ rule: finding.rule, message: `${finding.reason} (${request})` }] : []);
 }

@@ -50,6 +50,21 @@ test.describe('a valid token request', () => {
   );
 });
 
+test(
+  'grant_type=refresh_token with a refresh token gives a new token (the platform answers it)',
+  checks(['platform.refresh-grant'], { needs: ['refresh-grant'] }),
+  async ({ tokens, verdict }) => {
+    const issued = await tokens.issue();
+    const refreshed = await tokens.refresh(issued.refreshToken);
+    const fresh = accessTokenIn(refreshed.body);
+    verdict.platform(
+      'platform.refresh-grant',
+      refreshed.status >= 200 && refreshed.status <= 299 && typeof fresh === 'string' && fresh !== issued.accessToken,
+      () => `expected a 2xx with a new access_token, got ${refreshed.status} (${refreshed.request.method} ${refreshed.request.url})`,
+    );
+  },
+);
+
 interface Refusal {
   readonly title: string;
   /** The rule the refusal rests on, judged at its level. */
