@@ -20,6 +20,20 @@ export default defineConfig(
     },
   },
   {
+    // contracts/ and schemas/ are the ground floor: the mock, the suite, the load scripts and the
+    // scripts build on them, never the other way round (their tests may use the scripts' helpers).
+    files: ['contracts/**/*.ts', 'schemas/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^\\.\\./(mock|specs|load|scripts)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' }],
+        },
+      ],
+    },
+  },
+  {
     // The mock's core knows nothing of faults: the fault layer (mock/faults/) wraps it through the
     // seams of mock/seams.ts, never the other way round. Tests of the core may not reach for it either.
     files: ['mock/**/*.ts'],

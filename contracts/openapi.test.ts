@@ -12,10 +12,9 @@ import { HOSTS } from './environments.ts';
 import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from './limits.ts';
 import { buildOpenApiDocument, componentName, embedSchema, SECURITY_SCHEME } from './openapi.ts';
 import { SCOPES } from './scopes.ts';
-import { tsNodeArgs } from '../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../scripts/root.ts';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '..');
 
 type Node = Record<string, unknown>;
 const at = (node: unknown, ...keys: string[]): Node => {

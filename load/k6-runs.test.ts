@@ -182,7 +182,7 @@ const children = new Set<ChildProcess>();
 /** One `k6 run` of a bundle in its own directory; the environment holds nothing but what the run needs. */
 function runK6(bundle: string, args: readonly string[], dir: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn((k6 as { path: string }).path, ['run', '--quiet', '--no-color', '--no-usage-report', ...args, bundle], {
+    const child = spawn((k6 as { value: string }).value, ['run', '--quiet', '--no-color', '--no-usage-report', ...args, bundle], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
     });
@@ -222,7 +222,7 @@ function readIf(file: string): string {
 }
 
 test.describe('the k6 bundles on a real k6', () => {
-  test.skip(!k6.ok, `No real k6 to run the bundles with (${k6.ok ? '' : k6.reason}): set K6_BIN to a k6 v0.47.0 or newer.`);
+  test.skip(!k6.ok, `No real k6 to run the bundles with (${k6.ok ? '' : k6.error}): set K6_BIN to a k6 v0.47.0 or newer.`);
   // The runs are made once, pooled, in beforeAll; each test reads its outcome.
   test.describe.configure({ timeout: 180_000 });
 

@@ -109,7 +109,7 @@ export class ControlPlane {
 
   #advance(body: Buffer): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.reason}.`));
+    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.error}.`));
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
       return this.#replies.api(
@@ -131,7 +131,7 @@ export class ControlPlane {
 
   #change(body: Buffer, apply: (attributes: unknown) => ChangeResult, status: 200 | 201): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.reason}.`));
+    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.error}.`));
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
     const value = parsed.value;
     const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;

@@ -4,6 +4,7 @@
  * response themselves, so each rule can be unit-tested without a socket and the hot path writes the
  * head in a single `writeHead` call.
  */
+import { fail, type Result } from '../contracts/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
 import { apiErrorBody, type ErrorBody, JSON_TYPE, tokenErrorBody } from './error-bodies.ts';
@@ -137,13 +138,13 @@ export class Replies {
 }
 
 /** Parses a JSON request body; an empty body is `undefined`. */
-export function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function parseJsonBody(body: Buffer): Result<unknown> {
   if (body.length === 0) return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(body.toString('utf8')) };
   } catch {
     // V8's message quotes the input, which may hold a token: say only what is wrong.
-    return { ok: false, reason: 'the body is not valid JSON' };
+    return fail('the body is not valid JSON');
   }
 }
 

@@ -57,7 +57,7 @@ export class Logout {
     const parsed = parseJsonBody(bytes);
     const expected = kind === 'json-object' ? 'a JSON object' : 'empty or a JSON object';
     if (!parsed.ok)
-      return kind === 'any' ? { ok: true, refreshToken: undefined } : { ok: false, detail: `The logout body must be ${expected}: ${parsed.reason}.` };
+      return kind === 'any' ? { ok: true, refreshToken: undefined } : { ok: false, detail: `The logout body must be ${expected}: ${parsed.error}.` };
     if (parsed.value === undefined) {
       return kind === 'json-object'
         ? { ok: false, detail: 'The logout body must be a JSON object, like {} or {"refresh_token": "..."}; it is empty.' }

@@ -57,7 +57,7 @@ function formFields(body: Buffer): TokenFields | OAuthError {
 /** The same fields from a JSON object; members of other types than string are refused by name. */
 function jsonFields(body: Buffer): TokenFields | OAuthError {
   const parsed = parseJsonBody(body);
-  if (!parsed.ok) return invalidRequest(`The JSON body cannot be read: ${parsed.reason}.`);
+  if (!parsed.ok) return invalidRequest(`The JSON body cannot be read: ${parsed.error}.`);
   if (!isPlainObject(parsed.value))
     return invalidRequest('The JSON body must be an object of the token request fields, like {"grant_type": "client_credentials", …}.');
   const fields: TokenFields = {};

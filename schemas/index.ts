@@ -4,6 +4,7 @@
  * validators, the OpenAPI document embeds the schema objects, and the k6 build turns them into ajv
  * standalone code (standaloneValidatorsSource) so that nothing compiles a schema inside k6.
  */
+import { fail, type Result } from '../contracts/result.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import Ajv2020 from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
@@ -202,16 +203,14 @@ function atPointer(data: unknown, pointer: string): unknown {
   return here;
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+/** A value that passed its schema, or the sentence saying which schema and why not. */
+export type Checked<T> = Result<T>;
 
 /** Validates and, on failure, says which schema and why, before the validator's errors are overwritten by its next call. */
 export function check<T>(validate: ValidateFunction<T>, data: unknown, options?: FormatErrorsOptions): Checked<T> {
   if (validate(data)) return { ok: true, value: data };
   const schema = validate.schema as { title?: string; $id?: string };
-  return {
-    ok: false,
-    reason: `does not match the ${schema.title ?? 'schema'} schema (${schema.$id ?? 'no $id'}):\n${formatErrors(validate.errors, data, options)}`,
-  };
+  return fail(`does not match the ${schema.title ?? 'schema'} schema (${schema.$id ?? 'no $id'}):\n${formatErrors(validate.errors, data, options)}`);
 }
 
 /** The validators the k6 bundles get (the export names of standaloneValidatorsSource's module). */

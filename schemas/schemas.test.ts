@@ -333,9 +333,9 @@ test.describe('formatErrors and check', () => {
     const missing = check(validateContentItem, { type: 'content', id: '1', attributes: attributes({}, ['title']) });
     expect(missing.ok).toBe(false);
     if (!missing.ok) {
-      expect(missing.reason).toContain('Content item schema (https://lp-contract.dev/schemas/content-item.json)');
-      expect(missing.reason).toContain("/attributes must have required property 'title'");
-      expect(missing.reason).not.toContain('(got');
+      expect(missing.error).toContain('Content item schema (https://lp-contract.dev/schemas/content-item.json)');
+      expect(missing.error).toContain("/attributes must have required property 'title'");
+      expect(missing.error).not.toContain('(got');
     }
   });
 

@@ -15,9 +15,7 @@ import { KIND_HEADER } from './bench/farm.ts';
 import { nextPathOf } from './bench/http-client.ts';
 import { PIECES, parseBenchArgs } from './bench/options.ts';
 import { formatTarget, holds, median, percentile, sortedSamples, summarise, type Target } from './bench/report.ts';
-import { tsNodeArgs } from './root.ts';
-
-const ROOT = path.resolve(__dirname, '..');
+import { ROOT, tsNodeArgs } from './root.ts';
 
 test.describe('bench arithmetic', () => {
   test('percentiles are nearest-rank samples of a numeric sort', () => {
@@ -80,7 +78,7 @@ test.describe('bench flags', () => {
       if (parsed.ok) {
         if (row.only) expect(parsed.value.only).toEqual(row.only);
         if (row.quick !== undefined) expect(parsed.value.quick).toBe(row.quick);
-      } else expect(parsed.message.length).toBeGreaterThan(10);
+      } else expect(parsed.error.length).toBeGreaterThan(10);
     });
   }
 });

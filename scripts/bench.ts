@@ -90,7 +90,7 @@ async function runPiece(piece: Piece, args: BenchArgs, record: Record<string, un
 async function main(): Promise<number> {
   const parsed = parseBenchArgs(process.argv.slice(2));
   if (!parsed.ok) {
-    process.stderr.write(`bench: ${parsed.message}\n`);
+    process.stderr.write(`bench: ${parsed.error}\n`);
     return 2;
   }
   const args = parsed.value;

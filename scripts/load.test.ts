@@ -99,6 +99,6 @@ test('k6 from K6_BIN runs the bundle with the environment (not -e flags) and its
 });
 
 test('findK6: K6_BIN must be an executable file; PATH is searched in order', () => {
-  expect(findK6({ K6_BIN: '/nonexistent/k6' })).toEqual({ ok: false, reason: 'K6_BIN is set to /nonexistent/k6, which is not an executable file' });
-  expect(findK6({ PATH: nodeDir })).toEqual({ ok: false, reason: 'k6 is not on PATH and K6_BIN is not set' });
+  expect(findK6({ K6_BIN: '/nonexistent/k6' })).toEqual({ ok: false, error: 'K6_BIN is set to /nonexistent/k6, which is not an executable file' });
+  expect(findK6({ PATH: nodeDir })).toEqual({ ok: false, error: 'k6 is not on PATH and K6_BIN is not set' });
 });

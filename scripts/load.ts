@@ -14,6 +14,7 @@
  *
  * Exit codes: k6's own; 2 for an unknown script; 1 for a configuration, build or missing-k6 problem.
  */
+import { fail, ok, type Result } from '../contracts/result.ts';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -35,20 +36,20 @@ function isExecutable(file: string): boolean {
 }
 
 /** k6's path: K6_BIN when set (it must be an executable file), else the first `k6` on PATH. */
-export function findK6(env: NodeJS.ProcessEnv): { ok: true; path: string } | { ok: false; reason: string } {
+export function findK6(env: NodeJS.ProcessEnv): Result<string> {
   const configured = env.K6_BIN?.trim();
   if (configured) {
-    return isExecutable(configured) ? { ok: true, path: configured } : { ok: false, reason: `K6_BIN is set to ${configured}, which is not an executable file` };
+    return isExecutable(configured) ? ok(configured) : fail(`K6_BIN is set to ${configured}, which is not an executable file`);
   }
   const names = process.platform === 'win32' ? ['k6.exe', 'k6.cmd', 'k6'] : ['k6'];
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (dir === '') continue;
     for (const name of names) {
       const candidate = path.join(dir, name);
-      if (isExecutable(candidate)) return { ok: true, path: candidate };
+      if (isExecutable(candidate)) return ok(candidate);
     }
   }
-  return { ok: false, reason: 'k6 is not on PATH and K6_BIN is not set' };
+  return fail('k6 is not on PATH and K6_BIN is not set');
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -82,20 +83,20 @@ async function main(args: readonly string[]): Promise<number> {
   const k6 = findK6(process.env);
   if (!k6.ok) {
     console.error(
-      `load: k6 is needed to run ${bundle}, but ${k6.reason}. Install k6 v0.47.0 or newer (${K6_INSTALL_URL}) or set K6_BIN to its path; the bundles are built in dist/load/ meanwhile.`,
+      `load: k6 is needed to run ${bundle}, but ${k6.error}. Install k6 v0.47.0 or newer (${K6_INSTALL_URL}) or set K6_BIN to its path; the bundles are built in dist/load/ meanwhile.`,
     );
     return 1;
   }
 
   mkdirSync(path.resolve(root, reportDir(process.env)), { recursive: true });
-  const child = spawn(k6.path, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd: root, env: process.env, stdio: 'inherit' });
+  const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd: root, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
   const ignore = () => {};
   process.on('SIGINT', ignore);
   process.on('SIGTERM', ignore);
   return new Promise<number>((resolve) => {
     child.on('error', (error) => {
-      console.error(`load: could not start ${k6.path}: ${error.message}`);
+      console.error(`load: could not start ${k6.value}: ${error.message}`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {

@@ -151,7 +151,8 @@ test('a passing run without a plot', () => {
 });
 
 test('helpers: redaction ignores very short secrets; secrets are collected by key name; the plot copes with no data', () => {
-  expect(redact('a b c abcd', ['a', 'abcd'])).toBe('a b c [redacted]');
+  expect(redact('a b c abcdef', ['a', 'abcdef'])).toBe('a b c [redacted]');
+  expect(redact('Authorization: Bearer abcdefghijklmnopqrstuvwx', [])).toBe('Authorization: [redacted]');
   expect(collectSecrets({ accessToken: 'x1', nested: { client_secret: 'y2', other: 'z' }, list: [{ refresh_token: 'w3' }] })).toEqual(['x1', 'y2', 'w3']);
   expect(svgPlot([], 1000)).toMatch(/^<svg .*<\/svg>$/);
 });

@@ -13,6 +13,7 @@
  * written together by one handleSummary, and share its escaping and redaction; split, each piece would
  * import the rest.
  */
+import { Redactor } from '../../contracts/redact.ts';
 import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
@@ -229,16 +230,11 @@ export function escapeHtml(text: string): string {
   return escapeXml(text);
 }
 
-export const REDACTED = '[redacted]';
+export { REDACTED } from '../../contracts/redact.ts';
 
-/** Replaces every occurrence of each secret (4 characters or more: shorter ones would blank common text). */
+/** Every known secret and every placed credential replaced, by the project's one redactor. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    out = out.split(secret).join(REDACTED);
-  }
-  return out;
+  return new Redactor(...secrets).redact(text);
 }
 
 /** Every string under a key that names a token or a secret, anywhere in `value` (e.g. setup data). */

@@ -138,7 +138,7 @@ async function walkMock(options: { faults?: FaultName[]; profile?: ProfileFile; 
     const limit = options.limit ?? 50;
     const validate = (body: unknown) => {
       const checked = path.endsWith('users') ? check(validateUsersList, body) : check(validateContentList, body);
-      return checked.ok ? undefined : checked.reason;
+      return checked.ok ? undefined : checked.error;
     };
     const walk = new PaginationWalk(`${mock.baseUrl}${path}?limit=${limit}`, {
       limit,

@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
-import { tsNodeArgs } from '../../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../../scripts/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });
-
-const ROOT = path.resolve(__dirname, '..', '..');
 
 function start(args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, tsNodeArgs('mock/cli.ts', args), { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });

@@ -45,7 +45,11 @@ test.describe('tokens.mislabelledForm read-as-form', () => {
 });
 
 test('strict refuses a form body labelled application/json', async ({ mock }) => {
-  const res = await fetch(`${mock.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new URLSearchParams(CC).toString() });
+  const res = await fetch(`${mock.authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: new URLSearchParams(CC).toString(),
+  });
   expect(res.status).toBe(400);
 });
 

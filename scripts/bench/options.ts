@@ -2,6 +2,7 @@
  * `npm run bench -- [--quick] [--only throughput,scale,memory,mixed] [--json <file>]`, parsed with
  * node:util.parseArgs and without side effects, and the sizes of each mode in one place.
  */
+import type { Result } from '../../contracts/result.ts';
 import { parseArgs } from 'node:util';
 
 export const PIECES = ['throughput', 'scale', 'memory', 'mixed'] as const;
@@ -27,7 +28,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--jso
 Exit code: 0 when every target holds (always in --quick mode unless the bench itself fails),
 1 when a target does not hold, 2 for a bad flag or a bench that could not run.`;
 
-export type ParsedArgs = { ok: true; value: BenchArgs } | { ok: false; message: string };
+export type ParsedArgs = Result<BenchArgs>;
 
 const FLAGS = {
   quick: { type: 'boolean' },
@@ -57,17 +58,17 @@ export function parseBenchArgs(argv: readonly string[]): ParsedArgs {
   try {
     ({ values } = parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
-    return { ok: false, message: sentence(error as NodeJS.ErrnoException) };
+    return { ok: false, error: sentence(error as NodeJS.ErrnoException) };
   }
   const { json } = values;
   // parseArgs takes `--json --quick` as a json file named "--quick"; nobody means that.
-  if (json !== undefined && (json === '' || json.startsWith('--'))) return { ok: false, message: '--json needs a file path.' };
+  if (json !== undefined && (json === '' || json.startsWith('--'))) return { ok: false, error: '--json needs a file path.' };
   let only: string[] | undefined;
   if (values.only !== undefined) {
-    if (values.only === '' || values.only.startsWith('--')) return { ok: false, message: `--only needs a comma-separated list of ${PIECES.join(', ')}.` };
+    if (values.only === '' || values.only.startsWith('--')) return { ok: false, error: `--only needs a comma-separated list of ${PIECES.join(', ')}.` };
     only = values.only.split(',').map((s) => s.trim());
     const unknown = only.find((n) => !(PIECES as readonly string[]).includes(n));
-    if (unknown !== undefined) return { ok: false, message: `--only: "${unknown}" is not a piece of the bench; expected some of ${PIECES.join(', ')}.` };
+    if (unknown !== undefined) return { ok: false, error: `--only: "${unknown}" is not a piece of the bench; expected some of ${PIECES.join(', ')}.` };
   }
   const chosen = only ?? [...PIECES];
   return { ok: true, value: { quick: values.quick === true, only: PIECES.filter((p) => chosen.includes(p)), json, help: values.help === true } };

@@ -1,13 +1,10 @@
 /** `tsx mock/faults/cli.ts --fault <name> [mock flags]`: the mock CLI with faults, as the matrix and the load tests start it. */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { tsNodeArgs } from '../../../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../../../scripts/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** Runs the CLI to its exit. */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
