@@ -10,13 +10,12 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { Rate } from '../../contracts/duration.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { check, validateTokenResponse } from '../../schemas/index.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
 import { ApiClient } from '../../specs/fixtures/api.ts';
 import { redactedJson } from '../../specs/fixtures/redact.ts';
 import { WorkerSession } from '../../specs/fixtures/session.ts';
 import type { Target } from '../../specs/fixtures/target.ts';
-import { type IssuedToken, Tokens } from '../../specs/fixtures/tokens.ts';
+import { type IssuedToken, issuedTokenOf, Tokens } from '../../specs/fixtures/tokens.ts';
 import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../../specs/fixtures/transport.ts';
 
 /** `group.option`, e.g. `pagination.finalPage`. */
@@ -157,17 +156,8 @@ export class Probe {
 
   /** A token in a 2xx answer to a request other than `issue` (a JSON body, a refresh): entered in the ledger. */
   adopt(response: ApiResponse, scopes: readonly string[]): IssuedToken | undefined {
-    const checked = check(validateTokenResponse, response.body);
-    if (response.status < 200 || response.status > 299 || !checked.ok) return undefined;
-    const body = checked.value;
-    const issued: IssuedToken = {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresIn: body.expires_in,
-      tokenType: body.token_type,
-      scopes,
-      clientId: this.target.client.clientId,
-    };
+    const issued = issuedTokenOf(response, scopes, this.target.client.clientId);
+    if (issued === undefined) return undefined;
     this.session.recordIssued(issued);
     this.ledger.set(issued.accessToken, { refreshToken: issued.refreshToken });
     return issued;
