@@ -66,7 +66,8 @@ const wholeSuite = (name: string, mock: MockTargetSettings): Project<object, { m
 export default defineConfig<object, { mockSettings: MockTargetSettings }>({
   reporter: [[path.join(__dirname, '..', '..', 'scripts', 'test-faults', 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
   outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
-  workers: availableParallelism(),
+  // One more worker than cores: blind projects spend much of their time waiting for rate windows.
+  workers: availableParallelism() + 1,
   retries: 0,
   // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
   timeout: 30_000,
