@@ -196,6 +196,8 @@ class Mock implements MockServer {
     const tokens = this.#tokens.stats();
     return {
       ...tokens,
+      // A refresh token of a service that answers no refresh grant opens nothing: only redeemable ones count.
+      validRefreshTokens: this.profile.tokens.refreshGrant ? tokens.validRefreshTokens : 0,
       rateWindows: this.#limiter.stats().windows,
       snapshots: this.#resources.stats().snapshots,
       throttledClients: this.#throttle?.size ?? 0,

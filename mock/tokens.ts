@@ -176,14 +176,16 @@ export class TokenStore implements Tokens {
   }
 
   /**
-   * Stored entries, and the access tokens still valid now (issued, not logged out, not expired on the
+   * Stored entries, and the access and refresh tokens still valid now (issued, not logged out, not expired on the
    * virtual clock): what a run checks to prove it left no live token behind.
    */
-  stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number } {
+  stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number; validRefreshTokens: number } {
     const now = this.#clock.now();
     let valid = 0;
     for (const g of this.#access.values()) if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) valid++;
-    return { accessTokens: this.#access.size, refreshTokens: this.#refresh.size, validAccessTokens: valid };
+    let validRefresh = 0;
+    for (const g of this.#refresh.values()) if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) validRefresh++;
+    return { accessTokens: this.#access.size, refreshTokens: this.#refresh.size, validAccessTokens: valid, validRefreshTokens: validRefresh };
   }
 
   #newRefresh(grant: RefreshGrant): string {

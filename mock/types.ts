@@ -59,6 +59,8 @@ export interface MockStats {
   /** Access tokens still valid: issued, not logged out, not expired on the virtual clock. */
   readonly validAccessTokens: number;
   readonly refreshTokens: number;
+  /** Refresh tokens still redeemable: a refresh grant is answered, and they are not logged out or expired. */
+  readonly validRefreshTokens: number;
   readonly rateWindows: number;
   readonly snapshots: number;
   /** Client_ids with a window of failed token requests (mock/token-throttle.ts). */

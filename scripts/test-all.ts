@@ -72,17 +72,15 @@ function removeEarlierReports(): void {
   mkdirSync(SUMMARY_DIR, { recursive: true });
 }
 
-/**
- * Valid access tokens the mock holds after the run: `validAccessTokens` where the mock counts them
- * apart from expired ones, else `accessTokens` (which may still hold expired, unswept ones).
- */
-async function tokensLeft(controlUrl: string): Promise<{ count: number; field: string }> {
+/** Tokens the mock still holds valid after the run, access and refresh: a run must leave none. */
+async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh: number }> {
   const response = await fetch(`${controlUrl}/stats`);
   const stats = (await response.json()) as Record<string, unknown>;
-  const field = typeof stats.validAccessTokens === 'number' ? 'validAccessTokens' : 'accessTokens';
-  const count = stats[field];
-  if (typeof count !== 'number') throw new Error(`GET ${controlUrl}/stats answered without a count of access tokens: ${JSON.stringify(stats).slice(0, 200)}`);
-  return { count, field };
+  const { validAccessTokens: access, validRefreshTokens: refresh } = stats;
+  if (typeof access !== 'number' || typeof refresh !== 'number') {
+    throw new Error(`GET ${controlUrl}/stats answered without counts of valid tokens: ${JSON.stringify(stats).slice(0, 200)}`);
+  }
+  return { access, refresh };
 }
 
 function writeIndex(total: Counts): void {
@@ -160,9 +158,11 @@ async function main(): Promise<number> {
     if (ended !== undefined) failures.push(`the mock CLI stopped during phase 2 (${ended}); its stderr ended with: ${mock.stderrTail().trim() || '(nothing)'}`);
     else if (mock.controlUrl) {
       const left = await tokensLeft(mock.controlUrl);
-      process.stdout.write(`  tokens still valid on the mock after the run: ${left.count} (${left.field} of GET /_mock/stats)\n`);
-      if (left.count !== 0)
-        failures.push(`phase 2 left ${left.count} access token(s) valid on the target (${left.field}): the run must log out every token it issued`);
+      process.stdout.write(`  tokens still valid on the mock after the run: ${left.access} access, ${left.refresh} refresh (GET /_mock/stats)\n`);
+      if (left.access + left.refresh !== 0)
+        failures.push(
+          `phase 2 left ${left.access} access and ${left.refresh} refresh token(s) valid on the target: the run must log out every token it issued`,
+        );
     }
   } catch (error) {
     failures.push((error as Error).message);

@@ -26,7 +26,8 @@ test.describe('logout', checks([], { serial: true }), () => {
     checks('logout.expires-access', 'platform.logout-response'),
     async ({ api, tokens, verdict }) => {
       const token = await tokens.own();
-      judgeLogoutAnswer(verdict, await api.logout({ token: token.accessToken }));
+      // With its refresh token, as a client ending its session sends it: a run leaves no token valid.
+      judgeLogoutAnswer(verdict, await api.logout({ token: token.accessToken }, token.refreshToken));
       for (const endpoint of RESOURCE_ENDPOINTS) {
         judgeUnauthenticated(verdict, 'logout.expires-access', await api.list(endpoint.id as ResourceEndpointId, { limit: 1 }, { token: token.accessToken }));
       }
@@ -41,7 +42,7 @@ test.describe('logout', checks([], { serial: true }), () => {
       leaving.accessToken === staying.accessToken,
       'The service handed back the same token for both requests: there is no other token to keep working.',
     );
-    await api.logout({ token: leaving.accessToken });
+    await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
     const endpoint = staying.scopes.some((s) => s.startsWith('users:')) ? 'listUsers' : 'listContent';
     const response = await api.list(endpoint, { limit: 1 }, { token: staying.accessToken });
     verdict.platform(

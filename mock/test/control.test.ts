@@ -35,7 +35,15 @@ test.describe('reset', () => {
     const res = await control(mock, '/reset');
     expect(res.status).toBe(204);
     expect(mock.clock.now()).toBe(START_MS);
-    expect(mock.stats()).toEqual({ accessTokens: 0, validAccessTokens: 0, refreshTokens: 0, rateWindows: 0, snapshots: 0, throttledClients: 0 });
+    expect(mock.stats()).toEqual({
+      accessTokens: 0,
+      validAccessTokens: 0,
+      refreshTokens: 0,
+      validRefreshTokens: 0,
+      rateWindows: 0,
+      snapshots: 0,
+      throttledClients: 0,
+    });
     expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(401);
   });
 
@@ -45,6 +53,7 @@ test.describe('reset', () => {
       accessTokens: 1,
       validAccessTokens: 1,
       refreshTokens: 1,
+      validRefreshTokens: 1,
       rateWindows: 0,
       snapshots: 0,
       throttledClients: 0,

@@ -97,7 +97,7 @@ test('clear forgets everything', () => {
   const issued = store.issue(a, []);
   store.clear();
   expect(store.verify(issued.accessToken)).toBeUndefined();
-  expect(store.stats()).toEqual({ accessTokens: 0, refreshTokens: 0, validAccessTokens: 0 });
+  expect(store.stats()).toEqual({ accessTokens: 0, refreshTokens: 0, validAccessTokens: 0, validRefreshTokens: 0 });
 });
 
 test('stats count the access tokens still valid apart from those stored', () => {
