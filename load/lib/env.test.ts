@@ -53,12 +53,20 @@ test.describe('the LP_* reader', () => {
     { name: 'no target', env: { LP_CLIENT_ID: 'a', LP_CLIENT_SECRET: 'b' }, message: /^LP_BASE_URL is not set/ },
     { name: 'no client id', env: { ...MOCK, LP_CLIENT_ID: ' ' }, message: /^LP_CLIENT_ID is not set/ },
     { name: 'no client secret', env: { ...MOCK, LP_CLIENT_SECRET: undefined }, message: /^LP_CLIENT_SECRET is not set/ },
-    { name: 'a relative URL', env: { ...MOCK, LP_BASE_URL: '/api' }, message: /^LP_BASE_URL "\/api" is not an absolute http\(s\) URL/ },
-    { name: 'an unknown environment', env: { ...MOCK, LP_ENVIRONMENT: 'staging' }, message: /^LP_ENVIRONMENT "staging" is not one of betatest, production/ },
-    { name: 'an unknown data center', env: { LP_ENVIRONMENT: 'betatest', LP_DATA_CENTER: 'ap' }, message: /^LP_DATA_CENTER "ap" is not one of us, eu, ca/ },
-    { name: 'a malformed rate', env: { ...MOCK, LP_RATE: '20 per 10s' }, message: /^LP_RATE "20 per 10s" is not a rate/ },
-    { name: 'empty scopes', env: { ...MOCK, LP_SCOPES: ' , ' }, message: /^LP_SCOPES is empty/ },
-    { name: 'a vague production flag', env: { ...MOCK, LP_ALLOW_PRODUCTION: 'yes' }, message: /^LP_ALLOW_PRODUCTION "yes" must be 1/ },
+    { name: 'a relative URL', env: { ...MOCK, LP_BASE_URL: '/api' }, message: /^LP_BASE_URL must be an absolute http\(s\) URL/ },
+    {
+      name: 'an unknown environment',
+      env: { ...MOCK, LP_ENVIRONMENT: 'staging' },
+      message: /^LP_ENVIRONMENT must be one of betatest, production, got "staging"/,
+    },
+    {
+      name: 'an unknown data center',
+      env: { LP_ENVIRONMENT: 'betatest', LP_DATA_CENTER: 'ap' },
+      message: /^LP_DATA_CENTER must be one of us, eu, ca, got "ap"/,
+    },
+    { name: 'a malformed rate', env: { ...MOCK, LP_RATE: '20 per 10s' }, message: /^LP_RATE must be a rate like 200\/1m/ },
+    { name: 'empty scopes', env: { ...MOCK, LP_SCOPES: ' , ' }, message: /^LP_SCOPES must be a comma-delimited list of scopes/ },
+    { name: 'a vague production flag', env: { ...MOCK, LP_ALLOW_PRODUCTION: 'yes' }, message: /^LP_ALLOW_PRODUCTION must be 1 or 0, got "yes"/ },
   ]) {
     test(`${name} is refused with a sentence naming the variable`, () => expect(failure(env)).toMatch(message));
   }
@@ -96,7 +104,10 @@ test('number and flag helpers', () => {
   expect(envInt({}, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(5);
   expect(envInt({ LP_VUS: '7' }, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(7);
   expect(() => envInt({ LP_VUS: '70' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow('LP_VUS 70 is outside 1 to 10.');
-  expect(() => envInt({ LP_VUS: '1.5' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow('LP_VUS "1.5" is not a whole number.');
-  expect(envFlag({ X: '0' }, 'X')).toBe(false);
-  expect(envFlag({ X: '' }, 'X')).toBe(false);
+  expect(() => envInt({ LP_VUS: '1.5' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow(/^LP_VUS must be a whole number/);
+  // Read as the suite reads them (contracts/settings.ts): `true` is yes for both.
+  expect(envFlag({ LP_ALLOW_PRODUCTION: '0' }, 'LP_ALLOW_PRODUCTION')).toBe(false);
+  expect(envFlag({ LP_ALLOW_PRODUCTION: '' }, 'LP_ALLOW_PRODUCTION')).toBe(false);
+  expect(envFlag({ LP_ALLOW_PRODUCTION: 'true' }, 'LP_ALLOW_PRODUCTION')).toBe(true);
+  expect(() => envFlag({ LP_ALLOW_PRODUCTION: 'yes' }, 'LP_ALLOW_PRODUCTION')).toThrow(/^LP_ALLOW_PRODUCTION must be 1 or 0/);
 });

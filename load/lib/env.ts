@@ -1,13 +1,13 @@
 /**
  * The load scripts' configuration, read from an `__ENV`-style record (k6's `__ENV`, or `process.env`
- * in the runner) with the suite's LP_* names. Every problem is an EnvError whose message is one
+ * in the runner) through the project's one table of settings (contracts/settings.ts): a value means
+ * here what it means to the suite and the scripts. Every problem is an EnvError whose message is one
  * sentence naming the variable; secrets are never echoed.
  */
-import { parseRate, type Rate } from '../../contracts/duration.ts';
-import { DATA_CENTERS, type DataCenter, ENVIRONMENTS, type Environment, isProductionUrl, resolveHosts } from '../../contracts/environments.ts';
+import type { Rate } from '../../contracts/duration.ts';
+import { type DataCenter, type Environment, isProductionUrl, resolveHosts } from '../../contracts/environments.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { parseScopeList } from '../../contracts/scopes.ts';
-import { isAbsoluteUrl } from './url.ts';
+import { readSetting, SettingError, type SettingName, type SettingValue } from '../../contracts/settings.ts';
 
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
 
@@ -38,6 +38,16 @@ export interface LoadEnv extends Target {
   readonly rate: Rate | null;
 }
 
+/** A setting of the table, parsed and checked there; its problems as EnvErrors. */
+export function setting<N extends SettingName>(env: EnvRecord, name: N): SettingValue<N> | undefined {
+  try {
+    return readSetting(env, name);
+  } catch (error) {
+    if (error instanceof SettingError) throw new EnvError(error.message);
+    throw error;
+  }
+}
+
 /** A variable's value, trimmed; `undefined` when unset or blank. */
 export function envString(env: EnvRecord, name: string): string | undefined {
   const value = env[name];
@@ -52,22 +62,19 @@ export function requireEnv(env: EnvRecord, name: string, hint?: string): string 
   return value;
 }
 
-/** An integer variable within [min, max], or `fallback` when unset. */
-export function envInt(env: EnvRecord, name: string, fallback: number, range: { min: number; max: number }): number {
-  const text = envString(env, name);
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) throw new EnvError(`${name} "${text}" is not a whole number.`);
-  const value = Number(text);
-  if (value < range.min || value > range.max) throw new EnvError(`${name} ${value} is outside ${range.min} to ${range.max}.`);
-  return value;
+/** An integer setting (the table checks its form and bounds) within a script's own [min, max], or `fallback` when unset. */
+export function envInt(env: EnvRecord, name: SettingName, fallback: number, range: { min: number; max: number }): number {
+  return within(name, setting(env, name), fallback, range);
 }
 
-/** A decimal variable within [min, max], or `fallback` when unset. */
-export function envNumber(env: EnvRecord, name: string, fallback: number, range: { min: number; max: number }): number {
-  const text = envString(env, name);
-  if (text === undefined) return fallback;
-  if (!/^\d+(?:\.\d+)?$/.test(text)) throw new EnvError(`${name} "${text}" is not a number.`);
-  const value = Number(text);
+/** A decimal setting within a script's own [min, max], or `fallback` when unset. */
+export function envNumber(env: EnvRecord, name: SettingName, fallback: number, range: { min: number; max: number }): number {
+  return within(name, setting(env, name), fallback, range);
+}
+
+function within(name: string, value: unknown, fallback: number, range: { min: number; max: number }): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new EnvError(`${name} is not a number setting.`);
   if (value < range.min || value > range.max) throw new EnvError(`${name} ${value} is outside ${range.min} to ${range.max}.`);
   return value;
 }
@@ -77,30 +84,15 @@ export function reportDir(env: EnvRecord): string {
   return envString(env, 'LP_REPORT_DIR') ?? 'reports/load';
 }
 
-/** `1` is yes; unset, blank or `0` is no; anything else is refused rather than guessed. */
-export function envFlag(env: EnvRecord, name: string): boolean {
-  const text = envString(env, name);
-  if (text === undefined || text === '0') return false;
-  if (text === '1') return true;
-  throw new EnvError(`${name} "${text}" must be 1 (yes) or 0 (no).`);
+/** A flag setting: `1`/`true` yes, `0`/`false` or unset no (the table's reading); anything else refused. */
+export function envFlag(env: EnvRecord, name: SettingName): boolean {
+  return setting(env, name) === true;
 }
 
 /** LP_RATE like `20/10s`; DEFAULT_RATE when unset; null for `0` (the target does not limit). */
 export function readRate(env: EnvRecord): Rate | null {
-  const text = envString(env, 'LP_RATE');
-  if (text === undefined) return DEFAULT_RATE;
-  const rate = parseRate(text);
-  if (rate === undefined) throw new EnvError(`LP_RATE "${text}" is not a rate like 200/1m or 20/10s (or 0 for no limit).`);
-  return rate;
-}
-
-function oneOf<T extends string>(env: EnvRecord, name: string, allowed: readonly T[]): T | undefined {
-  const text = envString(env, name);
-  if (text === undefined) return undefined;
-  const lower = text.toLowerCase();
-  const found = allowed.find((value) => value === lower);
-  if (found === undefined) throw new EnvError(`${name} "${text}" is not one of ${allowed.join(', ')}.`);
-  return found;
+  const rate = setting(env, 'LP_RATE');
+  return rate === undefined ? DEFAULT_RATE : rate;
 }
 
 /**
@@ -108,20 +100,11 @@ function oneOf<T extends string>(env: EnvRecord, name: string, allowed: readonly
  * LP_DATA_CENTER, or LP_ORG_HOST) through contracts resolveHosts; explicit URLs win one by one.
  */
 export function readTarget(env: EnvRecord): Target {
-  const environment: Environment | undefined = oneOf(env, 'LP_ENVIRONMENT', ENVIRONMENTS);
-  const dataCenter: DataCenter | undefined = oneOf(env, 'LP_DATA_CENTER', DATA_CENTERS);
-  const orgHost = envString(env, 'LP_ORG_HOST');
-  const authUrl = envString(env, 'LP_AUTH_URL');
-  const baseUrl = envString(env, 'LP_BASE_URL');
-  if (orgHost !== undefined && !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(orgHost)) {
-    throw new EnvError(`LP_ORG_HOST "${orgHost}" is not a host label (letters, digits and hyphens).`);
-  }
-  for (const [name, value] of [
-    ['LP_AUTH_URL', authUrl],
-    ['LP_BASE_URL', baseUrl],
-  ] as const) {
-    if (value !== undefined && !isAbsoluteUrl(value)) throw new EnvError(`${name} "${value}" is not an absolute http(s) URL.`);
-  }
+  const environment = setting(env, 'LP_ENVIRONMENT') as Environment | undefined;
+  const dataCenter = setting(env, 'LP_DATA_CENTER') as DataCenter | undefined;
+  const orgHost = setting(env, 'LP_ORG_HOST');
+  const authUrl = setting(env, 'LP_AUTH_URL');
+  const baseUrl = setting(env, 'LP_BASE_URL');
   const hosts = resolveHosts({
     ...(environment ? { environment } : {}),
     ...(dataCenter ? { dataCenter } : {}),
@@ -152,7 +135,6 @@ export function readLoadEnv(env: EnvRecord): LoadEnv {
   guardProduction(target, allowProduction);
   const clientId = requireEnv(env, 'LP_CLIENT_ID', 'the client id of the API key');
   const clientSecret = requireEnv(env, 'LP_CLIENT_SECRET', 'the client secret of the API key');
-  const scopes = parseScopeList(envString(env, 'LP_SCOPES') ?? DEFAULT_SCOPES);
-  if (scopes.length === 0) throw new EnvError('LP_SCOPES is empty: name at least one scope, e.g. content:read,users:read.');
+  const scopes = setting(env, 'LP_SCOPES') ?? DEFAULT_SCOPES.split(',');
   return { ...target, clientId, clientSecret, scopes, allowProduction, rate: readRate(env) };
 }
