@@ -2,6 +2,7 @@
  * docs/configuration.md and .env.example, from the one table of settings (contracts/settings.ts): a
  * setting documented anywhere else would drift from the code that reads it.
  */
+import { tableCell } from './markdown.ts';
 import { SETTING_GROUPS, type SettingGroup, SETTINGS, type SettingName, type SettingSpec } from '../../contracts/settings.ts';
 import type { GeneratedFile } from './generated.ts';
 
@@ -32,10 +33,6 @@ function typeOf(spec: SettingSpec): string {
   return `${TYPE_HINTS[spec.type]}${range}`;
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 function markdown(): string {
   const lines = [
     '# Configuration',
@@ -53,7 +50,9 @@ function markdown(): string {
     lines.push(`## ${SETTING_GROUPS[group]}`, '', '| variable | value | default | read by | meaning |', '| --- | --- | --- | --- | --- |');
     for (const [name, spec] of rows) {
       const readers = spec.readers.map((r) => READERS[r] ?? r).join(', ');
-      lines.push(`| \`${name}\` | ${cell(typeOf(spec))} | ${spec.default === undefined ? '' : `\`${spec.default}\``} | ${readers} | ${cell(spec.doc)} |`);
+      lines.push(
+        `| \`${name}\` | ${tableCell(typeOf(spec))} | ${spec.default === undefined ? '' : `\`${spec.default}\``} | ${readers} | ${tableCell(spec.doc)} |`,
+      );
     }
     lines.push('');
   }

@@ -4,16 +4,12 @@
  * (specs/faults/areas.ts) and the legal profiles of specs/faults/profiles.ts. The outcome of a run is
  * not here (a document must not change with each run): the run writes it to reports/faults/.
  */
+import { tableCell } from './markdown.ts';
 import { RULES } from '../../contracts/rules.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_RATE } from '../../specs/faults/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import type { GeneratedFile } from './generated.ts';
-
-/** Text safe in a Markdown table cell: pipes escaped, line breaks folded. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-}
 
 export function faultMatrixDocs(): GeneratedFile[] {
   const lines = [
@@ -55,7 +51,7 @@ export function faultMatrixDocs(): GeneratedFile[] {
     ...FAULT_NAMES.map((name) => {
       const f = FAULTS[name];
       const specs = AREA_SPECS[f.area].map((file) => `\`${file}\``).join(', ');
-      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${f.area} | ${cell(f.breaks)} | ${specs} |`;
+      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${f.area} | ${tableCell(f.breaks)} | ${specs} |`;
     }),
     '',
     '## Legal profiles',
@@ -65,14 +61,14 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     '| profile | what it does otherwise than strict |',
     '|---|---|',
-    ...MATRIX_PROFILES.map((p) => `| \`${p.name}\` | ${cell(p.open)} |`),
+    ...MATRIX_PROFILES.map((p) => `| \`${p.name}\` | ${tableCell(p.open)} |`),
     '',
     ...(EXCLUDED.length === 0
       ? ['No option value is left out of the covering profiles.']
       : [
           'Option values left out of the covering profiles because a spec refuses them although the document allows them:',
           '',
-          ...EXCLUDED.map((e) => `- \`${e.option}\` ${cell(JSON.stringify(e.value))}: \`${e.spec}\` (${cell(e.why)})`),
+          ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: \`${e.spec}\` (${tableCell(e.why)})`),
         ]),
   ];
   return [{ path: 'docs/fault-matrix.md', content: `${lines.join('\n')}\n`, format: 'markdown' }];

@@ -3,6 +3,7 @@
  * document leaves open there, its values, and the value of each built-in profile. The schema is the
  * catalogue of open points; this page only lays it out.
  */
+import { tableCell } from './markdown.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
@@ -69,10 +70,6 @@ function shown(value: unknown): string {
   return `\`${String(value)}\``;
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 function markdown(): string {
   const profiles = Object.fromEntries(
     BUILT_INS.map((name) => [name, JSON.parse(readFileSync(path.join(ROOT, 'mock', 'profiles', `${name}.json`), 'utf8')) as Record<string, unknown>]),
@@ -103,7 +100,7 @@ function markdown(): string {
     for (const [option, optionSchema] of Object.entries(groupSchema.properties)) {
       const description = resolve(optionSchema).description ?? '';
       const columns = BUILT_INS.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
-      lines.push(`| \`${group}.${option}\` | ${cell(description)} | ${cell(values(optionSchema))} | ${columns.join(' | ')} |`);
+      lines.push(`| \`${group}.${option}\` | ${tableCell(description)} | ${tableCell(values(optionSchema))} | ${columns.join(' | ')} |`);
     }
   }
   lines.push('', ...PROBER, '');

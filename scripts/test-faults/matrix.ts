@@ -12,6 +12,7 @@
  *
  * One file: the matrix, its counts and its two renderings read the same rows; the renderings are short.
  */
+import { tableCell } from '../docs/markdown.ts';
 import { RULES, type RuleId, type RuleLevel } from '../../contracts/rules.ts';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, type FaultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
@@ -210,7 +211,8 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
  * catching test listed. Tables hold short cells only, the lists the long titles, so it reads well raw too.
  */
 export function renderReport(m: Matrix): string {
-  const cellOf = (c: Catch) => (c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${cell(c.why ?? '')}` : `**no**: ${cell(c.why ?? '')}`);
+  const cellOf = (c: Catch) =>
+    c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${tableCell(c.why ?? '')}` : `**no**: ${tableCell(c.why ?? '')}`;
   const lines = [
     '# Fault matrix: the last run of `npm run test:faults`',
     '',
@@ -223,7 +225,7 @@ export function renderReport(m: Matrix): string {
     '| fault | rule (level) | area | what the mock does wrong | with control plane | blind |',
     '|---|---|---|---|---|---|',
     ...m.faults.map(
-      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${cell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
+      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${tableCell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
     ),
     '',
     '### The tests that caught each fault',
@@ -241,7 +243,7 @@ export function renderReport(m: Matrix): string {
     '',
     '| profile | column | what it does otherwise than strict | tests run | false alarms |',
     '|---|---|---|---|---|',
-    ...m.variants.map((v) => `| ${variantCell(v)} | ${v.column} | ${cell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
+    ...m.variants.map((v) => `| ${variantCell(v)} | ${v.column} | ${tableCell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
   ];
   const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
   if (alarms.length > 0) {
@@ -253,7 +255,7 @@ export function renderReport(m: Matrix): string {
       '',
       'Option values left out of the covering profiles:',
       '',
-      ...EXCLUDED.map((e) => `- \`${e.option}\` ${cell(JSON.stringify(e.value))}: ${cell(e.why)}`),
+      ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: ${tableCell(e.why)}`),
     );
   }
   return `${lines.join('\n').trimEnd()}\n`;
@@ -270,14 +272,9 @@ function variantCell(v: VariantRow): string {
 /** The count (the tests and their messages are listed under the table). */
 function falseAlarmCell(v: VariantRow): string {
   const alarms = v.falseAlarms.length === 0 ? '0' : `**${v.falseAlarms.length}**`;
-  return v.problem === undefined ? alarms : `${alarms} (**${cell(v.problem)}**)`;
+  return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
 }
 
 function shortList(items: readonly string[], max: number): string[] {
   return items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`];
-}
-
-/** Text safe in a Markdown table cell: pipes escaped, line breaks folded. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }
