@@ -154,13 +154,15 @@ export class Probe {
     return issued;
   }
 
-  /** A token in a 2xx answer to a request other than `issue` (a JSON body, a refresh): entered in the ledger. */
+  /**
+   * A token in a 2xx answer to a request other than `issue` (a JSON body, a refresh): entered in the
+   * ledger. The worker session has it already (the token helper records every token it sees issued).
+   */
   adopt(response: ApiResponse, scopes: readonly string[]): IssuedToken | undefined {
     const issued = issuedTokenOf(response, scopes, this.target.client.clientId);
-    if (issued === undefined) return undefined;
-    this.session.recordIssued(issued);
-    this.ledger.set(issued.accessToken, { refreshToken: issued.refreshToken });
-    return issued;
+    if (response.status < 200 || response.status > 299 || !issued.ok) return undefined;
+    this.ledger.set(issued.value.accessToken, { refreshToken: issued.value.refreshToken });
+    return issued.value;
   }
 
   /** Keeps what every answer may tell: rate headers, content items, query refusals. */
