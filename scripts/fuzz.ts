@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
 import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest } from '../mock/test/fuzz-harness.ts';
-import { clientsFile, integerFlags, type MockProcess, withMockProcess } from './mock-process.ts';
+import { integerFlags } from './flags.ts';
+import { clientsFile, type MockProcess, withMockProcess } from './mock-process.ts';
 
 const flags = integerFlags(process.argv.slice(2), {
   requests: { default: 100_000, min: 1, max: 10_000_000 },

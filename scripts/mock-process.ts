@@ -143,31 +143,3 @@ export async function withMockProcess<T>(args: readonly string[], nodeFlags: rea
     await mock.stop();
   }
 }
-
-/** `--name value` flags of a script: integers only, each with a default and bounds; a bad one exits 2 with a sentence. */
-export function integerFlags<K extends string>(argv: readonly string[], spec: Record<K, { default: number; min: number; max: number }>): Record<K, number> {
-  const values = Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, (v as { default: number }).default])) as Record<K, number>;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') ? arg.slice(2, eq < 0 ? undefined : eq) : '';
-    if (!(name in spec))
-      usage(
-        `Unknown argument "${arg}"; flags: ${Object.keys(spec)
-          .map((k) => `--${k} <n>`)
-          .join(', ')}.`,
-      );
-    const text = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    const { min, max } = spec[name as K];
-    if (text === undefined || !/^-?\d{1,15}$/.test(text) || Number(text) < min || Number(text) > max) {
-      usage(`--${name} must be an integer from ${min} to ${max}, got ${text === undefined ? 'nothing' : `"${text}"`}.`);
-    }
-    values[name as K] = Number(text);
-  }
-  return values;
-}
-
-function usage(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseFlags } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
 import { ROOT } from './root.ts';
@@ -11,18 +12,17 @@ import { ROOT } from './root.ts';
 const USAGE = 'usage: npm run openapi [-- --out <file>]';
 
 function parseArgs(args: readonly string[]): { out: string } | { error: string } {
-  let out = path.join(ROOT, 'dist', 'openapi.json');
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === '--out' || arg.startsWith('--out=')) {
-      const value = arg === '--out' ? args[++i] : arg.slice('--out='.length);
-      if (!value) return { error: `--out needs a file path. ${USAGE}` };
-      out = path.resolve(value);
-    } else {
-      return { error: `unknown argument "${arg}". ${USAGE}` };
-    }
+  let values: { out?: string | undefined };
+  try {
+    ({ values } = parseFlags({ args: [...args], options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { error: `--out needs a file path. ${USAGE}` };
+    const arg = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '?';
+    return { error: `unknown argument "${arg}". ${USAGE}` };
   }
-  return { out };
+  if (values.out === '') return { error: `--out needs a file path. ${USAGE}` };
+  return { out: values.out === undefined ? path.join(ROOT, 'dist', 'openapi.json') : path.resolve(values.out) };
 }
 
 async function main(args: readonly string[]): Promise<number> {

@@ -19,7 +19,8 @@
  * script is read as one scenario from start to verdict.
  */
 import type { ClientConfig } from '../mock/clients.ts';
-import { clientsFile, integerFlags, type MockProcess, withMockProcess } from './mock-process.ts';
+import { integerFlags } from './flags.ts';
+import { clientsFile, type MockProcess, withMockProcess } from './mock-process.ts';
 
 const flags = integerFlags(process.argv.slice(2), {
   seconds: { default: 180, min: 10, max: 3_600 },

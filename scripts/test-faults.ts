@@ -16,6 +16,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseFlags } from 'node:util';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from '../specs/faults/areas.ts';
 import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from '../specs/faults/profiles.ts';
@@ -57,17 +58,20 @@ interface Choice {
 
 /** The command line: names of faults and profiles (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
 function parseArgs(args: readonly string[]): Choice {
+  const { values, positionals } = parseFlags({
+    args: args.filter((arg) => arg !== '--'),
+    options: { limit: { type: 'string' } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const limitMinutes = values.limit === undefined ? DEFAULT_LIMIT_MINUTES : Number(values.limit);
+  if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${values.limit}".`);
   const names: string[] = [];
-  let limitMinutes = DEFAULT_LIMIT_MINUTES;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') continue;
-    if (arg === '--limit') {
-      limitMinutes = Number(args[++i]);
-      if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${args[i]}".`);
-    } else if (!isFaultName(arg) && !isMatrixProfile(arg)) {
+  for (const arg of positionals) {
+    if (!isFaultName(arg) && !isMatrixProfile(arg)) {
       throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of specs/faults/profiles.ts.`);
-    } else names.push(arg);
+    }
+    names.push(arg);
   }
   const limitMs = limitMinutes * 60_000;
   if (names.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
