@@ -163,7 +163,7 @@ export const SETTINGS = {
     group: 'cost',
     readers: ['suite', 'profile'],
     default: '0',
-    doc: "1: spend the key's rate budget (one window) to check 429 and Retry-After on a target without a control plane.",
+    doc: "1: spend the key's rate budget (a window per test, two against a sliding one) to check 429 and Retry-After on a target without a control plane.",
   },
   LP_ALLOW_PRODUCTION: {
     type: 'flag',
