@@ -20,6 +20,7 @@ import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../schemas/index.ts';
+import { answerHelp, helpPointer } from './flags.ts';
 import { ROOT } from './root.ts';
 
 /** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
@@ -254,7 +255,21 @@ export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBui
   return { outdir, bundles, metafile, validatorsFile };
 }
 
-async function main(): Promise<number> {
+const USAGE = `Usage: npm run build:load
+
+  (no argument)  bundles each k6 script load/<name>.ts into dist/load/<name>.js and checks that the
+                 bundles fit k6 v0.47 (k6 imports only, no missing globals, no regexes it cannot load)
+  --help, -h     this text
+
+npm run load builds the bundles itself before each run.`;
+
+async function main(args: readonly string[]): Promise<number> {
+  answerHelp(args, USAGE);
+  // It reads no argument: one given would be ignored without a word, and its caller would believe it did something.
+  if (args.length > 0) {
+    console.error(`build:load: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer('build:load')}`);
+    return 2;
+  }
   const root = ROOT;
   try {
     const built = await buildLoad({ root });
@@ -271,7 +286,7 @@ async function main(): Promise<number> {
 
 // Imported (tests, scripts/load.ts), this file only exports.
 if (require.main === module) {
-  main().then((code) => {
+  main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

@@ -5,16 +5,21 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import * as prettier from 'prettier';
 import { configurationDocs } from './docs/configuration.ts';
 import { faultMatrixDocs } from './docs/fault-matrix.ts';
 import type { GeneratedFile } from './docs/generated.ts';
 import { profileDocs } from './docs/profiles.ts';
+import { parseCommandLine } from './flags.ts';
 import { rulesDocs } from './rules.ts';
 import { ROOT } from './root.ts';
 
 const GENERATORS: ReadonlyArray<() => GeneratedFile[]> = [configurationDocs, profileDocs, faultMatrixDocs, rulesDocs];
+const USAGE = `Usage: npm run docs -- [flags]
+
+  (no flag)   writes every generated document that is not current, from the code it describes
+  --check     writes nothing; exits 1 naming each document that is not current (CI runs it)
+  --help, -h  this text`;
 
 /** The file as `npm run lint` (Prettier, with the project's own settings) would leave it. */
 async function formatted(file: GeneratedFile): Promise<string> {
@@ -33,7 +38,7 @@ function current(file: string): string | undefined {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseCommandLine('docs', USAGE, { args: process.argv.slice(2), options: { check: { type: 'boolean', default: false } }, strict: true });
   const stale: string[] = [];
   for (const file of GENERATORS.flatMap((generate) => generate())) {
     const content = await formatted(file);

@@ -1,12 +1,73 @@
 /**
- * The integer flags of `npm run fuzz` and `npm run soak` (`--name value` or `--name=value`), read by
- * node:util parseArgs; a bad one exits 2 with a sentence naming the flag and its bounds.
+ * The command lines of the npm scripts: `--help` and `-h` answered with the script's usage text on
+ * stdout and exit 0 (before any flag is read, so a script asked for help does nothing else), the
+ * pointer to `--help` a refused command line ends with, and the integer flags of `npm run fuzz` and
+ * `npm run soak` (`--name value` or `--name=value`), read by node:util parseArgs, whose usage text
+ * is generated from their spec table; a bad one exits 2 with a sentence naming the flag and its bounds.
  */
-import { parseArgs as parseFlags } from 'node:util';
+import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
 
-/** `--name value` flags of a script: integers only, each with a default and bounds; a bad one exits 2 with a sentence. */
-export function integerFlags<K extends string>(argv: readonly string[], spec: Record<K, { default: number; min: number; max: number }>): Record<K, number> {
+/** What a sentence refusing a command line of `npm run <script>` ends with. */
+export function helpPointer(script: string): string {
+  return ` (npm run ${script} -- --help)`;
+}
+
+/**
+ * Prints `usage` on stdout and exits 0 when `--help` or `-h` is among `args`. Only before a `--`:
+ * after it, parseArgs reads every argument as a positional, and so does this.
+ */
+export function answerHelp(args: readonly string[], usage: string): void {
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  if (!flags.includes('--help') && !flags.includes('-h')) return;
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+
+/**
+ * node:util parseArgs for `npm run <script>`: `--help` and `-h` answered first (parseArgs would
+ * refuse them as unknown), and a command line parseArgs refuses thrown as its own sentence with the
+ * help pointer appended.
+ */
+export function parseCommandLine<T extends ParseArgsConfig & { args: readonly string[] }>(
+  script: string,
+  usage: string,
+  config: T,
+): ReturnType<typeof parseFlags<T>> {
+  answerHelp(config.args, usage);
+  try {
+    return parseFlags(config);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}${helpPointer(script)}`, { cause: error });
+  }
+}
+
+/** One integer flag: its default, its bounds, and the line `--help` shows for it (`shown` replaces the default there). */
+export interface IntegerFlag {
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  readonly about: string;
+  readonly shown?: string;
+}
+
+/** The usage text of `npm run <script>`'s integer flags: one line each, with its bounds and its default. */
+function integerUsage(script: string, spec: Readonly<Record<string, IntegerFlag>>): string {
+  const rows: Array<[string, string]> = [
+    ...Object.entries(spec).map(([name, flag]): [string, string] => [
+      `--${name} <n>`,
+      `${flag.about}, ${flag.min} to ${flag.max} (default ${flag.shown ?? flag.default})`,
+    ]),
+    ['--help, -h', 'this text'],
+  ];
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return [`Usage: npm run ${script} -- [flags]`, '', ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`)].join('\n');
+}
+
+/** `--name value` flags of `npm run <script>`: integers only, each with a default and bounds; `--help` lists them; a bad one exits 2 with a sentence. */
+export function integerFlags<K extends string>(script: string, argv: readonly string[], spec: Record<K, IntegerFlag>): Record<K, number> {
   const names = Object.keys(spec) as K[];
+  answerHelp(argv, integerUsage(script, spec));
   let parsed: Record<string, string | undefined>;
   try {
     parsed = parseFlags({ args: [...argv], options: Object.fromEntries(names.map((k) => [k, { type: 'string' as const }])), strict: true }).values as Record<
@@ -20,7 +81,7 @@ export function integerFlags<K extends string>(argv: readonly string[], spec: Re
       const name = arg.replace(/^--/, '').split(' ')[0] as K;
       usage(`--${name} must be an integer from ${spec[name]?.min} to ${spec[name]?.max}, got nothing.`);
     }
-    usage(`Unknown argument "${arg}"; flags: ${names.map((k) => `--${k} <n>`).join(', ')}.`);
+    usage(`Unknown argument "${arg}"; flags: ${names.map((k) => `--${k} <n>`).join(', ')}.${helpPointer(script)}`);
   }
   const values = {} as Record<K, number>;
   for (const name of names) {

@@ -51,7 +51,7 @@ test('an unknown script: one sentence listing the scripts, exit 2', () => {
   const result = runLoad(['soak']);
   expect(result.status).toBe(2);
   expect(result.stderr.trim()).toBe(
-    'load: "soak" is not a load script; the scripts are pagination, rate-limit, smoke, token-lifecycle (npm run load -- <script> [k6 args]).',
+    'load: "soak" is not a load script; the scripts are pagination, rate-limit, smoke, token-lifecycle (npm run load -- <script> [k6 args]). (npm run load -- --help)',
   );
   expect(runLoad([]).stderr).toMatch(/^load: No script was named; the scripts are pagination, rate-limit, smoke, token-lifecycle/);
 });

@@ -12,6 +12,8 @@
  * is explicit), and the client secret then never appears in a process list. `k6 cloud` and
  * `k6 archive` do not include them by default: see docs/load.md for those.
  *
+ * `--help` (or `-h`) in the script's place prints the usage; after a script name, every argument is k6's.
+ *
  * Exit codes: k6's own; 2 for an unknown script; 1 for a configuration, build or missing-k6 problem.
  */
 import { fail, ok, type Result } from '../contracts/result.ts';
@@ -21,9 +23,23 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import { EnvError, readLoadEnv, reportDir } from '../load/lib/env.ts';
 import { buildLoad, LoadBuildError, loadEntries } from './build-load.ts';
+import { answerHelp, helpPointer } from './flags.ts';
 import { ROOT } from './root.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
+
+function usage(scripts: readonly string[]): string {
+  return `Usage: npm run load -- <script> [k6 args]
+
+  <script>    the k6 load script to run: ${scripts.join(', ')}
+  [k6 args]   passed to \`k6 run\` before the bundle, e.g. --quiet
+  --help, -h  this text, in the script's place (after a script, k6's own)
+
+The target and keys come from the LP_* settings, .env included (docs/configuration.md); a production
+host only with LP_ALLOW_PRODUCTION=1. k6 is K6_BIN, else the first k6 on PATH; reports go to
+LP_REPORT_DIR (default reports/load). Exit codes: k6's own; 2 for an unknown script; 1 for a
+configuration, build or missing-k6 problem.`;
+}
 
 function isExecutable(file: string): boolean {
   try {
@@ -56,9 +72,10 @@ async function main(args: readonly string[]): Promise<number> {
   const root = ROOT;
   const [script, ...k6Args] = args;
   const scripts = loadEntries(root);
+  answerHelp(args.slice(0, 1), usage(scripts));
   if (script === undefined || !scripts.includes(script)) {
     const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
-    console.error(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).`);
+    console.error(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
     return 2;
   }
 

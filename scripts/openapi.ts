@@ -7,11 +7,20 @@ import path from 'node:path';
 import { parseArgs as parseFlags } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import { answerHelp, helpPointer } from './flags.ts';
 import { ROOT } from './root.ts';
 
 const USAGE = 'usage: npm run openapi [-- --out <file>]';
+/** What `--help` prints; USAGE is the one line an error ends with. */
+const HELP = `Usage: npm run openapi -- [flags]
+
+  --out <file>  where the OpenAPI 3.1 document goes (default dist/openapi.json); its path is printed
+  --help, -h    this text
+
+The document is built from contracts/ and checked with swagger-parser first: exits 1 when it is not valid.`;
 
 function parseArgs(args: readonly string[]): { out: string } | { error: string } {
+  answerHelp(args, HELP);
   let values: { out?: string | undefined };
   try {
     ({ values } = parseFlags({ args: [...args], options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
@@ -19,7 +28,7 @@ function parseArgs(args: readonly string[]): { out: string } | { error: string }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { error: `--out needs a file path. ${USAGE}` };
     const arg = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '?';
-    return { error: `unknown argument "${arg}". ${USAGE}` };
+    return { error: `unknown argument "${arg}". ${USAGE}${helpPointer('openapi')}` };
   }
   if (values.out === '') return { error: `--out needs a file path. ${USAGE}` };
   return { out: values.out === undefined ? path.join(ROOT, 'dist', 'openapi.json') : path.resolve(values.out) };

@@ -6,22 +6,31 @@
  *   npm run rules              the list on the terminal
  *   npm run rules -- --write   writes docs/rules.md (the renderer is rulesDocs(), for `npm run docs`)
  *   npm run rules -- --check   exits 1 when docs/rules.md is not current
+ *   npm run rules -- --help    these forms
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import * as prettier from 'prettier';
 import { RULES } from '../contracts/rules.ts';
 import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import type { GeneratedFile } from './docs/generated.ts';
+import { parseCommandLine } from './flags.ts';
 import { renderRulesMarkdown } from './rules/render.ts';
 import { ROOT } from './root.ts';
 
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 export const RULES_DOC = path.join('docs', 'rules.md');
+const USAGE = `Usage: npm run rules -- [flags]
+
+  (no flag)   every rule with its level and the tests that state it, on the terminal
+  --write     writes ${RULES_DOC} instead
+  --check     writes nothing; exits 1 when ${RULES_DOC} is not current
+  --help, -h  this text
+
+Nothing runs against a target: the tests are only listed (playwright test --list).`;
 
 /** The contract suite's tests as `--list` sees them (every test, slow ones included), with their declarations. */
 export function listedTests(): TestRecord[] {
@@ -79,7 +88,11 @@ function renderList(items: readonly RuleCoverage[]): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, check: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseCommandLine('rules', USAGE, {
+    args: process.argv.slice(2),
+    options: { write: { type: 'boolean', default: false }, check: { type: 'boolean', default: false } },
+    strict: true,
+  });
   if (values.write || values.check) {
     const [file] = rulesDocs();
     const doc = { path: (file as GeneratedFile).path, content: await formatted(file as GeneratedFile) };

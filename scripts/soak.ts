@@ -22,9 +22,9 @@ import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags } from './flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from './mock-process.ts';
 
-const flags = integerFlags(process.argv.slice(2), {
-  seconds: { default: 180, min: 10, max: 3_600 },
-  workers: { default: 8, min: 1, max: 64 },
+const flags = integerFlags('soak', process.argv.slice(2), {
+  seconds: { default: 180, min: 10, max: 3_600, about: 'how long the traffic runs' },
+  workers: { default: 8, min: 1, max: 64, about: 'sessions of traffic at once' },
 });
 
 /** Traffic between two barriers. */

@@ -12,14 +12,15 @@
  *   npm run test:faults                        every fault and profile
  *   npm run test:faults -- <name>…             only those faults or profiles (and the sound mock)
  *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
+ *   npm run test:faults -- --help              these forms, with the profiles' names; nothing runs
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs as parseFlags } from 'node:util';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from '../specs/faults/areas.ts';
 import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from '../specs/faults/profiles.ts';
+import { helpPointer, parseCommandLine } from './flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, renderText, type Selection } from './test-faults/matrix.ts';
 import type { RunOutcome } from './test-faults/outcome.ts';
 import { ROOT } from './root.ts';
@@ -34,6 +35,14 @@ const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
  * reports what finished; what did not counts as failed.
  */
 const DEFAULT_LIMIT_MINUTES = 10;
+const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
+
+  <name>…            only these faults and legal profiles, and the sound mock (default: every fault and profile);
+                     faults of mock/faults/catalogue.ts (docs/fault-matrix.md lists them), profiles ${MATRIX_PROFILES.map((p) => p.name).join(', ')}
+  --limit <minutes>  stop the child run after this many minutes, 1 to 120 (default ${DEFAULT_LIMIT_MINUTES})
+  --help, -h         this text
+
+The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
 /** After SIGINT, Playwright gets this long to write its outcome before SIGKILL. */
 const STOP_GRACE_MS = 20_000;
 /** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
@@ -58,7 +67,7 @@ interface Choice {
 
 /** The command line: names of faults and profiles (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
 function parseArgs(args: readonly string[]): Choice {
-  const { values, positionals } = parseFlags({
+  const { values, positionals } = parseCommandLine('test:faults', USAGE, {
     args: args.filter((arg) => arg !== '--'),
     options: { limit: { type: 'string' } },
     strict: true,
@@ -69,7 +78,7 @@ function parseArgs(args: readonly string[]): Choice {
   const names: string[] = [];
   for (const arg of positionals) {
     if (!isFaultName(arg) && !isMatrixProfile(arg)) {
-      throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of specs/faults/profiles.ts.`);
+      throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of specs/faults/profiles.ts.${helpPointer('test:faults')}`);
     }
     names.push(arg);
   }

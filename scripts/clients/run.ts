@@ -7,17 +7,26 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../flags.ts';
 import { withMockProcess } from '../mock-process.ts';
 import { ROOT } from '../root.ts';
 
 const HARNESS = path.join(ROOT, 'scripts', 'clients', 'degreed_client.py');
 const RUN_TIMEOUT_MS = 120_000;
+const USAGE = `Usage: npm run clients -- --client <folder> [flags]
+
+  --client <folder>      a degreedClient checkout (required; docs/clients.md says where to get it)
+  --python <command>     the Python that runs the client (default python3)
+  --profile <name|file>  a mock profile to run it against, once per profile (default strict, platform, lenient)
+  --help, -h             this text
+
+Each profile gets a mock of its own; exits 1 when the client fails under any of them.`;
 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCommandLine('clients', USAGE, {
+      args: process.argv.slice(2),
       options: {
         client: { type: 'string' },
         python: { type: 'string', default: 'python3' },

@@ -31,7 +31,7 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     'Each run prints the matrix and writes it whole, with every catching test and every false alarm, to',
     '`reports/faults/fault-matrix.md`. `npm run test:faults -- <fault or profile>…` runs only those (and the sound mock);',
-    '`-- --limit <minutes>` changes the time limit of the run.',
+    '`-- --limit <minutes>` changes the time limit of the run; `-- --help` lists both.',
     '',
     '## Adding a fault or an open point',
     '',
