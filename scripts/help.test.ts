@@ -14,10 +14,11 @@ const TIMEOUT_MS = 30_000;
 const PACKAGE_SCRIPTS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /**
- * Every npm script that runs a file of this project, but `npm test` (which takes no flags), with the
- * short flags it answers: the mock refuses `-h` (it could be `--host`); bench and profile answer `--help` only.
+ * Every npm script that runs a file of this project, with the short flags it answers: the mock refuses
+ * `-h` (it could be `--host`).
  */
 const SCRIPTS: ReadonlyArray<{ script: string; entry: string; flags: readonly string[] }> = [
+  { script: 'test', entry: 'scripts/test-all.ts', flags: ['--help', '-h'] },
   { script: 'test:faults', entry: 'scripts/test-faults.ts', flags: ['--help', '-h'] },
   { script: 'load', entry: 'scripts/load.ts', flags: ['--help', '-h'] },
   { script: 'fuzz', entry: 'scripts/fuzz.ts', flags: ['--help', '-h'] },
@@ -28,8 +29,8 @@ const SCRIPTS: ReadonlyArray<{ script: string; entry: string; flags: readonly st
   { script: 'docs', entry: 'scripts/docs.ts', flags: ['--help', '-h'] },
   { script: 'build:load', entry: 'scripts/build-load.ts', flags: ['--help', '-h'] },
   { script: 'mock', entry: 'mock/cli.ts', flags: ['--help'] },
-  { script: 'bench', entry: 'scripts/bench.ts', flags: ['--help'] },
-  { script: 'profile', entry: 'scripts/profile.ts', flags: ['--help'] },
+  { script: 'bench', entry: 'scripts/bench.ts', flags: ['--help', '-h'] },
+  { script: 'profile', entry: 'scripts/profile.ts', flags: ['--help', '-h'] },
 ];
 
 for (const { script, entry, flags } of SCRIPTS) {
@@ -39,7 +40,7 @@ for (const { script, entry, flags } of SCRIPTS) {
     for (const flag of flags) {
       // execFileSync throws on a non-zero exit, with the child's stderr in its message.
       const stdout = execFileSync(TSX, [entry, flag], { cwd: ROOT, encoding: 'utf8', timeout: TIMEOUT_MS });
-      expect(stdout.startsWith(`Usage: npm run ${script}`), `${flag}:\n${stdout}`).toBe(true);
+      expect(stdout.startsWith(script === 'test' ? 'Usage: npm test' : `Usage: npm run ${script}`), `${flag}:\n${stdout}`).toBe(true);
     }
   });
 }
@@ -49,6 +50,7 @@ test('an unknown flag: a sentence on stderr pointing at --help, exit 2', () => {
     ['fuzz', 'scripts/fuzz.ts'],
     ['docs', 'scripts/docs.ts'],
     ['build:load', 'scripts/build-load.ts'],
+    ['test', 'scripts/test-all.ts'],
   ] as const) {
     const run = spawnSync(TSX, [entry, '--bogus'], { cwd: ROOT, encoding: 'utf8', timeout: TIMEOUT_MS });
     expect(run.status, run.stderr).toBe(2);

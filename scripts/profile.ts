@@ -29,6 +29,7 @@ const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profil
                       goes beside it, <name>-evidence.json. Inside the repository only under reports/.
   --compare <saved>   a saved profile file (or strict, platform, lenient): lists the options that
                       changed since, and exits 1 if any did.
+  --help, -h          this text
 
 The target, keys and budget come from the LP_* settings (docs/configuration.md).`;
 
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   let values: { out?: string; compare?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { out: { type: 'string' }, compare: { type: 'string' }, help: { type: 'boolean' } },
+      options: { out: { type: 'string' }, compare: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));

@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
+import { answerHelp, helpPointer } from './flags.ts';
 import { type Counts, formatCounts } from './summary-reporter.ts';
 import { type MockProcess, startMockProcess } from './mock-process.ts';
 import { ROOT } from './root.ts';
@@ -113,7 +114,21 @@ function addUpSummaries(): Counts {
   return total;
 }
 
-async function main(): Promise<number> {
+const USAGE = `Usage: npm test
+
+  (no argument)  every project against the embedded mock, then the contract suite against the mock
+                 started from its CLI as a remote target; reports under reports/ (reports/index.html)
+  --help, -h     this text
+
+To run a part: npm run contract (the contract suite), npx playwright test --project=unit (the unit tests).`;
+
+async function main(args: readonly string[]): Promise<number> {
+  answerHelp(args, USAGE);
+  // It reads no argument: one given would be ignored without a word, and the whole run would start.
+  if (args.length > 0) {
+    process.stderr.write(`npm test: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer('test')}\n`);
+    return 2;
+  }
   // Only this run's summaries are added up at the end, and only this run's reports are linked.
   removeEarlierReports();
   const failures: string[] = [];
@@ -184,7 +199,7 @@ async function main(): Promise<number> {
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`npm test stopped: ${(error as Error).message}\n`);

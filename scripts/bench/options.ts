@@ -23,7 +23,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--jso
   --quick          a few seconds per figure (CI): targets are printed but not enforced
   --only <pieces>  comma-separated subset of ${PIECES.join(', ')} (default: all)
   --json <file>    also write every figure as JSON to <file>
-  --help           this text
+  --help, -h       this text
 
 Exit code: 0 when every target holds (always in --quick mode unless the bench itself fails),
 1 when a target does not hold, 2 for a bad flag or a bench that could not run.`;
@@ -32,7 +32,7 @@ export type ParsedArgs = Result<BenchArgs>;
 
 const FLAGS = {
   quick: { type: 'boolean' },
-  help: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
   only: { type: 'string' },
   json: { type: 'string' },
 } as const;
