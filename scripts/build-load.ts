@@ -20,7 +20,7 @@ import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../schemas/index.ts';
-import { answerHelp, helpPointer } from './flags.ts';
+import { refuseArguments } from './flags.ts';
 import { ROOT } from './root.ts';
 
 /** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
@@ -264,10 +264,9 @@ const USAGE = `Usage: npm run build:load
 npm run load builds the bundles itself before each run.`;
 
 async function main(args: readonly string[]): Promise<number> {
-  answerHelp(args, USAGE);
-  // It reads no argument: one given would be ignored without a word, and its caller would believe it did something.
-  if (args.length > 0) {
-    console.error(`build:load: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer('build:load')}`);
+  const refused = refuseArguments('build:load', 'build:load', args, USAGE);
+  if (refused) {
+    console.error(refused);
     return 2;
   }
   const root = ROOT;

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
-import { answerHelp, helpPointer } from './flags.ts';
+import { refuseArguments } from './flags.ts';
 import { type Counts, formatCounts } from './summary-reporter.ts';
 import { type MockProcess, startMockProcess } from './mock-process.ts';
 import { ROOT } from './root.ts';
@@ -123,10 +123,10 @@ const USAGE = `Usage: npm test
 To run a part: npm run contract (the contract suite), npx playwright test --project=unit (the unit tests).`;
 
 async function main(args: readonly string[]): Promise<number> {
-  answerHelp(args, USAGE);
-  // It reads no argument: one given would be ignored without a word, and the whole run would start.
-  if (args.length > 0) {
-    process.stderr.write(`npm test: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer('test')}\n`);
+  // An argument would be ignored and the whole run would start.
+  const refused = refuseArguments('test', 'npm test', args, USAGE);
+  if (refused) {
+    process.stderr.write(`${refused}\n`);
     return 2;
   }
   // Only this run's summaries are added up at the end, and only this run's reports are linked.
