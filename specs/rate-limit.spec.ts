@@ -158,7 +158,7 @@ async function countOneWindow(api: ApiClient, clock: TargetClock, tokens: { read
   // A token request in the fresh window (the token renewed after the clock moved) may count too.
   const tokenRequestsBefore = tokens.sent;
   const spent = await spendBudget(api, clock);
-  // A window aligned to the clock may have ended between the probe and the spend: then the probe counts in none of its.
+  // A window aligned to the clock may have ended between the probe and the spend: then the probe does not count in the spend's window.
   const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
   if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
   return { spent, known, tokenRequests: tokens.sent - tokenRequestsBefore };
