@@ -3,6 +3,8 @@
  * --log, every kind of request that carries one (form and Basic credentials, wrong secrets, bearer
  * tokens, refresh tokens in forms and logout bodies, cursors, credentials misplaced in the query,
  * refused and malformed requests), then everything the process wrote is searched for each of them.
+ * It spawns the CLI itself rather than through scripts/mock-process.ts, which keeps only the request
+ * lines and the tail of stderr: a secret in any other line would go unseen.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
