@@ -15,7 +15,6 @@
  *   bound's day may be in or out (`edge`); every other item is decided exactly.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
-import { PAGE_LIMIT } from './limits.ts';
 import { isFinalNext } from './open-behaviours.ts';
 import type { RuleId } from './rules.ts';
 
@@ -64,8 +63,8 @@ export interface WalkFinding {
 export interface WalkOptions {
   /**
    * The `limit` the first request carries (its URL must carry it too). Undefined when the request's
-   * limit is left out or open (out of range, not an integer, given twice): pages are then bounded by
-   * PAGE_LIMIT.max and the walk's length by maxPages only.
+   * limit is left out or open (out of range, not an integer, given twice): the document then bounds
+   * neither a page's size (the platform's maximum is a platform choice) nor the walk's length but by maxPages.
    */
   readonly limit: number | undefined;
   /** Pages after which the walk stops as unbounded (a `walk-ends` finding). Default 1000. */
@@ -188,9 +187,10 @@ export class PaginationWalk {
     const data: unknown[] = body.data;
     this.lastPageData = data;
 
-    const pageBound = this.options.limit ?? PAGE_LIMIT.max;
+    // Without one valid limit the page has no bound the document states: the platform's maximum is not the document's.
+    const pageBound = this.options.limit;
     const duplicates: string[] = [];
-    if (data.length > pageBound) this.add('page-size', `expected at most ${pageBound} items, got ${data.length} for ${request}`);
+    if (pageBound !== undefined && data.length > pageBound) this.add('page-size', `expected at most ${pageBound} items, got ${data.length} for ${request}`);
     for (const item of data) {
       const id = isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
       if (id === undefined) continue; // the schema check names it

@@ -55,8 +55,15 @@ test.describe('logout', checks([], { serial: true }), () => {
   test(
     'expires the refresh token given with it: it no longer refreshes',
     checks(['logout.expires-refresh'], { needs: ['refresh-grant'] }),
-    async ({ api, tokens, verdict }) => {
-      const [leaving, witness] = await Promise.all([tokens.own(), tokens.own()]);
+    async ({ api, tokens, target, verdict }) => {
+      const scopes = target.client.scopes;
+      // Tokens of different scope sets where the key holds two: a service that re-issues its live token for the same scopes still gives two.
+      const [leaving, witness] = await Promise.all([tokens.own(scopes.slice(0, 1)), tokens.own(scopes.length > 1 ? scopes.slice(1) : scopes)]);
+      // One token (and one refresh token) for both: refreshing the witness could end what the logout is to end, and prove nothing.
+      test.skip(
+        leaving.refreshToken === witness.refreshToken,
+        'The service handed back the same token for both requests: there is no second refresh token to show that the refresh grant works.',
+      );
       // The witness shows the refresh grant works at all, so a refusal below is the logout's doing.
       const refreshedWitness = await tokens.refresh(witness.refreshToken);
       test.skip(

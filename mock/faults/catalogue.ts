@@ -73,6 +73,11 @@ export const FAULTS = {
   'next-unchanged': { rule: 'snapshot.next', area: 'snapshots', breaks: 'each page hands out the next value it was asked with' },
   'snapshot-never-expires': { rule: 'snapshot.expiry', area: 'snapshots', breaks: 'a snapshot never becomes obsolete' },
   'snapshot-expires-early': { rule: 'snapshot.alive', area: 'snapshots', breaks: 'a snapshot becomes obsolete after 1 minute instead of 2' },
+  'snapshot-expires-from-first-request': {
+    rule: 'snapshot.alive',
+    area: 'snapshots',
+    breaks: 'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',
+  },
   // Rate limit
   'rate-header-limit-missing': { rule: 'rate.headers', area: 'rate-limit', breaks: 'responses lack X-Rate-Limit-Limit' },
   'rate-header-remaining-missing': { rule: 'rate.headers', area: 'rate-limit', breaks: 'responses lack X-Rate-Limit-Remaining' },

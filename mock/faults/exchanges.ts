@@ -3,6 +3,11 @@
  * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
  */
 import type { EndpointId } from '../../contracts/endpoints.ts';
+import { snapshotObsolete } from '../../contracts/lifecycle.ts';
+import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
+import { nextValue } from '../../contracts/pagination.ts';
+import { apiErrors } from '../errors.ts';
+import { Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
 import { type FaultTable, withHeader, withoutHeader } from './fault.ts';
 
@@ -48,6 +53,21 @@ function formRequest(change: (form: URLSearchParams) => void): MockSeams {
 
 const LISTS: readonly EndpointId[] = ['listContent', 'listUsers'];
 
+/** The next value in links.next of a 200 list reply; undefined on the final page or another reply. */
+function nextOfReply(reply: Reply): string | undefined {
+  if (reply.status !== 200) return undefined;
+  const text = typeof reply.body === 'string' ? reply.body : Buffer.concat(reply.body).toString('utf8');
+  try {
+    const next = links(JSON.parse(text) as Json).next;
+    return typeof next === 'string' ? nextValue(next) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Walks the expiry fault remembers the first request of: bounded, oldest forgotten first (load tests open thousands). */
+const MAX_REMEMBERED_WALKS = 4096;
+
 export const EXCHANGE_FAULTS: FaultTable<
   | 'token-unsupported-grant-accepted'
   | 'scope-list-refused'
@@ -65,6 +85,7 @@ export const EXCHANGE_FAULTS: FaultTable<
   | 'users-item-id-missing'
   | 'rate-headers-missing-users'
   | 'logout-without-token-accepted'
+  | 'snapshot-expires-from-first-request'
 > = {
   'token-unsupported-grant-accepted': () => ({
     seams: formRequest((form) => {
@@ -112,5 +133,38 @@ export const EXCHANGE_FAULTS: FaultTable<
   }),
   'logout-without-token-accepted': () => ({
     seams: on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
+  }),
+  // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
+  // requests each come within 2 minutes of the one before is refused as obsolete once 2 minutes have
+  // passed since it began. The core still answers every request it lets through.
+  'snapshot-expires-from-first-request': (o) => ({
+    seams: {
+      exchange: (endpoint, inner, core) => {
+        if (endpoint !== 'listContent') return inner;
+        const ttlSeconds = o.snapshotTtlSeconds ?? SNAPSHOT_TTL_SECONDS;
+        const replies = new Replies({ api: core.profile.errors.body, token: core.profile.tokens.errorBody });
+        /** When the walk a next value belongs to began, by the next values handed out. */
+        const began = new Map<string, number>();
+        return (request) => {
+          const cursor = nextValue(`?${request.search}`);
+          const firstMs = cursor === undefined ? core.clock.now() : began.get(cursor);
+          if (cursor !== undefined && firstMs !== undefined && snapshotObsolete(firstMs, ttlSeconds, core.clock.now())) {
+            began.delete(cursor);
+            const gone = apiErrors.snapshotGone('the snapshot of this next value is obsolete: its walk began 2 minutes ago; start again without next');
+            return replies.api({ ...gone, status: core.profile.pagination.obsoleteStatus });
+          }
+          const reply = inner(request);
+          const handedOut = nextOfReply(reply);
+          if (handedOut !== undefined && firstMs !== undefined) {
+            began.set(handedOut, firstMs);
+            for (const oldest of began.keys()) {
+              if (began.size <= MAX_REMEMBERED_WALKS) break;
+              began.delete(oldest);
+            }
+          }
+          return reply;
+        };
+      },
+    },
   }),
 };

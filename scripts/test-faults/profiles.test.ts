@@ -1,7 +1,7 @@
 /** The legal profiles of the fault matrix (specs/faults/profiles.ts): valid, covering, and honest about what they leave out. */
 import { expect, test } from '@playwright/test';
 import { BUILT_IN_PROFILES, checkComplete } from '../../mock/profile.ts';
-import { coveringProfiles, EXCLUDED, MATRIX_PROFILES, uncoveredValues, valuesOf, withoutExcluded } from '../../specs/faults/profiles.ts';
+import { combinedProfiles, coveringProfiles, EXCLUDED, MATRIX_PROFILES, uncoveredValues, valuesOf, withoutExcluded } from '../../specs/faults/profiles.ts';
 
 test('every profile of the matrix is complete and valid, with a name of its own', () => {
   for (const { profile } of MATRIX_PROFILES) expect(checkComplete(profile), profile.name).toEqual({ ok: true, value: profile });
@@ -34,4 +34,15 @@ test('the built-ins run unchanged while nothing is excluded', () => {
 
 test('the covering profiles are few: as many as the option with the most values left to show', () => {
   expect(coveringProfiles().length).toBeLessThanOrEqual(6);
+});
+
+test('a combined profile shows a combination no covering profile puts together: filters ignored', () => {
+  const ignoring = combinedProfiles().find((p) => p.name === 'filters-ignored');
+  expect(ignoring?.filters.dateFilters).toBe('none');
+  expect(ignoring?.query.unknownParameter).toBe('ignore');
+});
+
+test('a covering profile with a maximum of limit below its default serves its maximum by default', () => {
+  const small = coveringProfiles().find((p) => p.query.limitMax === 50);
+  expect(small?.query).toMatchObject({ limitMax: 50, limitDefault: 50, limitOutOfRange: 'refuse', invalidStatus: 400 });
 });

@@ -38,12 +38,13 @@ export const EXCLUDED: readonly ExcludedValue[] = [];
 
 /**
  * Values tried for options whose schema gives a range or a pattern, not a list. Chosen to stay within
- * what the suite can run in its time: a rate still per minute, a limit maximum not below the 1000 the
- * platform docs give.
+ * what the suite can run in its time: a rate still per minute. A limit maximum of 50 is below the page
+ * sizes the suite's walks would pick for the mock's data: with strict's refusal of a limit out of range
+ * (a 400), the walks must find a size the target serves.
  */
 const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitDefault': [25, 1000],
-  'query.limitMax': [500, 5000],
+  'query.limitMax': [500, 5000, 50],
   'timestamps.fractionDigits': [1, 2, 4, 5, 6, 7],
   'rateLimit.rate': ['300/1m'],
   'auth.contentScopes': [['content:read']],
@@ -108,6 +109,8 @@ export function coveringProfiles(): Profile[] {
     // The schema's rules across options hold in every generated profile.
     const pagination = draft.pagination as Record<string, unknown>;
     if (pagination.nextLink === 'cursor-only') pagination.nextWithoutQuery = 'accept';
+    const query = draft.query as { limitDefault: number; limitMax: number };
+    if (query.limitDefault > query.limitMax) query.limitDefault = query.limitMax;
     const checked = checkComplete(draft);
     if (!checked.ok) throw new Error(`covering profile ${k + 1} is not a valid profile: ${checked.error}`);
     profiles.push(checked.value);
@@ -126,11 +129,37 @@ export function withoutExcluded(profile: Profile): Profile {
   return copy as unknown as Profile;
 }
 
+/**
+ * Legal services that only a combination of values shows, which the covering profiles (one value of
+ * each option at a time, the others mostly strict's) never put together.
+ */
+export function combinedProfiles(): Profile[] {
+  const combinations: Array<{ name: string; description: string; set: Record<string, Record<string, unknown>> }> = [
+    {
+      // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown
+      // parameters, serves a filtered query whole. Only platform.filters may say so.
+      name: 'filters-ignored',
+      description: 'A service that knows no filter of the platform and ignores unknown parameters.',
+      set: { filters: { dateFilters: 'none' }, query: { unknownParameter: 'ignore' } },
+    },
+  ];
+  return combinations.map(({ name, description, set }) => {
+    const draft = JSON.parse(JSON.stringify(BUILT_IN_PROFILES.strict)) as Record<string, Record<string, unknown>>;
+    for (const [group, options] of Object.entries(set)) draft[group] = { ...draft[group], ...options };
+    draft.name = name as never;
+    draft.description = description as never;
+    const checked = checkComplete(draft);
+    if (!checked.ok) throw new Error(`combined profile ${name} is not a valid profile: ${checked.error}`);
+    return withoutExcluded(checked.value);
+  });
+}
+
 /** Every profile of the matrix but strict (the sound mock runs strict); the built-ins without the excluded values. */
 export const MATRIX_PROFILES: readonly MatrixProfile[] = [
   withoutExcluded(BUILT_IN_PROFILES.platform),
   withoutExcluded(BUILT_IN_PROFILES.lenient),
   ...coveringProfiles(),
+  ...combinedProfiles(),
 ].map((profile) => ({
   name: profile.name,
   open: differences(profile).join(', '),

@@ -146,4 +146,21 @@ test.describe('snapshot pagination', () => {
       });
     });
   }
+
+  test.describe('snapshot-expires-from-first-request', () => {
+    test.use({ faults: ['snapshot-expires-from-first-request'] });
+    test('a walk whose every request comes within 2 minutes of the one before is refused 2 minutes after its first', async ({ mock }) => {
+      const { access_token } = await getToken(mock);
+      const nextOf = (page: Body) => new URL(page.links.next as string).searchParams.get('next');
+      const first = await list(mock, '/api/v2/content?limit=10', access_token);
+      mock.clock.advance(100);
+      const second = await list(mock, `/api/v2/content?limit=10&next=${nextOf(first.body)}`, access_token);
+      expect(second.status).toBe(200);
+      mock.clock.advance(30);
+      const third = await api(mock, `/api/v2/content?limit=10&next=${nextOf(second.body)}`, access_token);
+      expect(third.status).toBe(410);
+      // A new walk is served: the fault moves only where the 2 minutes count from.
+      expect((await api(mock, '/api/v2/content?limit=10', access_token)).status).toBe(200);
+    });
+  });
 });
