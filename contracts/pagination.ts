@@ -133,6 +133,8 @@ export class PaginationWalk {
   /** Every next value followed, with the page that handed it out: a cursor handed out again is a loop. */
   private readonly followed = new Map<string, number>();
   private readonly findingList: WalkFinding[] = [];
+  /** Rules a response was checked against, held or broken: a report says "not checked" for the others. */
+  private readonly judgedRules = new Set<WalkRule>();
   private currentUrl: string;
   private pages = 0;
   private lastCursor: string | undefined;
@@ -156,6 +158,11 @@ export class PaginationWalk {
     return this.findingList;
   }
 
+  /** The rules some response of the walk was checked against so far, held or broken. */
+  get judged(): readonly WalkRule[] {
+    return [...this.judgedRules];
+  }
+
   get itemCount(): number {
     return this.seen.size;
   }
@@ -171,16 +178,19 @@ export class PaginationWalk {
     this.pages++;
     this.lastPageData = [];
     const request = `GET ${this.currentUrl}`;
+    this.judge('status');
     if (status !== 200) {
       const why = status === 410 ? ' (the snapshot became obsolete mid-walk)' : status === 429 ? ' (rate limited: the walk went over the budget)' : '';
       return this.finish('status', `expected 200, got ${status}${why} for ${request}`);
     }
     let body: unknown;
+    this.judge('json-body');
     try {
       body = JSON.parse(bodyText ?? '');
     } catch {
       return this.finish('json-body', `expected a JSON body, got ${excerpt(bodyText)} for ${request}`);
     }
+    if (this.options.validate !== undefined) this.judge('schema');
     const schemaError = this.options.validate?.(body);
     if (schemaError !== undefined) this.add('schema', `${schemaError} (${request})`);
     if (!isRecord(body) || !Array.isArray(body.data)) return this.finish('json-body', `expected an object with a data array for ${request}`);
@@ -190,6 +200,9 @@ export class PaginationWalk {
     // Without one valid limit the page has no bound the document states: the platform's maximum is not the document's.
     const pageBound = this.options.limit;
     const duplicates: string[] = [];
+    this.judge('duplicate-id');
+    if (pageBound !== undefined) this.judge('page-size');
+    if (this.options.resourceType !== undefined && data.length > 0) this.judge('resource-type');
     if (pageBound !== undefined && data.length > pageBound) this.add('page-size', `expected at most ${pageBound} items, got ${data.length} for ${request}`);
     for (const item of data) {
       const id = isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
@@ -212,9 +225,11 @@ export class PaginationWalk {
     const next = links?.next;
     // A trailing empty page ends the walk whatever its links say (reference notes, final page).
     if (isFinalNext(next) || data.length === 0) return this.end();
+    this.judge('next-cursor');
     if (typeof next !== 'string') return this.finish('next-cursor', `links.next is ${excerpt(JSON.stringify(next))}, expected a URL or nothing for ${request}`);
     const cursor = nextValue(next);
     if (cursor === undefined || cursor === '') return this.finish('next-cursor', `links.next ${next} carries no next value (${request})`);
+    this.judge('next-renewed', 'cursor-loop');
     if (cursor === this.lastCursor) return this.finish('next-renewed', `links.next repeats the next value of the previous page (${request})`);
     const handedOutOn = this.followed.get(cursor);
     if (handedOutOn !== undefined) {
@@ -234,6 +249,7 @@ export class PaginationWalk {
   private end(): WalkStep {
     const items = this.seen.size;
     const limit = this.options.limit;
+    if (limit !== undefined) this.judge('walk-ends');
     if (limit !== undefined && this.pages > walkPageBound(items, limit)) {
       this.add(
         'walk-ends',
@@ -241,6 +257,7 @@ export class PaginationWalk {
       );
     }
     const expected = this.options.expectedCount;
+    if (expected !== undefined) this.judge('item-count');
     if (expected !== undefined && items !== expected)
       this.add('item-count', `the walk yielded ${items} distinct items, expected ${expected} (walk from ${this.firstUrl})`);
     return this.done(true);
@@ -257,7 +274,12 @@ export class PaginationWalk {
   }
 
   private add(rule: WalkRule, reason: string): void {
+    this.judge(rule);
     this.findingList.push({ rule, page: this.pages, reason });
+  }
+
+  private judge(...rules: WalkRule[]): void {
+    for (const rule of rules) this.judgedRules.add(rule);
   }
 }
 

@@ -3,7 +3,8 @@
  * the mock started from its CLI with short rate windows: every bundle passes against the strict mock;
  * the rate-limit probe passes against every rate-related legal choice (profiles and profile files)
  * and fails, naming the broken rule in the console and the JUnit report, against each rate-limit
- * fault; a content-only key never reaches /api/v2/users.
+ * fault; a content-only key never reaches /api/v2/users; a wrong client secret stops smoke with a sentence
+ * naming the setting, and its reports call no rule ok.
  *
  * Why one file of this length: the runs share one build, one pool of k6 processes and the mocks
  * they run against; the table below is read as a whole. Runs go four at a time (2 cores: k6 and
@@ -51,13 +52,18 @@ interface Run {
   readonly says?: string;
   /** The rule (contracts/rules.ts id) whose failure the console and the JUnit report must name. */
   readonly failsRule?: string;
+  /** The key is refused: every rule and threshold of the reports is "not checked", none ok. */
+  readonly keyRefused?: boolean;
 }
 
 interface Outcome {
   readonly code: number | null;
   readonly output: string;
   readonly junit: string;
-  readonly summary: { ok: boolean; thresholds: Array<{ metric: string; ok: boolean }> } | undefined;
+  readonly html: string;
+  readonly summary:
+    | { ok: boolean; thresholds: Array<{ metric: string; ok: boolean; state: string }>; rules: Array<{ rule: string; state: string; reason?: string }> }
+    | undefined;
 }
 
 const key = (id: string, scopes = ALL_SCOPES, rate?: string): ClientConfig => ({ id, secret: SECRET, scopes, ...(rate ? { rate } : {}) });
@@ -85,7 +91,16 @@ function tableOfMocks(profileDir: string): Record<string, MockSpec> {
   const mocks: Record<string, MockSpec> = {
     strict: {
       args: ['--rate', '20/10s', '--items', '250'],
-      clients: [key('smoke'), key('walk'), key('life'), key('life-half'), key('probe'), key('probe-half'), key('custom', ALL_SCOPES, '8/4s')],
+      clients: [
+        key('smoke'),
+        key('smoke-wrong'),
+        key('walk'),
+        key('life'),
+        key('life-half'),
+        key('probe'),
+        key('probe-half'),
+        key('custom', ALL_SCOPES, '8/4s'),
+      ],
     },
     'content-only': {
       args: ['--rate', '20/10s', '--items', '100', '--log'],
@@ -106,6 +121,16 @@ function tableOfMocks(profileDir: string): Record<string, MockSpec> {
 const PROBE = { LP_PROBE_WINDOWS: '1' };
 const RUNS: readonly Run[] = [
   { title: 'smoke, strict mock', script: 'smoke', mock: 'strict', client: 'smoke', env: { LP_RATE: '20/10s', LP_ITERATIONS: '1' }, exitCode: 0 },
+  {
+    title: 'smoke, a wrong client secret: stopped with a sentence naming the setting, no rule called ok',
+    script: 'smoke',
+    mock: 'strict',
+    client: 'smoke-wrong',
+    env: { LP_RATE: '20/10s', LP_ITERATIONS: '1', LP_CLIENT_SECRET: 'not-the-k6-run-secret' },
+    exitCode: 108,
+    says: 'the key did not work: POST ',
+    keyRefused: true,
+  },
   {
     title: 'pagination, strict mock, every walk whole, no 429',
     script: 'pagination',
@@ -261,7 +286,13 @@ test.describe('the k6 bundles on a real k6', () => {
             ...run.env,
           });
           const summaryText = readIf(path.join(reports, `${run.script}.summary.json`));
-          return { code, output, junit: readIf(path.join(reports, `${run.script}.junit.xml`)), summary: summaryText ? JSON.parse(summaryText) : undefined };
+          return {
+            code,
+            output,
+            junit: readIf(path.join(reports, `${run.script}.junit.xml`)),
+            html: readIf(path.join(reports, `${run.script}.summary.html`)),
+            summary: summaryText ? JSON.parse(summaryText) : undefined,
+          };
         }),
         POOL,
       );
@@ -288,6 +319,27 @@ test.describe('the k6 bundles on a real k6', () => {
       expect(outcome.code, `k6 exit code; its output ended:\n${tail}`).toBe(run.exitCode);
       if (run.says !== undefined) expect(outcome.output).toContain(run.says);
       expect(outcome.output).not.toContain(SECRET);
+      if (run.keyRefused) {
+        const secret = run.env.LP_CLIENT_SECRET ?? SECRET;
+        for (const text of [outcome.output, outcome.junit, outcome.html]) expect(text).not.toContain(secret);
+        // One sentence of k6's abort names the settings; the console summary fails the run, names them too, and calls nothing ok.
+        expect(outcome.output).toMatch(/test aborted: smoke: the key did not work: POST \S+ answered 40\d; check LP_CLIENT_ID and LP_CLIENT_SECRET/);
+        expect(outcome.output).toMatch(/^load\/smoke: FAILED in [\d.]+ s: the key did not work: .*LP_CLIENT_SECRET/m);
+        expect(outcome.output, tail).not.toMatch(/^ {2}ok /m);
+        expect(outcome.summary?.ok).toBe(false);
+        expect(outcome.summary?.rules.length).toBeGreaterThan(0);
+        for (const rule of outcome.summary?.rules ?? [])
+          expect(rule, rule.rule).toMatchObject({ state: 'not checked', reason: expect.stringContaining('LP_CLIENT_SECRET') });
+        expect(outcome.summary?.thresholds.filter((t) => t.state === 'ok')).toEqual([]);
+        // JUnit: the run's own failure, every rule a skip with its reason, no passing testcase.
+        expect(outcome.junit).toContain('<testcase classname="load.smoke.run" name="the run exercised the service" time="0"><failure ');
+        expect(outcome.junit).toMatch(
+          /<testcase classname="load\.smoke\.rules" name="pagination: [^"]*" time="0"><skipped message="not checked: the key did not work/,
+        );
+        expect(outcome.junit).not.toMatch(/time="0"><\/testcase>/);
+        expect(outcome.html).not.toContain('<td class="ok">');
+        return;
+      }
       // setup stopped the run: handleSummary still writes its reports, with the thresholds unjudged.
       if (run.exitCode === 108) return;
       expect(outcome.summary, `no ${run.script}.summary.json; k6 output ended:\n${tail}`).toBeDefined();

@@ -14,8 +14,9 @@ import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { PaginationWalk, WALK_RULES } from '../contracts/pagination.ts';
 import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
-import { abortTest, bodyText, type Credentials, type Response } from './k6/api.ts';
+import { abortTest, bodyText, type Credentials, type Response, stopForRefusedKey } from './k6/api.ts';
 import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
+import { judged } from './k6/verdict.ts';
 import { type StandaloneValidator, schemaProblem } from './lib/checks.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
@@ -53,6 +54,7 @@ export function setup(): SetupData {
   for (const sentence of plan.skipped) console.warn(sentence);
   const paced = Paced.alone(instanceGrid(plan.rate, plan.share), PACED);
   const token = paced.token(env);
+  if (!token.ok && token.refused) stopForRefusedKey(`setup: ${token.reason}`);
   if (!token.ok) abortTest(`setup: ${token.reason}`);
   const first = plan.lists[0];
   if (plan.rate !== null && first !== undefined) {
@@ -86,6 +88,7 @@ export default function (data: SetupData): void {
     const response: Response = paced.get(walk.url, data.credentials, `walk GET ${list.path}`);
     const step = walk.page(response.status, bodyText(response));
     if (step.kind === 'next') continue;
+    for (const rule of walk.judged) judged(rule);
     if (step.findings.length === 0) violations.add(0);
     for (const finding of step.findings) {
       violations.add(1, { rule: finding.rule });
@@ -103,10 +106,18 @@ export function teardown(data: SetupData): void {
   Paced.alone(instanceGrid(plan.rate, plan.share), PACED).logout(env, data.credentials);
 }
 
+/** Why a walk rule goes unjudged in this configuration, rather than "no request exercised it". */
+const NOT_CHECKED: Record<string, string> = {
+  ...(plan.stopAfter === undefined
+    ? {}
+    : { 'walk-ends': 'LP_MAX_PAGES stops each walk before its final page', 'item-count': 'LP_MAX_PAGES stops each walk before its final page' }),
+  ...(plan.expectedItems !== undefined || plan.stopAfter !== undefined ? {} : { 'item-count': 'LP_EXPECTED_ITEMS is not set: the number of items is unknown' }),
+};
+
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'pagination',
-    rules: { metric: METRICS.walkViolations, sentences: WALK_RULES },
+    rules: { metric: METRICS.walkViolations, sentences: WALK_RULES, notChecked: NOT_CHECKED },
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],
     target: env.baseUrl,

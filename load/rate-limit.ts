@@ -18,12 +18,13 @@ import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts'
 import { retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit-retry.ts';
 import { RATE_RULES } from '../contracts/rate-limit-rules.ts';
 import { RULES } from '../contracts/rules.ts';
-import { abortTest, apiGet, type Credentials, logout, requestToken } from './k6/api.ts';
+import { abortTest, apiGet, type Credentials, logout, requestToken, stopForRefusedKey } from './k6/api.ts';
+import { judged } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { scopedLists } from './lib/plans/common.ts';
 import { bucketOf, probeOptions, probePlan } from './lib/plans/rate-limit.ts';
-import { type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
+import { judgedRules, type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
@@ -71,6 +72,7 @@ export function setup(): SetupData {
   const tokenSent = Date.now();
   const token = requestToken(env);
   requests.push({ sentMs: tokenSent, receivedMs: Date.now() });
+  if (!token.ok && token.refused) stopForRefusedKey(`setup: ${token.reason}`);
   if (!token.ok) abortTest(`setup: ${token.reason}`);
   const sentMs = Date.now();
   const response = apiGet(probeUrl, token.credentials, `setup ${REQUEST}`);
@@ -96,6 +98,7 @@ export function setup(): SetupData {
 function record(event: ProbeEvent, receivedMs: number, startMs: number): void {
   const counts = probe.counts;
   findings.add(0);
+  for (const rule of judgedRules(event, plan.expected)) judged(rule);
   for (const finding of [...event.findings, ...event.own]) {
     findings.add(1, { rule: finding.rule });
     const level = RULES[finding.rule].level === 'platform' ? 'platform deviation' : 'broken';
@@ -153,7 +156,15 @@ for (const rule of RATE_RULES) SENTENCES[rule] = RULES[rule].statement;
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'rate-limit',
-    rules: { metric: METRICS.rateFindings, sentences: SENTENCES, reportedOnly: strict ? [] : RATE_RULES.filter((rule) => RULES[rule].level === 'platform') },
+    rules: {
+      metric: METRICS.rateFindings,
+      sentences: SENTENCES,
+      reportedOnly: strict ? [] : RATE_RULES.filter((rule) => RULES[rule].level === 'platform'),
+      // The rate in force is judged under one of two rules, by whether LP_RATE names it.
+      notChecked: plan.expected.explicit
+        ? { 'platform.default-rate': 'LP_RATE is set, so the rate in force is judged against it (rate.budget)' }
+        : { 'rate.budget': 'LP_RATE is not set, so the rate in force is judged against the default rate (platform.default-rate)' },
+    },
     plotBucketMs: plan.plot.bucketMs,
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],

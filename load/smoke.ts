@@ -11,7 +11,7 @@ import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { CONTENT_FILTERS, ENDPOINTS } from '../contracts/endpoints.ts';
 import { isFinalNext, UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import { bodyJson, type Credentials, type Response } from './k6/api.ts';
+import { bodyJson, type Credentials, type Response, stopForRefusedKey } from './k6/api.ts';
 import { instanceGrid, Paced } from './k6/paced.ts';
 import { verdicts } from './k6/verdict.ts';
 import { lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './lib/checks.ts';
@@ -33,6 +33,8 @@ const verdict = verdicts('smoke', violations, SMOKE_RULES);
 const PACED = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
 // The one VU's lane: all of the instance's grid.
 let paced: Paced | undefined;
+/** Whether the key has worked once: a refusal after that is the service's, judged under the token rule. */
+let issued = false;
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
 const FILTER_VALUES: Record<string, string> = {
@@ -91,7 +93,10 @@ export function setup(): void {
 export default function (): void {
   paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), 1, PACED, null);
   const token = paced.token(env);
+  // A key refused before it ever worked is our setting: the run stops naming it, and no rule is blamed.
+  if (!token.ok && token.refused && !issued) stopForRefusedKey(`smoke: ${token.reason}`);
   if (!verdict('token', token.ok, () => (token.ok ? '' : token.reason)) || !token.ok) return;
+  issued = true;
   const credentials = token.credentials;
 
   for (const call of CALLS) {

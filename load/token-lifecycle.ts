@@ -9,7 +9,7 @@ import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import type { Response } from './k6/api.ts';
+import { type Response, stopForRefusedKey } from './k6/api.ts';
 import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
 import { verdicts } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
@@ -45,16 +45,21 @@ export function setup(): void {
 
 // One lane per VU, across its lifecycles.
 let paced: Paced | undefined;
+/** Whether the key has worked once for this VU: a refusal after that is the service's, judged under token-issued. */
+let issued = false;
 
 export default function (): void {
   paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, null);
   const token = paced.token(env);
+  // A key refused before it ever worked for this VU is our setting: the run stops naming it, and no rule is blamed.
+  if (!token.ok && token.refused && !issued) stopForRefusedKey(`token-lifecycle: ${token.reason}`);
   if (!token.ok) {
     verdict('token-issued', false, () => token.reason);
     completed.add(0);
     return;
   }
   verdict('token-issued', true, () => '');
+  issued = true;
   const credentials = token.credentials;
 
   let works = true;

@@ -9,9 +9,12 @@
 import { validateTokenResponse } from 'generated:validators';
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { Counter } from 'k6/metrics';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { TOKEN_REFUSAL_STATUSES } from '../../contracts/open-behaviours.ts';
 import { schemaProblem } from '../lib/checks.ts';
 import type { LoadEnv } from '../lib/env.ts';
+import { METRICS } from '../lib/metrics.ts';
 import { encodeQuery, joinUrl } from '../lib/url.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
@@ -22,7 +25,22 @@ export interface Credentials {
   readonly refreshToken: string | undefined;
 }
 
-export type TokenResult = { ok: true; credentials: Credentials; response: Response } | { ok: false; reason: string; response: Response };
+export type TokenResult =
+  | { ok: true; credentials: Credentials; response: Response }
+  /** `refused`: the token endpoint refused the key itself (one of TOKEN_REFUSAL_STATUSES): most likely our settings, not the service. */
+  | { ok: false; reason: string; refused: boolean; response: Response };
+
+const keyRefusals = new Counter(METRICS.keyRefused);
+
+/**
+ * Stops the run when the key does not work (k6 exit code 108): nothing of the service can be checked
+ * without a token, and the cause is most likely our own settings, so the service is not blamed with
+ * broken rules. The count tells the reports why every rule is "not checked".
+ */
+export function stopForRefusedKey(reason: string): never {
+  keyRefusals.add(1);
+  return abortTest(reason);
+}
 
 /** Stops the whole run with a sentence (k6 exit code 108); `never` so that callers need no return after it. */
 export function abortTest(reason: string): never {
@@ -50,10 +68,19 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   const response = http.post(url, form, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, tags: { name } });
   // The request is named without its body: the form holds the client secret.
   const request = `POST ${url}`;
-  if (response.status !== 200) return { ok: false, reason: `expected 200 from ${request}, got ${response.status}`, response };
+  const refusals: readonly number[] = TOKEN_REFUSAL_STATUSES;
+  if (refusals.includes(response.status)) {
+    return {
+      ok: false,
+      refused: true,
+      reason: `the key did not work: ${request} answered ${response.status}; check LP_CLIENT_ID and LP_CLIENT_SECRET (and LP_SCOPES: a scope the key does not hold is refused too).`,
+      response,
+    };
+  }
+  if (response.status !== 200) return { ok: false, refused: false, reason: `expected 200 from ${request}, got ${response.status}`, response };
   const body = bodyJson(response);
   const problem = schemaProblem('access token response', validateTokenResponse, body);
-  if (problem !== undefined) return { ok: false, reason: `the token response of ${request} ${problem}`, response };
+  if (problem !== undefined) return { ok: false, refused: false, reason: `the token response of ${request} ${problem}`, response };
   const token = body as { access_token: string; refresh_token?: unknown };
   return {
     ok: true,

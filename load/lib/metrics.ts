@@ -36,4 +36,12 @@ export const METRICS = {
   lifecyclesCompleted: 'lp_lifecycles_completed',
   /** Counter, tag `rule`: a smoke check of an endpoint failed. */
   smokeViolations: 'lp_smoke_violations',
+  /**
+   * Counter, tag `rule` (a rule id of the script's violations counter): one per judgement of the rule,
+   * held or broken. A rule no request exercised has none, and the reports say "not checked" for it
+   * instead of "ok".
+   */
+  rulesJudged: 'lp_rules_judged',
+  /** Counter: token requests refused for the key (LP_CLIENT_ID / LP_CLIENT_SECRET): the run checked nothing of the service. */
+  keyRefused: 'lp_key_refused',
 } as const;

@@ -6,7 +6,7 @@ import { createFaultyMock, type FaultName } from '../../mock/faults/index.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import type { Profile } from '../../schemas/types.ts';
 import { LimiterModel, type LimiterModelOptions } from './limiter-model.ts';
-import { RateLimitProbe } from './probe.ts';
+import { judgedRules, RateLimitProbe } from './probe.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 3, 250);
 const RATE: Rate = { requests: 10, periodSeconds: 3, period: '3s' };
@@ -143,4 +143,30 @@ test.describe('the probe against the mock', () => {
       }
     });
   }
+});
+
+test('judgedRules: a rule counts as judged only on answers the engine checks against it', () => {
+  const headers = { period: '10s', periodSeconds: 10, remaining: 3, reset: '2026-01-01T00:00:10Z', resetMs: Date.parse('2026-01-01T00:00:10Z') };
+  const base = { findings: [], own: [], fresh: false, judgedStep: false, phase: 'spend' as const };
+  const explicit = { rate: { requests: 20, period: '10s', periodSeconds: 10 } as Rate, explicit: true };
+  // A served answer: headers and the rate in force; nothing about 429s or Retry-After.
+  expect(judgedRules({ ...base, status: 200, headers }, explicit)).toEqual(['rate.headers', 'rate.budget']);
+  expect(judgedRules({ ...base, status: 200, headers, judgedStep: true }, { ...explicit, explicit: false })).toEqual([
+    'rate.headers',
+    'rate.remaining',
+    'rate.429',
+    'platform.default-rate',
+  ]);
+  // A 429 without headers: its Retry-After, its timing, and the platform's "headers everywhere".
+  expect(judgedRules({ ...base, status: 429, headers: undefined, retryAfterApartSeconds: 0.2 }, explicit)).toEqual([
+    'rate.reset',
+    'rate.429',
+    'rate.retry-after',
+    'platform.rate-headers-everywhere',
+    'platform.retry-after-reset',
+  ]);
+  // A finding is always a judgement of its rule.
+  expect(
+    judgedRules({ ...base, status: 500, headers: undefined, findings: [{ rule: 'rate.headers', reason: 'x', request: 'GET', atMs: 0 }] }, explicit),
+  ).toEqual(['rate.headers']);
 });

@@ -51,6 +51,28 @@ export interface ProbeSummary {
 }
 
 /**
+ * The rules one answer was checked against, held or broken, mirroring when the engine
+ * (contracts/rate-limit-judge.ts) judges each: the reports call a rule that no answer was checked
+ * against "not checked", never "ok" (no 429 seen: nothing said about Retry-After).
+ */
+export function judgedRules(event: ProbeEvent, expected: ExpectedRate): RateRule[] {
+  const served = event.status >= 200 && event.status < 300;
+  const refused = event.status === 429;
+  const rules = new Set<RateRule>();
+  // Headers are required on a served resource response, and judged wherever present; a 429 without them is a platform matter.
+  if (served || event.headers !== undefined) rules.add('rate.headers');
+  if (refused) rules.add('platform.rate-headers-everywhere');
+  if (event.judgedStep) rules.add('rate.remaining').add('rate.429');
+  // Every 429 is checked for coming after the budget ran out and before the reset, and for its Retry-After.
+  if (refused) rules.add('rate.429').add('rate.reset').add('rate.retry-after');
+  if (event.honoured !== undefined) rules.add('rate.retry-after');
+  if (served && event.headers !== undefined) rules.add(expected.explicit ? 'rate.budget' : 'platform.default-rate');
+  if (event.retryAfterApartSeconds !== undefined) rules.add('platform.retry-after-reset');
+  for (const finding of [...event.findings, ...event.own]) rules.add(finding.rule);
+  return RATE_RULES.filter((rule) => rules.has(rule));
+}
+
+/**
  * Requests spent in one window before the probe stops waiting for its 429: two budgets (a window that
  * renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
  */

@@ -7,7 +7,22 @@ const SENTENCES = {
   'rate.429': 'a request past the budget gets 429',
   'platform.retry-after-reset': 'Retry-After names the reset',
 };
-import { buildReport, collectSecrets, escapeXml, type K6SummaryData, parseMetricKey, plotSeries, redact, summaryFiles, svgPlot } from './summary.ts';
+import {
+  buildReport,
+  collectSecrets,
+  escapeXml,
+  htmlSummary,
+  junitXml,
+  type K6SummaryData,
+  KEY_REFUSED,
+  KEY_REFUSED_LINE,
+  parseMetricKey,
+  plotSeries,
+  redact,
+  summaryFiles,
+  svgPlot,
+  textSummary,
+} from './summary.ts';
 
 const TOKEN = 'eyJhbGciOi.secret-access-token';
 const SECRET = 'client<secret>&"';
@@ -36,6 +51,11 @@ const DATA: K6SummaryData = {
       values: { count: 2, rate: 0.1 },
       thresholds: { 'count>=0': { ok: true } },
     },
+    // Judged: rate.retry-after on 5 answers (3 broke it), rate.remaining on 40; rate.429 on none.
+    [`${METRICS.rulesJudged}{rule:rate.retry-after}`]: { type: 'counter', values: { count: 5, rate: 0.2 }, thresholds: { 'count>=0': { ok: true } } },
+    [`${METRICS.rulesJudged}{rule:rate.remaining}`]: { type: 'counter', values: { count: 40, rate: 1.8 }, thresholds: { 'count>=0': { ok: true } } },
+    [`${METRICS.rulesJudged}{rule:rate.429}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count>=0': { ok: true } } },
+    [`${METRICS.rulesJudged}{rule:platform.retry-after-reset}`]: { type: 'counter', values: { count: 2, rate: 0.1 }, thresholds: { 'count>=0': { ok: true } } },
     [METRICS.budgetMeasured]: {
       type: 'trend',
       values: { min: 20, max: 20, avg: 20, count: 1 },
@@ -75,12 +95,15 @@ test.describe('reading k6 summary data', () => {
       rule: 'rate.retry-after',
       sentence: SENTENCES['rate.retry-after'],
       count: 3,
+      judged: 5,
+      state: 'broken',
       reportedOnly: false,
     });
-    expect(report.rules.find((r) => r.rule === 'rate.429')?.count).toBe(0);
+    expect(report.rules.find((r) => r.rule === 'rate.remaining')).toMatchObject({ count: 0, judged: 40, state: 'ok' });
+    expect(report.rules.find((r) => r.rule === 'rate.429')).toMatchObject({ count: 0, judged: 0, state: 'not checked', reason: 'no request exercised it' });
     expect(report.rules.find((r) => r.rule === 'platform.retry-after-reset')).toMatchObject({ count: 2, reportedOnly: true });
-    expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, value: 20 });
-    expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, value: 0 });
+    expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, state: 'ok', value: 20 });
+    expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, state: 'ok', value: 0 });
     expect(report.thresholds.some((t) => t.metric.startsWith(METRICS.plotRemaining))).toBe(false);
     expect(Object.keys(report.metrics).some((name) => name.startsWith(METRICS.plotRefused))).toBe(false);
     expect(report.plot).toEqual(plotSeries(DATA.metrics));
@@ -116,10 +139,14 @@ test.describe('the report files', () => {
   test('JUnit: a failing testcase per broken rule and failed check, saying what was expected', () => {
     const xml = files['reports/load/rate-limit.junit.xml'] ?? '';
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="load.rate-limit" tests="\d+" failures="3"/);
-    expect(xml).toContain('name="rate.retry-after: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s); expected never" type="rules"');
     expect(xml).toContain(
-      'name="platform.retry-after-reset: Retry-After names the reset" time="0"><system-out>platform deviation: broken 2 time(s); expected never (fails only with LP_STRICT=1)</system-out>',
+      'name="rate.retry-after: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s) in 5 judged; expected never" type="rules"',
     );
+    expect(xml).toContain(
+      'name="platform.retry-after-reset: Retry-After names the reset" time="0"><system-out>platform deviation: broken 2 time(s) in 2 judged; expected never (fails only with LP_STRICT=1)</system-out>',
+    );
+    expect(xml).toContain('name="rate.remaining: X-Rate-Limit-Remaining falls by one per request" time="0"></testcase>');
+    expect(xml).toContain('name="rate.429: a request past the budget gets 429" time="0"><skipped message="not checked: no request exercised it"/></testcase>');
     expect(xml).toContain('<failure message="expected count==0, got 3"');
     expect(xml).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
     expect(xml).not.toMatch(/<b>bold/);
@@ -139,6 +166,8 @@ test.describe('the report files', () => {
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe('load/rate-limit: FAILED in 22.5 s');
     expect(text).toContain('FAIL rate.retry-after: every 429 carries Retry-After (3x)');
+    expect(text).toContain('ok   rate.remaining: X-Rate-Limit-Remaining falls by one per request\n');
+    expect(text).toContain('--   rate.429: a request past the budget gets 429 (not checked: no request exercised it)');
     expect(text).toContain('warn platform.retry-after-reset: Retry-After names the reset (2x, a platform deviation)');
     expect(text).toContain('FAIL check "leaky [redacted]": 1 of 2 failed');
   });
@@ -147,7 +176,98 @@ test.describe('the report files', () => {
 test('a passing run without a plot', () => {
   const data: K6SummaryData = { metrics: { checks: { type: 'rate', values: { rate: 1 }, thresholds: { 'rate==1': { ok: true } } } } };
   const report = buildReport(data, { script: 'smoke' });
-  expect(report).toMatchObject({ ok: true, plot: undefined, rules: [], thresholds: [{ metric: 'checks', expression: 'rate==1', ok: true, value: 1 }] });
+  expect(report).toMatchObject({
+    ok: true,
+    plot: undefined,
+    rules: [],
+    thresholds: [{ metric: 'checks', expression: 'rate==1', ok: true, state: 'ok', value: 1 }],
+  });
+});
+
+test.describe('nothing exercised is never called ok', () => {
+  const SMOKE = { token: 'the token endpoint issues a token', pagination: 'the next page is reachable', 'item-count': 'a walk yields every item' };
+  const rules = { metric: METRICS.smokeViolations, sentences: SMOKE, notChecked: { 'item-count': 'LP_EXPECTED_ITEMS is not set' } };
+  const judgedOnly = (counts: Record<string, number>) =>
+    Object.fromEntries(
+      Object.keys(SMOKE).map((rule) => [
+        `${METRICS.rulesJudged}{rule:${rule}}`,
+        { type: 'counter' as const, values: { count: counts[rule] ?? 0 }, thresholds: { 'count>=0': { ok: true } } },
+      ]),
+    );
+
+  test('a check with zero passes and zero fails is "not checked", in every output', () => {
+    const data: K6SummaryData = {
+      root_group: { name: '', path: '', groups: [], checks: [{ name: 'the next page is reachable', passes: 0, fails: 0 }] },
+      metrics: { ...judgedOnly({ token: 1 }) },
+    };
+    const report = buildReport(data, { script: 'smoke', rules });
+    expect(report.checks).toEqual([{ name: 'the next page is reachable', group: '', passes: 0, fails: 0, state: 'not checked' }]);
+    expect(junitXml(report)).toContain('name="the next page is reachable" time="0"><skipped message="not checked: no request exercised it"/>');
+    expect(htmlSummary(report)).toContain('<td class="unchecked">not checked</td><td>the next page is reachable</td>');
+    expect(textSummary(report)).not.toMatch(/^ {2}ok .*next page/m);
+  });
+
+  test('a rule: ok when judged and held, broken when a judgement failed, else not checked with the reason the script gives', () => {
+    const data: K6SummaryData = {
+      metrics: {
+        ...judgedOnly({ token: 3, pagination: 0 }),
+        [METRICS.smokeViolations]: { type: 'counter', values: { count: 0 }, thresholds: { 'count==0': { ok: true } } },
+      },
+    };
+    const report = buildReport(data, { script: 'smoke', rules });
+    expect(report.rules.map((r) => [r.rule, r.state, r.reason])).toEqual([
+      ['token', 'ok', undefined],
+      ['pagination', 'not checked', 'no request exercised it'],
+      ['item-count', 'not checked', 'LP_EXPECTED_ITEMS is not set'],
+    ]);
+    expect(report.ok).toBe(true);
+    const text = textSummary(report);
+    expect(text).toContain('  ok   token: the token endpoint issues a token\n');
+    expect(text).toContain('  --   pagination: the next page is reachable (not checked: no request exercised it)');
+    expect(text).toContain('  --   item-count: a walk yields every item (not checked: LP_EXPECTED_ITEMS is not set)');
+    const xml = junitXml(report);
+    expect(xml).toMatch(/<testsuites name="load.smoke" tests="4" failures="0" errors="0" skipped="2"/);
+    expect(xml).toContain('<skipped message="not checked: LP_EXPECTED_ITEMS is not set"/>');
+  });
+
+  test('a refused key: the run fails, names the settings, and calls nothing ok', () => {
+    const data: K6SummaryData = {
+      state: { testRunDurationMs: 900 },
+      metrics: {
+        ...judgedOnly({}),
+        [METRICS.keyRefused]: { type: 'counter', values: { count: 1, rate: 1 } },
+        [METRICS.smokeViolations]: { type: 'counter', values: { count: 0 }, thresholds: { 'count==0': { ok: true } } },
+        http_req_failed: { type: 'rate', values: { rate: 0, passes: 0, fails: 1 }, thresholds: { 'rate==0': { ok: true } } },
+        checks: { type: 'rate', values: { rate: 0, passes: 0, fails: 0 }, thresholds: { 'rate==1': { ok: true } } },
+        // The refused token request itself, where the script does not expect a refusal.
+        [METRICS.walksCompleted]: { type: 'counter', values: { count: 0 }, thresholds: { 'count>0': { ok: false } } },
+      },
+    };
+    const files = summaryFiles(data, { script: 'smoke', rules });
+    const report = JSON.parse(files['reports/load/smoke.summary.json'] ?? '{}') as {
+      ok: boolean;
+      notice: string;
+      rules: Array<{ state: string; reason: string }>;
+    };
+    expect(report.ok).toBe(false);
+    expect(report.notice).toBe(KEY_REFUSED);
+    expect(report.rules.every((r) => r.state === 'not checked' && r.reason === KEY_REFUSED_LINE)).toBe(true);
+    const text = files.stdout ?? '';
+    expect(text.split('\n')[0]).toBe(`load/smoke: FAILED in 0.9 s: ${KEY_REFUSED}`);
+    expect(text).toContain('LP_CLIENT_SECRET');
+    expect(text).not.toMatch(/^ {2}(ok|FAIL) /m);
+    const xml = files['reports/load/smoke.junit.xml'] ?? '';
+    expect(xml).not.toMatch(/time="0"><\/testcase>/);
+    // One failure, the run's own, naming the settings; every rule and threshold skipped.
+    expect(xml).toMatch(/failures="1" errors="0" skipped="7"/);
+    expect(xml).toContain(`<testcase classname="load.smoke.run" name="the run exercised the service" time="0"><failure message="${KEY_REFUSED}"`);
+    expect(files['reports/load/smoke.summary.html']).not.toContain('class="ok"');
+  });
+
+  test('rules judged by nobody: the run does not pass', () => {
+    const report = buildReport({ metrics: judgedOnly({}) }, { script: 'smoke', rules });
+    expect(report).toMatchObject({ ok: false, notice: 'no request exercised any rule: nothing was checked' });
+  });
 });
 
 test('helpers: redaction ignores very short secrets; secrets are collected by key name; the plot copes with no data', () => {

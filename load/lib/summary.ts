@@ -4,7 +4,12 @@
  *
  * k6 hands handleSummary aggregates only. What the reports need beyond k6's own metrics arrives as
  * thresholded submetrics (load/lib/plans/): `<violations>{rule:<rule>}` tells which rule broke,
- * `lp_plot_remaining{bucket:NN}` / `lp_plot_429{bucket:NN}` carry the probe's plot, one bucket each.
+ * `lp_rules_judged{rule:<rule>}` how often it was judged at all, `lp_plot_remaining{bucket:NN}` /
+ * `lp_plot_429{bucket:NN}` carry the probe's plot, one bucket each.
+ *
+ * Every line has one of three states: ok (exercised, held), broken (exercised, failed) and not checked
+ * (no request exercised it), with the reason. A rule nothing exercised is never called ok, and a run
+ * whose key was refused (`lp_key_refused`) or that exercised no rule at all never passes.
  *
  * Nothing from `setup_data` is written (it holds the access token), every text is escaped for its
  * format, and every known secret is replaced by [redacted] in every output as a last line of defence.
@@ -54,7 +59,13 @@ export interface SummaryOptions {
    * The counter whose `{rule:…}` submetrics name broken rules, and each rule's sentence; `reportedOnly`
    * rules (platform deviations without LP_STRICT=1) are reported without failing the run.
    */
-  readonly rules?: { readonly metric: string; readonly sentences: Readonly<Record<string, string>>; readonly reportedOnly?: readonly string[] };
+  readonly rules?: {
+    readonly metric: string;
+    readonly sentences: Readonly<Record<string, string>>;
+    readonly reportedOnly?: readonly string[];
+    /** Why a rule is not judged in this run's configuration (e.g. a setting left unset); default: no request exercised it. */
+    readonly notChecked?: Readonly<Record<string, string>>;
+  };
   /** Bucket length of the probe's plot; no plot when absent. */
   readonly plotBucketMs?: number;
   /** Texts to replace by [redacted] wherever they appear (client secret, tokens). */
@@ -65,10 +76,16 @@ export interface SummaryOptions {
   readonly target?: string;
 }
 
+/** ok: exercised and held; broken: exercised and failed; not checked: nothing exercised it. */
+export type LineState = 'ok' | 'broken' | 'not checked';
+
 export interface ThresholdResult {
   readonly metric: string;
   readonly expression: string;
   readonly ok: boolean;
+  readonly state: LineState;
+  /** Why it is not checked. */
+  readonly reason?: string;
   /** The metric's value the expression reads, where one is known. */
   readonly value: number | undefined;
 }
@@ -77,6 +94,11 @@ export interface RuleResult {
   readonly rule: string;
   readonly sentence: string;
   readonly count: number;
+  /** Times a request was judged against the rule, held or broken. */
+  readonly judged: number;
+  readonly state: LineState;
+  /** Why it is not checked. */
+  readonly reason?: string;
   /** Reported, not failing: a platform deviation without LP_STRICT=1. */
   readonly reportedOnly: boolean;
 }
@@ -86,6 +108,7 @@ export interface CheckResult {
   readonly group: string;
   readonly passes: number;
   readonly fails: number;
+  readonly state: LineState;
 }
 
 export interface PlotPoint {
@@ -99,6 +122,8 @@ export interface PlotPoint {
 export interface Report {
   readonly script: string;
   readonly ok: boolean;
+  /** Why the run checked nothing (a refused key, no rule exercised); undefined when it checked something. */
+  readonly notice: string | undefined;
   readonly durationMs: number | undefined;
   readonly target: string | undefined;
   readonly generatedAt: string | undefined;
@@ -141,12 +166,33 @@ function thresholdValue(metric: K6MetricSummary, expression: string): number | u
   return undefined;
 }
 
+/** A Rate or Trend k6 saw no sample of (a Counter's zero cannot tell). */
+function hasNoSamples(metric: K6MetricSummary): boolean {
+  const values = metric.values;
+  if (metric.type === 'rate') return values.passes !== undefined && values.passes + (values.fails ?? 0) === 0;
+  if (metric.type === 'trend') return values.count === 0;
+  return false;
+}
+
 function flattenChecks(group: K6Group | undefined, out: CheckResult[] = []): CheckResult[] {
   if (!group) return out;
-  for (const check of group.checks) out.push({ name: check.name, group: group.path ?? group.name, passes: check.passes, fails: check.fails });
+  for (const check of group.checks)
+    out.push({ name: check.name, group: group.path ?? group.name, passes: check.passes, fails: check.fails, state: lineState(check.passes, check.fails) });
   for (const child of group.groups) flattenChecks(child, out);
   return out;
 }
+
+function lineState(held: number, broken: number): LineState {
+  return broken > 0 ? 'broken' : held > 0 ? 'ok' : 'not checked';
+}
+
+/** The sentence of a run whose key the token endpoint refused: it names the settings, never the service. */
+export const KEY_REFUSED =
+  'the key did not work: the token endpoint refused LP_CLIENT_ID / LP_CLIENT_SECRET (or a scope of LP_SCOPES), so no request exercised any rule';
+/** Why each line of such a run is not checked. */
+export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
+/** The default reason of a rule nothing exercised. */
+export const NOT_EXERCISED = 'no request exercised it';
 
 /** The plot's points from the per-bucket submetrics, in bucket order. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
@@ -178,6 +224,7 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
   const thresholds: ThresholdResult[] = [];
   const metrics: Record<string, { type: string; values: Record<string, number> }> = {};
   const counts: Record<string, number> = {};
+  const judged: Record<string, number> = {};
   for (const key of Object.keys(data.metrics).sort()) {
     const metric = data.metrics[key];
     if (!metric) continue;
@@ -185,24 +232,52 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
     if (!plot) metrics[key] = { type: metric.type, values: { ...metric.values } };
     const parsed = parseMetricKey(key);
     if (options.rules && parsed.metric === options.rules.metric && parsed.tags.rule !== undefined) counts[parsed.tags.rule] = metric.values.count ?? 0;
-    if (plot || !metric.thresholds) continue;
+    if (parsed.metric === METRICS.rulesJudged && parsed.tags.rule !== undefined) judged[parsed.tags.rule] = metric.values.count ?? 0;
+  }
+  const keyRefused = (data.metrics[METRICS.keyRefused]?.values.count ?? 0) > 0;
+  const rules: RuleResult[] = options.rules
+    ? Object.keys(options.rules.sentences).map((rule): RuleResult => {
+        const count = counts[rule] ?? 0;
+        // A finding is a judgement even where the judged count went missing.
+        const times = Math.max(judged[rule] ?? 0, count);
+        const state = lineState(times - count, count);
+        const reason = state !== 'not checked' ? undefined : keyRefused ? KEY_REFUSED_LINE : (options.rules?.notChecked?.[rule] ?? NOT_EXERCISED);
+        return {
+          rule,
+          sentence: options.rules?.sentences[rule] ?? rule,
+          count,
+          judged: times,
+          state,
+          ...(reason === undefined ? {} : { reason }),
+          reportedOnly: options.rules?.reportedOnly?.includes(rule) ?? false,
+        };
+      })
+    : [];
+  const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
+  const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
+  for (const key of Object.keys(data.metrics).sort()) {
+    const metric = data.metrics[key];
+    if (!metric?.thresholds || isPlotMetric(key)) continue;
+    // The violations counter's total says nothing when no rule was judged; after a refused key, nothing does.
+    const unjudged = keyRefused ? KEY_REFUSED_LINE : notice !== undefined && parseMetricKey(key).metric === options.rules?.metric ? notice : undefined;
     for (const expression of Object.keys(metric.thresholds)) {
-      thresholds.push({ metric: key, expression, ok: metric.thresholds[expression]?.ok ?? false, value: thresholdValue(metric, expression) });
+      const ok = metric.thresholds[expression]?.ok ?? false;
+      const value = thresholdValue(metric, expression);
+      const noSamples = value === undefined && hasNoSamples(metric) ? 'no samples' : undefined;
+      // After a refused key even a failed threshold (the refusal itself counted as a failed request, no
+      // walk completed) says nothing of the service: the run fails on the key, named in the notice.
+      const reason = keyRefused ? KEY_REFUSED_LINE : ok ? (unjudged ?? noSamples) : undefined;
+      const state: LineState = reason !== undefined ? 'not checked' : ok ? 'ok' : 'broken';
+      thresholds.push({ metric: key, expression, ok, state, ...(reason === undefined ? {} : { reason }), value });
     }
   }
-  const rules: RuleResult[] = options.rules
-    ? Object.keys(options.rules.sentences).map((rule) => ({
-        rule,
-        sentence: options.rules?.sentences[rule] ?? rule,
-        count: counts[rule] ?? 0,
-        reportedOnly: options.rules?.reportedOnly?.includes(rule) ?? false,
-      }))
-    : [];
   const checks = flattenChecks(data.root_group);
-  const ok = thresholds.every((t) => t.ok) && checks.every((c) => c.fails === 0) && rules.every((r) => r.count === 0 || r.reportedOnly);
+  const ok =
+    notice === undefined && thresholds.every((t) => t.ok) && checks.every((c) => c.fails === 0) && rules.every((r) => r.state !== 'broken' || r.reportedOnly);
   return {
     script: options.script,
     ok,
+    notice,
     durationMs: data.state?.testRunDurationMs,
     target: options.target,
     generatedAt: options.generatedAt,
@@ -260,46 +335,48 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? '0' : (ms / 1000).toFixed(3);
 }
 
-/** JUnit XML: one testcase per threshold, per rule and per check; failures say what was expected and what came. */
+/** JUnit XML: one testcase per threshold, per rule and per check; failures say what was expected and what came, skips why nothing was checked. */
 export function junitXml(report: Report): string {
   const cases: string[] = [];
   const suite = `load.${report.script}`;
   let failures = 0;
-  const testcase = (kind: 'rules' | 'thresholds' | 'checks', name: string, failure: string | undefined, note?: string) => {
-    if (failure !== undefined) failures++;
+  let skipped = 0;
+  type Outcome = { failure: string } | { skipped: string } | { note?: string };
+  const testcase = (kind: 'run' | 'rules' | 'thresholds' | 'checks', name: string, outcome: Outcome) => {
     const classname = `${suite}.${kind}`;
-    const body =
-      failure !== undefined
-        ? `<failure message="${escapeXml(failure)}" type="${kind}">${escapeXml(failure)}</failure>`
-        : note !== undefined
-          ? `<system-out>${escapeXml(note)}</system-out>`
-          : '';
+    let body = '';
+    if ('failure' in outcome) {
+      failures++;
+      body = `<failure message="${escapeXml(outcome.failure)}" type="${kind}">${escapeXml(outcome.failure)}</failure>`;
+    } else if ('skipped' in outcome) {
+      skipped++;
+      body = `<skipped message="${escapeXml(`not checked: ${outcome.skipped}`)}"/>`;
+    } else if (outcome.note !== undefined) body = `<system-out>${escapeXml(outcome.note)}</system-out>`;
     cases.push(`    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="0">${body}</testcase>`);
   };
+  // A run that checked nothing fails as a run: a report of skips alone would read as green.
+  if (report.notice !== undefined) testcase('run', 'the run exercised the service', { failure: report.notice });
   for (const rule of report.rules) {
-    const broken = `broken ${rule.count} time(s); expected never`;
-    if (rule.reportedOnly)
-      testcase(
-        'rules',
-        `${rule.rule}: ${rule.sentence}`,
-        undefined,
-        rule.count === 0 ? undefined : `platform deviation: ${broken} (fails only with LP_STRICT=1)`,
-      );
-    else testcase('rules', `${rule.rule}: ${rule.sentence}`, rule.count === 0 ? undefined : broken);
+    const name = `${rule.rule}: ${rule.sentence}`;
+    const broken = `broken ${rule.count} time(s) in ${rule.judged} judged; expected never`;
+    if (rule.state === 'not checked') testcase('rules', name, { skipped: rule.reason ?? NOT_EXERCISED });
+    else if (rule.state === 'ok') testcase('rules', name, {});
+    else if (rule.reportedOnly) testcase('rules', name, { note: `platform deviation: ${broken} (fails only with LP_STRICT=1)` });
+    else testcase('rules', name, { failure: broken });
   }
   for (const t of report.thresholds) {
     if (t.metric.indexOf('{rule:') >= 0) continue; // reported as rules above
-    testcase('thresholds', `${t.metric} ${t.expression}`, t.ok ? undefined : `expected ${t.expression}, got ${formatNumber(t.value)}`);
+    const name = `${t.metric} ${t.expression}`;
+    if (t.state === 'broken') testcase('thresholds', name, { failure: `expected ${t.expression}, got ${formatNumber(t.value)}` });
+    else testcase('thresholds', name, t.state === 'not checked' ? { skipped: t.reason ?? NOT_EXERCISED } : {});
   }
   for (const c of report.checks) {
-    testcase(
-      'checks',
-      c.group && c.group !== '' && c.group !== '::' ? `${c.group} › ${c.name}` : c.name,
-      c.fails === 0 ? undefined : `${c.fails} of ${c.passes + c.fails} failed`,
-    );
+    const name = c.group && c.group !== '' && c.group !== '::' ? `${c.group} › ${c.name}` : c.name;
+    if (c.state === 'broken') testcase('checks', name, { failure: `${c.fails} of ${c.passes + c.fails} failed` });
+    else testcase('checks', name, c.state === 'not checked' ? { skipped: NOT_EXERCISED } : {});
   }
   const header = '<?xml version="1.0" encoding="UTF-8"?>';
-  const attrs = `name="${escapeXml(suite)}" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}"`;
+  const attrs = `name="${escapeXml(suite)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}"`;
   return `${header}\n<testsuites ${attrs}>\n  <testsuite ${attrs}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
@@ -307,22 +384,33 @@ export function jsonSummary(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** A few lines for the console: the verdict, then what failed. */
+/** The console's mark of a line: ok, FAIL, warn (a platform deviation reported only) or "--" (not checked). */
+function mark(state: LineState, reportedOnly = false): string {
+  return state === 'ok' ? 'ok  ' : state === 'not checked' ? '--  ' : reportedOnly ? 'warn' : 'FAIL';
+}
+
+/** A few lines for the console: the verdict, then every rule and threshold in one of its three states, then what failed. */
 export function textSummary(report: Report): string {
   const lines = [
-    `load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${report.durationMs === undefined ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`}`,
+    `load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${report.durationMs === undefined ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`}${report.notice === undefined ? '' : `: ${report.notice}`}`,
   ];
   for (const rule of report.rules) {
-    const mark = rule.count === 0 ? 'ok  ' : rule.reportedOnly ? 'warn' : 'FAIL';
-    lines.push(`  ${mark} ${rule.rule}: ${rule.sentence}${rule.count === 0 ? '' : ` (${rule.count}x${rule.reportedOnly ? ', a platform deviation' : ''})`}`);
+    const detail =
+      rule.state === 'not checked'
+        ? ` (not checked: ${rule.reason ?? NOT_EXERCISED})`
+        : rule.state === 'broken'
+          ? ` (${rule.count}x${rule.reportedOnly ? ', a platform deviation' : ''})`
+          : '';
+    lines.push(`  ${mark(rule.state, rule.reportedOnly)} ${rule.rule}: ${rule.sentence}${detail}`);
   }
   for (const t of report.thresholds) {
     if (t.metric.indexOf('{rule:') >= 0) continue;
-    lines.push(`  ${t.ok ? 'ok  ' : 'FAIL'} ${t.metric} ${t.expression} (${t.value === undefined ? 'no samples' : `got ${formatNumber(t.value)}`})`);
+    const detail = t.state === 'not checked' ? `not checked: ${t.reason ?? NOT_EXERCISED}` : `got ${formatNumber(t.value)}`;
+    lines.push(`  ${mark(t.state)} ${t.metric} ${t.expression} (${detail})`);
   }
   const failedChecks = report.checks.filter((c) => c.fails > 0);
   const checkTotal = report.checks.reduce((n, c) => n + c.passes + c.fails, 0);
-  lines.push(`  checks: ${checkTotal - failedChecks.reduce((n, c) => n + c.fails, 0)} of ${checkTotal} passed`);
+  lines.push(checkTotal === 0 ? '  checks: none ran' : `  checks: ${checkTotal - failedChecks.reduce((n, c) => n + c.fails, 0)} of ${checkTotal} passed`);
   for (const c of failedChecks) lines.push(`  FAIL check "${c.name}": ${c.fails} of ${c.passes + c.fails} failed`);
   return `${lines.join('\n')}\n`;
 }
@@ -382,7 +470,7 @@ export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:60rem}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
-.ok{color:#1a7f37}.fail{color:#cf222e;font-weight:600}.verdict{font-size:1.2rem}
+.ok{color:#1a7f37}.fail{color:#cf222e;font-weight:600}.unchecked{color:#6e7781;font-style:italic}.verdict{font-size:1.2rem}
 svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
 svg .band{fill:#0969da;opacity:.15}svg .refused{fill:#cf222e;opacity:.7}.legend span{margin-right:1.2rem}`;
 
@@ -390,12 +478,17 @@ const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'ite
 
 /** A self-contained page (inline CSS and SVG, no script, no external resources). */
 export function htmlSummary(report: Report): string {
-  const status = (ok: boolean) => `<td class="${ok ? 'ok' : 'fail'}">${ok ? 'pass' : 'FAIL'}</td>`;
+  const status = (state: LineState, reportedOnly = false) =>
+    state === 'not checked'
+      ? '<td class="unchecked">not checked</td>'
+      : state === 'ok' || reportedOnly
+        ? `<td class="ok">${state === 'ok' ? 'pass' : 'deviation'}</td>`
+        : '<td class="fail">FAIL</td>';
   const rows = (cells: string[][]) => cells.map((row) => `<tr>${row.join('')}</tr>`).join('\n');
   const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const sections: string[] = [];
   sections.push(
-    `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${report.ok ? 'Passed' : 'Failed'}</p>`,
+    `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${report.ok ? 'Passed' : 'Failed'}${report.notice === undefined ? '' : `: ${escapeHtml(report.notice)}`}</p>`,
     `<p>${report.target ? `Target ${escapeHtml(report.target)}. ` : ''}${report.durationMs === undefined ? '' : `Ran ${escapeHtml((report.durationMs / 1000).toFixed(1))} s. `}${report.generatedAt ? `Generated ${escapeHtml(report.generatedAt)}.` : ''}</p>`,
   );
   if (report.plot && report.plotBucketMs !== undefined) {
@@ -407,11 +500,12 @@ export function htmlSummary(report: Report): string {
   }
   if (report.rules.length > 0) {
     sections.push(
-      '<h2>Rules</h2><table><tr><th></th><th>Rule</th><th>Broken</th></tr>',
+      '<h2>Rules</h2><table><tr><th></th><th>Rule</th><th>Judged</th><th>Broken</th></tr>',
       rows(
         report.rules.map((r) => [
-          status(r.count === 0 || r.reportedOnly),
-          `<td><code>${escapeHtml(r.rule)}</code>: ${escapeHtml(r.sentence)}</td>`,
+          status(r.state, r.reportedOnly),
+          `<td><code>${escapeHtml(r.rule)}</code>: ${escapeHtml(r.sentence)}${r.reason === undefined ? '' : ` <span class="unchecked">(not checked: ${escapeHtml(r.reason)})</span>`}</td>`,
+          td(String(r.judged)),
           td(`${r.count}${r.count > 0 && r.reportedOnly ? ' (platform deviation)' : ''}`),
         ]),
       ),
@@ -420,13 +514,22 @@ export function htmlSummary(report: Report): string {
   }
   sections.push(
     '<h2>Thresholds</h2><table><tr><th></th><th>Metric</th><th>Expected</th><th>Got</th></tr>',
-    rows(report.thresholds.filter((t) => t.metric.indexOf('{rule:') < 0).map((t) => [status(t.ok), td(t.metric), td(t.expression), td(formatNumber(t.value))])),
+    rows(
+      report.thresholds
+        .filter((t) => t.metric.indexOf('{rule:') < 0)
+        .map((t) => [
+          status(t.state),
+          td(t.metric),
+          td(t.expression),
+          td(t.state === 'not checked' ? `not checked: ${t.reason ?? NOT_EXERCISED}` : formatNumber(t.value)),
+        ]),
+    ),
     '</table>',
   );
   if (report.checks.length > 0) {
     sections.push(
       '<h2>Checks</h2><table><tr><th></th><th>Check</th><th>Passed</th><th>Failed</th></tr>',
-      rows(report.checks.map((c) => [status(c.fails === 0), td(c.name), td(String(c.passes)), td(String(c.fails))])),
+      rows(report.checks.map((c) => [status(c.state), td(c.name), td(String(c.passes)), td(String(c.fails))])),
       '</table>',
     );
   }

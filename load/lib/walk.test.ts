@@ -114,6 +114,40 @@ test.describe('a walk, fed by hand', () => {
     expect(step).toMatchObject({ kind: 'done', ok: true, complete: false, pages: 2 });
   });
 
+  test('a walk says which rules it judged: only those a response was checked against', () => {
+    const judgedOver = (pages: Array<[number, string]>, options: Partial<WalkOptions> = {}) => {
+      const walk = new PaginationWalk(FIRST, { limit: 2, resourceType: 'content', ...options });
+      for (const [status, body] of pages) if (walk.page(status, body).kind === 'done') break;
+      return [...walk.judged].sort();
+    };
+    // A refused first page: only its status was checked.
+    expect(judgedOver([[401, '{}']])).toEqual(['status']);
+    // One whole page, no next, no schema, no expected count: neither the cursor rules nor the count.
+    expect(judgedOver([[200, page(['a'])]])).toEqual(['duplicate-id', 'json-body', 'page-size', 'resource-type', 'status', 'walk-ends']);
+    const whole = judgedOver(
+      [
+        [200, page(['a', 'b'], `${FIRST}&next=c1`)],
+        [200, page(['c'])],
+      ],
+      { expectedCount: 3, validate: () => undefined },
+    );
+    expect(whole).toEqual([
+      'cursor-loop',
+      'duplicate-id',
+      'item-count',
+      'json-body',
+      'next-cursor',
+      'next-renewed',
+      'page-size',
+      'resource-type',
+      'schema',
+      'status',
+      'walk-ends',
+    ]);
+    // A sample stopped by stopAfter never reaches the end: its length and count are not judged.
+    expect(judgedOver([[200, page(['a', 'b'], `${FIRST}&next=c1`)]], { stopAfter: 1, expectedCount: 9 })).not.toContain('item-count');
+  });
+
   test('the first request may not carry next', () => {
     expect(() => new PaginationWalk(`${FIRST}&next=x`, { limit: 2 })).toThrow(/carries no next/);
   });

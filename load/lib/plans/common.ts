@@ -65,6 +65,16 @@ export const PACED_THRESHOLDS: Thresholds = {
 export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
   const thresholds: Thresholds = {};
   for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
+  return { ...thresholds, ...judgedThresholds(rules) };
+}
+
+/**
+ * Always-true thresholds on METRICS.rulesJudged{rule:…}: they only make k6 report each rule's count of
+ * judgements, which tells the reports a rule held (judged, never broken) from a rule no request exercised.
+ */
+export function judgedThresholds(rules: readonly string[]): Thresholds {
+  const thresholds: Thresholds = {};
+  for (const rule of rules) thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
   return thresholds;
 }
 
@@ -73,7 +83,7 @@ export function perRule(metric: string, rules: readonly string[]): Thresholds {
   // A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
   // handleSummary learns which rule failed (it only sees aggregates).
   for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = ['count==0'];
-  return thresholds;
+  return { ...thresholds, ...judgedThresholds(rules) };
 }
 
 /** Whole seconds, at least 1, as k6 writes a duration. */
