@@ -10,12 +10,19 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
+import type { SummaryReporterOptions } from './scripts/summary-reporter.ts';
+import { describeTarget } from './scripts/target-description.ts';
 import { readConfig } from './specs/fixtures/config.ts';
 
 // Once, here; no override: the real environment wins over .env. Workers inherit the result.
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
+/** What this run is pointed at, named in every report (no secret in it). */
+const target = describeTarget(suite);
+const HTML_DIR = path.resolve('reports', 'html');
+const JUNIT_FILE = path.resolve('reports', 'junit.xml');
+const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
 
 const SERIAL = /@quota|@serial/;
 /**
@@ -39,13 +46,15 @@ const contractUse = { trace: 'off' } as const;
 export default defineConfig({
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),
+  // Kept in the HTML report's data (shown with `#?show-metadata-other`); its title names the target too.
+  metadata: { target: target.line, ...target.facts },
   // The summary reporter comes before html: it gives the html report its title (the verdict) in its
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'scripts', 'summary-reporter.ts')],
-    ['html', { outputFolder: path.resolve('reports', 'html'), open: 'never' }],
-    ['junit', { outputFile: path.resolve('reports', 'junit.xml') }],
+    [path.join(__dirname, 'scripts', 'summary-reporter.ts'), summaryOptions],
+    ['html', { outputFolder: HTML_DIR, open: 'never' }],
+    ['junit', { outputFile: JUNIT_FILE }],
     [path.join(__dirname, 'specs', 'reporters', 'rate-limit-retries.ts')],
   ],
   projects: [
