@@ -1,6 +1,6 @@
 /**
  * What a run was pointed at, in words: the one description every artifact of a contract run carries
- * (the terminal's summary, the HTML report's title and metadata, rules.html, JUnit properties, the
+ * (the terminal's summary, the HTML report's title, rules.html, JUnit properties, the
  * summary JSON, reports/index.html of `npm test`), so that a betatest run never reads as a mock run.
  * Built from the settings alone (specs/fixtures/config.ts), before any request: it states what the
  * run was told, not what the target answered.
@@ -21,8 +21,8 @@ export interface TargetDescription {
   /** One line naming the target and the run's switches, e.g. for the terminal and report titles. */
   readonly line: string;
   /**
-   * Every fact, in reading order, keyed by a short name (JUnit property names `lp.<key>`, the HTML
-   * report's metadata, the summary JSON): kind, profile, faults, apiOrigin, authOrigin, environment,
+   * Every fact, in reading order, keyed by a short name (JUnit property names `lp.<key>`, rules.html,
+   * the summary JSON): kind, profile, faults, apiOrigin, authOrigin, environment,
    * dataCenter, clientId, providerClientId, controlPlane, LP_QUOTA, LP_FULL, LP_STRICT. Facts the
    * settings do not give (a remote target's environment on an unknown host) are left out.
    */

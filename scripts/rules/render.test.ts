@@ -58,14 +58,14 @@ test.describe('a run’s rules page and rule lines', () => {
   });
 
   test('rules.html lists each platform deviation with its rule, what deviated and the test', () => {
-    const section = html.slice(html.indexOf('<h2>Platform deviations</h2>'));
+    const section = html.slice(html.indexOf('<h2 id="deviations">Platform deviations</h2>'));
     expect(section).toContain('<code>platform.token-refusal-status</code></td><td>expected 403, got 401 (POST http://127.0.0.1:4010/oauth/token)</td>');
     expect(section).toContain('token.spec.ts › a token request gets no token for › a wrong client secret');
     expect(section).toContain('<code>platform.token-type-case</code></td><td>expected token_type &quot;bearer&quot;, got &quot;Bearer&quot;');
   });
 
   test('rules.html says so when nothing deviated', () => {
-    expect(renderRunHtml(items, { title: 'Rules', deviations: [] })).toContain('<h2>Platform deviations</h2><p>None.</p>');
+    expect(renderRunHtml(items, { title: 'Rules', deviations: [] })).toContain('<h2 id="deviations">Platform deviations</h2><p>None.</p>');
   });
 
   test('rules.html names the target', () => {

@@ -83,6 +83,14 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** A rule's last cell: for a broken rule, why (its first failure message) above the failing tests. */
+function whyCell(item: RuleCoverage): string {
+  const list = item.why.map((w) => escapeHtml(w)).join('<br>');
+  if (item.state !== 'broken') return list;
+  const why = item.firstFailure === undefined ? '' : `<pre class="why">${escapeHtml(item.firstFailure)}</pre>`;
+  return `${why}<small>failing tests:</small><br>${list}`;
+}
+
 export interface RunPage {
   readonly title: string;
   /** What the run was pointed at; named under the title. */
@@ -102,7 +110,7 @@ export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): st
           .map(
             (item) =>
               `<tr class="${item.state.replace(' ', '-')}"><td>${MARK[item.state]}</td><td><code>${item.id}</code> <small>${RULES[item.id].level}</small><br>${escapeHtml(RULES[item.id].statement)}</td>` +
-              `<td>${item.state}</td><td>${item.firstFailure === undefined ? '' : `<pre class="why">${escapeHtml(item.firstFailure)}</pre>`}${item.why.map((w) => escapeHtml(w)).join('<br>')}</td></tr>`,
+              `<td>${item.state}</td><td>${whyCell(item)}</td></tr>`,
           )
           .join(''),
     )
@@ -114,15 +122,15 @@ export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): st
     : '';
   const deviationBlock =
     deviations.length === 0
-      ? '<h2>Platform deviations</h2><p>None.</p>'
-      : `<h2>Platform deviations</h2><p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>` +
+      ? '<h2 id="deviations">Platform deviations</h2><p>None.</p>'
+      : `<h2 id="deviations">Platform deviations</h2><p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>` +
         `<table class="deviations"><tr><th>rule</th><th>what deviated</th><th>test</th></tr>${deviations
           .map((d) => `<tr><td><code>${escapeHtml(d.rule)}</code></td><td>${escapeHtml(d.message)}</td><td>${escapeHtml(d.test)}</td></tr>`)
           .join('')}</table>`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
 body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
 .broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
-dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}</style></head><body>
-<h1>${escapeHtml(title)}</h1>${targetBlock}<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="index.html">The test report</a>.</p>
+.deviations code{white-space:nowrap}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}</style></head><body>
+<h1>${escapeHtml(title)}</h1>${targetBlock}<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>
 <table>${rows}</table>${deviationBlock}</body></html>\n`;
 }
