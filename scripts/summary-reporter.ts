@@ -164,9 +164,10 @@ export default class SummaryReporter implements Reporter {
     if (this.#rules) {
       this.#writeRulesPage(this.#rules);
       if (this.#target) this.#addJUnitProperties(this.#target);
-      lines.push(`\nTarget: ${this.#target?.line ?? 'not named (the config gives the summary reporter no target)'}`, this.#reportsLine());
+      lines.push(`\nTarget: ${this.#target?.line ?? 'not named (the config gives the summary reporter no target)'}`);
     }
-    lines.push(this.#closing);
+    // Whatever the run held: the reports exist for a run of unit tests too (which has no target to name).
+    lines.push(`${this.#rules ? '' : '\n'}${this.#reportsLine()}`, this.#closing);
     for (const line of lines) console.log(line);
   }
 
