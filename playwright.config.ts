@@ -10,12 +10,23 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
+import type { SummaryReporterOptions } from './scripts/summary-reporter.ts';
+import { describeTarget } from './scripts/target-description.ts';
 import { readConfig } from './specs/fixtures/config.ts';
 
 // Once, here; no override: the real environment wins over .env. Workers inherit the result.
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
+/**
+ * What this run is pointed at, named in every report (no secret in it) by the summary reporter. Not
+ * in config `metadata`: the HTML report shows custom metadata only behind a URL flag
+ * (`show-metadata-other`), and an empty "Metadata" toggle otherwise; its title names the target.
+ */
+const target = describeTarget(suite);
+const HTML_DIR = path.resolve('reports', 'html');
+const JUNIT_FILE = path.resolve('reports', 'junit.xml');
+const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
 
 const SERIAL = /@quota|@serial/;
 /**
@@ -43,9 +54,9 @@ export default defineConfig({
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'scripts', 'summary-reporter.ts')],
-    ['html', { outputFolder: path.resolve('reports', 'html'), open: 'never' }],
-    ['junit', { outputFile: path.resolve('reports', 'junit.xml') }],
+    [path.join(__dirname, 'scripts', 'summary-reporter.ts'), summaryOptions],
+    ['html', { outputFolder: HTML_DIR, open: 'never' }],
+    ['junit', { outputFile: JUNIT_FILE }],
     [path.join(__dirname, 'specs', 'reporters', 'rate-limit-retries.ts')],
   ],
   projects: [

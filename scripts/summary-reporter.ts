@@ -7,13 +7,29 @@
  * scripts/test-all.ts can add up several runs), gives the HTML report a title that states the verdict
  * (read by the html reporter in its own onEnd, which comes after this one's), and writes the rules
  * page `rules.html` beside that report once it exists.
+ *
+ * Every one of those names the run's target (scripts/target-description.ts, given by
+ * playwright.config.ts as the `target` option), as does the JUnit file (the testsuites' name and
+ * each testsuite's properties, added once the junit reporter has written it); the last lines say
+ * where the reports are.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
-import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
+import { addSuiteProperties } from './junit-properties.ts';
+import { coverage, deviationsOf, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import { countsLine, renderRunHtml, renderRunText } from './rules/render.ts';
+import type { TargetDescription } from './target-description.ts';
+
+export interface SummaryReporterOptions {
+  /** The run's target, named in every report. Default: none named (a config that gives none). */
+  readonly target?: TargetDescription;
+  /** Where the html reporter writes (PLAYWRIGHT_HTML_OUTPUT_DIR wins, as it does for that reporter). Default reports/html. */
+  readonly htmlDir?: string;
+  /** Where the junit reporter writes (PLAYWRIGHT_JUNIT_OUTPUT_FILE wins, as it does for that reporter). Default: no JUnit file. */
+  readonly junitFile?: string;
+}
 
 export interface Counts {
   passed: number;
@@ -46,6 +62,23 @@ export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
   readonly #tokens: TokenCounts = { issued: 0, loggedOut: 0, alreadyEnded: 0, notLoggedOut: 0 };
   #rules: RuleCoverage[] | undefined;
+  #records: TestRecord[] = [];
+  readonly #target: TargetDescription | undefined;
+  readonly #htmlDir: string;
+  readonly #junitFile: string | undefined;
+  #summaryFile = '';
+
+  constructor(options: SummaryReporterOptions = {}) {
+    this.#target = options.target;
+    this.#htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? options.htmlDir ?? path.resolve('reports', 'html');
+    this.#junitFile = process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ?? options.junitFile;
+  }
+
+  onBegin(): void {
+    this.#began = Date.now();
+    // Read by the junit reporter in its onEnd: the name of the file's <testsuites>.
+    if (this.#target) process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${this.#target.line}`;
+  }
 
   onTestEnd(test: TestCase): void {
     this.#tests.add(test);
@@ -65,6 +98,10 @@ export default class SummaryReporter implements Reporter {
 
   /** What onEnd found, printed by onExit. */
   #printed: string[] = [];
+  /** The counts line, printed last of all. */
+  #closing = '';
+  /** When the run began: a report file older than that is an earlier run's, not this one's. */
+  #began = Date.now();
 
   onEnd(result: FullResult): void {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
@@ -88,23 +125,27 @@ export default class SummaryReporter implements Reporter {
 
     const declaring = records.some((r) => r.declared.length > 0);
     this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
+    this.#records = records;
     const name = process.env.LP_SUMMARY_NAME ?? 'last';
     const dir = path.join('reports', 'summary');
     mkdirSync(dir, { recursive: true });
     const summary = {
       ...counts,
       status: result.status,
+      ...(this.#target ? { target: { line: this.#target.line, ...this.#target.facts } } : {}),
       tokens: this.#tokens,
       deviationList: deviations,
-      rules: this.#rules?.map((r) => ({ id: r.id, state: r.state, why: r.why })),
+      rules: this.#rules?.map((r) => ({ id: r.id, state: r.state, why: r.why, ...(r.firstFailure === undefined ? {} : { firstFailure: r.firstFailure }) })),
     };
-    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(summary, null, 1)}\n`);
+    this.#summaryFile = path.join(dir, `${name}.json`);
+    writeFileSync(this.#summaryFile, `${JSON.stringify(summary, null, 1)}\n`);
 
     const lines: string[] = [];
     if (this.#rules) {
       // The html reporter reads its title in its own onEnd; this reporter comes before it in the
       // config, so the verdict heads the report.
-      process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)} · rules: ${countsLine(this.#rules)} · per rule: rules.html beside this report`;
+      const against = this.#target ? ` · target: ${this.#target.line}` : '';
+      process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)}${against} · rules: ${countsLine(this.#rules)} · per rule: rules.html beside this report`;
       lines.push(`\n${renderRunText(this.#rules)}`);
       if (deviations.length > 0) lines.push(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
     }
@@ -113,22 +154,62 @@ export default class SummaryReporter implements Reporter {
         `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
       );
     }
-    lines.push(formatCounts(counts));
     this.#printed = lines;
+    this.#closing = formatCounts(counts);
   }
 
   /** After every reporter's onEnd: the summary is the last thing the run prints, its counts the last line. */
   async onExit(): Promise<void> {
-    for (const line of this.#printed) console.log(line);
-    if (!this.#rules) return;
-    // After the html reporter's onEnd, which clears its folder first.
-    const dir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? path.resolve('reports', 'html');
+    const lines = [...this.#printed];
+    if (this.#rules) {
+      this.#writeRulesPage(this.#rules);
+      if (this.#target) this.#addJUnitProperties(this.#target);
+      lines.push(`\nTarget: ${this.#target?.line ?? 'not named (the config gives the summary reporter no target)'}`);
+    }
+    // Whatever the run held: the reports exist for a run of unit tests too (which has no target to name).
+    lines.push(`${this.#rules ? '' : '\n'}${this.#reportsLine()}`, this.#closing);
+    for (const line of lines) console.log(line);
+  }
+
+  /** After the html reporter's onEnd, which clears its folder first. */
+  #writeRulesPage(rules: readonly RuleCoverage[]): void {
     try {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'rules.html'), renderRunHtml(this.#rules, 'Rules of the API document: what this run checked'));
+      mkdirSync(this.#htmlDir, { recursive: true });
+      const page = renderRunHtml(rules, {
+        title: 'Rules of the API document: what this run checked',
+        deviations: deviationsOf(this.#records),
+        ...(this.#target ? { target: this.#target } : {}),
+      });
+      writeFileSync(path.join(this.#htmlDir, 'rules.html'), page);
     } catch {
       // No report folder to write beside (an html reporter elsewhere): the terminal and the summary file have it all.
     }
+  }
+
+  /** After the junit reporter's onEnd, which writes its file whole. */
+  #addJUnitProperties(target: TargetDescription): void {
+    if (this.#junitFile === undefined || !existsSync(this.#junitFile)) return;
+    const properties: Record<string, string> = { 'lp.target': target.line };
+    for (const [key, value] of Object.entries(target.facts)) properties[`lp.${key}`] = value;
+    try {
+      writeFileSync(this.#junitFile, addSuiteProperties(readFileSync(this.#junitFile, 'utf8'), properties));
+    } catch {
+      // A JUnit file this process cannot rewrite keeps the target in its <testsuites> name.
+    }
+  }
+
+  /** Where this run's reports are, those that exist, relative to the working directory when inside it. */
+  #reportsLine(): string {
+    const shown = (file: string) => {
+      const relative = path.relative(process.cwd(), path.resolve(file));
+      return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(file) : relative;
+    };
+    const files = [path.join(this.#htmlDir, 'index.html'), path.join(this.#htmlDir, 'rules.html'), this.#junitFile, this.#summaryFile];
+    // Slack of a second for file systems that keep modification times in whole seconds.
+    const written = (file: string | undefined): file is string =>
+      file !== undefined && file !== '' && existsSync(file) && statSync(file).mtimeMs >= this.#began - 1000;
+    const present = files.filter(written).map(shown);
+    return present.length > 0 ? `Reports: ${present.join(', ')}` : 'Reports: none written';
   }
 
   printsToStdio(): boolean {

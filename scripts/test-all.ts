@@ -96,16 +96,24 @@ async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh
   return { access, refresh };
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
 function writeIndex(total: Counts): void {
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
     let line = 'did not run';
+    let target = '';
     try {
-      line = formatCounts(JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts);
+      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: { line?: string } };
+      line = formatCounts(summary);
+      // The target as the phase's own run described it (scripts/target-description.ts): no secret in it.
+      if (summary.target?.line) target = `<br>target: ${escapeHtml(summary.target.line)}`;
     } catch {
       // No summary: the phase died before its reporter wrote one.
     }
     const links = [`<a href="${phase}/html/rules.html">rules checked</a>`, `<a href="${phase}/junit.xml">JUnit</a>`].join(', ');
-    return `<li><a href="${phase}/html/index.html">${PHASES[phase].title}</a> (${links}): ${line}</li>`;
+    return `<li><a href="${phase}/html/index.html">${PHASES[phase].title}</a> (${links}): ${line}${target}</li>`;
   });
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>npm test: ${formatCounts(total)}</title></head><body><h1>npm test: ${formatCounts(total)}</h1><ul>${rows.join('')}</ul></body></html>\n`;
   writeFileSync(path.join(ROOT, 'reports', 'index.html'), html);

@@ -55,6 +55,11 @@ export interface RuleCoverage {
   readonly needs: readonly string[];
   /** For `not checked`: why (skip sentences); for `broken`: the failing tests; for `deviates`: the deviations. */
   readonly why: readonly string[];
+  /**
+   * For `broken`: why it broke, the first failure message that names the rule (its sentence: expected,
+   * got, the request), else the first of a failing test that declares it; as redacted as it came.
+   */
+  readonly firstFailure?: string;
   /** Where the rule is judged on every response of a kind (response-rules.ts), if it is. */
   readonly everyResponse?: string;
 }
@@ -73,12 +78,55 @@ export function coverage(records: readonly TestRecord[], everyResponse: Readonly
       const reasons = [...new Set(declaring.map((r) => r.skipReason ?? (r.status === 'did-not-run' ? 'did not run' : 'no test ran it')))];
       return { ...base, state: 'not checked', why: listed ? [] : reasons.length > 0 ? reasons : ['no response of its kind came'] };
     }
-    const failed = judging.filter((r) => r.status === 'failed' && (r.declared.includes(id) || r.failures.some((m) => m.includes(`${id} (contract)`))));
-    if (RULES[id].level === 'contract' && failed.length > 0) return { ...base, state: 'broken', why: failed.map((r) => r.title) };
+    const naming = (m: string) => m.includes(`${id} (contract)`);
+    const failed = judging.filter((r) => r.status === 'failed' && (r.declared.includes(id) || r.failures.some(naming)));
+    if (RULES[id].level === 'contract' && failed.length > 0) {
+      const message = failed.flatMap((r) => r.failures).find(naming) ?? failed.flatMap((r) => r.failures).find((m) => m.trim() !== '');
+      return { ...base, state: 'broken', why: failed.map((r) => r.title), ...(message === undefined ? {} : { firstFailure: sentenceOf(message) }) };
+    }
     const deviations = [...new Set(judging.flatMap((r) => r.deviations.filter((d) => d.startsWith(`${id}:`))))];
     if (deviations.length > 0) return { ...base, state: 'deviates', why: deviations };
     return { ...base, state: 'held', why: [] };
   });
+}
+
+/** One platform deviation as a test reported it. */
+export interface Deviation {
+  readonly rule: string;
+  /** What deviated: expected, got, the request (redacted where it was produced). */
+  readonly message: string;
+  readonly test: string;
+}
+
+/** Every deviation of the tests that ran, in the order of the tests, each (rule, message, test) once. */
+export function deviationsOf(records: readonly TestRecord[]): Deviation[] {
+  const out: Deviation[] = [];
+  for (const record of records) {
+    if (record.status !== 'passed' && record.status !== 'failed') continue;
+    for (const text of new Set(record.deviations)) {
+      const colon = text.indexOf(': ');
+      out.push(
+        colon < 0 ? { rule: '', message: text, test: record.title } : { rule: text.slice(0, colon), message: text.slice(colon + 2), test: record.title },
+      );
+    }
+  }
+  return out;
+}
+
+/** Characters of a failure message kept: a rule's sentence with its request fits many times over. */
+const SENTENCE_LIMIT = 2000;
+
+/**
+ * The rule's sentence of a failure message: without terminal colours, Playwright's `Error: ` and what
+ * Playwright adds after it (the matcher's `expect(…)` block, the call log), cut at SENTENCE_LIMIT.
+ */
+export function sentenceOf(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  let text = message.replace(/\u001b\[[0-9;]*m/g, '').replace(/^\s*Error: /, '');
+  const matcher = text.search(/\n\s*\n\s*(expect\(|Expected:|Call log:)/);
+  if (matcher >= 0) text = text.slice(0, matcher);
+  text = text.trim();
+  return text.length > SENTENCE_LIMIT ? `${text.slice(0, SENTENCE_LIMIT - 1)}…` : text;
 }
 
 /** The rules grouped by area, in the catalogue's order of areas. */
