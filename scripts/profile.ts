@@ -92,9 +92,9 @@ async function main(): Promise<number> {
   let close = async () => {};
   if (config.target.kind === 'remote') {
     target = remoteTarget(config.target);
-    // Every run spends the budget a little, and LP_QUOTA=1 a whole window: the suite's production guard.
+    // readConfig refused a production host already (the one guard); kept as a last line before any request.
     const refusal = productionRefusal(target, config.allowProduction);
-    if (refusal !== undefined) return usage(`npm run profile ${refusal}`);
+    if (refusal !== undefined) return usage(refusal);
   } else {
     const running = await startEmbeddedMock(config.target);
     target = running.target;
