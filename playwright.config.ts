@@ -37,6 +37,10 @@ const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
 const contractUse = { trace: 'off' } as const;
 
 export default defineConfig({
+  // The preflight: the target on the first line, unknown LP_* names warned about, and for a remote
+  // target three requests that prove the URLs and the key, before any worker starts (a wrong
+  // setting costs one sentence, not minutes of failures).
+  globalSetup: path.join(__dirname, 'scripts', 'preflight', 'global-setup.ts'),
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),
   // The summary reporter comes before html: it gives the html report its title (the verdict) in its

@@ -1,0 +1,29 @@
+/**
+ * Playwright's globalSetup (playwright.config.ts): the preflight of every run that includes a contract
+ * project, before any worker starts. A failure ends the run with its one sentence, no stack: the
+ * runner prints it (and CI logs show it), the summary reporter closes the run red.
+ */
+import { readConfig } from '../../specs/fixtures/config.ts';
+import { preflight } from './index.ts';
+
+/** Whether the command line runs a contract project: no --project at all runs every project. */
+export function selectsContract(argv: readonly string[]): boolean {
+  const projects: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg.startsWith('--project=')) projects.push(arg.slice('--project='.length));
+    else if (arg === '--project') projects.push(argv[i + 1] ?? '');
+  });
+  return projects.length === 0 || projects.some((name) => name.startsWith('contract') || name.includes('*'));
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (!selectsContract(process.argv)) return;
+  // The runner read the config already (playwright.config.ts): a bad setting never gets here.
+  const outcome = await preflight(readConfig(), process.env);
+  for (const line of outcome.lines) console.log(line);
+  if (outcome.failure === undefined) return;
+  const error = new Error(outcome.failure);
+  // The sentence is the whole story: a stack under it would bury it.
+  error.stack = outcome.failure;
+  throw error;
+}
