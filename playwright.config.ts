@@ -11,11 +11,15 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
 import { readConfig } from './specs/fixtures/config.ts';
+import { preflightLines } from './scripts/preflight/index.ts';
+import { selectsContract } from './scripts/preflight/global-setup.ts';
 
 // Once, here; no override: the real environment wins over .env. Workers inherit the result.
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
+// The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
+if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
 const SERIAL = /@quota|@serial/;
 /**

@@ -1,13 +1,15 @@
 /**
- * Playwright's globalSetup (playwright.config.ts): the preflight of every run that includes a contract
- * project, before any worker starts. A failure ends the run with its one sentence, no stack: the
+ * The preflight of every Playwright run that includes a contract project. Its first lines (the target,
+ * warnings) are printed by playwright.config.ts as it loads (`--list` shows them too); this
+ * globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack: the
  * runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import { readConfig } from '../../specs/fixtures/config.ts';
 import { preflight } from './index.ts';
 
-/** Whether the command line runs a contract project: no --project at all runs every project. */
+/** Whether the command line runs a contract project: no --project at all runs every project. Playwright sets TEST_WORKER_INDEX in workers, which load the config too: they print nothing. */
 export function selectsContract(argv: readonly string[]): boolean {
+  if (process.env.TEST_WORKER_INDEX !== undefined) return false;
   const projects: string[] = [];
   argv.forEach((arg, i) => {
     if (arg.startsWith('--project=')) projects.push(arg.slice('--project='.length));

@@ -51,9 +51,17 @@ export function tokensLine(tokens: ProbeTokens): string {
   return `${PREFLIGHT_TOKENS_PREFIX} ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`;
 }
 
-/** The preflight of a contract run against `config` (already read and checked by readConfig). */
+/** What the preflight says before any request: the target, then a warning per unknown `LP_*` name. */
+export function preflightLines(config: SuiteConfig, env: Env): string[] {
+  return [targetLine(config, env), ...unknownSettingWarnings(env)];
+}
+
+/**
+ * The probe of a remote target (nothing for the embedded mock): the lines to print after
+ * preflightLines, and the sentence that stops the run, if any.
+ */
 export async function preflight(config: SuiteConfig, env: Env, o: ProbeOptions = {}): Promise<PreflightOutcome> {
-  const lines = [targetLine(config, env), ...unknownSettingWarnings(env)];
+  const lines: string[] = [];
   const t = config.target;
   if (t.kind === 'mock') return { lines, failure: undefined };
   const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(env) }, o);
