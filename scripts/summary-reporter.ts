@@ -10,7 +10,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { trippedSentence } from '../specs/fixtures/breaker.ts';
 import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import { countsLine, renderRunHtml, renderRunText } from './rules/render.ts';
@@ -46,6 +47,11 @@ export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
   readonly #tokens: TokenCounts = { issued: 0, loggedOut: 0, alreadyEnded: 0, notLoggedOut: 0 };
   #rules: RuleCoverage[] | undefined;
+  #outputDirs: string[] = [];
+
+  onBegin(config: FullConfig): void {
+    this.#outputDirs = [...new Set(config.projects.map((p) => p.outputDir))];
+  }
 
   onTestEnd(test: TestCase): void {
     this.#tests.add(test);
@@ -66,7 +72,7 @@ export default class SummaryReporter implements Reporter {
   /** What onEnd found, printed by onExit. */
   #printed: string[] = [];
 
-  onEnd(result: FullResult): void {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
     const records: TestRecord[] = [];
     const deviations: string[] = [];
@@ -85,6 +91,9 @@ export default class SummaryReporter implements Reporter {
     counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as green.
     if (result.status !== 'passed' && counts.failed === 0) counts.failed = 1;
+    // The run stopped itself (specs/fixtures/breaker.ts): its tests were skipped, the run is red, the sentence said once.
+    const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
+    if (stopped !== undefined && counts.failed === 0) counts.failed = 1;
 
     const declaring = records.some((r) => r.declared.length > 0);
     this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
@@ -113,8 +122,11 @@ export default class SummaryReporter implements Reporter {
         `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
       );
     }
+    if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
     lines.push(formatCounts(counts));
     this.#printed = lines;
+    // Skipped tests alone would exit 0: a run that stopped itself must not.
+    return stopped === undefined ? undefined : { status: 'failed' };
   }
 
   /** After every reporter's onEnd: the summary is the last thing the run prints, its counts the last line. */

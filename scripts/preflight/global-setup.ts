@@ -4,6 +4,8 @@
  * globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack: the
  * runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
+import type { FullConfig } from '@playwright/test';
+import { resetBreaker } from '../../specs/fixtures/breaker.ts';
 import { readConfig } from '../../specs/fixtures/config.ts';
 import { preflight } from './index.ts';
 
@@ -18,8 +20,9 @@ export function selectsContract(argv: readonly string[]): boolean {
   return projects.length === 0 || projects.some((name) => name.startsWith('contract') || name.includes('*'));
 }
 
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(config: FullConfig): Promise<void> {
   if (!selectsContract(process.argv)) return;
+  for (const project of config.projects) resetBreaker(project.outputDir);
   // The runner read the config already (playwright.config.ts): a bad setting never gets here.
   const outcome = await preflight(readConfig(), process.env);
   for (const line of outcome.lines) console.log(line);
