@@ -51,6 +51,7 @@ export default defineConfig({
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
+    [path.join(__dirname, 'scripts', 'preflight', 'bound-reporter.ts')],
     [path.join(__dirname, 'scripts', 'summary-reporter.ts')],
     ['html', { outputFolder: path.resolve('reports', 'html'), open: 'never' }],
     ['junit', { outputFile: path.resolve('reports', 'junit.xml') }],
