@@ -13,6 +13,8 @@ import dotenv from 'dotenv';
 import type { SummaryReporterOptions } from './scripts/summary-reporter.ts';
 import { describeTarget } from './scripts/target-description.ts';
 import { readConfig } from './specs/fixtures/config.ts';
+import { preflightLines } from './scripts/preflight/index.ts';
+import { selectsContract } from './scripts/preflight/global-setup.ts';
 
 // Once, here; no override: the real environment wins over .env. Workers inherit the result.
 dotenv.config({ quiet: true });
@@ -27,6 +29,8 @@ const target = describeTarget(suite);
 const HTML_DIR = path.resolve('reports', 'html');
 const JUNIT_FILE = path.resolve('reports', 'junit.xml');
 const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
+// The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
+if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
 const SERIAL = /@quota|@serial/;
 /**
@@ -48,12 +52,17 @@ const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
 const contractUse = { trace: 'off' } as const;
 
 export default defineConfig({
+  // The preflight: the target on the first line, unknown LP_* names warned about, and for a remote
+  // target three requests that prove the URLs and the key, before any worker starts (a wrong
+  // setting costs one sentence, not minutes of failures).
+  globalSetup: path.join(__dirname, 'scripts', 'preflight', 'global-setup.ts'),
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),
   // The summary reporter comes before html: it gives the html report its title (the verdict) in its
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
+    [path.join(__dirname, 'scripts', 'preflight', 'bound-reporter.ts')],
     [path.join(__dirname, 'scripts', 'summary-reporter.ts'), summaryOptions],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],

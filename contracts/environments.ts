@@ -1,6 +1,6 @@
 /**
  * Where the real service lives: environment × data center (platform docs, Hosts), the
- * organization-specific scheme, and the production check that guards quota and load runs.
+ * organization-specific scheme, and the production guard of every run (suite, profile, load).
  * Every entry can be overridden by explicit URLs. k6-safe (no `URL`).
  */
 
@@ -75,4 +75,18 @@ export function isProductionUrl(url: string): boolean {
   if (!host) return false;
   const underDegreed = host === 'degreed.com' || host.endsWith('.degreed.com');
   return underDegreed && !host.split('.').includes('betatest');
+}
+
+/**
+ * The production guard, one sentence for the suite, `npm run profile` and the load scripts: the
+ * sentence refusing a target with a production host, or undefined when it may be used. Every run
+ * spends the key's rate budget a little (tokens, reads), and a production key's budget is shared with
+ * the organization's real integrations: a target that resolves there by mistake must send nothing.
+ */
+export function productionRefusal(urls: { readonly authUrl: string; readonly baseUrl: string }, allowProduction: boolean): string | undefined {
+  if (allowProduction) return undefined;
+  const production = [urls.baseUrl, urls.authUrl].find(isProductionUrl);
+  return production === undefined
+    ? undefined
+    : `The target ${production} is production: every run spends the key's rate budget, which real integrations share there, so it is refused unless LP_ALLOW_PRODUCTION=1.`;
 }

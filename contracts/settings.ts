@@ -76,7 +76,7 @@ export const SETTINGS = {
     readers: ['suite'],
     choices: ['mock', 'remote'],
     default: 'mock',
-    doc: '`mock`: the suite starts its own mock per worker; `remote`: a running service (betatest, or a mock started with `npm run mock`).',
+    doc: '`mock`: the suite starts its own mock per worker; `remote`: a running service (betatest, or a mock started with `npm run mock`). Unset while a remote setting (LP_ENVIRONMENT, LP_BASE_URL, LP_CLIENT_ID, …) is set, the run is refused rather than silently testing the embedded mock.',
   },
   LP_AUTH_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{auth_url}, the token host. Overrides the host table.' },
   LP_BASE_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{base_url}, the API host. Overrides the host table.' },
@@ -121,6 +121,12 @@ export const SETTINGS = {
     readers: ['suite', 'load', 'profile'],
     default: 'content:read,users:read',
     doc: 'Scopes the key holds. Checks and scripts that need a scope it lacks are skipped with a sentence.',
+  },
+  LP_UNHELD_SCOPES: {
+    type: 'scopes',
+    group: 'keys',
+    readers: ['suite', 'profile'],
+    doc: 'Scopes the key does not hold (`groups:read`): the check that such a scope is refused requests one. Unset: that check is skipped with a sentence (a key may hold more than LP_SCOPES lists, so the suite never guesses).',
   },
   LP_PROVIDER_CLIENT_ID: {
     type: 'text',
@@ -170,7 +176,7 @@ export const SETTINGS = {
     group: 'cost',
     readers: ['suite', 'load', 'profile'],
     default: '0',
-    doc: '1: allow budget-spending checks and load runs against a production host (whose budget real integrations share).',
+    doc: '1: allow any run (the suite, `npm run profile`, the load scripts) against a production host, whose rate budget real integrations share. Unset: such a target is refused before anything is sent.',
   },
   LP_FULL: {
     type: 'flag',

@@ -60,7 +60,7 @@ test('a production target is refused unless LP_ALLOW_PRODUCTION=1', () => {
   const result = runLoad(['smoke'], { LP_AUTH_URL: 'https://degreed.com', LP_BASE_URL: 'https://api.degreed.com' });
   expect(result.status).toBe(1);
   expect(result.stderr.trim()).toBe(
-    "load: The target https://api.degreed.com is production: load runs spend the real API key's rate budget there, so they are refused unless LP_ALLOW_PRODUCTION=1.",
+    "load: The target https://api.degreed.com is production: every run spends the key's rate budget, which real integrations share there, so it is refused unless LP_ALLOW_PRODUCTION=1.",
   );
   expect(result.stderr).not.toContain(SECRET);
 });

@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
+import { unknownSettingWarnings } from '../contracts/setting-names.ts';
 import { EnvError, readLoadEnv, reportDir } from '../load/lib/env.ts';
 import { buildLoad, LoadBuildError, loadEntries } from './build-load.ts';
 import { answerHelp, helpPointer } from './flags.ts';
@@ -81,7 +82,10 @@ async function main(args: readonly string[]): Promise<number> {
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
   try {
-    readLoadEnv(process.env);
+    const env = readLoadEnv(process.env);
+    // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
+    console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
+    for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     console.error(`load: ${error.message}`);

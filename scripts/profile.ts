@@ -16,6 +16,7 @@ import dotenv from 'dotenv';
 import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import { readSetting, SettingError } from '../contracts/settings.ts';
 import { productionRefusal, readConfig } from '../specs/fixtures/config.ts';
+import { preflightLines } from './preflight/index.ts';
 import { redact } from '../specs/fixtures/redact.ts';
 import { remoteTarget, startEmbeddedMock, type Target } from '../specs/fixtures/target.ts';
 import { compareProfiles, readSavedProfile } from './profile/compare.ts';
@@ -88,13 +89,15 @@ async function main(): Promise<number> {
     return usage((error as Error).message);
   }
 
+  // The preflight's lines: the target probed, and misspelt LP_* names.
+  for (const line of preflightLines(config, process.env)) console.log(line);
   let target: Target;
   let close = async () => {};
   if (config.target.kind === 'remote') {
     target = remoteTarget(config.target);
-    // Every run spends the budget a little, and LP_QUOTA=1 a whole window: the suite's production guard.
+    // readConfig refused a production host already (the one guard); kept as a last line before any request.
     const refusal = productionRefusal(target, config.allowProduction);
-    if (refusal !== undefined) return usage(`npm run profile ${refusal}`);
+    if (refusal !== undefined) return usage(refusal);
   } else {
     const running = await startEmbeddedMock(config.target);
     target = running.target;

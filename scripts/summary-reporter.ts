@@ -15,7 +15,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { trippedSentence } from '../specs/fixtures/breaker.ts';
 import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
 import { addSuiteProperties } from './junit-properties.ts';
 import { coverage, deviationsOf, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
@@ -67,6 +68,8 @@ export default class SummaryReporter implements Reporter {
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
   #summaryFile = '';
+  /** The projects' output folders, where the breaker of specs/fixtures/breaker.ts leaves its sentence. */
+  #outputDirs: string[] = [];
 
   constructor(options: SummaryReporterOptions = {}) {
     this.#target = options.target;
@@ -74,7 +77,8 @@ export default class SummaryReporter implements Reporter {
     this.#junitFile = process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ?? options.junitFile;
   }
 
-  onBegin(): void {
+  onBegin(config: FullConfig): void {
+    this.#outputDirs = [...new Set(config.projects.map((p) => p.outputDir))];
     this.#began = Date.now();
     // Read by the junit reporter in its onEnd: the name of the file's <testsuites>.
     if (this.#target) process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${this.#target.line}`;
@@ -103,7 +107,7 @@ export default class SummaryReporter implements Reporter {
   /** When the run began: a report file older than that is an earlier run's, not this one's. */
   #began = Date.now();
 
-  onEnd(result: FullResult): void {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
     const records: TestRecord[] = [];
     const deviations: string[] = [];
@@ -122,6 +126,9 @@ export default class SummaryReporter implements Reporter {
     counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as green.
     if (result.status !== 'passed' && counts.failed === 0) counts.failed = 1;
+    // The run stopped itself (specs/fixtures/breaker.ts): its tests were skipped, the run is red, the sentence said once.
+    const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
+    if (stopped !== undefined && counts.failed === 0) counts.failed = 1;
 
     const declaring = records.some((r) => r.declared.length > 0);
     this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
@@ -154,8 +161,11 @@ export default class SummaryReporter implements Reporter {
         `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
       );
     }
+    if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
     this.#printed = lines;
     this.#closing = formatCounts(counts);
+    // Skipped tests alone would exit 0: a run that stopped itself must not.
+    return stopped === undefined ? undefined : { status: 'failed' };
   }
 
   /** After every reporter's onEnd: the summary is the last thing the run prints, its counts the last line. */

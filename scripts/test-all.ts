@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { refuseArguments } from './flags.ts';
 import { type Counts, formatCounts } from './summary-reporter.ts';
@@ -180,6 +181,8 @@ async function main(args: readonly string[]): Promise<number> {
       LP_CLIENT_ID: org.id,
       LP_CLIENT_SECRET: org.secret,
       LP_SCOPES: org.scopes.join(','),
+      // The mock's key config says what the key does not hold: declared, as a real key's must be.
+      LP_UNHELD_SCOPES: SCOPES.filter((scope) => !org.scopes.includes(scope)).join(','),
       LP_PROVIDER_CLIENT_ID: provider.id,
       LP_PROVIDER_CLIENT_SECRET: provider.secret,
       LP_PROVIDER_NAME: provider.provider,

@@ -6,7 +6,6 @@
  * Every 2xx token response is judged by the token rules wherever it comes (fixtures/response-rules.ts).
  */
 import type { RuleId } from '../contracts/rules.ts';
-import { SCOPES } from '../contracts/scopes.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import type { TokenForm } from './fixtures/tokens.ts';
 
@@ -111,7 +110,8 @@ test.describe('a token request gets no token for', () => {
     'a scope the key does not hold',
     checks(['token.held-scopes', 'platform.token-refusal-status'], { needs: ['unheld-scope'] }),
     async ({ tokens, target, verdict }) => {
-      const unheld = SCOPES.find((scope) => !target.client.scopes.includes(scope)) as string;
+      // Declared, never guessed: the need skips this test when no scope is declared unheld.
+      const unheld = target.client.unheldScopes[0] as string;
       const response = await tokens.request(tokens.form([unheld]));
       judgeRefusal(verdict, 'token.held-scopes', response);
       verdict.platform(

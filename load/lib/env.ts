@@ -5,7 +5,7 @@
  * sentence naming the variable; secrets are never echoed.
  */
 import type { Rate } from '../../contracts/duration.ts';
-import { type DataCenter, type Environment, isProductionUrl, resolveHosts } from '../../contracts/environments.ts';
+import { type DataCenter, type Environment, isProductionUrl, productionRefusal, resolveHosts } from '../../contracts/environments.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { readSetting, SettingError, type SettingName, type SettingValue } from '../../contracts/settings.ts';
 
@@ -119,13 +119,10 @@ export function readTarget(env: EnvRecord): Target {
   return { ...hosts, production: environment === 'production' || isProductionUrl(hosts.authUrl) || isProductionUrl(hosts.baseUrl) };
 }
 
-/** Throws unless the target is not production or LP_ALLOW_PRODUCTION=1 says so on purpose. */
+/** Throws unless the target is not production or LP_ALLOW_PRODUCTION=1 says so on purpose (the suite's guard, same sentence). */
 export function guardProduction(target: Target, allowProduction: boolean): void {
-  if (target.production && !allowProduction) {
-    throw new EnvError(
-      `The target ${target.baseUrl} is production: load runs spend the real API key's rate budget there, so they are refused unless LP_ALLOW_PRODUCTION=1.`,
-    );
-  }
+  const refusal = productionRefusal(target, allowProduction);
+  if (refusal !== undefined) throw new EnvError(refusal);
 }
 
 /** Everything a load script needs from LP_*; throws an EnvError naming the first variable that is missing or wrong. */

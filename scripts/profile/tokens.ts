@@ -63,8 +63,9 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
   if (shape !== undefined) p.decide('tokens.errorBody', shape, 'the body of the refused token request with an unknown client_id', bad);
   else p.unknown('tokens.errorBody', 'the refused token request has a body of none of the shapes a profile names', bad);
 
-  // unheldScopeStatus: a scope the key does not hold (LP_SCOPES lists the ones it does).
-  const unheld = SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
+  // unheldScopeStatus: a scope the key does not hold: one LP_UNHELD_SCOPES declares, else a guess from
+  // LP_SCOPES (a learned profile is not a verdict: a key holding it after all leaves the option unknown).
+  const unheld = key.unheldScopes[0] ?? SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
   const unheldAnswer = await p.tokens.request(p.tokens.form([unheld]));
   if (isSuccess(unheldAnswer)) {
     p.adopt(unheldAnswer, [unheld]);

@@ -1,0 +1,202 @@
+/**
+ * The preflight's requests to a remote target: at most three, each bounded by a short timeout, so a
+ * wrong setting costs seconds and one sentence, not minutes of failed tests and a key locked for
+ * failed token requests.
+ *
+ *   1. GET {base_url}/api/v2/content?limit=1 without a token: is the base URL an API host at all?
+ *      Asked before any token exists, so a base URL that does not answer never leaves a token alive
+ *      (logout is on {base_url}: a token issued then could not be logged out).
+ *   2. POST {auth_url}/oauth/token with the key and LP_SCOPES: does the key work?
+ *   3. POST {base_url}/oauth/token (logout) with that token: the base URL accepts the auth URL's token
+ *      (both name one service), and no token of the preflight is left valid.
+ *
+ * Any failure ends the probe at once with one sentence naming the setting to fix and what the target
+ * answered (status and a short body, redacted). Node's fetch, not Playwright: `npm run load` and
+ * `npm run profile` use it too.
+ */
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { Redactor } from '../../contracts/redact.ts';
+import { formatScopeList } from '../../contracts/scopes.ts';
+
+/** Where each URL came from: the setting a sentence tells the user to fix. */
+export interface ProbeTarget {
+  readonly authUrl: string;
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: readonly string[];
+  /** The setting(s) the auth URL came from: `LP_AUTH_URL`, or `LP_ENVIRONMENT/LP_DATA_CENTER`, `LP_ORG_HOST`. */
+  readonly authSetting: string;
+  /** The same for the base URL. */
+  readonly baseSetting: string;
+}
+
+export interface ProbeTokens {
+  readonly issued: number;
+  readonly loggedOut: number;
+  readonly notLoggedOut: number;
+}
+
+export type ProbeResult = { readonly ok: true; readonly tokens: ProbeTokens } | { readonly ok: false; readonly sentence: string; readonly tokens: ProbeTokens };
+
+export interface ProbeOptions {
+  /** Connect and response timeout of each request. Default 10 s. */
+  readonly timeoutMs?: number;
+  /** Injected for tests. Default: the global fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const BODY_CHARS = 160;
+const API_PREFIX = '/api/v2';
+
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly headers: Headers;
+}
+
+/** Runs the three requests; never throws for what the target does. */
+export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Promise<ProbeResult> {
+  const redactor = new Redactor(target.clientSecret);
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const doFetch = o.fetch ?? fetch;
+  const send = async (url: string, init: RequestInit): Promise<Answer | string> => {
+    try {
+      const response = await doFetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      return { status: response.status, text: await response.text(), headers: response.headers };
+    } catch (error) {
+      return failureReason(error, timeoutMs);
+    }
+  };
+  const short = (answer: Answer) => `${answer.status} ${shortBody(redactor.redact(answer.text))}`.trim();
+  const none: ProbeTokens = { issued: 0, loggedOut: 0, notLoggedOut: 0 };
+
+  // 1. The base URL, without a token.
+  const listUrl = `${target.baseUrl}${ENDPOINTS.listContent.path}?limit=1`;
+  const base = await send(listUrl, { method: 'GET', headers: { accept: 'application/json' } });
+  if (typeof base === 'string') {
+    return { ok: false, tokens: none, sentence: `${target.baseSetting}: ${target.baseUrl} did not answer (GET ${listUrl}: ${base}); no token was requested.` };
+  }
+  if (base.status === 429) return { ok: false, tokens: none, sentence: budgetSpent(`GET ${listUrl}`, base, 'no token was requested') };
+  if (base.status === 404 && target.baseUrl.endsWith(API_PREFIX)) {
+    const fixed = target.baseUrl.slice(0, -API_PREFIX.length);
+    return {
+      ok: false,
+      tokens: none,
+      sentence: `${target.baseSetting} ends with ${API_PREFIX}, which the suite adds itself: GET ${listUrl} answered ${short(base)}; set it to ${fixed}.`,
+    };
+  }
+  if (!(base.status === 401 || base.status === 403 || (base.status >= 200 && base.status <= 299))) {
+    return {
+      ok: false,
+      tokens: none,
+      sentence: `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected 401); no token was requested.`,
+    };
+  }
+
+  // 2. A token of the key.
+  const tokenUrl = `${target.authUrl}${ENDPOINTS.token.path}`;
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: target.clientId,
+    client_secret: target.clientSecret,
+    scope: formatScopeList(target.scopes),
+  });
+  const issued = await send(tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form.toString(),
+  });
+  if (typeof issued === 'string') {
+    return { ok: false, tokens: none, sentence: `${target.authSetting}: ${target.authUrl} did not answer (POST ${tokenUrl}: ${issued}).` };
+  }
+  const accessToken = tokenOf(issued.text);
+  const refreshToken = member(issued.text, 'refresh_token');
+  redactor.add(accessToken, refreshToken);
+  if (issued.status !== 200 || accessToken === undefined) {
+    // A 2xx with a token in a shape we did not read is still a token: none is left unreported.
+    const left = accessToken === undefined ? none : { issued: 1, loggedOut: 0, notLoggedOut: 1 };
+    return { ok: false, tokens: left, sentence: tokenRefusal(target, tokenUrl, issued, short(issued)) };
+  }
+
+  // 3. Log that token out on the base URL.
+  const logoutUrl = `${target.baseUrl}${ENDPOINTS.logout.path}`;
+  const logout = await send(logoutUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${accessToken}` },
+    // With its refresh token, so that both end (the document: logout expires the refresh token given).
+    body: JSON.stringify(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
+  });
+  if (typeof logout !== 'string' && logout.status >= 200 && logout.status <= 299) return { ok: true, tokens: { issued: 1, loggedOut: 1, notLoggedOut: 0 } };
+  const left = { issued: 1, loggedOut: 0, notLoggedOut: 1 };
+  if (typeof logout === 'string') {
+    return {
+      ok: false,
+      tokens: left,
+      sentence: `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`,
+    };
+  }
+  if (logout.status === 401 || logout.status === 403) {
+    return {
+      ok: false,
+      tokens: left,
+      sentence: `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`,
+    };
+  }
+  return {
+    ok: false,
+    tokens: left,
+    sentence: `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`,
+  };
+}
+
+function tokenRefusal(target: ProbeTarget, url: string, answer: Answer, shown: string): string {
+  if (answer.status === 429) return budgetSpent(`POST ${url}`, answer, 'no token was issued');
+  const error = errorOf(answer.text);
+  const description = errorDescriptionOf(answer.text)?.toLowerCase() ?? '';
+  if (error === 'invalid_scope')
+    return `LP_SCOPES: the token endpoint refused the scopes ${formatScopeList(target.scopes)} (POST ${url}: ${shown}); list only scopes the key holds.`;
+  if (error === 'invalid_client' || error === 'unauthorized_client' || answer.status === 401) {
+    // Most services answer an unknown client and a wrong secret alike; name the one the answer tells, else both.
+    const secret = /secret/.test(description);
+    const id = /unknown|not found|no such|client_id|client id/.test(description);
+    const which = secret && !id ? 'LP_CLIENT_SECRET' : id && !secret ? 'LP_CLIENT_ID' : 'LP_CLIENT_ID or LP_CLIENT_SECRET';
+    return `${which}: the token endpoint refused the key ${target.clientId} (POST ${url}: ${shown}); no test was started, so the key was not sent again.`;
+  }
+  if (answer.status === 404) return `${target.authSetting}: ${target.authUrl} has no token endpoint (POST ${url}: ${shown}).`;
+  if (answer.status >= 200 && answer.status <= 299)
+    return `${target.authSetting}: the token endpoint answered ${shown} without an access_token it could read (POST ${url}); the run needs a token.`;
+  return `${target.authSetting}: the token endpoint answered ${shown} to the key ${target.clientId} (POST ${url}).`;
+}
+
+function budgetSpent(request: string, answer: Answer, what: string): string {
+  const retryAfter = answer.headers.get('retry-after');
+  return `LP_CLIENT_ID: the key's rate budget is spent (${request} answered 429${retryAfter === null ? ', no Retry-After' : `, Retry-After: ${retryAfter}`}); ${what}: run again once the window has passed.`;
+}
+
+function failureReason(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  const cause = e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+  return `no response, ${cause}`;
+}
+
+function shortBody(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > BODY_CHARS ? `${flat.slice(0, BODY_CHARS)}…` : flat;
+}
+
+function member(text: string, name: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const tokenOf = (text: string) => member(text, 'access_token');
+const errorOf = (text: string) => member(text, 'error');
+const errorDescriptionOf = (text: string) => member(text, 'error_description');
