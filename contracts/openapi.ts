@@ -95,9 +95,12 @@ function parameterKey(name: string): string {
  * a test host), the organization-specific scheme, and the document's own placeholder as a variable
  * (for the mock or any other host). `pathPrefix` is appended to every URL (see pathFor).
  */
-function serversFor(origin: Origin, pathPrefix: string): JsonObject[] {
+function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins | undefined): JsonObject[] {
   const placeholder = origin === 'auth' ? 'auth_url' : 'base_url';
   const urlOf = (hosts: { authUrl: string; baseUrl: string }) => (origin === 'auth' ? hosts.authUrl : hosts.baseUrl);
+  // A document served by one running service names that service only: a client generated from it
+  // must reach the service that served it, not a platform host.
+  if (origins !== undefined) return [{ url: `${urlOf(origins)}${pathPrefix}`, description: `This service's {${placeholder}}.` }];
   const table: JsonObject[] = ENVIRONMENTS.flatMap((environment) =>
     DATA_CENTERS.map((dataCenter) => {
       const hosts = HOSTS[environment][dataCenter];
@@ -300,8 +303,17 @@ function operationFor(endpoint: Endpoint): JsonObject {
   return { ...operation, 'x-origin': endpoint.origin, 'x-address': `${endpoint.method} ${placeholder}${endpoint.path}` };
 }
 
-/** Builds the document; a fresh object on each call. */
-export function buildOpenApiDocument(): OpenApiDocument {
+/** The two origins of one running service (e.g. the mock's authUrl and baseUrl). */
+export interface ServedOrigins {
+  readonly authUrl: string;
+  readonly baseUrl: string;
+}
+
+/**
+ * Builds the document; a fresh object on each call. With `origins`, the servers (and the token URL)
+ * are those origins only, as the service at them serves its own document; without, the platform hosts.
+ */
+export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
   const endpoints: readonly Endpoint[] = Object.values(ENDPOINTS);
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of endpoints) {
@@ -309,7 +321,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     const item = paths[key] ?? {};
     paths[key] = item;
     // The top-level servers are {base_url}'s; an endpoint elsewhere (or with a prefix) names its own.
-    if (endpoint.origin !== 'api' || serverPrefix !== '') item.servers = serversFor(endpoint.origin, serverPrefix);
+    if (endpoint.origin !== 'api' || serverPrefix !== '') item.servers = serversFor(endpoint.origin, serverPrefix, origins);
     item[endpoint.method.toLowerCase()] = operationFor(endpoint);
   }
 
@@ -356,7 +368,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ].join(' '),
     },
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
-    servers: serversFor('api', ''),
+    servers: serversFor('api', '', origins),
     paths,
     components: {
       schemas,
@@ -365,10 +377,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',
-          description: `OAuth 2.0 client credentials. An API key is a client_id and client_secret; scopes are requested comma-delimited. Calls carry Authorization: Bearer <access_token>. The token URL below is betatest US; other hosts: see the token endpoint's servers.`,
+          description: `OAuth 2.0 client credentials. An API key is a client_id and client_secret; scopes are requested comma-delimited. Calls carry Authorization: Bearer <access_token>. ${origins ? "The token URL below is this service's." : "The token URL below is betatest US; other hosts: see the token endpoint's servers."}`,
           flows: {
             clientCredentials: {
-              tokenUrl: `${HOSTS.betatest.us.authUrl}${ENDPOINTS.token.path}`,
+              tokenUrl: `${(origins ?? HOSTS.betatest.us).authUrl}${ENDPOINTS.token.path}`,
               scopes: Object.fromEntries(SCOPES.map((scope) => [scope, describeScope(scope)])),
             },
           },

@@ -22,6 +22,7 @@ import { ListEndpoint } from './list-endpoint.ts';
 import { Logout } from './logout.ts';
 import { BUILT_IN_PROFILES, checkComplete } from './profile.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { SdkControl } from './sdk-control.ts';
 import { Resources } from './resources.ts';
 import { type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
@@ -127,6 +128,14 @@ class Mock implements MockServer {
             stats: () => this.stats(),
             profile,
             replies: controlReplies,
+            sdk: new SdkControl({
+              clients: registry,
+              tokens: this.#tokens,
+              limiter: this.#limiter,
+              resources: this.#resources,
+              origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
+              replies: controlReplies,
+            }),
           });
 
     const handlers: Record<EndpointId, RouteHandler> = {

@@ -12,6 +12,8 @@ import { type CliOptions, parseFlags, USAGE } from './options.ts';
 import { loadProfile } from './profile.ts';
 
 export interface CliExtension {
+  /** How the user runs this CLI, for the usage text (default `npm run mock --`; the installed package is `lp-mock`). */
+  readonly command?: string;
   /** Flags beyond the mock's own. */
   readonly extraFlags?: NonNullable<ParseArgsConfig['options']>;
   /** Lines added to the usage text. */
@@ -30,7 +32,8 @@ export async function runMockCli(argv: readonly string[], extension: CliExtensio
   if (!parsed.ok) fail(parsed.error, 2);
   const { mock: options, clientsFile, profile: profileName, log, help, extra } = parsed.value;
   if (help) {
-    process.stdout.write(`${USAGE}${extension.usage ? `\n\n${extension.usage}` : ''}\n`);
+    const usage = extension.command === undefined ? USAGE : USAGE.replace('npm run mock --', extension.command);
+    process.stdout.write(`${usage}${extension.usage ? `\n\n${extension.usage}` : ''}\n`);
     return;
   }
 
@@ -83,5 +86,9 @@ export async function runMockCli(argv: readonly string[], extension: CliExtensio
 }
 
 if (require.main === module) {
-  runMockCli(process.argv.slice(2)).catch((error: unknown) => fail(`The mock stopped: ${(error as Error).message}`, 1));
+  // The package's bundle (scripts/build-mock.ts) defines LP_MOCK_COMMAND as `lp-mock`: its usage names the command its users run.
+  const command = process.env.LP_MOCK_COMMAND;
+  runMockCli(process.argv.slice(2), command === undefined ? {} : { command }).catch((error: unknown) =>
+    fail(`The mock stopped: ${(error as Error).message}`, 1),
+  );
 }

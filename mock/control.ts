@@ -11,11 +11,15 @@
  *   GET   /_mock/stats          → live entry counts (tokens stored and still valid, rate windows, snapshots): memory checks
  *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
  *
+ * and the SDK scenarios of mock/sdk-control.ts (GET /_mock/openapi.json, POST /_mock/rate-limit,
+ * POST /_mock/tokens/expire, POST /_mock/snapshots/expire), answered there.
+ *
  * Nothing here carries a token or a secret: the stats are counts, the profile is behaviour only.
  */
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
+import { SDK_CONTROL_ROUTES, type SdkControl } from './sdk-control.ts';
 
 export const CONTROL_PREFIX = '/_mock';
 
@@ -53,14 +57,25 @@ export class ControlPlane {
   readonly #stats: () => object;
   readonly #profile: string;
   readonly #replies: Replies;
+  readonly #sdk: SdkControl | undefined;
 
-  constructor(o: { clock: VirtualClock; content: ContentControl; reset: () => void; stats: () => object; profile: object; replies: Replies }) {
+  constructor(o: {
+    clock: VirtualClock;
+    content: ContentControl;
+    reset: () => void;
+    stats: () => object;
+    profile: object;
+    replies: Replies;
+    /** The SDK scenario calls; without it their paths are unknown. */
+    sdk?: SdkControl;
+  }) {
     this.#clock = o.clock;
     this.#content = o.content;
     this.#reset = o.reset;
     this.#stats = o.stats;
     this.#profile = JSON.stringify(o.profile);
     this.#replies = o.replies;
+    this.#sdk = o.sdk;
   }
 
   /** Whether a request for `method path` reads a body (so the router reads it first). */
@@ -71,17 +86,19 @@ export class ControlPlane {
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
-    const allowed = isItem ? ['PATCH'] : ROUTES[path];
+    const sdk = this.#sdk !== undefined && Object.hasOwn(SDK_CONTROL_ROUTES, path) ? this.#sdk : undefined;
+    const allowed = isItem ? ['PATCH'] : sdk ? SDK_CONTROL_ROUTES[path] : ROUTES[path];
     if (allowed === undefined) {
       return this.#replies.api(
         apiErrors.notFound(
-          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile.`,
+          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile, GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire.`,
         ),
       );
     }
     if (!allowed.includes(method)) {
       return this.#replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed.join(', ')}.`), ['Allow', allowed.join(', ')]);
     }
+    if (sdk) return sdk.respond(path, request.body);
     if (isItem)
       return this.#change(
         request.body,

@@ -174,6 +174,22 @@ export class Snapshots {
     }
   }
 
+  /**
+   * The control plane's "obsolete now": every active snapshot, or the one `cursor` belongs to, is
+   * dropped as the 2 minutes would drop it, so its cursors answer as obsolete. Returns how many.
+   */
+  expire(cursor?: string): number {
+    if (cursor !== undefined) {
+      const found = this.#cursors.get(cursor);
+      if (found === undefined) return 0;
+      this.#drop(found.snapshot);
+      return 1;
+    }
+    const active = [...this.#order];
+    for (const snapshot of active) this.#drop(snapshot);
+    return active.length;
+  }
+
   reset(): void {
     this.#cursors = new Map();
     this.#order = new Set();

@@ -90,6 +90,16 @@ export class RateLimiter implements RateLimit {
     return ['X-Rate-Limit-Limit', rate.period, 'X-Rate-Limit-Remaining', String(remaining), 'X-Rate-Limit-Reset', this.#lastResetText];
   }
 
+  /**
+   * The control plane's "budget spent": `client` has `remaining` requests left from now on (clamped to
+   * its budget). Returns when the limit resets, epoch ms; undefined for a client without a rate.
+   */
+  spend(client: Client, remaining: number): number | undefined {
+    const rate = client.rate;
+    if (rate === null) return undefined;
+    return this.#budget.spend(client.id, rate, Math.min(rate.requests, remaining), this.#clock.now());
+  }
+
   /** Drops windows that ended; returns how many are left. */
   sweep(): number {
     return this.#budget.sweep(this.#clock.now());

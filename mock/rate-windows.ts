@@ -20,6 +20,11 @@ export interface Counted {
 
 export interface Budget {
   take(key: string, rate: Rate, now: number): Counted;
+  /**
+   * Sets what is left of `key`'s budget now to `remaining` (0 to rate.requests), as if the requests
+   * before had spent the rest: a window starts now where none is open. Returns when the limit resets.
+   */
+  spend(key: string, rate: Rate, remaining: number, now: number): number;
   /** Drops what no longer limits anyone; returns how many clients are left. */
   sweep(now: number): number;
   clear(): void;
@@ -111,6 +116,19 @@ class FixedBudget extends Swept<Window> implements Budget {
     window.count++;
     return { refused: false, remaining: rate.requests - window.count, resetMs: window.endMs };
   }
+
+  spend(key: string, rate: Rate, remaining: number, now: number): number {
+    const periodMs = rate.periodSeconds * 1000;
+    let window = this.entries.get(key);
+    if (window === undefined || now >= window.endMs) {
+      const start = this.#aligned ? now - (now % periodMs) : now;
+      this.added(now);
+      window = { endMs: this.#end(start + periodMs), count: 0 };
+      this.entries.set(key, window);
+    }
+    window.count = rate.requests - remaining;
+    return window.endMs;
+  }
 }
 
 /** The times of the requests counted in the last period, oldest first, in a ring that grows up to the budget. */
@@ -169,6 +187,26 @@ class SlidingBudget extends Swept<Log> implements Budget {
     log.times[(log.head + log.length) % log.times.length] = now;
     log.length++;
     return { refused: false, remaining: rate.requests - log.length, resetMs: (log.times[log.head] as number) + periodMs };
+  }
+
+  /** The spent part counts as requests made now: the budget comes back one period from now, all at once. */
+  spend(key: string, rate: Rate, remaining: number, now: number): number {
+    const periodMs = rate.periodSeconds * 1000;
+    const spent = rate.requests - remaining;
+    let log = this.entries.get(key);
+    if (log === undefined) {
+      this.added(now);
+      log = { times: new Float64Array(0), head: 0, length: 0, blockedUntilMs: 0, periodMs };
+      this.entries.set(key, log);
+    }
+    log.periodMs = periodMs;
+    log.blockedUntilMs = 0;
+    // Sized to the spent count (at most the budget, as take's ring): the next request may grow it.
+    log.times = new Float64Array(Math.max(1, Math.min(spent, rate.requests)));
+    log.times.fill(now, 0, spent);
+    log.head = 0;
+    log.length = spent;
+    return now + periodMs;
   }
 }
 

@@ -157,6 +157,11 @@ export class Resources {
     return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
   }
 
+  /** Every active snapshot, or the one of `cursor`, obsolete now (control plane); returns how many. */
+  expireSnapshots(cursor?: string): number {
+    return this.#snapshots.expire(cursor);
+  }
+
   /** Data back to the seed, every snapshot and cursor forgotten. */
   reset(): void {
     this.#reader.clear();

@@ -157,6 +157,27 @@ export class TokenStore implements Tokens {
     return this.#expireRefresh(token, clientId);
   }
 
+  /**
+   * The control plane's "expired now" for one client: its access tokens stop authenticating, as at the
+   * end of their lifetime. Its refresh tokens stay redeemable, as they outlive an expired access token.
+   * Returns how many access tokens were valid.
+   */
+  expireAccessOf(clientId: string): number {
+    const now = this.#clock.now();
+    let expired = 0;
+    for (const [token, g] of this.#access) {
+      if (g.client.id !== clientId) continue;
+      if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) expired++;
+      this.#access.delete(token);
+    }
+    return expired;
+  }
+
+  /** The client of a valid access token (the control plane names it in its answer); undefined otherwise. */
+  clientOf(token: string): string | undefined {
+    return this.verify(token)?.client.id;
+  }
+
   /** Drops every expired entry; returns how many entries are left. */
   sweep(): number {
     const now = this.#clock.now();

@@ -28,6 +28,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; entry: string; flags: readonly st
   { script: 'clients', entry: 'scripts/clients/run.ts', flags: ['--help', '-h'] },
   { script: 'docs', entry: 'scripts/docs.ts', flags: ['--help', '-h'] },
   { script: 'build:load', entry: 'scripts/build-load.ts', flags: ['--help', '-h'] },
+  { script: 'build:mock', entry: 'scripts/build-mock.ts', flags: ['--help', '-h'] },
   { script: 'mock', entry: 'mock/cli.ts', flags: ['--help'] },
   { script: 'bench', entry: 'scripts/bench.ts', flags: ['--help', '-h'] },
   { script: 'profile', entry: 'scripts/profile.ts', flags: ['--help', '-h'] },

@@ -1,0 +1,153 @@
+/**
+ * The control calls an SDK's test suite needs, one call per scenario, on the /_mock control plane
+ * (mock/control.ts routes them here):
+ *
+ *   GET  /_mock/openapi.json      → the OpenAPI 3.1 document (contracts/openapi.ts) with this mock's origins as servers
+ *   POST /_mock/rate-limit        {"clientId", "remaining"?: n (default 0)} → the client has n requests left;
+ *                                 at 0 its next counted request is a 429 with Retry-After
+ *   POST /_mock/tokens/expire     {"clientId"} (all its access tokens) or {"token"} (one) → they answer 401 from now on
+ *   POST /_mock/snapshots/expire  {} (every active snapshot) or {"next": cursor} (its snapshot) → its next request
+ *                                 gets the obsolete-snapshot error
+ *
+ * Each one sets the state the core would reach by itself (spending the budget, waiting out the token
+ * lifetime or the 2 minutes), without moving the clock, so the rest of the state stays as it is.
+ * Answers carry counts and client ids only, never a token or a cursor.
+ */
+import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import type { ClientDirectory } from './clients.ts';
+import { type ApiError, apiErrors } from './errors.ts';
+import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { Resources } from './resources.ts';
+import type { TokenStore } from './tokens.ts';
+
+export const SDK_CONTROL_PATHS = {
+  openapi: '/_mock/openapi.json',
+  rateLimit: '/_mock/rate-limit',
+  expireTokens: '/_mock/tokens/expire',
+  expireSnapshots: '/_mock/snapshots/expire',
+} as const;
+
+/** The methods each path answers (mock/control.ts answers 405 with Allow for the others). */
+export const SDK_CONTROL_ROUTES: Readonly<Record<string, readonly string[]>> = {
+  [SDK_CONTROL_PATHS.openapi]: ['GET'],
+  [SDK_CONTROL_PATHS.rateLimit]: ['POST'],
+  [SDK_CONTROL_PATHS.expireTokens]: ['POST'],
+  [SDK_CONTROL_PATHS.expireSnapshots]: ['POST'],
+};
+
+/**
+ * A sliding window remembers each spent request: spending more than this many at once would cost
+ * memory for nothing an SDK test needs (a budget of a million is not reached by a test anyway).
+ */
+export const MAX_SPENT_REQUESTS = 1_000_000;
+
+type Body = { ok: true; value: Record<string, unknown> } | { ok: false; error: ApiError };
+
+export class SdkControl {
+  readonly #clients: ClientDirectory;
+  readonly #tokens: TokenStore;
+  readonly #limiter: RateLimiter;
+  readonly #resources: Resources;
+  readonly #origins: () => { authUrl: string; baseUrl: string };
+  readonly #replies: Replies;
+  /** Built on first request: the origins are known once the mock listens, and never change after. */
+  #openapi: string | undefined;
+
+  constructor(o: {
+    clients: ClientDirectory;
+    tokens: TokenStore;
+    limiter: RateLimiter;
+    resources: Resources;
+    origins: () => { authUrl: string; baseUrl: string };
+    replies: Replies;
+  }) {
+    this.#clients = o.clients;
+    this.#tokens = o.tokens;
+    this.#limiter = o.limiter;
+    this.#resources = o.resources;
+    this.#origins = o.origins;
+    this.#replies = o.replies;
+  }
+
+  /** Answers a request for one of SDK_CONTROL_ROUTES with an allowed method (mock/control.ts checked both). */
+  respond(path: string, body: Buffer): Reply {
+    switch (path) {
+      case SDK_CONTROL_PATHS.openapi:
+        this.#openapi ??= JSON.stringify(buildOpenApiDocument(this.#origins()));
+        return this.#replies.json(200, this.#openapi);
+      case SDK_CONTROL_PATHS.rateLimit:
+        return this.#spend(body);
+      case SDK_CONTROL_PATHS.expireTokens:
+        return this.#expireTokens(body);
+      default:
+        return this.#expireSnapshots(body);
+    }
+  }
+
+  #spend(raw: Buffer): Reply {
+    const body = objectBody(raw, '{"clientId": "…", "remaining": n}');
+    if (!body.ok) return this.#replies.api(body.error);
+    const { clientId, remaining = 0 } = body.value;
+    if (typeof clientId !== 'string')
+      return this.#replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
+    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0) {
+      return this.#replies.api(apiErrors.invalidBody(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining'));
+    }
+    const client = this.#clients.get(clientId);
+    if (client === undefined) return this.#replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+    if (client.rate === null)
+      return this.#replies.api(apiErrors.invalidBody(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId'));
+    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS) {
+      return this.#replies.api(apiErrors.invalidBody(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining'));
+    }
+    const resetMs = this.#limiter.spend(client, remaining) as number;
+    const left = Math.min(remaining, client.rate.requests);
+    return this.#replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
+  }
+
+  #expireTokens(raw: Buffer): Reply {
+    const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
+    if (!body.ok) return this.#replies.api(body.error);
+    const { clientId, token } = body.value;
+    if ((clientId === undefined) === (token === undefined)) {
+      return this.#replies.api(apiErrors.invalidBody('Give exactly one of clientId (all its access tokens) and token (one access token).'));
+    }
+    if (token !== undefined) {
+      // The token itself is never repeated back: answers and logs carry no token.
+      if (typeof token !== 'string') return this.#replies.api(apiErrors.invalidBody('token must be an access token string.', 'token'));
+      const owner = this.#tokens.clientOf(token);
+      if (owner !== undefined) this.#tokens.expireAccess(token);
+      return this.#replies.json(200, JSON.stringify({ expired: owner === undefined ? 0 : 1 }));
+    }
+    if (typeof clientId !== 'string')
+      return this.#replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
+    if (this.#clients.get(clientId) === undefined) return this.#replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+    return this.#replies.json(200, JSON.stringify({ clientId, expired: this.#tokens.expireAccessOf(clientId) }));
+  }
+
+  #expireSnapshots(raw: Buffer): Reply {
+    const body = objectBody(raw, '{} or {"next": "…"}');
+    if (!body.ok) return this.#replies.api(body.error);
+    const { next } = body.value;
+    if (next !== undefined && (typeof next !== 'string' || next === '')) {
+      return this.#replies.api(apiErrors.invalidBody('next must be a next value (cursor) the mock issued.', 'next'));
+    }
+    return this.#replies.json(200, JSON.stringify({ expired: this.#resources.expireSnapshots(next) }));
+  }
+}
+
+/** A JSON object body; an empty body is `{}`. */
+function objectBody(raw: Buffer, expected: string): Body {
+  const parsed = parseJsonBody(raw);
+  if (!parsed.ok) return { ok: false, error: apiErrors.invalidBody(`Expected ${expected}: ${parsed.error}.`) };
+  if (parsed.value === undefined) return { ok: true, value: {} };
+  if (!isPlainObject(parsed.value)) return { ok: false, error: apiErrors.invalidBody(`Expected a JSON object, ${expected}.`) };
+  return { ok: true, value: parsed.value };
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
