@@ -19,6 +19,7 @@ const CLIENT = { id: 'log-check-client', secret: 'log-check-secret-3f9a1c', scop
 const WRONG_SECRET = 'wrong-secret-b7e2d4';
 
 test('nothing the CLI writes with --log holds a secret, a token or a cursor', async () => {
+  test.setTimeout(120_000);
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'mock-log-')), 'clients.json');
   writeFileSync(file, JSON.stringify([CLIENT]));
   const child = spawn(process.execPath, tsNodeArgs('mock/cli.ts', ['--log', '--clients', file]), {
@@ -36,7 +37,8 @@ test('nothing the CLI writes with --log holds a secret, a token or a cursor', as
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const secrets: string[] = [CLIENT.secret, WRONG_SECRET];
   try {
-    await expect.poll(() => stdout.includes('\n'), { message: `the mock never printed its URLs; stderr: ${stderr}` }).toBe(true);
+    // Starting through tsx takes 4 to 5 s on a loaded 2-core machine: the limit is the one scripts/mock-process.ts gives a start.
+    await expect.poll(() => stdout.includes('\n'), { message: `the mock never printed its URLs; stderr: ${stderr}`, timeout: 60_000 }).toBe(true);
     const { authUrl, baseUrl } = JSON.parse(stdout.slice(0, stdout.indexOf('\n')));
     const form = (fields: Record<string, string>) =>
       fetch(`${authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
