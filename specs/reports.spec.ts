@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeTarget } from '../scripts/target-description.ts';
-import { runPlaywright } from './fixtures/child-run.ts';
+import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from './fixtures/child-run.ts';
 import { readConfig } from './fixtures/config.ts';
 import { scanTree } from './fixtures/leak-scan.ts';
 import { expect, TAGS, test } from './fixtures/index.ts';
@@ -19,7 +19,7 @@ const CHILD_ENV = { LP_TARGET: 'mock', LP_MOCK_PROFILE: 'lenient', LP_MOCK_FAULT
 
 test.describe('the reports of a run', { tag: TAGS.self }, () => {
   test('name the target, say why a rule broke, list the deviations and say where they are', async () => {
-    test.setTimeout(90_000);
+    test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const target = describeTarget(readConfig(CHILD_ENV));
     const work = mkdtempSync(path.join(tmpdir(), 'lp-reports-'));
     try {
@@ -28,7 +28,6 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         cwd: work,
         env: CHILD_ENV,
         args: ['specs/token.spec.ts', '--grep', 'a valid token request', '--project=contract', '--no-deps', '--workers=1'],
-        timeoutMs: 75_000,
       });
       const tail = run.log.trimEnd().split('\n').slice(-3);
       expect(tail, `the last lines of the child run\n${run.log.slice(-2000)}`).toEqual([

@@ -6,12 +6,13 @@
  * for each secret and each token issued. Tokens reach this process only as fingerprints.
  */
 import { expect, TAGS, test } from './fixtures/index.ts';
+import { CHILD_TEST_TIMEOUT_MS } from './fixtures/child-run.ts';
 import { leakRun } from './fixtures/leak-run.ts';
 import { REDACTED, Redactor } from './fixtures/redact.ts';
 
 test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
   test('finds no configured secret and no issued token in any report, result file, attachment or log of a run', async () => {
-    test.setTimeout(90_000);
+    test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const run = await leakRun();
     expect(run.summary, `the child run: only the canary fails\n${run.log.slice(-2000)}`).toMatchObject({ failed: 1 });
     expect(run.summary?.passed, 'tests of the child run that passed').toBeGreaterThan(10);
@@ -33,7 +34,7 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
   });
 
   test('reads traces too: with traces on, it finds the key’s secret and the tokens in them (why the contract projects record none)', async () => {
-    test.setTimeout(90_000);
+    test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     // Traces of APIRequestContext record request headers and bodies: Authorization, client_secret.
     const run = await leakRun(['--trace', 'on', 'specs/token.spec.ts']);
     expect(run.summary, `the child run\n${run.log.slice(-2000)}`).toMatchObject({ failed: 0 });

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { runPlaywright } from './fixtures/child-run.ts';
+import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from './fixtures/child-run.ts';
 import { expect, SELF_CHECK, test } from './fixtures/index.ts';
 import { FAULT_CASES } from './self-check/cases.ts';
 
@@ -27,10 +27,10 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   let log = '';
 
   test.beforeAll(async () => {
-    test.setTimeout(90_000);
+    test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const work = mkdtempSync(path.join(tmpdir(), 'lp-self-check-'));
     try {
-      const run = await runPlaywright({ config: 'specs/self-check/faults.config.ts', cwd: work, env: { LP_TARGET: 'mock' }, timeoutMs: 80_000 });
+      const run = await runPlaywright({ config: 'specs/self-check/faults.config.ts', cwd: work, env: { LP_TARGET: 'mock' } });
       log = run.log;
       outcomes = flatten((JSON.parse(readFileSync(path.join(work, 'self-check.json'), 'utf8')) as JSONReport).suites);
     } finally {
