@@ -17,7 +17,7 @@ import { CLIENT_RULE_IDS, CLIENT_RULES, type ClientRuleId } from '../contracts/c
 import { ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
 import { parseRetryAfter } from '../contracts/rate-limit.ts';
 import { REDACTED, Redactor } from '../contracts/redact.ts';
-import { parseBearer } from './bearer.ts';
+import { type BearerHeader, parseBearer } from './bearer.ts';
 import type { Clock } from './clock.ts';
 import { CONTROL_PREFIX, type ControlRoute } from './control.ts';
 import { mediaType, type Replies, type Reply } from './http.ts';
@@ -124,10 +124,14 @@ function zeroCounts(): Record<ClientRuleId, number> {
   return Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
 }
 
-/** A header's value from a reply's flat list, by name in any case. */
-function header(reply: Reply, name: string): string | undefined {
+/** A header's value from a reply's flat list, by its name as the mock writes it, or in any case. */
+function header(reply: Reply, name: string, lower = name.toLowerCase()): string | undefined {
   const headers = reply.headers;
-  for (let i = 0; i < headers.length - 1; i += 2) if ((headers[i] as string).toLowerCase() === name) return headers[i + 1];
+  for (let i = 0; i < headers.length - 1; i += 2) {
+    const key = headers[i] as string;
+    // The mock's own spelling matches at once; lengths rule out most others before anything is lowered.
+    if (key === name || (key.length === name.length && key.toLowerCase() === lower)) return headers[i + 1];
+  }
   return undefined;
 }
 
@@ -178,8 +182,10 @@ export class ClientFindings {
   /** Refresh token → its client_id: a refresh token sent as a bearer is `refresh-not-bearer`. */
   #refresh = new Map<string, string>();
   #walks = new Map<string, Walk>();
-  /** The list request being answered: the cursor seam runs inside it and needs its query. */
-  #current: { endpoint: EndpointId; search: string; clientId: string } | undefined;
+  /** The list request being answered (endpoint undefined between requests): the cursor seam runs inside it and needs its query. */
+  #currentEndpoint: EndpointId | undefined;
+  #currentSearch = '';
+  #currentClient = UNKNOWN_CLIENT;
 
   constructor(o: { clock: Clock; unauthenticatedStatus: number; log?: Log | undefined; maxFindings?: number }) {
     this.#clock = o.clock;
@@ -251,7 +257,7 @@ export class ClientFindings {
     this.#tokens = new Map();
     this.#refresh = new Map();
     this.#walks = new Map();
-    this.#current = undefined;
+    this.#currentEndpoint = undefined;
   }
 
   #token(exchange: Exchange, inner: RouteHandler): Reply {
@@ -273,10 +279,13 @@ export class ClientFindings {
 
   #api(endpoint: EndpointId, exchange: Exchange, inner: RouteHandler): Reply {
     const now = this.#clock.now();
-    const bearer = parseBearer(exchange.authorization);
     const request = () => this.#request(endpoint, exchange.search);
+    // The common case first: `Bearer <a token issued here>` is one slice and one lookup, no regex.
+    const authorization = exchange.authorization;
+    let info = authorization !== undefined && authorization.startsWith('Bearer ') ? this.#tokens.get(authorization.slice(7)) : undefined;
+    const bearer: BearerHeader = info !== undefined ? { kind: 'token', token: '' } : parseBearer(authorization);
     const token = bearer.kind === 'token' ? bearer.token : undefined;
-    const info = token === undefined ? undefined : this.#tokens.get(token);
+    if (info === undefined && token !== undefined) info = this.#tokens.get(token);
     const refreshOwner = token === undefined || info !== undefined ? undefined : this.#refresh.get(token);
     const state = this.#client(info?.clientId ?? refreshOwner ?? UNKNOWN_CLIENT);
     if (bearer.kind !== 'token') {
@@ -299,18 +308,20 @@ export class ClientFindings {
       if (info !== undefined) state.resourceRequests++;
       const next = nextOf(exchange.search);
       if (next !== undefined) this.#judgeNext(endpoint, exchange.search, next, state, now, request);
-      this.#current = { endpoint, search: exchange.search, clientId: state.id };
+      this.#currentEndpoint = endpoint;
+      this.#currentSearch = exchange.search;
+      this.#currentClient = state.id;
     }
     let reply: Reply;
     try {
       reply = inner(exchange);
     } finally {
-      if (list) this.#current = undefined;
+      this.#currentEndpoint = undefined;
     }
     if (state.id !== UNKNOWN_CLIENT) this.#rate(state, reply, now, early, request, info);
     if (info !== undefined) {
       const status = reply.status;
-      if ((status === 401 || status === this.#unauthenticatedStatus) && header(reply, 'www-authenticate')?.includes('invalid_token') === true)
+      if ((status === 401 || status === this.#unauthenticatedStatus) && header(reply, 'WWW-Authenticate')?.includes('invalid_token') === true)
         info.refused = true;
       else if (endpoint === 'logout' && status >= 200 && status < 300) info.loggedOut = true;
     }
@@ -327,11 +338,11 @@ export class ClientFindings {
 
   /** Reads a counted reply: a 429 (`within-rate`, `backoff-grows`) and what the headers told the client. */
   #rate(state: ClientState, reply: Reply, now: number, early: boolean, request: () => string, info: TokenInfo | undefined): void {
-    const remaining = header(reply, 'x-rate-limit-remaining');
+    const remaining = header(reply, 'X-Rate-Limit-Remaining', 'x-rate-limit-remaining');
     if (reply.status !== 429) {
       state.streak = 0;
       if (remaining === '0') {
-        const reset = Date.parse(header(reply, 'x-rate-limit-reset') ?? '');
+        const reset = Date.parse(header(reply, 'X-Rate-Limit-Reset') ?? '');
         const until = Number.isNaN(reset) ? now : reset;
         if (info !== undefined) info.spentUntilMs = until;
         else state.tokenSpentUntilMs = until;
@@ -352,12 +363,12 @@ export class ClientFindings {
       state.lastWaitMs = wait;
     }
     state.streak++;
-    const retry = parseRetryAfter(header(reply, 'retry-after'), now);
+    const retry = parseRetryAfter(header(reply, 'Retry-After'), now);
     const waitMs = retry.ok ? retry.value * 1000 : 0;
     state.lastRefusalMs = now;
     state.lastRetryAfterMs = waitMs;
     state.retryAfterUntilMs = now + waitMs;
-    const reset = Date.parse(header(reply, 'x-rate-limit-reset') ?? '');
+    const reset = Date.parse(header(reply, 'X-Rate-Limit-Reset') ?? '');
     const until = Math.max(now + waitMs, Number.isNaN(reset) ? 0 : reset);
     if (info !== undefined) info.spentUntilMs = until;
     else state.tokenSpentUntilMs = until;
@@ -409,15 +420,15 @@ export class ClientFindings {
   }
 
   #handedOut(cursor: string, previous: string | undefined): void {
-    const current = this.#current;
-    if (current === undefined) return;
+    const endpoint = this.#currentEndpoint;
+    if (endpoint === undefined) return;
     const known = previous === undefined ? undefined : this.#walks.get(previous);
     if (known !== undefined) {
       known.newest = cursor;
       remember(this.#walks, cursor, known, MAX_TRACKED);
       return;
     }
-    const walk = { clientId: current.clientId, query: canonicalQuery(current.endpoint, current.search), search: current.search, newest: cursor };
+    const walk = { clientId: this.#currentClient, query: canonicalQuery(endpoint, this.#currentSearch), search: this.#currentSearch, newest: cursor };
     remember(this.#walks, cursor, walk, MAX_TRACKED);
   }
 
