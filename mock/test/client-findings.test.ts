@@ -266,3 +266,14 @@ test.describe('memory', () => {
     expect(rulesOf(report)).toEqual([...rules, ...rules, ...rules]);
   });
 });
+
+test.describe('beside the fault layer', () => {
+  test('the cursor seam of a fault is kept: the findings see the cursor it hands out', () => {
+    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
+    const seam = findings.pages({ cursor: (fresh, previous) => previous ?? fresh, plan: (plan) => plan });
+    expect(seam.plan).toBeDefined();
+    expect(seam.cursor?.('fresh-2', 'first-1')).toBe('first-1');
+    expect(seam.cursor?.('fresh-1', undefined)).toBe('fresh-1');
+    expect(findings.pages(undefined).cursor?.('fresh-3', undefined)).toBe('fresh-3');
+  });
+});
