@@ -155,6 +155,10 @@ function nextOf(search: string): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
 
+function days(ms: number): string {
+  return ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)} days` : seconds(ms);
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
 }
@@ -400,7 +404,7 @@ export class ClientFindings {
     state.needlessTokens++;
     if (state.needlessTokens > TOKEN_REUSE.NEEDLESS_TOKEN_LIMIT && !state.reuseReported) {
       state.reuseReported = true;
-      const detail = `Token request number ${state.needlessTokens + 1} for the same scopes within ${state.resourceRequests} resource requests, while the previous token had ${seconds(left)} left.`;
+      const detail = `${state.needlessTokens} new tokens for the same scopes within ${state.resourceRequests} resource requests while the one before was still good; the last time, it had ${days(left)} left.`;
       this.#find('token-reuse', state, now, request(), detail);
     }
   }
