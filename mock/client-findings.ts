@@ -274,9 +274,11 @@ export class ClientFindings {
       const type = mediaType(exchange.contentType);
       this.#find('token-form-body', state, now, request(), `Content-Type was ${type === '' ? 'missing' : printable(type, 60)}.`);
     }
-    const early = this.#retryAfter(state, now, request);
+    // A request naming no client shares one entry: its rate is nobody's, so it is not judged.
+    const known = state.id !== UNKNOWN_CLIENT;
+    const early = known && this.#retryAfter(state, now, request);
     const reply = inner(exchange);
-    this.#rate(state, reply, now, early, request, undefined);
+    if (known) this.#rate(state, reply, now, early, request, undefined);
     if (reply.status === 200 && fields.grantType !== undefined) this.#issued(state, reply, fields, now, request);
     return reply;
   }
