@@ -13,6 +13,7 @@ import { ENDPOINTS, type EndpointId, type Origin } from '../contracts/endpoints.
 import { DEFAULT_TOKEN_TTL_SECONDS, SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import type { Profile } from '../schemas/types.ts';
 import { BearerAuth } from './bearer.ts';
+import { ClientFindings, findingsRoutes } from './client-findings.ts';
 import { ClientRegistry, DEFAULT_CLIENTS, validateClients } from './clients.ts';
 import { VirtualClock } from './clock.ts';
 import { CONTROL_PREFIX, ControlPlane } from './control.ts';
@@ -64,6 +65,7 @@ class Mock implements MockServer {
   readonly #limiter: RateLimiter;
   readonly #resources: Resources;
   readonly #throttle: FailureThrottle | undefined;
+  readonly #findings: ClientFindings | undefined;
   readonly #authServer: Server;
   readonly #apiServer: Server;
   #urls: { auth: string; api: string } | undefined;
@@ -84,6 +86,12 @@ class Mock implements MockServer {
     const shapes = { api: profile.errors.body, token: profile.tokens.errorBody };
     const replies = new Replies(shapes);
     const controlReplies = new Replies();
+    // The mock judges its callers unless told not to (mock/client-findings.ts); findings go to the log too.
+    const findings =
+      options.findings === false
+        ? undefined
+        : new ClientFindings({ clock: this.clock, unauthenticatedStatus: profile.auth.unauthenticatedStatus, log: options.log });
+    this.#findings = findings;
 
     // The core's components, each wrapped by its seam where one is given.
     const clients = seams.clients?.(registry, core) ?? registry;
@@ -115,7 +123,7 @@ class Mock implements MockServer {
       users: checkInteger('users', options.users ?? 50, 0),
       snapshotTtlSeconds: checkInteger('snapshotTtlSeconds', options.snapshotTtlSeconds ?? SNAPSHOT_TTL_SECONDS, 1),
       profile,
-      pages: seams.pages,
+      pages: findings ? findings.pages(seams.pages) : seams.pages,
     });
     const lists = new ListEndpoint({ access, rate, resources: this.#resources, replies, baseUrl: () => this.baseUrl });
     this.#control =
@@ -136,6 +144,7 @@ class Mock implements MockServer {
               origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
               replies: controlReplies,
             }),
+            ...(findings ? { routes: findingsRoutes(findings, controlReplies) } : {}),
           });
 
     const handlers: Record<EndpointId, RouteHandler> = {
@@ -146,6 +155,8 @@ class Mock implements MockServer {
     };
     const exchange = seams.exchange;
     if (exchange !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = exchange(id, handlers[id], core);
+    // Outermost, so that the findings judge what the client was answered.
+    if (findings !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = findings.observe(id, handlers[id]);
     const router = new Router({ handlers: handlers as RouteHandlers, replies, controlReplies, control: this.#control });
     const renderRaw: RawErrorRenderer = (origin, error) =>
       origin === 'api'
@@ -199,6 +210,7 @@ class Mock implements MockServer {
     this.#limiter.clear();
     this.#resources.reset();
     this.#throttle?.reset();
+    this.#findings?.clear();
   }
 
   stats(): MockStats {

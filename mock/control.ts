@@ -10,6 +10,7 @@
  *   PATCH /_mock/content/{id}   {attributes} → 200 the item, modified-at set to now
  *   GET   /_mock/stats          → live entry counts (tokens stored and still valid, rate windows, snapshots): memory checks
  *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
+ *   GET   /_mock/findings       → client findings (mock/client-findings.ts); ?format=junit or /_mock/findings.xml: JUnit XML
  *
  * and the SDK scenarios of mock/sdk-control.ts (GET /_mock/openapi.json, POST /_mock/rate-limit,
  * POST /_mock/tokens/expire, POST /_mock/snapshots/expire), answered there.
@@ -37,6 +38,14 @@ export interface ControlRequest {
   readonly path: string;
   /** Body bytes; empty for methods that take none. */
   readonly body: Buffer;
+  /** The query string without `?` ('' or absent when there is none). */
+  readonly search?: string;
+}
+
+/** A control call served by another module (the client findings): its methods and its answer. */
+export interface ControlRoute {
+  readonly methods: readonly string[];
+  respond(request: ControlRequest): Reply;
 }
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
@@ -58,6 +67,7 @@ export class ControlPlane {
   readonly #profile: string;
   readonly #replies: Replies;
   readonly #sdk: SdkControl | undefined;
+  readonly #routes: Readonly<Record<string, ControlRoute>>;
 
   constructor(o: {
     clock: VirtualClock;
@@ -68,6 +78,7 @@ export class ControlPlane {
     replies: Replies;
     /** The SDK scenario calls; without it their paths are unknown. */
     sdk?: SdkControl;
+    routes?: Readonly<Record<string, ControlRoute>>;
   }) {
     this.#clock = o.clock;
     this.#content = o.content;
@@ -76,6 +87,7 @@ export class ControlPlane {
     this.#profile = JSON.stringify(o.profile);
     this.#replies = o.replies;
     this.#sdk = o.sdk;
+    this.#routes = o.routes ?? {};
   }
 
   /** Whether a request for `method path` reads a body (so the router reads it first). */
@@ -85,13 +97,18 @@ export class ControlPlane {
 
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
+    const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
+    if (route !== undefined) {
+      if (route.methods.includes(method)) return route.respond(request);
+      return this.#replies.api(apiErrors.methodNotAllowed(`${path} answers ${route.methods.join(', ')}.`), ['Allow', route.methods.join(', ')]);
+    }
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
     const sdk = this.#sdk !== undefined && Object.hasOwn(SDK_CONTROL_ROUTES, path) ? this.#sdk : undefined;
     const allowed = isItem ? ['PATCH'] : sdk ? SDK_CONTROL_ROUTES[path] : ROUTES[path];
     if (allowed === undefined) {
       return this.#replies.api(
         apiErrors.notFound(
-          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile, GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire.`,
+          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile${this.#sdk ? ', GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire' : ''}${Object.keys(this.#routes).length > 0 ? `, GET ${Object.keys(this.#routes).join(', GET ')}` : ''}.`,
         ),
       );
     }

@@ -16,7 +16,7 @@ export interface CliOptions {
   readonly clientsFile: string | undefined;
   /** `--profile`: a built-in profile's name or a profile file. */
   readonly profile: string | undefined;
-  /** One line per request on stderr. */
+  /** One line per request (and per client finding) on stderr. */
   readonly log: boolean;
   readonly help: boolean;
   /** Values of the `extra` flags, by name (a repeatable flag gives a list). */
@@ -39,7 +39,8 @@ export const USAGE = `Usage: npm run mock -- [flags]
   --token-throttle <n/period>  failed token requests allowed per client_id, e.g. 10/1m; 0 = no throttling (default 10/1m)
   --clients <file>        JSON array of clients {id, secret, scopes, provider?, rate?, tokenTtl?}
   --no-control            no /_mock control plane
-  --log                   one line per request on stderr (never tokens, secrets or cursors)
+  --log                   one line per request and one per client finding on stderr (never tokens,
+                          secrets or cursors); findings: GET /_mock/findings
   --help                  this text
 
 Flags override the profile where both speak (--rate). Once listening, prints one JSON line:

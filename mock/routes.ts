@@ -123,8 +123,9 @@ export class Router {
     }
     const control = this.#control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
-      if (!control.takesBody(method)) return send(res, control.respond({ method, path, body: EMPTY }));
-      return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body }));
+      const search = q < 0 ? '' : url.slice(q + 1);
+      if (!control.takesBody(method)) return send(res, control.respond({ method, path, body: EMPTY, search }));
+      return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }
     send(
       res,

@@ -39,8 +39,13 @@ export interface MockOptions {
   control?: boolean;
   /** Source of the virtual clock, epoch ms. Default `Date.now`. */
   timeSource?: () => number;
-  /** Called with one line per request (method, path without query, status, ms). Default: no log. */
+  /** Called with one line per request (method, path without query, status, ms), and one per client finding. Default: no log. */
   log?: (line: string) => void;
+  /**
+   * Judge the callers by what the API document asks of a client (mock/client-findings.ts): GET
+   * /_mock/findings lists what was found. Findings never change an answer. Default true.
+   */
+  findings?: boolean;
   /**
    * Failed token requests (wrong credentials, a bad refresh token) allowed per client_id and period;
    * past them, that client_id's token requests get 429 with Retry-After until the period ends.

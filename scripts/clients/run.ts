@@ -2,7 +2,8 @@
  * Runs the public degreedClient, unchanged, against the mock under one or more profiles:
  * `npx tsx scripts/clients/run.ts --client <checkout> [--python python3] [--profile <name|file>]…`.
  * Each profile gets a mock of its own (scripts/mock-process.ts), and scripts/clients/degreed_client.py
- * drives the client against it. The client's code is never part of this repository (docs/clients.md
+ * drives the client against it; then the mock's client findings (GET /_mock/findings: what the
+ * client did that the API document asks a client not to) are printed. The client's code is never part of this repository (docs/clients.md
  * says where to get it); Python is needed here, not in CI.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,27 @@ const USAGE = `Usage: npm run clients -- --client <folder> [flags]
   --help, -h             this text
 
 Each profile gets a mock of its own; exits 1 when the client fails under any of them.`;
+
+/**
+ * The client findings of the run, one line each: reported, never a failure of the run (they judge
+ * the client's manners, and the harness's own calls are the client's calls).
+ */
+async function printFindings(controlUrl: string | null): Promise<void> {
+  if (controlUrl === null) return;
+  const res = await fetch(`${controlUrl}/findings`);
+  if (!res.ok) {
+    console.log(`client findings: not available (${res.status})`);
+    return;
+  }
+  const report = (await res.json()) as {
+    findings: { rule: string; clientId: string; request: string; detail: string }[];
+    counts: Record<string, number>;
+    total: number;
+  };
+  const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
+  console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
+  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.detail}`);
+}
 
 async function main(): Promise<number> {
   let values;
@@ -55,6 +77,7 @@ async function main(): Promise<number> {
       process.stdout.write(run.stdout ?? '');
       if (run.error) console.error(`The harness did not run: ${run.error.message}`);
       else if (run.stderr) process.stderr.write(run.stderr);
+      await printFindings(mock.controlUrl);
       return run.status ?? 1;
     });
     if (status !== 0) failed += 1;
