@@ -66,7 +66,8 @@ test.describe('the target description', () => {
   });
 
   test('names an organization host as production, its data center unknown', () => {
-    const d = describeTarget(readConfig({ ...REMOTE, LP_ORG_HOST: 'acme' }));
+    // A production host is refused unless allowed: the description is of a run that was allowed.
+    const d = describeTarget(readConfig({ ...REMOTE, LP_ORG_HOST: 'acme', LP_ALLOW_PRODUCTION: '1' }));
     expect(d.facts).toMatchObject({ apiOrigin: 'https://api.acme.degreed.com', environment: 'production' });
     expect(d.facts.dataCenter).toBeUndefined();
   });

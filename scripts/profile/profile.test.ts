@@ -22,7 +22,7 @@ const PRODUCTION = {
 test('a production host is refused before any request unless LP_ALLOW_PRODUCTION=1', async () => {
   const run = await runProfile([], { ...PRODUCTION, LP_QUOTA: '' });
   expect(run.code, run.output).toBe(2);
-  expect(run.output).toContain('npm run profile spends the rate budget of a production key (https://api.degreed.com)');
+  expect(run.output).toContain('The target https://api.degreed.com is production');
   expect(run.output).toContain('LP_ALLOW_PRODUCTION=1');
   expect(run.output).not.toContain('secret-value');
 });
