@@ -251,7 +251,7 @@ export const RULES = {
   'content.timestamps': {
     level: 'contract',
     area: 'content',
-    statement: 'created-at, modified-at (and publish-date when set) are ISO 8601 date-times without a time zone',
+    statement: 'created-at and modified-at are ISO 8601 date-times without a time zone',
     section: 'Resources, Content item attributes',
     quote: 'created-at | string, timestamp without time zone, ISO 8601 style with fractional seconds. modified-at | string, same format as created-at.',
   },
@@ -454,6 +454,13 @@ export const RULES = {
     statement: 'timestamps carry 1 to 7 fractional digits',
     basis: 'platform-docs',
     note: 'The platform writes 1 to 7 digits (2022-03-13T21:31:12.44); a zero fraction may be dropped by other serialisers.',
+  },
+  'platform.publish-date-format': {
+    level: 'platform',
+    area: 'content',
+    statement: 'publish-date, when set, is written like created-at: no time zone, 1 to 7 fractional digits',
+    basis: 'platform-docs',
+    note: 'The document gives publish-date only as a "string timestamp or null"; the same format is stated for modified-at, not for publish-date. The platform writes its timestamps alike.',
   },
   'platform.content-values': {
     level: 'platform',

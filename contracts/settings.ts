@@ -136,6 +136,13 @@ export const SETTINGS = {
   },
   LP_PROVIDER_CLIENT_SECRET: { type: 'secret', group: 'keys', readers: ['suite', 'profile'], doc: 'Its client secret.' },
   LP_PROVIDER_NAME: { type: 'text', group: 'keys', readers: ['suite', 'profile'], doc: 'The provider, as content items carry it in `provider`.' },
+  LP_PROVIDER_SCOPES: {
+    type: 'scopes',
+    group: 'keys',
+    readers: ['suite'],
+    default: 'content:read',
+    doc: 'Scopes the provider key holds; its token for the provider checks asks for all of them.',
+  },
 
   LP_REFRESH_GRANT: {
     type: 'flag',

@@ -13,7 +13,7 @@ import type { Clock } from './clock.ts';
 import { type Collection, ContentCollection, UsersCollection } from './collections.ts';
 import type { ContentAttributes } from './data/content.ts';
 import { ContentStore } from './data/content-store.ts';
-import { timestampFormat } from './data/timestamps.ts';
+import { publishDateFormat, timestampFormat } from './data/timestamps.ts';
 import { Envelope, type NextLink } from './envelope.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import type { ListEndpointId } from './list-endpoint.ts';
@@ -66,7 +66,7 @@ export class Resources {
     const profile = options.profile;
     const timestamp = timestampFormat(profile.timestamps);
     this.#clock = options.clock;
-    this.#content = new ContentStore({ seed: options.seed, items: options.items, timestamp });
+    this.#content = new ContentStore({ seed: options.seed, items: options.items, timestamp, publishDate: publishDateFormat(profile.timestamps) });
     this.#rules = { query: profile.query, filters: profile.filters };
     this.#sameQuery = profile.pagination.nextWithoutQuery === 'refuse';
     this.#trailingEmptyPage = profile.pagination.finalPage === 'trailing-empty-page';
@@ -86,7 +86,10 @@ export class Resources {
       listContent: new ContentCollection(this.#content, profile),
       listUsers: new UsersCollection({ seed: options.seed, count: options.users, timestamp, profile }),
     };
-    this.#known = { listContent: knownParameters(ENDPOINTS.listContent, this.#rules), listUsers: knownParameters(ENDPOINTS.listUsers, this.#rules) };
+    const usersKnown = knownParameters(ENDPOINTS.listUsers, this.#rules);
+    // users.limit `unknown`: the users list knows only next (the document shows no query of its own).
+    const users = profile.users.limit === 'unknown' ? new Set([...usersKnown].filter((name) => name !== 'limit')) : usersKnown;
+    this.#known = { listContent: knownParameters(ENDPOINTS.listContent, this.#rules), listUsers: users };
   }
 
   /** Open snapshots (for benchmarks and the memory tests). */

@@ -161,9 +161,9 @@ export interface Profile {
     obsoleteStatus: 400 | 404 | 410;
     extraMembers: boolean;
   };
-  timestamps: { fractionDigits: number; trimZeros: boolean };
+  timestamps: { fractionDigits: number; trimZeros: boolean; publishDate: 'like-created-at' | 'utc' | 'date' };
   logout: { request: 'empty-or-json' | 'json-object' | 'any'; response: '204' | '200-json' | '200-empty' };
-  users: { type: 'users' | 'user'; attributes: 'platform' | 'minimal' };
+  users: { type: 'users' | 'user'; attributes: 'platform' | 'minimal'; limit: 'platform' | 'unknown' };
   rateLimit: {
     rate: string;
     window: 'first-request' | 'clock-aligned' | 'sliding';

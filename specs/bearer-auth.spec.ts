@@ -4,7 +4,7 @@
  * shown: the platform's 401 is a platform rule.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import type { ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
 import { checks, test } from './fixtures/index.ts';
 import { judgeUnauthenticated } from './fixtures/refusals.ts';
 import type { Tokens } from './fixtures/tokens.ts';
@@ -27,7 +27,8 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
   test.describe(`${endpoint.method} ${endpoint.path} refuses (a 4xx, never data)`, checks('bearer.required', 'platform.unauthenticated-status'), () => {
     for (const bad of BAD_AUTHORIZATIONS) {
       test(bad.title, async ({ api, tokens, verdict }) => {
-        const response = await api.list(endpoint.id as ResourceEndpointId, { limit: 1 }, { authorization: await bad.header(tokens) });
+        const id = endpoint.id as ResourceEndpointId;
+        const response = await api.list(id, probeQuery(id), { authorization: await bad.header(tokens) });
         judgeUnauthenticated(verdict, 'bearer.required', response);
       });
     }

@@ -4,24 +4,30 @@
  * origin wherever it comes (fixtures/response-rules.ts). These requests provoke one refusal of each
  * kind the document names; a body of another shape (RFC 6750, HTML, none) is a platform deviation.
  */
-import type { ApiClient } from './fixtures/api.ts';
+import { type ApiClient, probeQuery } from './fixtures/api.ts';
 import { type ApiResponse, checks, test } from './fixtures/index.ts';
 import type { Need } from './fixtures/needs.ts';
+import type { Target } from './fixtures/target.ts';
 import type { Tokens } from './fixtures/tokens.ts';
 
 interface ErrorCase {
   readonly title: string;
   readonly needs?: readonly Need[];
-  readonly request: (f: { api: ApiClient; tokens: Tokens }) => Promise<ApiResponse>;
+  readonly request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse>;
 }
 
 const CASES: readonly ErrorCase[] = [
   { title: 'no bearer token', request: ({ api }) => api.list('listContent', { limit: 1 }, { authorization: null }) },
-  { title: 'an unknown bearer token', request: ({ api }) => api.list('listUsers', { limit: 1 }, { authorization: `Bearer ${'unknown1'.repeat(5)}` }) },
+  {
+    title: 'an unknown bearer token',
+    request: ({ api }) => api.list('listUsers', probeQuery('listUsers'), { authorization: `Bearer ${'unknown1'.repeat(5)}` }),
+  },
   {
     title: 'a token without the scope of the endpoint',
     needs: ['content-scope'],
-    request: async ({ api, tokens }) => api.as(await tokens.forScopes(['content:read'])).list('listUsers', { limit: 1 }),
+    // The key's content scopes, whichever it holds: a token of them names no users.
+    request: async ({ api, tokens, target }) =>
+      api.as(await tokens.forScopes(target.client.scopes.filter((scope) => scope.startsWith('content:')))).list('listUsers', probeQuery('listUsers')),
   },
   { title: 'limit=abc', request: ({ api }) => api.list('listContent', { limit: 'abc' }) },
   { title: 'an unknown filter', request: ({ api }) => api.list('listContent', { 'filter[no_such_filter]': '2024-01-01' }) },
@@ -30,8 +36,8 @@ const CASES: readonly ErrorCase[] = [
 
 test.describe('an error body of a resource endpoint has the platform’s shape, for', () => {
   for (const errorCase of CASES) {
-    test(errorCase.title, checks(['platform.error-body'], { needs: errorCase.needs ?? [] }), async ({ api, tokens }) => {
-      const response = await errorCase.request({ api, tokens });
+    test(errorCase.title, checks(['platform.error-body'], { needs: errorCase.needs ?? [] }), async ({ api, tokens, target }) => {
+      const response = await errorCase.request({ api, tokens, target });
       test.skip(response.status < 400 || response.status >= 500, `The target answered ${response.status}: no 4xx body to check.`);
     });
   }

@@ -8,7 +8,7 @@
  * to every request for the same scopes, so a logout here could end a token other tests are using.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import type { ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
 import { isRefusal, judgeUnauthenticated } from './fixtures/refusals.ts';
 
@@ -29,7 +29,8 @@ test.describe('logout', checks([], { serial: true }), () => {
       // With its refresh token, as a client ending its session sends it: a run leaves no token valid.
       judgeLogoutAnswer(verdict, await api.logout({ token: token.accessToken }, token.refreshToken));
       for (const endpoint of RESOURCE_ENDPOINTS) {
-        judgeUnauthenticated(verdict, 'logout.expires-access', await api.list(endpoint.id as ResourceEndpointId, { limit: 1 }, { token: token.accessToken }));
+        const id = endpoint.id as ResourceEndpointId;
+        judgeUnauthenticated(verdict, 'logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
       }
     },
   );
@@ -44,7 +45,7 @@ test.describe('logout', checks([], { serial: true }), () => {
     );
     await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
     const endpoint = staying.scopes.some((s) => s.startsWith('users:')) ? 'listUsers' : 'listContent';
-    const response = await api.list(endpoint, { limit: 1 }, { token: staying.accessToken });
+    const response = await api.list(endpoint, probeQuery(endpoint), { token: staying.accessToken });
     verdict.platform(
       'platform.logout-scoped',
       response.status === 200,

@@ -5,7 +5,7 @@
  * (contracts/endpoints.ts `acceptedScopes`) is a platform rule, and so is the status of the refusal.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import type { ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
 import { checks, test } from './fixtures/index.ts';
 import { judgeMissingScope } from './fixtures/refusals.ts';
 
@@ -21,7 +21,8 @@ test.describe('a token with a single scope', () => {
       const details = accepted ? checks('platform.endpoint-scopes') : checks('scopes.limit-token', 'platform.missing-scope-status');
       test(`${scope} ${accepted ? 'can' : 'cannot'} call ${endpoint.method} ${endpoint.path}`, details, async ({ api, tokens, target, verdict }) => {
         test.skip(!target.client.scopes.includes(scope), `The key does not hold ${scope} (LP_SCOPES), so no token with it can be requested.`);
-        const response = await api.as(await tokens.forScopes([scope])).list(endpoint.id as ResourceEndpointId, { limit: 1 });
+        const id = endpoint.id as ResourceEndpointId;
+        const response = await api.as(await tokens.forScopes([scope])).list(id, probeQuery(id));
         if (accepted) {
           verdict.platform(
             'platform.endpoint-scopes',

@@ -18,12 +18,14 @@ test.describe('a valid token request', () => {
     checks('token.issued', 'token.response'),
     async ({ tokens }) => {
       const response = await tokens.request(tokens.form());
-      expect(response).toHaveStatus([200, 201]);
+      // The document shows no status for an accepted request: any 2xx that carries the token.
+      expect(response.status, `status of ${response.request.method} ${response.request.url}`).toBeGreaterThanOrEqual(200);
+      expect(response.status, `status of ${response.request.method} ${response.request.url}`).toBeLessThanOrEqual(299);
       expect(accessTokenIn(response.body), 'access_token of the answer').toEqual(expect.any(String));
     },
   );
 
-  test('gives a comma-delimited list of scopes together', checks('token.scope-list'), async ({ tokens, target, api }) => {
+  test('gives a comma-delimited list of scopes together', checks(['token.scope-list'], { needs: ['content-scope'] }), async ({ tokens, target, api }) => {
     test.skip(target.client.scopes.length < 2, 'The key holds one scope (LP_SCOPES): no list to ask for.');
     const token = await tokens.forScopes();
     expect(await api.as(token).list('listContent', { limit: 1 }), 'a request with the token of every scope the key holds').toHaveStatus(200);

@@ -13,15 +13,18 @@ export class ContentStore {
   readonly #seed: number;
   readonly #seeded: number;
   readonly #timestamp: TimestampFormat;
+  readonly #publishDate: TimestampFormat;
   #revision = 0;
   /** Versions after the seed, oldest first, per index; created items have no seeded version. */
   #changes = new Map<number, ContentVersion[]>();
   #created = 0;
 
-  constructor(options: { seed: number; items: number; timestamp: TimestampFormat }) {
+  /** `publishDate` writes publish-date (default: as `timestamp` writes the other times). */
+  constructor(options: { seed: number; items: number; timestamp: TimestampFormat; publishDate?: TimestampFormat }) {
     this.#seed = options.seed;
     this.#seeded = options.items;
     this.#timestamp = options.timestamp;
+    this.#publishDate = options.publishDate ?? options.timestamp;
   }
 
   /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */
@@ -43,7 +46,7 @@ export class ContentStore {
         if (version.rev <= rev) return version;
       }
     }
-    return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp) : undefined;
+    return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp, this.#publishDate) : undefined;
   }
 
   /** What filters read of item `index` at `rev`, without building the item when it is unchanged seed data. */

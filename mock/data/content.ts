@@ -80,7 +80,7 @@ export function seededContentMeta(seed: number, index: number): ContentMeta {
 }
 
 /** Item `index` of `seed`, as it was seeded (revision 0), its times written by `timestamp`. Pure: same inputs, same item. */
-export function seededContent(seed: number, index: number, timestamp: TimestampFormat): ContentVersion {
+export function seededContent(seed: number, index: number, timestamp: TimestampFormat, publishDate: TimestampFormat = timestamp): ContentVersion {
   const r = new ItemRandom(seed, index, 1);
   const { createdMs, modifiedMs, provider } = drawMeta(r);
   const id = opaqueId('c', index);
@@ -90,7 +90,7 @@ export function seededContent(seed: number, index: number, timestamp: TimestampF
   const [low, high] = kind.duration;
   const duration = Math.round((low + r.next() * (high - low)) * 10) / 10;
   const learningMinutes = Math.round(duration * (MINUTES_PER_UNIT[kind.durationType] ?? 1) * 100) / 100;
-  const publishDate = r.chance(0.2) ? null : timestamp(createdMs - r.int(30 * 86_400_000));
+  const published = r.chance(0.2) ? null : publishDate(createdMs - r.int(30 * 86_400_000));
   const providerSlug = slug(provider);
   return {
     rev: 0,
@@ -116,7 +116,7 @@ export function seededContent(seed: number, index: number, timestamp: TimestampF
       'learning-minutes': learningMinutes,
       'created-at': timestamp(createdMs),
       'modified-at': timestamp(modifiedMs),
-      'publish-date': publishDate,
+      'publish-date': published,
       'platform-url': `https://platform.example.com/content/${id}`,
     },
   };

@@ -188,9 +188,35 @@ test.describe('timestamps', () => {
     const seeded = setup({ profile: { timestamps: { fractionDigits: 7, trimZeros: true } } }).list('limit=100').body.data;
     for (const item of seeded) expect(item.attributes['created-at']).toMatch(/T\d\d:\d\d:\d\d(\.\d{0,6}[1-9])?$/);
   });
+
+  for (const { form, pattern } of [
+    { form: 'like-created-at', pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/ },
+    { form: 'utc', pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ },
+    { form: 'date', pattern: /^\d{4}-\d\d-\d\d$/ },
+  ] as const) {
+    test(`publishDate ${form}: every publish-date set is written so, created-at as before`, () => {
+      const items = setup({ profile: { timestamps: { publishDate: form } } }).list('limit=100').body.data;
+      const dates = items.map((item: { attributes: Record<string, unknown> }) => item.attributes['publish-date']).filter((d: unknown) => d !== null);
+      expect(dates.length).toBeGreaterThan(0);
+      for (const date of dates) expect(date).toMatch(pattern);
+      for (const item of items) expect(item.attributes['created-at']).toMatch(/\.\d{3}$/);
+    });
+  }
 });
 
 test.describe('users', () => {
+  test('limit unknown: the users list refuses limit (strict) or serves past it (ignore); next still works', () => {
+    const strict = setup({ profile: { users: { limit: 'unknown' } } });
+    const refused = strict.list('limit=2', { endpoint: 'listUsers' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].source).toEqual({ parameter: 'limit' });
+    expect(strict.list('limit=2').status).toBe(200);
+    const ignoring = setup({ profile: { users: { limit: 'unknown' }, query: { unknownParameter: 'ignore', limitDefault: 5 } } });
+    const first = ignoring.list('limit=2', { endpoint: 'listUsers' });
+    expect(first.body.data).toHaveLength(5);
+    expect(ignoring.list(`next=${cursorOf(first.body.links.next)}`, { endpoint: 'listUsers' }).status).toBe(200);
+  });
+
   test('type user, attributes minimal: a name and an email', () => {
     const { list } = setup({ profile: { users: { type: 'user', attributes: 'minimal' } } });
     const [user] = list('limit=1', { endpoint: 'listUsers' }).body.data;

@@ -13,7 +13,15 @@ const TIMESTAMPS = ['created-at', 'modified-at'] as const;
 /** With fewer, a trimming service could show one count throughout by chance (one in ten per timestamp). */
 const ENOUGH = 40;
 
+/** publish-date's forms, as timestamps.publishDate names them. */
+const PUBLISH_DATE_FORMS = [
+  ['like-created-at', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/],
+  ['utc', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/],
+  ['date', /^\d{4}-\d{2}-\d{2}$/],
+] as const;
+
 export function decideTimestamps(p: Probe): void {
+  decidePublishDate(p);
   const counts = new Map<number, number>();
   let seen = 0;
   for (const item of p.items) {
@@ -54,4 +62,20 @@ export function decideTimestamps(p: Probe): void {
       `trailing zeros are dropped and at most ${most} digits were seen (${tally}): a service writing more digits of times kept to ${most} digits looks the same`,
     );
   }
+}
+
+/** The one form every publish-date seen has; unknown when none was seen, or they differ, or none fits. */
+function decidePublishDate(p: Probe): void {
+  const forms = new Map<string, number>();
+  for (const item of p.items) {
+    const value = ((item.attributes ?? {}) as Record<string, unknown>)['publish-date'];
+    if (typeof value !== 'string') continue;
+    const form = PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(value))?.[0] ?? 'other';
+    forms.set(form, (forms.get(form) ?? 0) + 1);
+  }
+  const [only] = forms.keys();
+  if (forms.size === 1 && only !== undefined && only !== 'other') {
+    p.decide('timestamps.publishDate', only, `all ${forms.get(only)} publish-dates seen are written ${only}`);
+  } else if (forms.size === 0) p.unknown('timestamps.publishDate', 'no item with a publish-date was seen');
+  else p.unknown('timestamps.publishDate', `publish-dates of several or other forms: ${[...forms].map(([f, n]) => `${n} ${f}`).join(', ')}`);
 }
