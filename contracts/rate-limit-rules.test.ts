@@ -1,7 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { headerLookup, type RateLimitHeaders } from './rate-limit.ts';
 import { DEFAULT_RETRY_POLICY, retryAfterTime, retryAllowedAtMs, retryDelayMs } from './rate-limit-retry.ts';
-import { judgeRateHeaders, judgeRateInForce, judgeRefusal, judgeRemainingStep, judgeRetryAfterReset, RATE_RULES } from './rate-limit-rules.ts';
+import {
+  judgeRateHeaders,
+  judgeRateInForce,
+  judgeRefusal,
+  judgeRemainingStep,
+  judgeRetryAfterReset,
+  judgeWindowPeriod,
+  RATE_RULES,
+} from './rate-limit-rules.ts';
 import { RULES } from './rules.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -124,4 +132,20 @@ test.describe('the rate in force', () => {
     expect(judgeRateInForce(h(25), { rate: RATE, explicit: false }, false)?.rule).toBe('platform.default-rate');
     expect(judgeRateInForce(h(19, T0, '1m', 60), { rate: RATE, explicit: true }, true)?.reason).toMatch(/period is 1m/);
   });
+});
+
+test.describe('the period against the resets of two windows, each opened by its first request', () => {
+  // The second window is opened once the first one's reset has passed.
+  for (const { name, second, rule } of [
+    { name: 'a window from the first request, opened 2 s after the reset', second: h(19, T0 + 22_000), rule: undefined },
+    { name: 'aligned windows, the next one', second: h(19, T0 + 20_000), rule: undefined },
+    { name: 'a reset written to the second, rounded either way', second: h(19, T0 + 19_000), rule: undefined },
+    { name: 'a window that resets half a period after the last', second: h(19, T0 + 15_000), rule: 'rate.period' },
+    { name: 'a period of 1h over windows of 10 s', second: h(19, T0 + 20_000, '1h', 3600), rule: 'rate.period' },
+  ] as const) {
+    test(`${name}: ${rule ?? 'no finding'}`, () => {
+      const first = second.period === '1h' ? h(19, T0 + 10_000, '1h', 3600) : h(19);
+      expect(judgeWindowPeriod(first, second)?.rule).toBe(rule);
+    });
+  }
 });

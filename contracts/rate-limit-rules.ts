@@ -28,6 +28,7 @@ export const RATE_RULES = [
   'rate.headers',
   'rate.remaining',
   'rate.budget',
+  'rate.period',
   'rate.reset',
   'rate.429',
   'rate.retry-after',
@@ -236,4 +237,23 @@ export function judgeRateInForce(headers: RateLimitHeaders, expected: ExpectedRa
     };
   }
   return undefined;
+}
+
+/**
+ * X-Rate-Limit-Limit against the resets (rule rate.period): `opened` and `next` each opened a window
+ * (the first request of it: Remaining + 1 is the budget), `next` sent once `opened`'s X-Rate-Limit-Reset
+ * had passed, nothing of the client in between. Whatever the kind of window, the new one then resets
+ * at least one period after the old one did: a window from the client's first request or a sliding
+ * one resets one period after `next` was sent, an aligned one on the next multiple of the period.
+ * Both resets are on the target's clock, so no clock slack is needed; each may be rounded to the second.
+ */
+export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): RateFinding | undefined {
+  const apartMs = next.resetMs - opened.resetMs;
+  if (apartMs >= opened.periodSeconds * 1000 - resetResolutionMs(opened) - resetResolutionMs(next)) return undefined;
+  return {
+    rule: 'rate.period',
+    reason:
+      `a window opened once X-Rate-Limit-Reset ${iso(opened.resetMs)} had passed resets at ${iso(next.resetMs)}, ${(apartMs / 1000).toFixed(1)} s later, ` +
+      `but X-Rate-Limit-Limit says the period is ${opened.period}`,
+  };
 }

@@ -292,7 +292,8 @@ export const RULES = {
   'rate.per-client': {
     level: 'contract',
     area: 'rate-limit',
-    statement: 'the budget belongs to the API client: a new token of the same client does not renew it',
+    statement:
+      'the budget belongs to the API client and covers all its endpoints: a new token of the same client does not renew it, another client’s requests do not spend it, and GET /api/v2/users is refused like content once it is spent',
     section: 'Limits',
     quote: 'Default request rate | 200 requests per minute | One API client, all endpoints.',
   },
@@ -302,6 +303,14 @@ export const RULES = {
     statement: 'the budget of a window (first Remaining + 1) and its period (X-Rate-Limit-Limit) are the rate in force (LP_RATE when set)',
     section: 'Limits',
     quote: 'Custom rate | Set per organization on request; headers reflect the limit in force | One API client.',
+  },
+  'rate.period': {
+    level: 'contract',
+    area: 'rate-limit',
+    statement:
+      'X-Rate-Limit-Limit is the period of the windows the resets show: a window opened once the previous one’s X-Rate-Limit-Reset has passed resets no sooner than one period after it',
+    section: 'Limits, Rate limit response headers',
+    quote: 'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
   },
   'rate.reset': {
     level: 'contract',

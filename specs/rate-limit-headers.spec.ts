@@ -18,6 +18,9 @@ import { describeRequest } from './fixtures/transport.ts';
 /** Requests in the Remaining arithmetic test. */
 const REQUESTS = 5;
 
+/** Requests of the organization key between two of the provider key's: more than one, so a shared budget cannot pass for a rounding. */
+const OTHER_CLIENT_REQUESTS = 3;
+
 test.describe('every resource response', () => {
   test(
     'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
@@ -81,6 +84,25 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     // The token request in between may count too: the rate covers all endpoints.
     const step = judgeRemainingStep({ before, after, afterServed: true, between: { counted: 0, uncertain: 1 }, returned: 0 });
     expect(step.finding?.reason, `Remaining for a new token after ${before.remaining} for the old one`).toBeUndefined();
+  });
+
+  rateTest('is not spent by another client', checks(['rate.per-client'], { needs: ['provider'] }), async ({ api, tokens, targetClock }) => {
+    const other = api.as((await tokens.forScopes(undefined, 'provider')).accessToken);
+    // The organization's token first: its request is the organization's too, but nothing of the provider's.
+    await tokens.shared();
+    const before = rateHeaders(await listOne(other));
+    for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) await listOne(api);
+    const after = rateHeaders(await listOne(other));
+    rateTest.skip(
+      (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(before),
+      'Not checked: the reset the first answer announced may have come between the two requests.',
+    );
+    // One request of the provider key between its two answers: the organization's requests must not count.
+    const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
+    expect(
+      step.finding?.reason,
+      `Remaining of the provider key after ${OTHER_CLIENT_REQUESTS} requests of the organization key (another API client) in between`,
+    ).toBeUndefined();
   });
 });
 

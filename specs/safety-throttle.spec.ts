@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../contracts/rate-limit-retr
 import { createMock, type MockServer } from '../mock/app.ts';
 import { expect, RETRY_ANNOTATION, TAGS, test } from './fixtures/index.ts';
 import { ORG_KEY as ORG, rateHarness } from './fixtures/rate-harness.ts';
+import type { TooLongWait } from './fixtures/transport.ts';
 
 const TINY: Rate = { requests: 3, periodSeconds: 10, period: '10s' };
 
@@ -58,6 +59,19 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
       return ms - (retryAfter.ok ? retryAfter.value * 1000 : 0);
     });
     expect(backoffs, 'waits grow from one retry to the next').toEqual([...backoffs].sort((a, b) => a - b));
+  });
+
+  test('never waits longer than its bound: a longer Retry-After is told to its caller and not waited for', async ({ request }) => {
+    const told: TooLongWait[] = [];
+    const h = rateHarness(request, mock, { maxWaitMs: 1000, onTooLong: (event) => void told.push(event) });
+    const token = await h.token();
+    for (let i = 0; i < TINY.requests; i++) await h.list(token);
+    await expect(h.list(token), 'the request refused for longer than the bound').rejects.toThrow(/rate limited for \d+ s more, longer than the 1 s/);
+    expect(h.waits, 'waits').toEqual([]);
+    expect(
+      told.map((t) => [t.why, t.maxWaitMs, t.waitMs > 1000, t.retryAfter !== undefined]),
+      'what the caller was told',
+    ).toEqual([['retry', 1000, true, true]]);
   });
 
   test('lets quota-tagged tests see every 429 as it comes', async ({ request }) => {

@@ -92,6 +92,18 @@ export const FAULTS = {
   'rate-429-early': { rule: 'rate.429', area: 'rate-limit', breaks: 'the last request of the budget gets 429' },
   'retry-after-missing': { rule: 'rate.retry-after', area: 'rate-limit', breaks: '429 without Retry-After' },
   'retry-after-short': { rule: 'rate.retry-after', area: 'rate-limit', breaks: 'Retry-After asks for half the wait to the reset' },
+  'rate-budget-shared-across-clients': {
+    rule: 'rate.per-client',
+    area: 'rate-limit',
+    breaks: 'every client spends one budget: the provider key’s requests count against the organization’s',
+  },
+  'rate-users-never-429': { rule: 'rate.per-client', area: 'rate-limit', breaks: 'GET /api/v2/users is served past the budget (never answers 429)' },
+  'rate-remaining-negative': { rule: 'rate.headers', area: 'rate-limit', breaks: 'a 429 says X-Rate-Limit-Remaining: -1' },
+  'rate-period-longer': {
+    rule: 'rate.period',
+    area: 'rate-limit',
+    breaks: 'X-Rate-Limit-Limit names sixty times the period the windows really last (1h for windows of a minute)',
+  },
 } as const satisfies Record<string, FaultInfo>;
 
 export type FaultName = keyof typeof FAULTS;

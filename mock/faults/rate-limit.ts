@@ -1,4 +1,5 @@
 /** Faults at the `rateLimit` seam: the outcome of counting a request, its headers and its 429. */
+import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat } from '../rate-limit.ts';
 import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
 import { type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
@@ -38,6 +39,10 @@ export const RATE_FAULTS: FaultTable<
   | 'rate-429-early'
   | 'retry-after-missing'
   | 'retry-after-short'
+  | 'rate-budget-shared-across-clients'
+  | 'rate-users-never-429'
+  | 'rate-remaining-negative'
+  | 'rate-period-longer'
 > = {
   'rate-header-limit-missing': dropping('X-Rate-Limit-Limit'),
   'rate-header-remaining-missing': dropping('X-Rate-Limit-Remaining'),
@@ -70,4 +75,38 @@ export const RATE_FAULTS: FaultTable<
       const value = headerOf(o.headers, 'Retry-After');
       return value === undefined ? o : { ...o, headers: withHeader(o.headers, 'Retry-After', halfWait(value, core.clock.now())) };
     }),
+  // One budget for every client: whose request it is no longer matters.
+  'rate-budget-shared-across-clients': () => ({
+    seams: { rateLimit: (inner) => ({ take: (who) => inner.take({ ...who, client: { ...who.client, id: 'every client' } }) }) },
+  }),
+  // The users endpoint's requests are counted but never refused. The rateLimit seam does not know the
+  // endpoint: the exchange seam of listUsers marks the request it is handling (handlers are synchronous).
+  'rate-users-never-429': () => {
+    let users = false;
+    return {
+      seams: {
+        exchange: (endpoint, inner) =>
+          endpoint !== 'listUsers'
+            ? inner
+            : (request) => {
+                users = true;
+                try {
+                  return inner(request);
+                } finally {
+                  users = false;
+                }
+              },
+        rateLimit: (inner) => ({
+          take: (who) => {
+            const outcome = inner.take(who);
+            return users && outcome.refused ? { ...outcome, refused: false, headers: withoutHeader(outcome.headers, 'Retry-After') } : outcome;
+          },
+        }),
+      },
+    };
+  },
+  'rate-remaining-negative': () => outcomes((o) => (o.refused ? { ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Remaining', '-1') } : o)),
+  // The windows keep their length; only the period the header names is longer.
+  'rate-period-longer': () =>
+    outcomes((o, _core, who) => ({ ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Limit', formatPeriod((who.client.rate?.periodSeconds ?? 60) * 60)) })),
 };

@@ -25,7 +25,7 @@ export const AREA_SPECS: Readonly<Record<FaultArea, readonly string[]>> = {
   limit: ['content.spec.ts', 'pagination-traversal.spec.ts', 'pagination-properties.spec.ts'],
   filters: ['pagination-filters.spec.ts', 'pagination-properties.spec.ts'],
   snapshots: ['pagination-traversal.spec.ts', 'pagination-snapshots.spec.ts', 'pagination-properties.spec.ts'],
-  'rate-limit': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts'],
+  'rate-limit': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts', 'rate-limit-period.spec.ts'],
 };
 
 /**

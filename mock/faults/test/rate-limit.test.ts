@@ -1,6 +1,6 @@
 /** Faults of the rate limit, over HTTP with a budget of 3 per 10 s. */
 import type { MockServer } from '../../app.ts';
-import { api, expect, getToken, test } from './fixtures.ts';
+import { api, expect, getToken, PROVIDER, test } from './fixtures.ts';
 
 const RATE = { requests: 3, periodSeconds: 10, period: '10s' };
 
@@ -61,4 +61,43 @@ test.describe('rate-budget-wrong with a key of its own rate', () => {
     mockOptions: { clients: [{ id: 'mock-org-client', secret: 'mock-org-secret', scopes: ['content:read', 'users:read'], rate: '10/1m' }] },
   });
   test('the key’s rate is halved too', async ({ mock }) => expect(header((await spend(mock, 1))[0], 'x-rate-limit-remaining')).toBe('4'));
+});
+
+test.describe('rate-remaining-negative', () => {
+  test.use({ faults: ['rate-remaining-negative'], mockOptions: { rate: RATE } });
+  test('the 429 says -1 remain; served answers are unchanged', async ({ mock }) => {
+    const r = await spend(mock, 4);
+    expect(r.map((x) => [x.status, header(x, 'x-rate-limit-remaining')])).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+      [429, '-1'],
+    ]);
+  });
+});
+
+test.describe('rate-period-longer', () => {
+  test.use({ faults: ['rate-period-longer'], mockOptions: { rate: RATE } });
+  test('X-Rate-Limit-Limit names sixty periods; the window still resets after one', async ({ mock }) => {
+    const [first] = await spend(mock, 1);
+    expect(header(first, 'x-rate-limit-limit')).toBe('10m');
+    expect(Date.parse(header(first, 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 10_000);
+  });
+});
+
+test.describe('rate-users-never-429', () => {
+  test.use({ faults: ['rate-users-never-429'], mockOptions: { rate: RATE } });
+  test('users is served past the budget; content is refused', async ({ mock }) => {
+    expect((await spend(mock, 4, '/api/v2/users?limit=1')).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect((await spend(mock, 1))[0]?.status).toBe(429);
+  });
+});
+
+test.describe('rate-budget-shared-across-clients', () => {
+  test.use({ faults: ['rate-budget-shared-across-clients'], mockOptions: { rate: RATE } });
+  test('the provider key is refused once the organization spent the budget', async ({ mock }) => {
+    await spend(mock, 3);
+    const provider = (await getToken(mock, 'content:read', PROVIDER)).access_token;
+    expect((await api(mock, '/api/v2/content?limit=1', provider)).status).toBe(429);
+  });
 });
