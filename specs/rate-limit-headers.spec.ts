@@ -9,7 +9,7 @@ import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { headerLookup, type RateLimitHeaders } from '../contracts/rate-limit.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { judgeRateHeaders, judgeRateInForce, judgeRemainingStep, TARGET_CLOCK_SLACK_MS } from '../contracts/rate-limit-rules.ts';
-import type { ApiClient, ResourceEndpointId } from './fixtures/api.ts';
+import { type ApiClient, probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import { rateHeaders, resetEarliestMs } from './fixtures/rate-headers.ts';
 import { rateTest } from './fixtures/target-clock.ts';
@@ -38,7 +38,7 @@ test.describe('every resource response', () => {
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
       async ({ api, targetNow }) => {
-        const response = await api.list(endpoint.id as ResourceEndpointId, { limit: 1 });
+        const response = await api.list(endpoint.id as ResourceEndpointId, probeQuery(endpoint.id as ResourceEndpointId));
         expect(response).toHaveStatus(200);
         const now = await targetNow();
         const { findings } = judgeRateHeaders(headerLookup(response.headers), { status: response.status, nowMs: now, clockSlackMs: TARGET_CLOCK_SLACK_MS });

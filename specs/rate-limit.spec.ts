@@ -11,7 +11,7 @@
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
 import { judgeRetryAfterReset, RETRY_AFTER_RESET_TOLERANCE_MS } from '../contracts/rate-limit-rules.ts';
-import type { ApiClient } from './fixtures/api.ts';
+import { type ApiClient, probeQuery } from './fixtures/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { rateHeaders, resetEarliestMs, resetPassedMs, retryWindow } from './fixtures/rate-headers.ts';
 import { requireLastRequest, requireRefusal, resetHeadersOf, resetOf, spendBudget, type SpentWindow, spendToLastRequest } from './fixtures/spend-budget.ts';
@@ -74,7 +74,7 @@ test.describe('the rate limit', () => {
       await test.step('GET /api/v2/users of the same client', async (step) => {
         // "One API client, all endpoints": the budget spent on content is the users endpoint's too.
         step.skip(!target.client.scopes.some((scope) => scope.startsWith('users:')), 'The key holds no users scope (LP_SCOPES).');
-        const response = await api.as(fresh.accessToken).list('listUsers', { limit: 1 });
+        const response = await api.as(fresh.accessToken).list('listUsers', probeQuery('listUsers'));
         expect(response, 'Expected GET /api/v2/users of the client whose budget is spent to be refused (the rate covers all endpoints)').toHaveStatus(429);
       });
       await test.step('a token of another client', async (step) => {
