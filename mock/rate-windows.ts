@@ -100,15 +100,20 @@ class FixedBudget extends Swept<Window> implements Budget {
     return now >= window.endMs;
   }
 
+  /** The window `key` is in at `now`: its current one, or a new one when it had none or that one ended. */
+  #current(key: string, periodMs: number, now: number): Window {
+    const window = this.entries.get(key);
+    if (window !== undefined && now < window.endMs) return window;
+    const start = this.#aligned ? now - (now % periodMs) : now;
+    this.added(now);
+    const opened = { endMs: this.#end(start + periodMs), count: 0 };
+    this.entries.set(key, opened);
+    return opened;
+  }
+
   take(key: string, rate: Rate, now: number): Counted {
     const periodMs = rate.periodSeconds * 1000;
-    let window = this.entries.get(key);
-    if (window === undefined || now >= window.endMs) {
-      const start = this.#aligned ? now - (now % periodMs) : now;
-      this.added(now);
-      window = { endMs: this.#end(start + periodMs), count: 0 };
-      this.entries.set(key, window);
-    }
+    const window = this.#current(key, periodMs, now);
     if (window.count >= rate.requests) {
       if (this.#extendsBlock) window.endMs = this.#end(now + periodMs);
       return { refused: true, remaining: 0, resetMs: window.endMs };
@@ -118,14 +123,7 @@ class FixedBudget extends Swept<Window> implements Budget {
   }
 
   spend(key: string, rate: Rate, remaining: number, now: number): number {
-    const periodMs = rate.periodSeconds * 1000;
-    let window = this.entries.get(key);
-    if (window === undefined || now >= window.endMs) {
-      const start = this.#aligned ? now - (now % periodMs) : now;
-      this.added(now);
-      window = { endMs: this.#end(start + periodMs), count: 0 };
-      this.entries.set(key, window);
-    }
+    const window = this.#current(key, rate.periodSeconds * 1000, now);
     window.count = rate.requests - remaining;
     return window.endMs;
   }
