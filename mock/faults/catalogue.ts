@@ -104,6 +104,8 @@ export const FAULTS = {
     area: 'rate-limit',
     breaks: 'X-Rate-Limit-Limit names sixty times the period the windows really last (1h for windows of a minute)',
   },
+  'rate-reset-hours-late': { rule: 'rate.headers', area: 'rate-limit', breaks: 'X-Rate-Limit-Reset names two hours after the window really ends' },
+  'retry-after-hours': { rule: 'platform.retry-after-reset', area: 'rate-limit', breaks: 'a 429 asks for a Retry-After of 30,000 s, far past its window' },
 } as const satisfies Record<string, FaultInfo>;
 
 export type FaultName = keyof typeof FAULTS;

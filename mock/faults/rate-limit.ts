@@ -27,6 +27,11 @@ function halfWait(value: string, now: number): string {
   return new Date(now + Math.max(0, at - now) / 2).toUTCString();
 }
 
+/** How late `rate-reset-hours-late` names the reset. */
+const HOURS_LATE_MS = 2 * 3600_000;
+/** The wait `retry-after-hours` asks for: over eight hours. */
+const LONG_RETRY_AFTER_SECONDS = 30_000;
+
 export const RATE_FAULTS: FaultTable<
   | 'rate-header-limit-missing'
   | 'rate-header-remaining-missing'
@@ -43,6 +48,8 @@ export const RATE_FAULTS: FaultTable<
   | 'rate-users-never-429'
   | 'rate-remaining-negative'
   | 'rate-period-longer'
+  | 'rate-reset-hours-late'
+  | 'retry-after-hours'
 > = {
   'rate-header-limit-missing': dropping('X-Rate-Limit-Limit'),
   'rate-header-remaining-missing': dropping('X-Rate-Limit-Remaining'),
@@ -109,4 +116,12 @@ export const RATE_FAULTS: FaultTable<
   // The windows keep their length; only the period the header names is longer.
   'rate-period-longer': () =>
     outcomes((o, _core, who) => ({ ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Limit', formatPeriod((who.client.rate?.periodSeconds ?? 60) * 60)) })),
+  // The window still ends when it did; the header names two hours after that.
+  'rate-reset-hours-late': () =>
+    outcomes((o, core) => ({
+      ...o,
+      headers: withHeader(o.headers, 'X-Rate-Limit-Reset', resetFormat(core.profile.rateLimit.resetFractionDigits)(o.resetMs + HOURS_LATE_MS)),
+    })),
+  // A 429 asks for 30,000 s, far past its window's end: a run must judge it, not wait for it.
+  'retry-after-hours': () => outcomes((o) => (o.refused ? { ...o, headers: withHeader(o.headers, 'Retry-After', String(LONG_RETRY_AFTER_SECONDS)) } : o)),
 };

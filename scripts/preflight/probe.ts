@@ -87,11 +87,14 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
       sentence: `${target.baseSetting} ends with ${API_PREFIX}, which the suite adds itself: GET ${listUrl} answered ${short(base)}; set it to ${fixed}.`,
     };
   }
-  if (!(base.status === 401 || base.status === 403 || (base.status >= 200 && base.status <= 299))) {
+  // The document shows no status for a request without a token: any 4xx but a missing path or method
+  // is an API host refusing it (401 and 403 are the usual ones), and a 2xx an API host serving it.
+  const refused = base.status >= 400 && base.status <= 499 && base.status !== 404 && base.status !== 405;
+  if (!(refused || (base.status >= 200 && base.status <= 299))) {
     return {
       ok: false,
       tokens: none,
-      sentence: `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected 401); no token was requested.`,
+      sentence: `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
     };
   }
 
@@ -114,7 +117,8 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const accessToken = tokenOf(issued.text);
   const refreshToken = member(issued.text, 'refresh_token');
   redactor.add(accessToken, refreshToken);
-  if (issued.status !== 200 || accessToken === undefined) {
+  // The document shows no status for an accepted token request: any 2xx with a token in it is one.
+  if (issued.status < 200 || issued.status > 299 || accessToken === undefined) {
     // A 2xx with a token in a shape we did not read is still a token: none is left unreported.
     const left = accessToken === undefined ? none : { issued: 1, loggedOut: 0, notLoggedOut: 1 };
     return { ok: false, tokens: left, sentence: tokenRefusal(target, tokenUrl, issued, short(issued)) };

@@ -31,6 +31,14 @@ for (const { fault, check } of [
     fault: 'rate-reset-header-early',
     check: (r: Response[]) => expect(Date.parse(header(r[0], 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 5_000),
   },
+  {
+    fault: 'rate-reset-hours-late',
+    check: (r: Response[]) => expect(Date.parse(header(r[0], 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 10_000 + 2 * 3600_000),
+  },
+  {
+    fault: 'retry-after-hours',
+    check: (r: Response[]) => expect([r[2]?.status, header(r[2], 'retry-after'), header(r[3], 'retry-after')]).toEqual([200, null, '30000']),
+  },
 ] as const) {
   test.describe(fault, () => {
     test.use({ faults: [fault], mockOptions: { rate: RATE } });
