@@ -20,6 +20,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
+import { BUILT_IN_PROFILES } from '../mock/profile.ts';
 import { refuseArguments } from './flags.ts';
 import { type Counts, formatCounts } from './summary-reporter.ts';
 import { type MockProcess, startMockProcess } from './mock-process.ts';
@@ -189,6 +190,8 @@ async function main(args: readonly string[]): Promise<number> {
       LP_REFRESH_GRANT: '1',
       // The mock CLI's default lifetime; stated, so that a lifetime in .env (for betatest) does not apply here.
       LP_TOKEN_LIFETIME: '60d',
+      // The rate the mock CLI gives the key (its own, else the default profile's): known, as LP_RATE tells it of a real key.
+      LP_RATE: org.rate ?? BUILT_IN_PROFILES.strict.rateLimit.rate,
       ...reportEnv('cli-remote'),
     });
     if (remote !== 0) failures.push(exitSentence(2, remote));
