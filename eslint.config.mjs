@@ -28,9 +28,20 @@ export default defineConfig(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ regex: '^\\.\\./(mock|specs|load|scripts)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' }],
+          patterns: [
+            { regex: '^\\.\\./(mock|harness|specs|load|scripts)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' },
+          ],
         },
       ],
+    },
+  },
+  {
+    // The harness is a library: the specs, the scripts and the profile prober import it, never the
+    // other way round, so no test folder is reached into to drive a target.
+    files: ['harness/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+specs(/|$)', message: 'harness/ imports nothing from specs/.' }] }],
     },
   },
   {

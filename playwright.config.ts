@@ -12,7 +12,7 @@ import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
 import type { SummaryReporterOptions } from './scripts/summary-reporter.ts';
 import { describeTarget } from './scripts/target-description.ts';
-import { readConfig } from './specs/fixtures/config.ts';
+import { readConfig } from './harness/target/config.ts';
 import { preflightLines } from './scripts/preflight/index.ts';
 import { selectsContract } from './scripts/preflight/global-setup.ts';
 
@@ -72,7 +72,7 @@ export default defineConfig({
     {
       name: 'unit',
       testDir: '.',
-      testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
+      testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
     },
     {
       // Everything that may share the key's budget with other workers.

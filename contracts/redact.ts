@@ -1,5 +1,5 @@
 /**
- * The one redactor of the project, for the suite (specs/fixtures/redact.ts keeps a worker's registry
+ * The one redactor of the project, for the suite (harness/client/redact.ts keeps a worker's registry
  * of it), the scripts and the k6 bundles (load/lib/summary.ts): k6-safe, no Node APIs, no `u` regexes.
  *
  * Two layers: patterns that catch a credential by its place (an Authorization header, a form field,

@@ -11,7 +11,7 @@ import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runPlaywright } from '../specs/fixtures/child-run.ts';
+import { runPlaywright } from '../harness/self-check/child-run.ts';
 import { type MockProcess, startMockProcess } from './mock-process.ts';
 
 /** Each row must end within this (measured at 4 to 6 s on a busy two-core machine). */

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import * as prettier from 'prettier';
 import { RULES } from '../contracts/rules.ts';
-import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
+import { RESPONSE_RULES } from '../harness/verdict/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import type { GeneratedFile } from './docs/generated.ts';
 import { parseCommandLine } from './flags.ts';

@@ -16,8 +16,8 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { trippedSentence } from '../specs/fixtures/breaker.ts';
-import { RESPONSE_RULES } from '../specs/fixtures/response-rules.ts';
+import { trippedSentence } from '../harness/target/breaker.ts';
+import { RESPONSE_RULES } from '../harness/verdict/response-rules.ts';
 import { addSuiteProperties } from './junit-properties.ts';
 import { coverage, deviationsOf, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import { countsLine, renderRunHtml, renderRunText } from './rules/render.ts';
@@ -68,7 +68,7 @@ export default class SummaryReporter implements Reporter {
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
   #summaryFile = '';
-  /** The projects' output folders, where the breaker of specs/fixtures/breaker.ts leaves its sentence. */
+  /** The projects' output folders, where the breaker of harness/target/breaker.ts leaves its sentence. */
   #outputDirs: string[] = [];
 
   constructor(options: SummaryReporterOptions = {}) {
@@ -126,7 +126,7 @@ export default class SummaryReporter implements Reporter {
     counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as green.
     if (result.status !== 'passed' && counts.failed === 0) counts.failed = 1;
-    // The run stopped itself (specs/fixtures/breaker.ts): its tests were skipped, the run is red, the sentence said once.
+    // The run stopped itself (harness/target/breaker.ts): its tests were skipped, the run is red, the sentence said once.
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if (stopped !== undefined && counts.failed === 0) counts.failed = 1;
 

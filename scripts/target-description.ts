@@ -2,7 +2,7 @@
  * What a run was pointed at, in words: the one description every artifact of a contract run carries
  * (the terminal's summary, the HTML report's title, rules.html, JUnit properties, the
  * summary JSON, reports/index.html of `npm test`), so that a betatest run never reads as a mock run.
- * Built from the settings alone (specs/fixtures/config.ts), before any request: it states what the
+ * Built from the settings alone (harness/target/config.ts), before any request: it states what the
  * run was told, not what the target answered.
  *
  * It never holds a secret: origins are cut to scheme, host and port (a URL's user information, path
@@ -11,7 +11,7 @@
  */
 import { DATA_CENTERS, ENVIRONMENTS, HOSTS, hostOf, isProductionUrl } from '../contracts/environments.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
-import type { MockTargetSettings, RemoteTargetSettings, SuiteConfig } from '../specs/fixtures/config.ts';
+import type { MockTargetSettings, RemoteTargetSettings, SuiteConfig } from '../harness/target/config.ts';
 
 /** What a fact reads when it would have held a configured secret. */
 export const WITHHELD = '[withheld: it contains a secret]';

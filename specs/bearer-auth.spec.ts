@@ -4,10 +4,10 @@
  * shown: the platform's 401 is a platform rule.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
-import { judgeUnauthenticated } from './fixtures/refusals.ts';
-import type { Tokens } from './fixtures/tokens.ts';
+import { judgeUnauthenticated } from '../harness/verdict/refusals.ts';
+import type { Tokens } from '../harness/client/tokens.ts';
 
 interface BadAuthorization {
   readonly title: string;

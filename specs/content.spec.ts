@@ -1,7 +1,7 @@
 /**
  * Document, Endpoints 3 "List content items" and Resources (envelope, resource object, content item
  * attributes). Every page of every test is judged by the envelope, item and link rules where it comes
- * (fixtures/response-rules.ts); these tests ask for the pages that show them. `limit`'s default and
+ * (harness/verdict/response-rules.ts); these tests ask for the pages that show them. `limit`'s default and
  * maximum are the platform docs' (100 and 1000): a platform rule, and so is what happens outside
  * them (a 4xx or a page within the bounds). The contract is that a page holds at most `limit` items.
  * The document shows no maximum, so a legal service may refuse any page size the suite picks: every
@@ -9,8 +9,8 @@
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';
-import { servedLimit } from './fixtures/list-walk.ts';
-import { pageOf } from './fixtures/pages.ts';
+import { servedLimit } from '../harness/walks/list-walk.ts';
+import { pageOf } from '../harness/walks/pages.ts';
 
 test.describe('a content page', () => {
   test(

@@ -1,14 +1,14 @@
 /**
  * Document, Errors: the error body is not shown. The platform docs give the real platform's shape
  * (`{"errors":[{"status", "title"|"detail", …}]}`): a platform rule, judged on every 4xx of the api
- * origin wherever it comes (fixtures/response-rules.ts). These requests provoke one refusal of each
+ * origin wherever it comes (harness/verdict/response-rules.ts). These requests provoke one refusal of each
  * kind the document names; a body of another shape (RFC 6750, HTML, none) is a platform deviation.
  */
-import { type ApiClient, probeQuery } from './fixtures/api.ts';
+import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { type ApiResponse, checks, test } from './fixtures/index.ts';
-import type { Need } from './fixtures/needs.ts';
-import type { Target } from './fixtures/target.ts';
-import type { Tokens } from './fixtures/tokens.ts';
+import type { Need } from '../harness/verdict/needs.ts';
+import type { Target } from '../harness/target/target.ts';
+import type { Tokens } from '../harness/client/tokens.ts';
 
 interface ErrorCase {
   readonly title: string;

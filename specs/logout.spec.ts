@@ -8,9 +8,9 @@
  * to every request for the same scopes, so a logout here could end a token other tests are using.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { isRefusal, judgeUnauthenticated } from './fixtures/refusals.ts';
+import { isRefusal, judgeUnauthenticated } from '../harness/verdict/refusals.ts';
 
 function judgeLogoutAnswer(verdict: Verdict, response: ApiResponse): void {
   verdict.platform(

@@ -4,16 +4,16 @@
  * from, end_date created before, modified_after / modified_before on modified-at, all `yyyy-mm-dd`;
  * so every filter check is a platform rule, and a service that refuses or ignores these names is a
  * platform deviation. The walk itself keeps the document's traversal rules whatever its query (contract).
- * A filtered walk is judged against an unfiltered one (fixtures/filter-oracle.ts): every item it
+ * A filtered walk is judged against an unfiltered one (harness/walks/filter-oracle.ts): every item it
  * returns passes the filters by its own timestamps, every item that passes is returned, and an item
  * on a boundary day may go either way (the notes do not say how the service reads it).
  */
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';
-import type { ApiClient } from './fixtures/api.ts';
-import { dayAt, describeProblems, expectedSets, filterProblems, type Oracle, takeOracle } from './fixtures/filter-oracle.ts';
+import type { ApiClient } from '../harness/client/api.ts';
+import { dayAt, describeProblems, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, limitForPages, walkList } from './fixtures/list-walk.ts';
+import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
 
 type Bounds = Partial<Record<ContentFilterName, number>>;
 

@@ -3,8 +3,8 @@
  * query.arbitrary.ts: limit at its edges and beyond, each date filter present or absent around the
  * data's range, parameters shuffled or given twice, brackets encoded or not), a walk keeps every
  * traversal invariant of the document (contracts/pagination.ts; a contract failure), and the platform's
- * filters keep their meaning (fixtures/filter-oracle.ts, against an unfiltered walk) or the query is
- * refused with a 4xx where the platform would refuse it (platform deviations, not failures). fixtures/query-oracle.ts
+ * filters keep their meaning (harness/walks/filter-oracle.ts, against an unfiltered walk) or the query is
+ * refused with a 4xx where the platform would refuse it (platform deviations, not failures). harness/walks/query-oracle.ts
  * judges each run.
  *
  * Requests: the oracle walks the data in pages of 1000 (one request for the mock's 250 items), then
@@ -15,10 +15,10 @@
  * LP_PROPERTY_RUNS sets the runs; a failure prints its seed, which LP_PROPERTY_SEED replays.
  */
 import fc from 'fast-check';
-import { contentQuery, describeQuery } from './arbitraries/query.arbitrary.ts';
-import { dataRanges, takeOracle } from './fixtures/filter-oracle.ts';
+import { contentQuery, describeQuery } from '../harness/arbitraries/query.arbitrary.ts';
+import { dataRanges, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { checks, expect, test } from './fixtures/index.ts';
-import { judgeQuery } from './fixtures/query-oracle.ts';
+import { judgeQuery } from '../harness/walks/query-oracle.ts';
 
 /** The property's test timeout; fast-check stops at half of it, so a long shrink still reports its counterexample. */
 const PROPERTY_TIMEOUT_MS = 90_000;

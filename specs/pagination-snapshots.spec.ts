@@ -11,11 +11,11 @@
  */
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import { walkPageBound } from '../contracts/pagination.ts';
-import type { ApiClient } from './fixtures/api.ts';
-import type { ControlledItem } from './fixtures/control.ts';
-import { type Oracle, takeOracle } from './fixtures/filter-oracle.ts';
+import type { ApiClient } from '../harness/client/api.ts';
+import type { ControlledItem } from '../harness/client/control.ts';
+import { type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, type ListItem, limitForPages, type Walked, type WalkListOptions, walkList } from './fixtures/list-walk.ts';
+import { expectTraversal, type ListItem, limitForPages, type Walked, type WalkListOptions, walkList } from '../harness/walks/list-walk.ts';
 
 /** Pages of the walk paused twice: a quarter of the set a page gives at least three pages for three items or more. */
 const PAUSED_WALK_PAGES = 4;

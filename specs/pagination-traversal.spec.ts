@@ -11,9 +11,9 @@
  * unchanged afterwards.
  */
 import { walkPageBound } from '../contracts/pagination.ts';
-import { type Oracle, takeOracle, unchangedSince } from './fixtures/filter-oracle.ts';
+import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';
 import { checks, expect, test } from './fixtures/index.ts';
-import { expectTraversal, limitForPages, walkList } from './fixtures/list-walk.ts';
+import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
 
 /** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
 function skipUnlessWalkable(oracle: Oracle): void {

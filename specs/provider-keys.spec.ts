@@ -3,8 +3,8 @@
  * that provider. Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
 import { checks, test } from './fixtures/index.ts';
-import { largestPageLimit } from './fixtures/list-walk.ts';
-import { walk } from './fixtures/pages.ts';
+import { largestPageLimit } from '../harness/walks/list-walk.ts';
+import { walk } from '../harness/walks/pages.ts';
 
 /** Pages after which the walk counts as endless: far above any test data set, even in default-sized pages. */
 const MAX_PAGES = 500;

@@ -9,11 +9,11 @@ import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { headerLookup, type RateLimitHeaders } from '../contracts/rate-limit.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { judgeRateHeaders, judgeRateInForce, judgeRemainingStep, TARGET_CLOCK_SLACK_MS } from '../contracts/rate-limit-rules.ts';
-import { type ApiClient, probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
+import { type ApiClient, probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetEarliestMs } from './fixtures/rate-headers.ts';
-import { rateTest } from './fixtures/target-clock.ts';
-import { describeRequest } from './fixtures/transport.ts';
+import { rateHeaders, resetEarliestMs } from '../harness/rate/rate-headers.ts';
+import { rateTest } from './fixtures/rate.ts';
+import { describeRequest } from '../harness/client/transport.ts';
 
 /** Requests in the Remaining arithmetic test. */
 const REQUESTS = 5;

@@ -10,11 +10,11 @@
 import type { Rate } from '../contracts/duration.ts';
 import { judgeWindowPeriod } from '../contracts/rate-limit-rules.ts';
 import type { RateLimitHeaders } from '../contracts/rate-limit.ts';
-import type { ApiClient } from './fixtures/api.ts';
+import type { ApiClient } from '../harness/client/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetPassedMs, retryWindow } from './fixtures/rate-headers.ts';
-import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/target-clock.ts';
-import { describeRequest } from './fixtures/transport.ts';
+import { rateHeaders, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
+import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
+import { describeRequest } from '../harness/client/transport.ts';
 
 /** Resets waited for before a request opens a window: a sliding window forgets the requests before it one reset at a time. */
 const OPENING_TRIES = 4;

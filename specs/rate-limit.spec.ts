@@ -11,11 +11,19 @@
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
 import { judgeRetryAfterReset, RETRY_AFTER_RESET_TOLERANCE_MS } from '../contracts/rate-limit-rules.ts';
-import { type ApiClient, probeQuery } from './fixtures/api.ts';
+import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetEarliestMs, resetPassedMs, retryWindow } from './fixtures/rate-headers.ts';
-import { requireLastRequest, requireRefusal, resetHeadersOf, resetOf, spendBudget, type SpentWindow, spendToLastRequest } from './fixtures/spend-budget.ts';
-import { type TargetClock, rateTest as test, withOrganizationRate } from './fixtures/target-clock.ts';
+import { rateHeaders, resetEarliestMs, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
+import {
+  requireLastRequest,
+  requireRefusal,
+  resetHeadersOf,
+  resetOf,
+  spendBudget,
+  type SpentWindow,
+  spendToLastRequest,
+} from '../harness/rate/spend-budget.ts';
+import { type TargetClock, rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
 
 /** A custom rate unlike the default in both count and period (the document's own example period). */
 const CUSTOM_RATE = '30/12h';

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeTarget } from '../scripts/target-description.ts';
-import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from './fixtures/child-run.ts';
-import { readConfig } from './fixtures/config.ts';
-import { scanTree } from './fixtures/leak-scan.ts';
+import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../harness/self-check/child-run.ts';
+import { readConfig } from '../harness/target/config.ts';
+import { scanTree } from '../harness/self-check/leak-scan.ts';
 import { expect, TAGS, test } from './fixtures/index.ts';
 
 /** The lenient profile deviates from the platform's choices; the fault breaks token.response. */

@@ -8,8 +8,8 @@ import { parseRetryAfter } from '../contracts/rate-limit.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../contracts/rate-limit-retry.ts';
 import { createMock, type MockServer } from '../mock/app.ts';
 import { expect, RETRY_ANNOTATION, TAGS, test } from './fixtures/index.ts';
-import { ORG_KEY as ORG, rateHarness } from './fixtures/rate-harness.ts';
-import type { TooLongWait } from './fixtures/transport.ts';
+import { ORG_KEY as ORG, rateHarness } from '../harness/rate/rate-harness.ts';
+import type { TooLongWait } from '../harness/client/transport.ts';
 
 const TINY: Rate = { requests: 3, periodSeconds: 10, period: '10s' };
 

@@ -6,9 +6,9 @@
  * for each secret and each token issued. Tokens reach this process only as fingerprints.
  */
 import { expect, TAGS, test } from './fixtures/index.ts';
-import { CHILD_TEST_TIMEOUT_MS } from './fixtures/child-run.ts';
-import { leakRun } from './fixtures/leak-run.ts';
-import { REDACTED, Redactor } from './fixtures/redact.ts';
+import { CHILD_TEST_TIMEOUT_MS } from '../harness/self-check/child-run.ts';
+import { leakRun } from '../harness/self-check/leak-run.ts';
+import { REDACTED, Redactor } from '../harness/client/redact.ts';
 
 test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
   test('finds no configured secret and no issued token in any report, result file, attachment or log of a run', async () => {

@@ -5,9 +5,9 @@
  * (contracts/endpoints.ts `acceptedScopes`) is a platform rule, and so is the status of the refusal.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import { probeQuery, type ResourceEndpointId } from './fixtures/api.ts';
+import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
-import { judgeMissingScope } from './fixtures/refusals.ts';
+import { judgeMissingScope } from '../harness/verdict/refusals.ts';
 
 /** Every scope some resource endpoint accepts: each is tried alone against each endpoint. */
 const SCOPES_TRIED = [...new Set(RESOURCE_ENDPOINTS.flatMap((e) => e.acceptedScopes))];

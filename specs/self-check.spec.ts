@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from './fixtures/child-run.ts';
+import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../harness/self-check/child-run.ts';
 import { expect, SELF_CHECK, test } from './fixtures/index.ts';
 import { FAULT_CASES } from './self-check/cases.ts';
 

@@ -5,7 +5,7 @@
  * token gets a 4xx and no data (contract; the platform's 401 a platform rule).
  */
 import { checks, expect, test } from './fixtures/index.ts';
-import { judgeUnauthenticated } from './fixtures/refusals.ts';
+import { judgeUnauthenticated } from '../harness/verdict/refusals.ts';
 
 test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], serial: true }), () => {
   test('still authenticates one second before its lifetime ends', async ({ api, tokens, control }) => {

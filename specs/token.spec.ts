@@ -3,11 +3,11 @@
  * The status of a refusal is not shown: the contract is a 4xx without a token; the platform's 403 for
  * credentials and scopes is checked as a platform rule. Whether a JSON body or a missing scope is
  * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON.
- * Every 2xx token response is judged by the token rules wherever it comes (fixtures/response-rules.ts).
+ * Every 2xx token response is judged by the token rules wherever it comes (harness/verdict/response-rules.ts).
  */
 import type { RuleId } from '../contracts/rules.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
-import type { TokenForm } from './fixtures/tokens.ts';
+import type { TokenForm } from '../harness/client/tokens.ts';
 
 /** Seconds a token new to this run may be short of the configured lifetime: expires_in counts down from issue. */
 const EXPIRES_IN_SLACK_SECONDS = 5;

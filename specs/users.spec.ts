@@ -2,10 +2,10 @@
  * Document, Endpoints 4 "List users": the endpoint exists and, like every list, answers with the list
  * envelope of resource objects (contract). Its fields, `type`, query parameters and scopes are not
  * shown: the reference notes' `type` users is a platform rule (judged on every users page,
- * fixtures/response-rules.ts), and their `limit` is asked for only where the target serves it.
+ * harness/verdict/response-rules.ts), and their `limit` is asked for only where the target serves it.
  */
 import { checks, expect, test } from './fixtures/index.ts';
-import { walk } from './fixtures/pages.ts';
+import { walk } from '../harness/walks/pages.ts';
 
 /** Statuses that speak of the token or the rate, not of the query. */
 const NOT_ABOUT_THE_QUERY = [401, 403, 429];

@@ -3,7 +3,7 @@
  * `Running N tests` line, before the first result. Nothing for a run without a contract test.
  */
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
-import { readConfig } from '../../specs/fixtures/config.ts';
+import { readConfig } from '../../harness/target/config.ts';
 import { boundLine } from './bound.ts';
 
 export default class BoundReporter implements Reporter {

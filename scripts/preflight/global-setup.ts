@@ -5,8 +5,8 @@
  * runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import type { FullConfig } from '@playwright/test';
-import { resetBreaker } from '../../specs/fixtures/breaker.ts';
-import { readConfig } from '../../specs/fixtures/config.ts';
+import { resetBreaker } from '../../harness/target/breaker.ts';
+import { readConfig } from '../../harness/target/config.ts';
 import { preflight } from './index.ts';
 
 /** Whether the command line runs a contract project: no --project at all runs every project. Playwright sets TEST_WORKER_INDEX in workers, which load the config too: they print nothing. */

@@ -7,7 +7,7 @@
  */
 import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
 import { type Env, settingText } from '../../contracts/settings.ts';
-import type { SuiteConfig } from '../../specs/fixtures/config.ts';
+import type { SuiteConfig } from '../../harness/target/config.ts';
 import { describeTarget } from '../target-description.ts';
 import { type ProbeOptions, type ProbeResult, type ProbeTarget, type ProbeTokens, probeRemote } from './probe.ts';
 

@@ -3,7 +3,7 @@
  * learnt with a token holding only that scope, so an option needs the key to hold the scope: a scope
  * LP_SCOPES does not list leaves its option unknown.
  */
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { apiErrorShape } from './classify.ts';
 import { isRefusal, isSuccess, type Probe } from './session.ts';
 

@@ -4,7 +4,7 @@
  * hold every shape without a server.
  */
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../../schemas/types.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 
 type Shape = ApiErrorBodyShape | 'oauth';
 

@@ -4,7 +4,7 @@
  * refused logout leaves its token alive: the ledger logs it out at the end like every other.
  */
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { isRefusal, isSuccess, type Probe } from './session.ts';
 
 async function logout(p: Probe, body: string): Promise<ApiResponse> {

@@ -8,8 +8,8 @@ import type { APIRequestContext } from '@playwright/test';
 import { BUILT_IN_PROFILES, describeProfileError, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, type ProfileName } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
-import { redact } from '../../specs/fixtures/redact.ts';
-import type { Target } from '../../specs/fixtures/target.ts';
+import { redact } from '../../harness/client/redact.ts';
+import type { Target } from '../../harness/target/target.ts';
 import { decideErrorBody, probeAuth } from './auth.ts';
 import { probeLogout } from './logout.ts';
 import { probePagination } from './pagination.ts';
@@ -20,7 +20,7 @@ import { decideResetDigits, probeTimed } from './timed.ts';
 import { decideTimestamps } from './timestamps.ts';
 import { mainToken, probeTokens } from './tokens.ts';
 import { probeUsers } from './users.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 
 /** What the logouts at the end did. */
 export interface TokenCleanup {

@@ -4,7 +4,7 @@
  * of its own, so what one does to its cursors cannot change what another sees.
  */
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { cursorForm, queryOf } from './classify.ts';
 import { dataOf, isRefusal, isSuccess, linksOf, nextUrl, type Probe } from './session.ts';
 import { createdItem, dayFilters } from './query.ts';

@@ -5,7 +5,7 @@
  */
 import { PAGE_LIMIT } from '../../contracts/limits.ts';
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { dataOf, isRefusal, nextUrl, type Probe } from './session.ts';
 
 /** The schema's bounds of limitDefault and limitMax. */

@@ -7,7 +7,7 @@
  */
 import { parseRate } from '../../contracts/duration.ts';
 import { headerLookup, parseHttpDate, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { type Probe, sleep } from './session.ts';
 import { resetResolution } from './timed.ts';
 

@@ -11,12 +11,12 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Rate } from '../../contracts/duration.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
-import { ApiClient } from '../../specs/fixtures/api.ts';
-import { redactedJson } from '../../specs/fixtures/redact.ts';
-import { WorkerSession } from '../../specs/fixtures/session.ts';
-import type { Target } from '../../specs/fixtures/target.ts';
-import { type IssuedToken, issuedTokenOf, Tokens } from '../../specs/fixtures/tokens.ts';
-import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../../specs/fixtures/transport.ts';
+import { ApiClient } from '../../harness/client/api.ts';
+import { redactedJson } from '../../harness/client/redact.ts';
+import { WorkerSession } from '../../harness/target/session.ts';
+import type { Target } from '../../harness/target/target.ts';
+import { type IssuedToken, issuedTokenOf, Tokens } from '../../harness/client/tokens.ts';
+import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../../harness/client/transport.ts';
 
 /** `group.option`, e.g. `pagination.finalPage`. */
 export type OptionKey = { [G in ProfileGroup]: `${G}.${keyof Profile[G] & string}` }[ProfileGroup];

@@ -15,7 +15,7 @@
  * the prober has none, so waits over SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise.
  */
 import { headerLookup, parseRateLimitHeaders, RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 import { fractionDigits } from './classify.ts';
 import { nextUrl, type Probe, SHORT_WAIT_MS, sleep } from './session.ts';
 

@@ -4,7 +4,7 @@
  * attempts must not lock out the key under test.
  */
 import { SCOPES } from '../../contracts/scopes.ts';
-import type { IssuedToken } from '../../specs/fixtures/tokens.ts';
+import type { IssuedToken } from '../../harness/client/tokens.ts';
 import { tokenErrorShape } from './classify.ts';
 import { isRefusal, isSuccess, type Probe } from './session.ts';
 

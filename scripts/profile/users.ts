@@ -4,7 +4,7 @@
  * the platform's `limit` (a page of at most 5 for limit=5) or not (a refusal, or a larger page).
  */
 import { dataOf, type Probe } from './session.ts';
-import type { ApiResponse } from '../../specs/fixtures/transport.ts';
+import type { ApiResponse } from '../../harness/client/transport.ts';
 
 /** The page size the probe asks for. */
 const PROBE_LIMIT = 5;

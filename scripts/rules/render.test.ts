@@ -4,12 +4,12 @@
  * escaped), list the deviations on their own, and name the target.
  */
 import { expect, test } from '@playwright/test';
-import { readConfig } from '../../specs/fixtures/config.ts';
+import { readConfig } from '../../harness/target/config.ts';
 import { describeTarget } from '../target-description.ts';
 import { coverage, deviationsOf, sentenceOf, type TestRecord } from './coverage.ts';
 import { oneLine, renderRunHtml, renderRunText } from './render.ts';
 
-/** A failure as Playwright reports a soft `expect` of specs/fixtures/verdict.ts: colours, the matcher's block after the sentence. */
+/** A failure as Playwright reports a soft `expect` of harness/verdict/verdict.ts: colours, the matcher's block after the sentence. */
 const FAILURE =
   '\u001b[31mError: token.response (contract): expected access_token, token_type bearer, expires_in (integer seconds) and refresh_token, got:\n' +
   '/expires_in must be integer (got "5183999") <b>not bold</b> (POST http://127.0.0.1:4010/oauth/token)\u001b[39m\n\n' +

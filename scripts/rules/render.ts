@@ -4,7 +4,7 @@
  * `renderRunHtml` (the page beside the HTML report).
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules.ts';
-import { NEEDS } from '../../specs/fixtures/needs.ts';
+import { NEEDS } from '../../harness/verdict/needs.ts';
 import type { TargetDescription } from '../target-description.ts';
 import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
 

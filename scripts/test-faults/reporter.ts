@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
-import { RULE_ANNOTATION } from '../../specs/fixtures/declare.ts';
-import { Redactor } from '../../specs/fixtures/redact.ts';
-import { DEVIATION_ANNOTATION } from '../../specs/fixtures/verdict.ts';
+import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
+import { Redactor } from '../../harness/client/redact.ts';
+import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
 import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */

@@ -15,7 +15,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { RULES } from '../../contracts/rules.ts';
 import type { Profile } from '../../mock/profile.ts';
-import type { MockTargetSettings } from '../fixtures/config.ts';
+import type { MockTargetSettings } from '../../harness/target/config.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import {
   AREA_SPECS,
