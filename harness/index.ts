@@ -26,6 +26,7 @@ export * from './self-check/leak-run.ts';
 export * from './self-check/leak-scan.ts';
 export * from './target/breaker.ts';
 export * from './target/config.ts';
+export * from './target/end-tokens.ts';
 export * from './target/session.ts';
 export * from './target/target.ts';
 export * from './verdict/declare.ts';
