@@ -11,6 +11,7 @@
  * - rate/: the target's clock, rate-limit headers, spending a client's budget;
  * - self-check/: child runs of the suite, for the tests that check the suite itself.
  */
+export * from './arbitraries/query.arbitrary.ts';
 export * from './client/api.ts';
 export * from './client/control.ts';
 export * from './client/redact.ts';
@@ -24,6 +25,7 @@ export * from './rate/target-clock.ts';
 export * from './self-check/child-run.ts';
 export * from './self-check/leak-run.ts';
 export * from './self-check/leak-scan.ts';
+export * from './self-check/marker.ts';
 export * from './target/breaker.ts';
 export * from './target/config.ts';
 export * from './target/end-tokens.ts';
