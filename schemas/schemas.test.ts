@@ -1,18 +1,20 @@
 /**
  * The schemas of schemas/ and what schemas/index.ts builds from them: per-schema cases, the schema
  * files themselves, formatErrors and check, and the standalone validators for k6. One file, longer
- * than most, on purpose: one table of sample documents (CASES) feeds the Ajv validators and the k6
- * standalone validators alike, which must agree on every case.
+ * than most, on purpose: one table of sample documents (CASES) feeds the Ajv validators, the k6
+ * standalone validators and the mock bundle's standalone validators alike, which must agree on every case.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { buildSync } from 'esbuild';
 import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
 import { ZONELESS_TIMESTAMP_PATTERN } from '../contracts/timestamps.ts';
 import {
+  CONTENT_ATTRIBUTE_VALIDATORS,
   check,
   formatErrors,
   K6_VALIDATOR_EXPORTS,
@@ -26,6 +28,7 @@ import {
   validateContentItem,
   validateTokenResponse,
 } from './index.ts';
+import { mockValidatorsSource } from './standalone.ts';
 
 interface Case {
   readonly description: string;
@@ -412,6 +415,49 @@ test.describe('standalone validators for k6', () => {
       expect(typeof validate, name).toBe('function');
       for (const { description, data, valid } of CASES[keyById.get(id)!] ?? []) {
         expect(validate?.(data), `${name}: ${description}`).toBe(valid);
+      }
+    }
+  });
+});
+
+test.describe('standalone validators for the mock bundle', () => {
+  let dir = '';
+  test.beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'lp-mock-validators-'));
+  });
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('bundled as the mock bundle is (cjs, node), they judge every case with the same errors, schemas and attribute validators as the compiled ones', () => {
+    const built = buildSync({
+      stdin: { contents: mockValidatorsSource(), resolveDir: __dirname, sourcefile: 'validators.generated.mjs', loader: 'js' },
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    const file = path.join(dir, 'validators.cjs');
+    writeFileSync(file, built.outputFiles[0]?.text ?? '');
+    const standalone = createRequire(__filename)(file) as Record<string, unknown>;
+    for (const [key, compiled] of Object.entries(VALIDATORS) as [SchemaKey, ValidateFunction][]) {
+      const name = `validate${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+      const validate = standalone[name] as typeof compiled;
+      expect(typeof validate, name).toBe('function');
+      expect(validate.schema, `${name}.schema`).toEqual(SCHEMA_BY_KEY[key]);
+      for (const { description, data } of CASES[key] ?? []) {
+        // check() reads the schema's title and id and formats the (verbose) errors: the whole sentence must agree.
+        expect(check(validate, data), `${name}: ${description}`).toEqual(check(compiled, data));
+      }
+    }
+    const attributes = standalone.CONTENT_ATTRIBUTE_VALIDATORS as typeof CONTENT_ATTRIBUTE_VALIDATORS;
+    expect([...attributes.keys()]).toEqual([...CONTENT_ATTRIBUTE_VALIDATORS.keys()]);
+    for (const [name, compiled] of CONTENT_ATTRIBUTE_VALIDATORS) {
+      const validate = attributes.get(name)!;
+      expect(validate.schema, name).toEqual(compiled.schema);
+      for (const value of [null, 1, '', 'x', true, '2024-01-01T00:00:00Z', 'https://example.com/a']) {
+        expect(validate(value), `${name}: ${JSON.stringify(value)}`).toBe(compiled(value));
+        expect(validate.errors ?? null, `${name}: ${JSON.stringify(value)}`).toEqual(compiled.errors ?? null);
       }
     }
   });

@@ -17,6 +17,7 @@ import { measureMixed } from './bench/mixed.ts';
 import { type BenchArgs, type Piece, parseBenchArgs, sizes, USAGE } from './bench/options.ts';
 import { summarise, type Target, unmeasured } from './bench/report.ts';
 import { measureScale } from './bench/scale.ts';
+import { measureStart } from './bench/start.ts';
 import { measureThroughput } from './bench/throughput.ts';
 
 /** The whole bench must finish within ten minutes; past this the bench stops its children and fails rather than overrun. */
@@ -79,6 +80,15 @@ async function runPiece(piece: Piece, args: BenchArgs, record: Record<string, un
       print(`\n== Snapshot memory: mock/resources.ts in a process of its own, heap after full collections (--expose-gc)`);
       const result = await measureMemory(m, (line) => print(`  ${line}`));
       record.memory = result.figures;
+      targets = result.targets;
+      break;
+    }
+    case 'start': {
+      print(
+        `\n== Start-up: the installable bundle (npm run build:mock) run by node until its ready line, against node -e ''; ${plural(size.start.runs, 'pair')} of runs`,
+      );
+      const result = await measureStart(size.start, (line) => print(`  ${line}`));
+      record.start = result.figures;
       targets = result.targets;
       break;
     }

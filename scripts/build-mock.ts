@@ -4,7 +4,9 @@
  *
  *   dist/mock/package.json        name lp-mock, the root's version, bin lp-mock, no dependencies
  *   dist/mock/bin/lp-mock.js      mock/cli.ts bundled by esbuild into one CommonJS file with a shebang;
- *                                 the profiles and schemas it reads are inlined (JSON imports)
+ *                                 the profiles and schemas it reads are inlined (JSON imports), and the
+ *                                 schema validators are ajv standalone code generated here (no schema
+ *                                 is compiled when the mock starts: half its start time otherwise)
  *   dist/mock/README.md           mock/package/README.md
  *   dist/mock/LICENSE             the project's licence, then each bundled package's name, version and licence text
  *
@@ -16,7 +18,8 @@
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { mockValidatorsSource } from '../schemas/standalone.ts';
 import { refuseArguments } from './flags.ts';
 import { ROOT } from './root.ts';
 
@@ -99,6 +102,29 @@ function licenseText(root: string, license: string, packages: readonly string[])
   return `${parts.join('\n')}\n`;
 }
 
+/** The file whose place the generated validators take: the only module of the bundle that compiles schemas. */
+const COMPILED_VALIDATORS = path.join('schemas', 'validators.ts');
+
+/**
+ * Serves schemas/validators.ts as ajv standalone code generated from the same schema files
+ * (schemas/standalone.ts mockValidatorsSource), with the same exports: the packaged mock starts
+ * without compiling a schema, and its validators judge as the compiled ones do.
+ */
+function standaloneValidatorsPlugin(root: string): Plugin {
+  const schemasDir = path.join(root, 'schemas');
+  return {
+    name: 'lp-mock-standalone-validators',
+    setup(b) {
+      b.onResolve({ filter: /(^|\/)validators\.ts$/ }, (args) => {
+        // A relative path: esbuild names the module by it in the bundle, which carries no path of the build machine.
+        const resolved = path.relative(root, path.resolve(args.resolveDir, args.path));
+        return resolved === COMPILED_VALIDATORS ? { path: resolved, namespace: 'lp-standalone' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lp-standalone' }, () => ({ contents: mockValidatorsSource(), loader: 'js', resolveDir: schemasDir }));
+    },
+  };
+}
+
 export interface BuildMockOptions {
   /** Project root. Default: found from the working directory. */
   readonly root?: string;
@@ -135,6 +161,7 @@ export async function buildMock(options: BuildMockOptions = {}): Promise<MockBui
       legalComments: 'inline',
       metafile: true,
       tsconfig: path.join(root, 'tsconfig.json'),
+      plugins: [standaloneValidatorsPlugin(root)],
       logLevel: 'silent',
     });
     metafile = result.metafile;

@@ -1,11 +1,11 @@
 /**
- * `npm run bench -- [--quick] [--only throughput,scale,memory,mixed] [--json <file>]`, parsed with
+ * `npm run bench -- [--quick] [--only throughput,scale,memory,mixed,start] [--json <file>]`, parsed with
  * node:util.parseArgs and without side effects, and the sizes of each mode in one place.
  */
 import type { Result } from '../../contracts/result.ts';
 import { parseArgs } from 'node:util';
 
-export const PIECES = ['throughput', 'scale', 'memory', 'mixed'] as const;
+export const PIECES = ['throughput', 'scale', 'memory', 'mixed', 'start'] as const;
 export type Piece = (typeof PIECES)[number];
 
 export interface BenchArgs {
@@ -89,6 +89,7 @@ export interface Sizes {
   readonly scale: { epochs: number; rounds: number; roundSeconds: number; warmupSeconds: number; connections: number; small: number; large: number };
   readonly memory: { items: number; open: number; expire: number; smallItems: number; extraFigures: boolean };
   readonly mixed: { rounds: number; roundSeconds: number; warmupSeconds: number; clients: number; items: number };
+  readonly start: { runs: number };
 }
 
 /**
@@ -102,11 +103,13 @@ export function sizes(quick: boolean): Sizes {
         scale: { epochs: 1, rounds: 1, roundSeconds: 1, warmupSeconds: 0.5, connections: 2, small: 10_000, large: 1_000_000 },
         memory: { items: 1_000_000, open: 1_000, expire: 10_000, smallItems: 10_000, extraFigures: false },
         mixed: { rounds: 1, roundSeconds: 1, warmupSeconds: 0.5, clients: 32, items: 10_000 },
+        start: { runs: 3 },
       }
     : {
         throughput: { rounds: 6, prismRounds: 3, prismSilent: true, tokenRounds: 3, roundSeconds: 5, warmupSeconds: 2, connections: 32, items: 10_000 },
         scale: { epochs: 4, rounds: 3, roundSeconds: 2, warmupSeconds: 1, connections: 2, small: 10_000, large: 1_000_000 },
         memory: { items: 1_000_000, open: 1_000, expire: 10_000, smallItems: 10_000, extraFigures: true },
         mixed: { rounds: 6, roundSeconds: 3, warmupSeconds: 2, clients: 32, items: 10_000 },
+        start: { runs: 15 },
       };
 }

@@ -1,0 +1,82 @@
+/**
+ * The schemas of schemas/*.schema.json as objects, by key and by `$id`: what every Ajv instance adds
+ * (schemas/validators.ts at run time, schemas/standalone.ts at build time) and what the OpenAPI
+ * document embeds. No Ajv here: the mock bundle reads these objects without compiling anything.
+ */
+import contentAttributesSchema from './content-attributes.schema.json';
+import contentItemSchema from './content-item.schema.json';
+import contentListSchema from './content-list.schema.json';
+import errorBodySchema from './error-body.schema.json';
+import listEnvelopeSchema from './list-envelope.schema.json';
+import profileSchema from './profile.schema.json';
+import rateLimitHeadersSchema from './rate-limit-headers.schema.json';
+import resourceObjectSchema from './resource-object.schema.json';
+import tokenResponseSchema from './token-response.schema.json';
+import usersItemSchema from './users-item.schema.json';
+import usersListSchema from './users-list.schema.json';
+
+/** Every schema's `$id` lives under this base; a schema's file is `<name>.schema.json`, its id `<base><name>.json`. */
+export const SCHEMA_BASE = 'https://lp-contract.dev/schemas/';
+
+export const SCHEMA_IDS = {
+  listEnvelope: `${SCHEMA_BASE}list-envelope.json`,
+  resourceObject: `${SCHEMA_BASE}resource-object.json`,
+  contentAttributes: `${SCHEMA_BASE}content-attributes.json`,
+  contentItem: `${SCHEMA_BASE}content-item.json`,
+  contentList: `${SCHEMA_BASE}content-list.json`,
+  usersItem: `${SCHEMA_BASE}users-item.json`,
+  usersList: `${SCHEMA_BASE}users-list.json`,
+  tokenResponse: `${SCHEMA_BASE}token-response.json`,
+  errorBody: `${SCHEMA_BASE}error-body.json`,
+  rateLimitHeaders: `${SCHEMA_BASE}rate-limit-headers.json`,
+  profile: `${SCHEMA_BASE}profile.json`,
+} as const;
+export type SchemaKey = keyof typeof SCHEMA_IDS;
+export type SchemaId = (typeof SCHEMA_IDS)[SchemaKey];
+
+/** A schema as read from its file: a JSON Schema 2020-12 object with `$id`, `title` and `description`. */
+export interface JsonSchema {
+  readonly $schema: string;
+  readonly $id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly [keyword: string]: unknown;
+}
+
+/** The schema objects by key, exactly as in their files (do not mutate: both Ajv instances and the OpenAPI builder share them). */
+export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = {
+  listEnvelope: listEnvelopeSchema,
+  resourceObject: resourceObjectSchema,
+  contentAttributes: contentAttributesSchema,
+  contentItem: contentItemSchema,
+  contentList: contentListSchema,
+  usersItem: usersItemSchema,
+  usersList: usersListSchema,
+  tokenResponse: tokenResponseSchema,
+  errorBody: errorBodySchema,
+  rateLimitHeaders: rateLimitHeadersSchema,
+  profile: profileSchema,
+};
+
+/** Every schema object, each once: what an Ajv instance (or the k6 build) adds before compiling. */
+export const SCHEMAS: readonly JsonSchema[] = Object.values(SCHEMA_BY_KEY);
+
+/**
+ * The options of every Ajv instance that judges bodies: schemas/validators.ts's, and the mock bundle's
+ * standalone code (schemas/standalone.ts), so that both give the same errors. Verbose keeps the
+ * offending value on each error, for formatErrors.
+ */
+export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
+
+/** The name of the exported validator of a schema: `validate` and the key, capitalised (validateUsersList). */
+export function validatorName(key: SchemaKey): string {
+  return `validate${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+}
+
+/** The content attributes, in content-attributes.schema.json's order: each gets a validator of its own. */
+export const CONTENT_ATTRIBUTE_NAMES: readonly string[] = Object.keys(SCHEMA_BY_KEY.contentAttributes.properties as Record<string, unknown>);
+
+/** The reference (id and JSON pointer) of one content attribute's schema, as an Ajv instance resolves it. */
+export function contentAttributeRef(name: string): string {
+  return `${SCHEMA_IDS.contentAttributes}#/properties/${name}`;
+}

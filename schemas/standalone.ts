@@ -1,0 +1,64 @@
+/**
+ * ajv standalone code generated from schemas/ at build time, for the bundles that must not compile a
+ * schema when they start: the k6 scripts (scripts/build-load.ts) and the installable mock
+ * (scripts/build-mock.ts). Both come from the schema files, through one generator; only the Ajv
+ * options differ, for the runtime each targets.
+ */
+import Ajv2020, { type Options } from 'ajv/dist/2020';
+import standaloneCode from 'ajv/dist/standalone';
+import { AJV_OPTIONS, CONTENT_ATTRIBUTE_NAMES, contentAttributeRef, SCHEMA_IDS, SCHEMAS, type SchemaId, type SchemaKey, validatorName } from './registry.ts';
+
+/** The validators the k6 bundles get (the export names of standaloneValidatorsSource's module). */
+export const K6_VALIDATOR_EXPORTS = {
+  validateContentList: SCHEMA_IDS.contentList,
+  validateUsersList: SCHEMA_IDS.usersList,
+  validateTokenResponse: SCHEMA_IDS.tokenResponse,
+  validateErrorBody: SCHEMA_IDS.errorBody,
+  validateRateLimitHeaders: SCHEMA_IDS.rateLimitHeaders,
+} as const satisfies Record<string, SchemaId>;
+
+/**
+ * For k6 (the default options): without ajv-formats (its URL regex stops a k6 v0.47 bundle from
+ * loading), with non-`u` regexes (docs/load.md, "The k6 runtime"), and not verbose (the k6 checks
+ * only count failures).
+ */
+const K6_AJV_OPTIONS: Options = { strict: true, allErrors: true, unicodeRegExp: false };
+
+/**
+ * ES module source of ajv standalone validators, one export per entry of `exports` (default
+ * K6_VALIDATOR_EXPORTS; a value is a schema `$id`, with a JSON pointer for a sub-schema), compiled
+ * with `options` (default: for k6). The code may `require` a few tiny `ajv/dist/runtime/*` helpers
+ * (`minLength` counts code points with one): esbuild inlines them. Each export is `(data) => boolean`
+ * with `.errors` (ajv error objects) after a call.
+ */
+export function standaloneValidatorsSource(exports: Readonly<Record<string, string>> = K6_VALIDATOR_EXPORTS, options: Options = K6_AJV_OPTIONS): string {
+  const standalone = new Ajv2020({ ...options, schemas: [...SCHEMAS], code: { source: true, esm: true } });
+  return standaloneCode(standalone, { ...exports });
+}
+
+/**
+ * The module that takes schemas/validators.ts's place in the mock's installable bundle: the same
+ * exports (a validator per schema, CONTENT_ATTRIBUTE_VALIDATORS), the same Ajv options (AJV_OPTIONS,
+ * so the same verbose errors), as standalone code. Each validator gets the `.schema` a compiled one
+ * carries, which check() reads to name the schema. It imports the schema objects from
+ * schemas/registry.ts, so `resolveDir` must be schemas/.
+ */
+export function mockValidatorsSource(): string {
+  const keys = Object.keys(SCHEMA_IDS) as SchemaKey[];
+  const exports: Record<string, string> = {};
+  for (const key of keys) exports[validatorName(key)] = SCHEMA_IDS[key];
+  // Attribute names hold hyphens: the generated exports are numbered, the Map below names them.
+  CONTENT_ATTRIBUTE_NAMES.forEach((name, i) => {
+    exports[`contentAttribute${i}`] = contentAttributeRef(name);
+  });
+  const code = standaloneValidatorsSource(exports, AJV_OPTIONS);
+  const lines = [
+    code,
+    `import { CONTENT_ATTRIBUTE_NAMES, SCHEMA_BY_KEY } from './registry.ts';`,
+    ...keys.map((key) => `${validatorName(key)}.schema = SCHEMA_BY_KEY.${key};`),
+    'const attributeSchemas = SCHEMA_BY_KEY.contentAttributes.properties;',
+    `export const CONTENT_ATTRIBUTE_VALIDATORS = new Map(CONTENT_ATTRIBUTE_NAMES.map((name, i) => [name, [${CONTENT_ATTRIBUTE_NAMES.map((_, i) => `contentAttribute${i}`).join(', ')}][i]]));`,
+    'for (const [name, validate] of CONTENT_ATTRIBUTE_VALIDATORS) validate.schema = attributeSchemas[name];',
+  ];
+  return `${lines.join('\n')}\n`;
+}
