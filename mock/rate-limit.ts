@@ -7,12 +7,12 @@
  * counts and says when the limit resets, mock/rate-windows.ts keeps a count per client.
  */
 import type { Rate } from '../contracts/duration.ts';
+import { resetFormat, retryAfterFormat } from '../contracts/rate-limit-window.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { type Budget, budgetOf } from './rate-windows.ts';
-import { resetFormat, retryAfterFormat } from '../contracts/rate-limit-window.ts';
 
 export interface RateOutcome {
   /** 429: the request is not served and not counted. */
