@@ -112,6 +112,9 @@ export const ENDPOINTS = {
 
 export type EndpointId = keyof typeof ENDPOINTS;
 
+/** The resource endpoints, by id: the ones a page, a snapshot and a list request belong to. */
+export type ListEndpointId = 'listContent' | 'listUsers';
+
 /** The endpoints that answer with resource objects (bearer, scoped, paginated, rate-limited). */
 export const RESOURCE_ENDPOINTS: readonly Endpoint[] = [ENDPOINTS.listContent, ENDPOINTS.listUsers];
 

@@ -21,6 +21,7 @@
  */
 import { asLookup, type HeaderLookup, parseHttpDate, type RateLimitHeaders, resetResolutionMs } from './rate-limit.ts';
 import { DEFAULT_RETRY_POLICY, type RetryAfterTime, retryAfterTime, retryAllowedAtMs, retryDelayMs } from './rate-limit-retry.ts';
+import { stillCounts } from './rate-limit-window.ts';
 import {
   type Between,
   type ExpectedRate,
@@ -297,7 +298,7 @@ export class RateLimitJudge {
     let count = 0;
     for (const sent of this.history) {
       if (sent.sentMs < this.forgottenBeforeMs) continue;
-      if (sent.sentMs + periodMs <= receivedMs && sent.receivedMs + periodMs > last.sentMs) count++;
+      if (!stillCounts(sent.sentMs, receivedMs, periodMs) && stillCounts(sent.receivedMs, last.sentMs, periodMs)) count++;
     }
     return count;
   }
@@ -307,7 +308,7 @@ export class RateLimitJudge {
     if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
     const periodMs = headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && sentMs < this.unknownBeforeMs + periodMs) return false;
-    return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || sent.receivedMs + periodMs <= sentMs);
+    return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
   }
 
   /**

@@ -21,6 +21,7 @@ import {
   RETRY_AFTER_RESOLUTION_MS,
 } from './rate-limit.ts';
 import type { RetryAfterTime } from './rate-limit-retry.ts';
+import { latestResetMs } from './rate-limit-window.ts';
 import type { RuleId } from './rules.ts';
 
 /** The rules this file judges, in the order reports list them. */
@@ -100,7 +101,7 @@ export function judgeRateHeaders(get: HeaderLookup, context: HeaderContext): { h
   const headers = parsed.value;
   if (context.nowMs === undefined) return { headers, findings: [] };
   const slack = (context.clockSlackMs ?? 0) + resetResolutionMs(headers);
-  const latest = context.nowMs + headers.periodSeconds * 1000;
+  const latest = latestResetMs(context.nowMs, headers.periodSeconds * 1000);
   if (headers.resetMs >= context.nowMs - slack && headers.resetMs <= latest + slack) return { headers, findings: [] };
   return {
     headers,

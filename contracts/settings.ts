@@ -9,6 +9,7 @@
  */
 import { parsePeriod, parseRate, type Rate } from './duration.ts';
 import { hostOf } from './environments.ts';
+import { PAGE_LIMIT } from './limits.ts';
 import { isScopeForm, parseScopeList } from './scopes.ts';
 
 /** How a setting's text is read. */
@@ -254,7 +255,15 @@ export const SETTINGS = {
     readers: ['load'],
     doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.',
   },
-  LP_PAGE_LIMIT: { type: 'integer', group: 'load', readers: ['load'], default: '50', min: 1, max: 1000, doc: 'pagination: limit of each walk.' },
+  LP_PAGE_LIMIT: {
+    type: 'integer',
+    group: 'load',
+    readers: ['load'],
+    default: '50',
+    min: PAGE_LIMIT.min,
+    max: PAGE_LIMIT.max,
+    doc: 'pagination: limit of each walk.',
+  },
   LP_EXPECTED_ITEMS: {
     type: 'integer',
     group: 'load',
@@ -328,6 +337,14 @@ export function readSetting<N extends SettingName>(env: Env, name: N): SettingVa
   const text = settingText(env, name) ?? spec.default;
   if (text === undefined) return undefined;
   return parseSetting(name, spec, text) as SettingValue<N>;
+}
+
+/** The settings the table gives a default: read, they always have a value. */
+export type DefaultedSetting = { [N in SettingName]: (typeof SETTINGS)[N] extends { readonly default: string } ? N : never }[SettingName];
+
+/** The value of a setting with a default (the table's, the only one: no reader keeps its own). Throws a SettingError. */
+export function readDefaulted<N extends DefaultedSetting>(env: Env, name: N): SettingValue<N> {
+  return readSetting(env, name) as SettingValue<N>;
 }
 
 /** The value of a setting that must be set (or have a default); `why` completes the sentence "X is not set: <why>." */

@@ -3,13 +3,12 @@
  * resources. A request without a valid token is not counted (no client is known); everything
  * after is, refusals of the scope or the query included.
  */
+import type { ListEndpointId } from '../contracts/endpoints.ts';
 import type { AccessControl } from './bearer.ts';
 import type { Replies, Reply } from './http.ts';
 import { quotaExceeded, type RateLimit } from './rate-limit.ts';
 import type { Resources } from './resources.ts';
 import type { Exchange } from './routes.ts';
-
-export type ListEndpointId = 'listContent' | 'listUsers';
 
 export class ListEndpoint {
   readonly #access: AccessControl;

@@ -5,9 +5,8 @@
  * plan. A page is a pure function of its plan, so a cached one is never stale; load tests ask for the
  * same first pages over and over.
  */
-import type { ContentFilterName } from '../contracts/endpoints.ts';
+import type { ContentFilterName, ListEndpointId } from '../contracts/endpoints.ts';
 import { type Collection, keepOf } from './collections.ts';
-import type { ListEndpointId } from './list-endpoint.ts';
 import type { CursorChoice } from './pagination.ts';
 
 /** What a page reads. */

@@ -3,9 +3,11 @@
  * X-Rate-Limit-Limit (the period as written, `1m`), X-Rate-Limit-Remaining (after counting this
  * request) and X-Rate-Limit-Reset (ISO 8601 UTC); past the budget, 429 with Retry-After. The document
  * leaves open how windows are cut and how the reset and Retry-After are written: the profile chooses
- * (rateLimit.window, retryAfter, resetFractionDigits, retryDuringBlock; mock/rate-windows.ts counts).
+ * (rateLimit.window, retryAfter, resetFractionDigits, retryDuringBlock): contracts/rate-limit-window.ts
+ * counts and says when the limit resets, mock/rate-windows.ts keeps a count per client.
  */
 import type { Rate } from '../contracts/duration.ts';
+import { resetFormat, retryAfterFormat } from '../contracts/rate-limit-window.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
@@ -43,19 +45,6 @@ export function quotaExceeded(client: Client): ApiError {
   return apiErrors.quotaExceeded(rate.requests, rate.period);
 }
 
-/** X-Rate-Limit-Reset with 0, 3 or 7 fractional digits; whole seconds are rounded up, so the reset is never early. */
-export function resetFormat(digits: 0 | 3 | 7): (ms: number) => string {
-  if (digits === 0) return (ms) => `${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
-  if (digits === 7) return (ms) => `${new Date(Math.ceil(ms)).toISOString().slice(0, 23)}0000Z`;
-  return (ms) => new Date(Math.ceil(ms)).toISOString();
-}
-
-/** Retry-After in delta-seconds (rounded up, so that waiting that long lands at or after the reset) or as an HTTP-date. */
-export function retryAfterFormat(form: 'seconds' | 'http-date'): (resetMs: number, now: number) => string {
-  if (form === 'http-date') return (resetMs) => new Date(Math.ceil(resetMs / 1000) * 1000).toUTCString();
-  return (resetMs, now) => String(Math.max(1, Math.ceil((resetMs - now) / 1000)));
-}
-
 export class RateLimiter implements RateLimit {
   readonly #clock: Clock;
   readonly #budget: Budget;
@@ -67,7 +56,7 @@ export class RateLimiter implements RateLimit {
 
   constructor(o: { clock: Clock; profile: RateLimitProfile }) {
     this.#clock = o.clock;
-    this.#budget = budgetOf(o.profile.window, o.profile.retryDuringBlock === 'extends-block', o.profile.resetFractionDigits === 0 ? 1000 : 1);
+    this.#budget = budgetOf(o.profile.window, o.profile.retryDuringBlock, o.profile.resetFractionDigits === 0 ? 1000 : 1);
     this.#reset = resetFormat(o.profile.resetFractionDigits);
     this.#retryAfter = retryAfterFormat(o.profile.retryAfter);
   }

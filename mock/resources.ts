@@ -6,7 +6,7 @@
  * A request is read (mock/query.ts), its snapshot opened or continued (mock/pagination.ts), its page
  * planned and read (mock/pages.ts), and the envelope written (mock/envelope.ts).
  */
-import { ENDPOINTS } from '../contracts/endpoints.ts';
+import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
 import { CONTENT_ATTRIBUTE_VALIDATORS, formatErrors } from '../schemas/index.ts';
 import type { Clock } from './clock.ts';
@@ -16,7 +16,6 @@ import { ContentStore } from './data/content-store.ts';
 import { publishDateFormat, timestampFormat } from './data/timestamps.ts';
 import { Envelope, type NextLink } from './envelope.ts';
 import { type ApiError, apiErrors } from './errors.ts';
-import type { ListEndpointId } from './list-endpoint.ts';
 import { PageReader, type PagePlan, type PageSeam } from './pages.ts';
 import { type Continuation, Snapshots } from './pagination.ts';
 import { invalidParameter, knownParameters, parseListQuery, type QueryRules } from './query.ts';

@@ -3,6 +3,7 @@
  * (a passing `validateContentItem(x)` narrows `x` to `ContentItem`). Every shape allows members
  * beyond the ones the document names, as its schema does, hence the index signatures.
  */
+import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 
 /** `2022-03-13T21:31:12.44`: no zone, 1 to 7 fractional digits (contracts/timestamps.ts). */
 export type ZonelessTimestamp = string;
@@ -166,11 +167,11 @@ export interface Profile {
   users: { type: 'users' | 'user'; attributes: 'platform' | 'minimal'; limit: 'platform' | 'unknown' };
   rateLimit: {
     rate: string;
-    window: 'first-request' | 'clock-aligned' | 'sliding';
+    window: WindowKind;
     countsTokenRequests: boolean;
     retryAfter: 'seconds' | 'http-date';
-    resetFractionDigits: 0 | 3 | 7;
-    retryDuringBlock: 'ignored' | 'extends-block';
+    resetFractionDigits: ResetDigits;
+    retryDuringBlock: DuringBlock;
   };
 }
 

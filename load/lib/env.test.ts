@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { EnvError, type EnvRecord, envFlag, envInt, readLoadEnv, readRate, readTarget } from './env.ts';
+import { readTargetHosts } from '../../contracts/target-settings.ts';
+import { EnvError, type EnvRecord, envFlag, envNumber, readLoadEnv, readRate } from './env.ts';
+
+const readTarget = (env: EnvRecord) => readTargetHosts(env, (name) => `${name} is not set.`);
 
 const MOCK: EnvRecord = {
   LP_AUTH_URL: 'http://127.0.0.1:4010',
@@ -101,10 +104,12 @@ test.describe('the production guard', () => {
 });
 
 test('number and flag helpers', () => {
-  expect(envInt({}, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(5);
-  expect(envInt({ LP_VUS: '7' }, 'LP_VUS', 5, { min: 1, max: 10 })).toBe(7);
-  expect(() => envInt({ LP_VUS: '70' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow('LP_VUS 70 is outside 1 to 10.');
-  expect(() => envInt({ LP_VUS: '1.5' }, 'LP_VUS', 5, { min: 1, max: 10 })).toThrow(/^LP_VUS must be a whole number/);
+  // The default is the table's (contracts/settings.ts), the only one.
+  expect(envNumber({}, 'LP_VUS', { min: 1, max: 10 })).toBe(5);
+  expect(envNumber({}, 'LP_ITERATIONS')).toBe(3);
+  expect(envNumber({ LP_VUS: '7' }, 'LP_VUS', { min: 1, max: 10 })).toBe(7);
+  expect(() => envNumber({ LP_VUS: '70' }, 'LP_VUS', { min: 1, max: 10 })).toThrow('LP_VUS 70 is outside 1 to 10.');
+  expect(() => envNumber({ LP_VUS: '1.5' }, 'LP_VUS', { min: 1, max: 10 })).toThrow(/^LP_VUS must be a whole number/);
   // Read as the suite reads them (contracts/settings.ts): `true` is yes for both.
   expect(envFlag({ LP_ALLOW_PRODUCTION: '0' }, 'LP_ALLOW_PRODUCTION')).toBe(false);
   expect(envFlag({ LP_ALLOW_PRODUCTION: '' }, 'LP_ALLOW_PRODUCTION')).toBe(false);

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { parseRate, type Rate } from '../../contracts/duration.ts';
 import { EnvError } from './env.ts';
-import { LimiterModel, type LimiterModelOptions, type WindowKind } from './limiter-model.ts';
+import type { WindowKind } from '../../contracts/rate-limit-window.ts';
+import { LimiterModel, type LimiterModelOptions } from './limiter-model.ts';
 import { lanesOf, parseSegment, planGrid, type Segment, SlotPacer, slotsPerPeriod, WHOLE_TEST } from './pacing.ts';
 
 const RATE = parseRate('20/10s') as Rate;

@@ -1,6 +1,6 @@
 /** Faults at the `rateLimit` seam: the outcome of counting a request, its headers and its 429. */
 import { formatPeriod } from '../../contracts/duration.ts';
-import { resetFormat } from '../rate-limit.ts';
+import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
 import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
 import { type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
 
@@ -73,8 +73,7 @@ export const RATE_FAULTS: FaultTable<
   'rate-429-early': () =>
     outcomes((o, core) => {
       if (o.refused || o.remaining > 0) return o;
-      const seconds = Math.max(1, Math.ceil((o.resetMs - core.clock.now()) / 1000));
-      return { ...o, refused: true, headers: withHeader(o.headers, 'Retry-After', String(seconds)) };
+      return { ...o, refused: true, headers: withHeader(o.headers, 'Retry-After', String(retryAfterSeconds(o.resetMs, core.clock.now()))) };
     }),
   'retry-after-missing': () => outcomes((o) => ({ ...o, headers: withoutHeader(o.headers, 'Retry-After') })),
   'retry-after-short': () =>

@@ -15,6 +15,7 @@
  * the prober has none, so waits over SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise.
  */
 import { headerLookup, parseRateLimitHeaders, RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
+import { isAlignedBoundary } from '../../contracts/rate-limit-window.ts';
 import type { ApiResponse } from '../../harness/client/transport.ts';
 import { fractionDigits } from './classify.ts';
 import { nextUrl, type Probe, SHORT_WAIT_MS, sleep } from './session.ts';
@@ -76,7 +77,7 @@ async function windowKind(p: Probe, token: string, a: ApiResponse, tA: number, p
   if (tB - tA > (7 * period) / 4 - SLACK_MS) {
     return p.unknown('rateLimit.window', `the third request came ${tB - tA} ms after the first, too late to find the second still counted`, a, c, b);
   }
-  const aligned = readA.value.resetMs % period === 0 && readB.value.resetMs % period === 0;
+  const aligned = isAlignedBoundary(readA.value.resetMs, period) && isAlignedBoundary(readB.value.resetMs, period);
   const rA = readA.value.remaining;
   const rB = readB.value.remaining;
   if (aligned)

@@ -14,8 +14,8 @@ import { parsePeriod, type Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
 import { type RuleId, ruleLevel } from '../../../contracts/rules.ts';
-import { parseScopeList } from '../../../contracts/scopes.ts';
-import { DEFAULT_SCOPES, EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
+import { readDefaulted, type SettingName } from '../../../contracts/settings.ts';
+import { EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 
 export type Thresholds = Record<string, string[]>;
@@ -92,7 +92,7 @@ export function seconds(value: number): string {
 }
 
 /** A duration variable in the API's notation (`90s`, `2m`); `fallback` seconds when unset. */
-export function envDurationSeconds(env: EnvRecord, name: string, fallback: number): number {
+export function envDurationSeconds(env: EnvRecord, name: SettingName, fallback: number): number {
   const text = envString(env, name);
   if (text === undefined) return fallback;
   const value = parsePeriod(text);
@@ -108,7 +108,7 @@ export function requireRate(env: EnvRecord, script: string): Rate {
 
 /** Share of the budget the paced scripts plan to use (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise. */
 export function budgetShare(env: EnvRecord): number {
-  return envNumber(env, 'LP_BUDGET_SHARE', 0.8, { min: 0.05, max: 1 });
+  return envNumber(env, 'LP_BUDGET_SHARE');
 }
 
 export interface RateMismatch {
@@ -176,5 +176,5 @@ export function scopedLists(scopes: readonly string[], script: string): ScopedLi
 
 /** LP_SCOPES as the scripts request it (load/lib/env.ts readLoadEnv reads the same). */
 export function envScopes(env: EnvRecord): string[] {
-  return parseScopeList(envString(env, 'LP_SCOPES') ?? DEFAULT_SCOPES);
+  return readDefaulted(env, 'LP_SCOPES');
 }

@@ -4,9 +4,9 @@
  * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
  */
 import type { Rate } from '../../../contracts/duration.ts';
-import { PAGE_LIMIT, SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
+import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULES } from '../../../contracts/pagination.ts';
-import { EnvError, type EnvRecord, envInt, envString, readRate } from '../env.ts';
+import { EnvError, type EnvRecord, envNumber, envOptionalNumber, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { type Grid, laneIntervalSeconds, planGrid } from '../pacing.ts';
 import {
@@ -48,9 +48,9 @@ export interface PaginationPlan {
 export function paginationPlan(env: EnvRecord): PaginationPlan {
   const rate = readRate(env);
   const share = budgetShare(env);
-  const vus = envInt(env, 'LP_VUS', 5, { min: 1, max: 500 });
+  const vus = envNumber(env, 'LP_VUS');
   const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
-  const limit = envInt(env, 'LP_PAGE_LIMIT', 50, { min: PAGE_LIMIT.min, max: PAGE_LIMIT.max });
+  const limit = envNumber(env, 'LP_PAGE_LIMIT');
   const grid = planGrid(rate, share);
   const intervalSeconds = laneIntervalSeconds(grid, vus);
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
@@ -59,9 +59,8 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
       `LP_VUS ${vus} at ${rate?.requests}/${rate?.period} spaces each walk's pages ${Math.round(intervalSeconds)} s apart, too close to the ${SNAPSHOT_TTL_SECONDS} s a snapshot lives: lower LP_VUS.`,
     );
   }
-  const expected = envString(env, 'LP_EXPECTED_ITEMS');
-  const expectedItems = expected === undefined ? undefined : envInt(env, 'LP_EXPECTED_ITEMS', 0, { min: 0, max: 10_000_000 });
-  const stopAfter = envString(env, 'LP_MAX_PAGES') === undefined ? undefined : envInt(env, 'LP_MAX_PAGES', 0, { min: 1, max: 100_000 });
+  const expectedItems = envOptionalNumber(env, 'LP_EXPECTED_ITEMS');
+  const stopAfter = envOptionalNumber(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
   const scoped = scopedLists(envScopes(env), 'pagination');

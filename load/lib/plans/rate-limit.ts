@@ -4,7 +4,7 @@
  * Remaining / 429 plot.
  */
 import { RATE_RULES, SPEND_PAST_BUDGET, type ExpectedRate } from '../../../contracts/rate-limit-rules.ts';
-import { type EnvRecord, envInt, envString } from '../env.ts';
+import { type EnvRecord, envNumber, envString } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import {
   COMMON_THRESHOLDS,
@@ -59,7 +59,7 @@ const PROBE_REQUEST_SECONDS = 0.25;
 export function probePlan(env: EnvRecord): ProbePlan {
   const rate = requireRate(env, 'the rate-limit probe');
   const explicit = envString(env, 'LP_RATE') !== undefined;
-  const windows = envInt(env, 'LP_PROBE_WINDOWS', 2, { min: 1, max: 10 });
+  const windows = envNumber(env, 'LP_PROBE_WINDOWS');
   const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
   const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
   // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.

@@ -3,7 +3,7 @@
  * slot grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); the lists LP_SCOPES covers.
  */
 import type { Rate } from '../../../contracts/duration.ts';
-import { EnvError, type EnvRecord, envInt, readRate } from '../env.ts';
+import { EnvError, type EnvRecord, envNumber, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { type Grid, planGrid } from '../pacing.ts';
 import {
@@ -42,7 +42,7 @@ export interface SmokePlan {
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES. */
 export function smokePlan(env: EnvRecord): SmokePlan {
   const rate = readRate(env);
-  const iterations = envInt(env, 'LP_ITERATIONS', 3, { min: 1, max: 100 });
+  const iterations = envNumber(env, 'LP_ITERATIONS');
   const scoped = scopedLists(envScopes(env), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
   const share = budgetShare(env);

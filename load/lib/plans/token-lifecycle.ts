@@ -8,7 +8,7 @@
  * before its scenario is fixed whether the target does, so the plan always counts them.
  */
 import type { Rate } from '../../../contracts/duration.ts';
-import { type EnvRecord, envInt, readRate } from '../env.ts';
+import { type EnvRecord, envNumber, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { type Grid, planGrid } from '../pacing.ts';
 import {
@@ -56,7 +56,7 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   const rate = readRate(env);
   const share = budgetShare(env);
   const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
-  const vus = envInt(env, 'LP_VUS', 5, { min: 1, max: 500 });
+  const vus = envNumber(env, 'LP_VUS');
   const grid = planGrid(rate, share);
   const scoped = scopedLists(envScopes(env), 'token-lifecycle');
   const list = scoped.held[0];

@@ -1,0 +1,232 @@
+/**
+ * How a rate limiter counts one client's requests, in each kind of window the document leaves open
+ * (Limits: "200 requests per minute" per client, nothing on how windows are cut): a fixed window from
+ * the client's first request, fixed windows aligned to multiples of the period since the epoch, or a
+ * sliding window in which each request counts for one period after it was made. With
+ * `extends-block`, each request refused during a block moves the end of the block to one period after
+ * it (the document warns that immediate retries can extend it). Also what the headers say of a count:
+ * when the limit resets (X-Rate-Limit-Reset) and how long to wait (Retry-After).
+ *
+ * The one model of a limiter: the mock counts with it (mock/rate-windows.ts keys it by client and
+ * sweeps it), and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts).
+ * Time is passed in, never read; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).
+ */
+import type { Rate } from './duration.ts';
+
+export type WindowKind = 'first-request' | 'clock-aligned' | 'sliding';
+
+/** What requests refused during a block do: nothing, or move its end to one period after each. */
+export type DuringBlock = 'ignored' | 'extends-block';
+
+/** One request as the limiter counted it. */
+export interface Counted {
+  readonly refused: boolean;
+  /** Requests left after this one (0 when refused). */
+  readonly remaining: number;
+  /** When the limit resets: the window's end, the block's end, or when the oldest counted request leaves a sliding window. */
+  readonly resetMs: number;
+}
+
+/** One client's count in one kind of window. */
+export interface WindowCount {
+  /** Counts a request at `now`, or refuses it when the budget is spent. */
+  take(rate: Rate, now: number): Counted;
+  /**
+   * Sets what is left of the budget now to `remaining` (0 to rate.requests), as if the requests before
+   * had spent the rest: a window starts now where none is open. Returns when the limit resets.
+   */
+  spend(rate: Rate, remaining: number, now: number): number;
+  /** Nothing counted limits the client any more at `now`: the count may be dropped. */
+  ended(now: number): boolean;
+  /** When every request counted so far will have lapsed (a fixed window's end; a sliding one's newest request, one period on). */
+  clearsAtMs(now: number): number;
+}
+
+/** Where the fixed window opened by a request at `nowMs` starts. */
+export function windowStartMs(kind: Exclude<WindowKind, 'sliding'>, nowMs: number, periodMs: number): number {
+  return kind === 'clock-aligned' ? nowMs - (nowMs % periodMs) : nowMs;
+}
+
+/** `ms` rounded up to a multiple of `resolutionMs`: a window, or a block, that ends at `ms` ends there. */
+export function endOnResolution(ms: number, resolutionMs: number): number {
+  return resolutionMs === 1 ? ms : Math.ceil(ms / resolutionMs) * resolutionMs;
+}
+
+/** Whether a request made at `requestMs` still counts at `nowMs` in a sliding window: at exactly one period after, it no longer does. */
+export function stillCounts(requestMs: number, nowMs: number, periodMs: number): boolean {
+  return requestMs > nowMs - periodMs;
+}
+
+/**
+ * The latest instant a reset named at `nowMs` can stand for, in any kind of window: a window opened
+ * now, or a block extended now, ends one period on (a Reset written to the second may add its resolution).
+ */
+export function latestResetMs(nowMs: number, periodMs: number): number {
+  return nowMs + periodMs;
+}
+
+/** Whether `ms` is a boundary of clock-aligned windows: where one ends and the next starts. */
+export function isAlignedBoundary(ms: number, periodMs: number): boolean {
+  return windowStartMs('clock-aligned', ms, periodMs) === ms;
+}
+
+/** Requests left of `rate` once `counted` have been counted (never below 0). */
+export function remainingOf(rate: Rate, counted: number): number {
+  return Math.max(0, rate.requests - counted);
+}
+
+/**
+ * The count of one client in a window of `kind`.
+ * @param resolutionMs fixed windows end on a multiple of this: 1000 where X-Rate-Limit-Reset is written
+ *   in whole seconds, so that the reset it names is the window's end, not up to a second after it.
+ */
+export function windowCount(kind: WindowKind, duringBlock: DuringBlock, resolutionMs = 1): WindowCount {
+  const extendsBlock = duringBlock === 'extends-block';
+  return kind === 'sliding' ? new SlidingCount(extendsBlock) : new FixedCount(kind, extendsBlock, resolutionMs);
+}
+
+class FixedCount implements WindowCount {
+  private readonly kind: Exclude<WindowKind, 'sliding'>;
+  private readonly extendsBlock: boolean;
+  private readonly resolutionMs: number;
+  private endMs = Number.NEGATIVE_INFINITY;
+  private count = 0;
+
+  constructor(kind: Exclude<WindowKind, 'sliding'>, extendsBlock: boolean, resolutionMs: number) {
+    this.kind = kind;
+    this.extendsBlock = extendsBlock;
+    this.resolutionMs = resolutionMs;
+  }
+
+  /** Opens a window at `now` when none is open: one way into a window for take and spend. */
+  private current(periodMs: number, now: number): void {
+    if (now < this.endMs) return;
+    this.endMs = endOnResolution(windowStartMs(this.kind, now, periodMs) + periodMs, this.resolutionMs);
+    this.count = 0;
+  }
+
+  take(rate: Rate, now: number): Counted {
+    const periodMs = rate.periodSeconds * 1000;
+    this.current(periodMs, now);
+    if (this.count >= rate.requests) {
+      if (this.extendsBlock) this.endMs = endOnResolution(now + periodMs, this.resolutionMs);
+      return { refused: true, remaining: 0, resetMs: this.endMs };
+    }
+    this.count++;
+    return { refused: false, remaining: remainingOf(rate, this.count), resetMs: this.endMs };
+  }
+
+  spend(rate: Rate, remaining: number, now: number): number {
+    this.current(rate.periodSeconds * 1000, now);
+    this.count = rate.requests - remaining;
+    return this.endMs;
+  }
+
+  ended(now: number): boolean {
+    return now >= this.endMs;
+  }
+
+  clearsAtMs(now: number): number {
+    return this.ended(now) ? now : this.endMs;
+  }
+}
+
+/** The times of the requests counted in the last period, oldest first, in a ring that grows up to the budget. */
+class SlidingCount implements WindowCount {
+  private times = new Float64Array(0);
+  private head = 0;
+  private length = 0;
+  /** Refused until then (extends-block only). */
+  private blockedUntilMs = 0;
+  /** The period of the rate last counted with, for `ended`. */
+  private periodMs = 0;
+  private readonly extendsBlock: boolean;
+
+  constructor(extendsBlock: boolean) {
+    this.extendsBlock = extendsBlock;
+  }
+
+  private at(index: number): number {
+    return this.times[(this.head + index) % this.times.length] as number;
+  }
+
+  take(rate: Rate, now: number): Counted {
+    const periodMs = rate.periodSeconds * 1000;
+    this.periodMs = periodMs;
+    if (now < this.blockedUntilMs) {
+      this.blockedUntilMs = now + periodMs;
+      return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
+    }
+    while (this.length > 0 && !stillCounts(this.at(0), now, periodMs)) {
+      this.head = (this.head + 1) % this.times.length;
+      this.length--;
+    }
+    if (this.length >= rate.requests) {
+      if (!this.extendsBlock) return { refused: true, remaining: 0, resetMs: this.at(0) + periodMs };
+      this.blockedUntilMs = now + periodMs;
+      return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
+    }
+    if (this.length === this.times.length) this.grow(rate.requests);
+    this.times[(this.head + this.length) % this.times.length] = now;
+    this.length++;
+    return { refused: false, remaining: remainingOf(rate, this.length), resetMs: this.at(0) + periodMs };
+  }
+
+  /** The spent part counts as requests made now: the budget comes back one period from now, all at once. */
+  spend(rate: Rate, remaining: number, now: number): number {
+    const periodMs = rate.periodSeconds * 1000;
+    const spent = rate.requests - remaining;
+    this.periodMs = periodMs;
+    this.blockedUntilMs = 0;
+    // Sized to the spent count (at most the budget, as take's ring): the next request may grow it.
+    this.times = new Float64Array(Math.max(1, Math.min(spent, rate.requests)));
+    this.times.fill(now, 0, spent);
+    this.head = 0;
+    this.length = spent;
+    return now + periodMs;
+  }
+
+  ended(now: number): boolean {
+    if (now < this.blockedUntilMs) return false;
+    return this.length === 0 || !stillCounts(this.at(this.length - 1), now, this.periodMs);
+  }
+
+  clearsAtMs(now: number): number {
+    const newest = this.length === 0 ? now : this.at(this.length - 1) + this.periodMs;
+    return Math.max(newest, this.blockedUntilMs);
+  }
+
+  /** Doubles the ring (at least 16 at first, at most the budget), oldest entry first again. */
+  private grow(budget: number): void {
+    const old = this.times;
+    const times = new Float64Array(Math.min(Math.max(16, old.length * 2), budget));
+    for (let i = 0; i < this.length; i++) times[i] = old[(this.head + i) % old.length] as number;
+    this.times = times;
+    this.head = 0;
+  }
+}
+
+/** How X-Rate-Limit-Reset is written: 0, 3 or 7 fractional digits. */
+export type ResetDigits = 0 | 3 | 7;
+
+/**
+ * X-Rate-Limit-Reset with 0, 3 or 7 fractional digits. Rounded `up` (the mock), the reset is never
+ * early; `down` is a legal target that cuts, naming an instant up to a second before its window ends.
+ */
+export function resetFormat(digits: ResetDigits, rounding: 'up' | 'down' = 'up'): (ms: number) => string {
+  const whole = rounding === 'up' ? Math.ceil : Math.floor;
+  if (digits === 0) return (ms) => `${new Date(whole(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  if (digits === 7) return (ms) => `${new Date(whole(ms)).toISOString().slice(0, 23)}0000Z`;
+  return (ms) => new Date(whole(ms)).toISOString();
+}
+
+/** The wait until `resetMs`, in whole seconds rounded up (waiting that long lands at or after the reset), at least 1. */
+export function retryAfterSeconds(resetMs: number, now: number): number {
+  return Math.max(1, Math.ceil((resetMs - now) / 1000));
+}
+
+/** Retry-After in delta-seconds or as an HTTP-date (the second after the reset, or the reset itself on a whole second). */
+export function retryAfterFormat(form: 'seconds' | 'http-date'): (resetMs: number, now: number) => string {
+  if (form === 'http-date') return (resetMs) => new Date(Math.ceil(resetMs / 1000) * 1000).toUTCString();
+  return (resetMs, now) => String(retryAfterSeconds(resetMs, now));
+}
