@@ -11,7 +11,7 @@ import {
   walkPageBound,
   withNext,
 } from './pagination.ts';
-import { isRuleId } from './rules.ts';
+import { isRuleId } from './rules/index.ts';
 
 const FIRST = 'https://api.example.com/api/v2/content?limit=2&filter[start_date]=2024-01-01';
 

@@ -16,7 +16,7 @@
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { isFinalNext } from './open-behaviours.ts';
-import type { RuleId } from './rules.ts';
+import type { RuleId } from './rules/index.ts';
 
 export const WALK_RULES = {
   status: 'every page of a walk answers 200',
@@ -34,7 +34,7 @@ export const WALK_RULES = {
 export type WalkRule = keyof typeof WALK_RULES;
 
 /**
- * The rule of contracts/rules.ts each walk finding breaks, so a report names it by the catalogue's id.
+ * The rule of contracts/rules/ each walk finding breaks, so a report names it by the catalogue's id.
  * `schema` and `resource-type` depend on the endpoint (a users page's type is a platform choice): the
  * caller that passes `validate` or `resourceType` knows which, and these are the content list's.
  */

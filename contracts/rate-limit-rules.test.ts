@@ -10,7 +10,7 @@ import {
   judgeWindowPeriod,
   RATE_RULES,
 } from './rate-limit-rules.ts';
-import { RULES } from './rules.ts';
+import { RULES } from './rules/index.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const RATE = { requests: 20, periodSeconds: 10, period: '10s' } as const;

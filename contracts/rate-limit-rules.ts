@@ -12,17 +12,11 @@
  * k6-safe: no Node modules, no `URL`, no `u`-flag regexes.
  */
 import type { Rate } from './duration.ts';
-import {
-  type HeaderLookup,
-  hasRateLimitHeaders,
-  parseRateLimitHeaders,
-  type RateLimitHeaders,
-  resetResolutionMs,
-  RETRY_AFTER_RESOLUTION_MS,
-} from './rate-limit.ts';
+import { type HeaderLookup, type RateLimitHeaders, resetResolutionMs, RETRY_AFTER_RESOLUTION_MS } from './rate-limit.ts';
 import type { RetryAfterTime } from './rate-limit-retry.ts';
-import { latestResetMs } from './rate-limit-window.ts';
-import type { RuleId } from './rules.ts';
+import { sentence } from './rules/exchange.ts';
+import type { RuleId } from './rules/index.ts';
+import { type HeaderContext, readRateHeaders } from './rules/rate-limit.ts';
 
 /** The rules this file judges, in the order reports list them. */
 export const RATE_RULES = [
@@ -74,44 +68,19 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-export interface HeaderContext {
-  readonly status: number;
-  /** A response of a resource endpoint (the document's table is about them); false: logout. Default true. */
-  readonly resource?: boolean;
-  /** The target's time when it answered, for "Reset within one period"; unchecked when absent. */
-  readonly nowMs?: number;
-  /** How far `nowMs` may be from the target's clock. Default 0. */
-  readonly clockSlackMs?: number;
-}
+export type { HeaderContext } from './rules/rate-limit.ts';
 
 /**
- * The X-Rate-Limit-* headers of one response (rule rate.headers): present on a served resource
+ * The X-Rate-Limit-* headers of one response, by the one judgement of rate.headers and
+ * platform.rate-headers-everywhere (contracts/rules/rate-limit.ts): present on a served resource
  * response and well formed wherever present, with a Reset not before the response and at most one
- * period after it. A refusal or a logout without any is only a platform deviation: the document lists
- * the headers without saying which responses carry them.
+ * period after it. A refusal or a logout without any is only a platform deviation.
  */
 export function judgeRateHeaders(get: HeaderLookup, context: HeaderContext): { headers: RateLimitHeaders | undefined; findings: RateFinding[] } {
-  const parsed = parseRateLimitHeaders(get);
+  const read = readRateHeaders(get, context);
+  if (read.broken === undefined) return { headers: read.headers, findings: [] };
   const what = `a ${context.status} response${context.resource === false ? ' of logout' : ''}`;
-  if (!parsed.ok) {
-    const served = context.status >= 200 && context.status < 300;
-    const required = hasRateLimitHeaders(get) || (served && context.resource !== false);
-    return { headers: undefined, findings: [{ rule: required ? 'rate.headers' : 'platform.rate-headers-everywhere', reason: `${what}: ${parsed.error}` }] };
-  }
-  const headers = parsed.value;
-  if (context.nowMs === undefined) return { headers, findings: [] };
-  const slack = (context.clockSlackMs ?? 0) + resetResolutionMs(headers);
-  const latest = latestResetMs(context.nowMs, headers.periodSeconds * 1000);
-  if (headers.resetMs >= context.nowMs - slack && headers.resetMs <= latest + slack) return { headers, findings: [] };
-  return {
-    headers,
-    findings: [
-      {
-        rule: 'rate.headers',
-        reason: `${what} at ${iso(context.nowMs)}: X-Rate-Limit-Reset ${iso(headers.resetMs)} is not between then and one period (${headers.period}) later`,
-      },
-    ],
-  };
+  return { headers: read.headers, findings: [{ rule: read.rule, reason: `${what}: ${sentence(read.broken)}` }] };
 }
 
 /** Requests of the client between two responses, neither included. */

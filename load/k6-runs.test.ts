@@ -50,7 +50,7 @@ interface Run {
   readonly exitCode: 0 | 99 | 108;
   /** A sentence the console must hold. */
   readonly says?: string;
-  /** The rule (contracts/rules.ts id) whose failure the console and the JUnit report must name. */
+  /** The rule (contracts/rules/ id) whose failure the console and the JUnit report must name. */
   readonly failsRule?: string;
   /** The key is refused: every rule and threshold of the reports is "not checked", none ok. */
   readonly keyRefused?: boolean;

@@ -17,7 +17,7 @@ import { ENDPOINTS } from '../contracts/endpoints.ts';
 import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
 import { retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit-retry.ts';
 import { RATE_RULES } from '../contracts/rate-limit-rules.ts';
-import { RULES } from '../contracts/rules.ts';
+import { RULES } from '../contracts/rules/index.ts';
 import { abortTest, apiGet, type Credentials, logout, requestToken, stopForRefusedKey } from './k6/api.ts';
 import { judged } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';

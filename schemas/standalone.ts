@@ -14,7 +14,9 @@ export const K6_VALIDATOR_EXPORTS = {
   validateUsersList: SCHEMA_IDS.usersList,
   validateTokenResponse: SCHEMA_IDS.tokenResponse,
   validateErrorBody: SCHEMA_IDS.errorBody,
-  validateRateLimitHeaders: SCHEMA_IDS.rateLimitHeaders,
+  validateListEnvelope: SCHEMA_IDS.listEnvelope,
+  validateResourceObject: SCHEMA_IDS.resourceObject,
+  validateContentAttributes: SCHEMA_IDS.contentAttributes,
 } as const satisfies Record<string, SchemaId>;
 
 /**

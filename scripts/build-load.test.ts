@@ -76,7 +76,15 @@ test.describe('the k6 bundles', () => {
 
   test('the generated validators use no u-flag regex and compile no schema at run time', () => {
     const code = readFileSync(built.validatorsFile, 'utf8');
-    for (const name of ['validateContentList', 'validateUsersList', 'validateTokenResponse', 'validateErrorBody', 'validateRateLimitHeaders']) {
+    for (const name of [
+      'validateContentList',
+      'validateUsersList',
+      'validateTokenResponse',
+      'validateErrorBody',
+      'validateListEnvelope',
+      'validateResourceObject',
+      'validateContentAttributes',
+    ]) {
       expect(code).toContain(`export const ${name} =`);
     }
     expect(code).not.toMatch(/new RegExp\([^)]*, "[^"]*u/);

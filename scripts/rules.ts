@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import * as prettier from 'prettier';
-import { RULES } from '../contracts/rules.ts';
+import { RULES } from '../contracts/rules/index.ts';
 import { RESPONSE_RULES } from '../harness/verdict/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './rules/coverage.ts';
 import type { GeneratedFile } from './docs/generated.ts';

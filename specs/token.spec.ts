@@ -5,7 +5,7 @@
  * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON.
  * Every 2xx token response is judged by the token rules wherever it comes (harness/verdict/response-rules.ts).
  */
-import type { RuleId } from '../contracts/rules.ts';
+import type { RuleId } from '../contracts/rules/index.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import type { TokenForm } from '../harness/client/tokens.ts';
 

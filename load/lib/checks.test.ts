@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { lowerCaseHeaders, rateHeaderProblem, type StandaloneValidator, schemaProblem } from './checks.ts';
+import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
+import { judgeRules, type K6Exchange, type StandaloneValidator, schemaProblem } from './checks.ts';
+
+/** rate.headers validates nothing: validators that would fail loudly if it did. */
+const never = () => {
+  throw new Error('no schema is needed');
+};
+const NO_SCHEMAS: SchemaValidators = { tokenResponse: never, listEnvelope: never, resourceObject: never, contentAttributes: never, errorBody: never };
 
 test('schema verdicts name the schema and the first errors by path, never the values', () => {
   const failing: StandaloneValidator = Object.assign(() => false, {
@@ -16,13 +23,15 @@ test('schema verdicts name the schema and the first errors by path, never the va
   expect(schemaProblem('content list', () => true, {})).toBeUndefined();
 });
 
-test('rate-limit headers are read in any case; what is wrong is named', () => {
+test('rate.headers is judged by the contract judge: headers read in any case, required on a served page, well formed wherever they come', () => {
   const headers = { 'X-Rate-Limit-Limit': '10s', 'X-Rate-Limit-Remaining': '3', 'X-Rate-Limit-Reset': '2026-01-01T00:00:10.1234567Z' };
-  expect(rateHeaderProblem(headers)).toBeUndefined();
-  expect(lowerCaseHeaders(headers)).toEqual({
-    'x-rate-limit-limit': '10s',
-    'x-rate-limit-remaining': '3',
-    'x-rate-limit-reset': '2026-01-01T00:00:10.1234567Z',
-  });
-  expect(rateHeaderProblem({ ...headers, 'X-Rate-Limit-Remaining': 'many' })).toMatch(/Remaining "many" is not a non-negative integer/);
+  const page = { origin: 'api', list: 'content', method: 'GET', url: 'http://api.test/api/v2/content', status: 200, headers, body: '' } as const;
+  const rate = (answer: K6Exchange) => judgeRules(answer, NO_SCHEMAS, ['rate.headers']);
+  expect(rate(page)).toEqual({ checked: ['rate.headers'], findings: [] });
+  expect(rate({ ...page, headers: { ...headers, 'X-Rate-Limit-Remaining': 'many' } }).findings[0]?.message).toMatch(
+    /Remaining "many" is not a non-negative integer \(GET http:\/\/api\.test\/api\/v2\/content\)$/,
+  );
+  // Which refusals carry the headers is the platform's choice; what they say, where they come, is not.
+  expect(rate({ ...page, status: 429, headers: {} }).checked).toEqual([]);
+  expect(rate({ ...page, status: 429, headers: { ...headers, 'X-Rate-Limit-Remaining': '-1' } }).findings.map((f) => f.rule)).toEqual(['rate.headers']);
 });

@@ -6,7 +6,7 @@
 
 /** Metric names by role. */
 export const METRICS = {
-  /** Counter, tag `rule` (an id of contracts/rules.ts): a rate-limit rule broken. */
+  /** Counter, tag `rule` (an id of contracts/rules/): a rate-limit rule broken. */
   rateFindings: 'lp_rate_findings',
   /** Counter: 429s received. The probe needs some (it adds 0 per 2xx so the metric always has samples); the paced scripts none. */
   rateLimited: 'lp_rate_limited',

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Rate } from '../../contracts/duration.ts';
 import type { RateRule } from '../../contracts/rate-limit-rules.ts';
-import { RULES } from '../../contracts/rules.ts';
+import { RULES } from '../../contracts/rules/index.ts';
 import { createFaultyMock, type FaultName } from '../../mock/faults/index.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import type { Profile } from '../../schemas/types.ts';

@@ -4,6 +4,10 @@
  * `links.next`, set `next` on the first request of a walk.
  */
 
+import { parseQuery, splitUrl } from '../../contracts/url.ts';
+
+export { parseQuery, splitUrl, type UrlParts } from '../../contracts/url.ts';
+
 export type QueryValue = string | number | boolean | undefined;
 /** Parameters in order; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, QueryValue>> | ReadonlyArray<readonly [string, QueryValue]>;
@@ -21,51 +25,6 @@ export function encodeQuery(params: QueryParams): string {
 
 function isPairList(params: QueryParams): params is ReadonlyArray<readonly [string, QueryValue]> {
   return Array.isArray(params);
-}
-
-/** The name/value pairs of a query string (with or without `?`), decoded; `+` is a space (form encoding). */
-export function parseQuery(search: string): Array<[string, string]> {
-  const text = search.startsWith('?') ? search.slice(1) : search;
-  if (text === '') return [];
-  const pairs: Array<[string, string]> = [];
-  for (const part of text.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
-    const value = eq < 0 ? '' : part.slice(eq + 1);
-    pairs.push([decodeComponent(name), decodeComponent(value)]);
-  }
-  return pairs;
-}
-
-function decodeComponent(text: string): string {
-  const spaced = text.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    // A stray `%` is kept as written rather than failing the whole walk.
-    return spaced;
-  }
-}
-
-export interface UrlParts {
-  /** `https://api.example.com:8443`, without a trailing slash. */
-  readonly origin: string;
-  /** `/api/v2/content`; `''` when the URL has no path. */
-  readonly path: string;
-  /** Without `?`; `''` when there is none. */
-  readonly query: string;
-  /** Without `#`; `''` when there is none. */
-  readonly fragment: string;
-}
-
-const ABSOLUTE = /^(https?:\/\/[^/?#]+)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i;
-
-/** The parts of an absolute http(s) URL; `undefined` for anything else (relative, other schemes). */
-export function splitUrl(url: string): UrlParts | undefined {
-  const match = ABSOLUTE.exec(url.trim());
-  if (!match) return undefined;
-  return { origin: match[1] ?? '', path: match[2] ?? '', query: match[3] ?? '', fragment: match[4] ?? '' };
 }
 
 /** Whether a text is an absolute http(s) URL with a host. */

@@ -11,5 +11,7 @@ declare module 'generated:validators' {
   export const validateUsersList: StandaloneValidator;
   export const validateTokenResponse: StandaloneValidator;
   export const validateErrorBody: StandaloneValidator;
-  export const validateRateLimitHeaders: StandaloneValidator;
+  export const validateListEnvelope: StandaloneValidator;
+  export const validateResourceObject: StandaloneValidator;
+  export const validateContentAttributes: StandaloneValidator;
 }

@@ -5,9 +5,9 @@
  * not here (a document must not change with each run): the run writes it to reports/faults/.
  */
 import { tableCell } from './markdown.ts';
-import { RULES } from '../../contracts/rules.ts';
+import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
-import { AREA_SPECS, BLIND_RATE } from '../../specs/faults/areas.ts';
+import { AREA_SPECS, BLIND_RATE, faultArea } from '../../specs/faults/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import type { GeneratedFile } from './generated.ts';
 
@@ -19,7 +19,7 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     'The suite must catch every broken rule and accept every legal service. `npm run test:faults` proves both:',
     '',
-    '- it starts the embedded mock once per fault below (each breaks one rule of `contracts/rules.ts`) and runs the specs of',
+    '- it starts the embedded mock once per fault below (each breaks one rule of `contracts/rules/`) and runs the specs of',
     "  the fault's area; a fault no test catches fails the run. A contract rule is caught by a failing test; a platform rule",
     '  by a platform deviation of that rule (which fails a run only with `LP_STRICT=1`);',
     '- it runs the whole contract suite against the mock with each legal profile below, and against the sound mock (the',
@@ -35,7 +35,7 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     '## Adding a fault or an open point',
     '',
-    '1. Register the fault in `mock/faults/catalogue.ts`: the rule of `contracts/rules.ts` it breaks and its `area`.',
+    "1. Register the fault in `mock/faults/catalogue.ts`: the rule of `contracts/rules/` it breaks (its area is the rule's).",
     '2. Implement it in `mock/faults/`, at one of the seams of `mock/seams.ts`; the core of the mock never knows faults. A',
     '   new choice the API document leaves open is a new option of `schemas/profile.schema.json` instead (the covering',
     '   profiles below then show each of its values to the whole suite).',
@@ -50,8 +50,9 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '|---|---|---|---|---|',
     ...FAULT_NAMES.map((name) => {
       const f = FAULTS[name];
-      const specs = AREA_SPECS[f.area].map((file) => `\`${file}\``).join(', ');
-      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${f.area} | ${tableCell(f.breaks)} | ${specs} |`;
+      const area = faultArea(name);
+      const specs = AREA_SPECS[area].map((file) => `\`${file}\``).join(', ');
+      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${area} | ${tableCell(f.breaks)} | ${specs} |`;
     }),
     '',
     '## Legal profiles',

@@ -1,29 +1,10 @@
 /**
- * What a run (or a listing) says of each rule of contracts/rules.ts: which tests state it, what they
+ * What a run (or a listing) says of each rule of contracts/rules/: which tests state it, what they
  * need, and, after a run, whether it held, broke, deviated or was not checked and why. A rule counts
  * as checked only through a test that ran (passed or failed): a skipped test checks nothing, and its
  * skip sentence says why. Pure: the summary reporter and `npm run rules` feed it test records.
  */
-import { RULE_AREAS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules.ts';
-
-const AREA_ORDER: readonly RuleArea[] = [
-  'token',
-  'scopes',
-  'provider',
-  'bearer',
-  'logout',
-  'lifetime',
-  'snapshots',
-  'envelope',
-  'content',
-  'users',
-  'rate-limit',
-  '429',
-  'errors',
-];
-// Every area once: a new area of contracts/rules.ts must be placed here.
-for (const area of Object.keys(RULE_AREAS))
-  if (!AREA_ORDER.includes(area as RuleArea)) throw new Error(`scripts/rules/coverage.ts: area ${area} has no place in AREA_ORDER.`);
+import { AREA_IDS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules/index.ts';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
 
@@ -131,8 +112,7 @@ export function sentenceOf(message: string): string {
 
 /** The rules grouped by area, in the catalogue's order of areas. */
 export function byArea<T extends { readonly id: RuleId }>(items: readonly T[]): [RuleArea, T[]][] {
-  // Not Object.keys(RULE_AREAS): JavaScript lists an integer-like key ('429') before every other.
-  return AREA_ORDER.map((area) => [area, items.filter((item) => RULES[item.id].area === area)] as [RuleArea, T[]]).filter(([, list]) => list.length > 0);
+  return AREA_IDS.map((area) => [area, items.filter((item) => RULES[item.id].area === area)] as [RuleArea, T[]]).filter(([, list]) => list.length > 0);
 }
 
 export function countStates(items: readonly RuleCoverage[]): Record<RuleState, number> {

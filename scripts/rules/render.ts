@@ -3,7 +3,7 @@
  * `npm run rules -- --write`), `renderRunText` (the end of a run's terminal output) and
  * `renderRunHtml` (the page beside the HTML report).
  */
-import { RULE_AREAS, RULES } from '../../contracts/rules.ts';
+import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
 import { NEEDS } from '../../harness/verdict/needs.ts';
 import type { TargetDescription } from '../target-description.ts';
 import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
@@ -49,7 +49,7 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
   const out: string[] = [
     '# Rules of the API document',
     '',
-    "<!-- Generated from contracts/rules.ts and the tests' declarations (`npm run rules -- --write`); do not edit. -->",
+    "<!-- Generated from contracts/rules/ and the tests' declarations (`npm run rules -- --write`); do not edit. -->",
     '',
     "Every rule the contract suite checks, at one of two levels: **contract** (the API document states it; a broken one fails the run) and **platform** (the document leaves the point open; the real platform's documented choice or the mock's stricter one: a broken one is a *platform deviation*, reported, failing only with `LP_STRICT=1`).",
     '',

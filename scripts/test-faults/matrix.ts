@@ -13,9 +13,9 @@
  * One file: the matrix, its counts and its two renderings read the same rows; the renderings are short.
  */
 import { tableCell } from '../docs/markdown.ts';
-import { RULES, type RuleId, type RuleLevel } from '../../contracts/rules.ts';
+import { RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { type Column, COLUMNS, type FaultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
+import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
 
@@ -34,8 +34,8 @@ export interface Catch {
 
 export interface FaultRow {
   readonly fault: FaultName;
-  readonly area: FaultArea;
-  /** The rule of contracts/rules.ts it breaks, and that rule's level. */
+  readonly area: RuleArea;
+  /** The rule of contracts/rules/ it breaks, and that rule's level. */
   readonly rule: RuleId;
   readonly level: RuleLevel;
   readonly breaks: string;
@@ -93,7 +93,8 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   );
   return {
     faults: selection.faults.map((fault) => {
-      const { area, breaks, rule } = FAULTS[fault];
+      const { breaks, rule } = FAULTS[fault];
+      const area = faultArea(fault);
       const columns = Object.fromEntries(
         COLUMNS.map((column) => [
           column,

@@ -15,7 +15,7 @@ export interface TestOutcome {
   readonly status: TestStatus;
   /** The first error, redacted, without colours, cut short; empty unless failed. */
   readonly message: string;
-  /** Rules of contracts/rules.ts the test declares it checks (its `rule` annotations). */
+  /** Rules of contracts/rules/ the test declares it checks (its `rule` annotations). */
   readonly rules: readonly string[];
   /** Rules of its platform deviations (the `platform-deviation` annotations the verdict added). */
   readonly deviations: readonly string[];

@@ -1,32 +1,39 @@
 /**
- * The fault matrix's one table: which spec files state the rules of each fault area of
- * mock/faults/catalogue.ts. A fault runs only its area's specs; a legal profile (profiles.ts) runs the
- * whole contract suite. The child run (faults.config.ts) builds its projects from here and
- * scripts/test-faults.ts reads the outcome by the same project names.
+ * The fault matrix's one table: which spec files state the rules of each area of contracts/rules/. A
+ * fault runs only the specs of its rule's area; a legal profile (profiles.ts) runs the whole contract
+ * suite. The child run (faults.config.ts) builds its projects from here and scripts/test-faults.ts
+ * reads the outcome by the same project names.
  *
  * A new spec file that states a rule of an area goes into that area's row. A row naming a file that
- * does not exist, or an area without a row, fails the run: a fault must never pass for want of a spec.
+ * does not exist fails the run: a fault must never pass for want of a spec.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FAULTS, type FaultArea, type FaultName } from '../../mock/faults/index.ts';
+import { RULES, type RuleArea } from '../../contracts/rules/index.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 
-export type { FaultArea } from '../../mock/faults/index.ts';
-
-/** Spec files (under specs/) per fault area. */
-export const AREA_SPECS: Readonly<Record<FaultArea, readonly string[]>> = {
+/** Spec files (under specs/) per rule area. */
+export const AREA_SPECS: Readonly<Record<RuleArea, readonly string[]>> = {
   token: ['token.spec.ts'],
   scopes: ['scopes.spec.ts'],
   provider: ['provider-keys.spec.ts', 'pagination-filters.spec.ts'],
+  bearer: ['bearer-auth.spec.ts', 'errors.spec.ts'],
   logout: ['logout.spec.ts'],
   lifetime: ['token-lifetime.spec.ts'],
-  bearer: ['bearer-auth.spec.ts', 'errors.spec.ts'],
-  schema: ['content.spec.ts', 'users.spec.ts'],
-  limit: ['content.spec.ts', 'pagination-traversal.spec.ts', 'pagination-properties.spec.ts'],
-  filters: ['pagination-filters.spec.ts', 'pagination-properties.spec.ts'],
   snapshots: ['pagination-traversal.spec.ts', 'pagination-snapshots.spec.ts', 'pagination-properties.spec.ts'],
+  envelope: ['content.spec.ts', 'users.spec.ts'],
+  // Items are judged on every page: the walks and the filter tests fetch pages as content.spec.ts does.
+  content: ['content.spec.ts', 'users.spec.ts', 'pagination-traversal.spec.ts', 'pagination-properties.spec.ts', 'pagination-filters.spec.ts'],
+  users: ['content.spec.ts', 'users.spec.ts'],
   'rate-limit': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts', 'rate-limit-period.spec.ts'],
+  '429': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts', 'rate-limit-period.spec.ts'],
+  errors: ['errors.spec.ts'],
 };
+
+/** The area of a fault: its rule's. */
+export function faultArea(name: FaultName): RuleArea {
+  return RULES[FAULTS[name].rule].area;
+}
 
 /**
  * Tests a child run leaves out: @self tests check the suite, not the target, and @slow tests wait in
@@ -82,7 +89,7 @@ export interface AreaSpecs {
 }
 
 /** The area's spec files, split by whether they exist under `specsDir`. */
-export function areaSpecs(area: FaultArea, specsDir: string): AreaSpecs {
+export function areaSpecs(area: RuleArea, specsDir: string): AreaSpecs {
   const files = AREA_SPECS[area] ?? [];
   return {
     present: files.filter((file) => existsSync(path.join(specsDir, file))),
@@ -95,7 +102,7 @@ export function areaSpecs(area: FaultArea, specsDir: string): AreaSpecs {
  * A missing file is reported even when others exist: the row promised its rules are checked there.
  */
 export function specProblem(fault: FaultName, specsDir: string): string | undefined {
-  const area = FAULTS[fault].area;
+  const area = faultArea(fault);
   const { present, missing } = areaSpecs(area, specsDir);
   if (missing.length > 0) return `area ${area} names spec files that do not exist: ${missing.map((f) => `specs/${f}`).join(', ')}`;
   if (present.length === 0) return `area ${area} has no spec file in specs/faults/areas.ts`;

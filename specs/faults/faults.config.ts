@@ -13,12 +13,13 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { RULES } from '../../contracts/rules.ts';
+import { RULES } from '../../contracts/rules/index.ts';
 import type { Profile } from '../../mock/profile.ts';
 import type { MockTargetSettings } from '../../harness/target/config.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import {
   AREA_SPECS,
+  faultArea,
   BLIND_RATE,
   type Column,
   COLUMNS,
@@ -78,7 +79,7 @@ export default defineConfig<object, { mockSettings: MockTargetSettings }>({
     ...FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined).map((name) => ({
       ...base,
       name: inColumn(faultProject(name), column),
-      testMatch: specFileMatch(AREA_SPECS[FAULTS[name].area]),
+      testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
       // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
       metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
       use: { ...base.use, mockSettings: settings(column, [name]) },

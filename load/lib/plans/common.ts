@@ -13,7 +13,7 @@
 import { parsePeriod, type Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
-import { type RuleId, ruleLevel } from '../../../contracts/rules.ts';
+import { type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
 import { readDefaulted, type SettingName } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';

@@ -24,7 +24,7 @@ export const SMOKE_RULES = {
   token: 'the token endpoint issues a token matching the token schema',
   status: 'each endpoint answers 2xx',
   schema: 'each list matches its schema',
-  'rate-headers': 'each api response carries well-formed X-Rate-Limit-* headers',
+  'rate-headers': 'each served list response carries well-formed X-Rate-Limit-* headers, as does any answer that carries them (rate.headers)',
   pagination: 'the next page of a list is reachable with next',
   logout: 'logout succeeds and the token is refused afterwards',
 } as const;

@@ -1,10 +1,10 @@
 /** The fault catalogue (mock/faults/catalogue.ts) against the rule catalogue, and the layer's composition of seams. */
 import { expect, test } from '@playwright/test';
-import { RULE_IDS, RULES } from '../../../contracts/rules.ts';
+import { RULE_IDS, RULES } from '../../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, faultsOfRule, isFaultName } from '../index.ts';
 import { composeSeams, createFaultyMock } from '../index.ts';
 
-test('every fault names a rule of contracts/rules.ts', () => {
+test('every fault names a rule of contracts/rules/index.ts', () => {
   expect(FAULT_NAMES.filter((name) => !RULE_IDS.includes(FAULTS[name].rule))).toEqual([]);
 });
 

@@ -1,0 +1,32 @@
+/**
+ * The groups of rules, in the order every report lists them: a rule names its area, a fault breaks a
+ * rule and so has its area, and the fault matrix runs the spec files of that area
+ * (specs/faults/areas.ts). A list, not an object's keys: JavaScript would list the integer-like `429`
+ * before every other key.
+ */
+export const AREA_LIST = [
+  { id: 'token', title: 'Token issuance' },
+  { id: 'scopes', title: 'Scopes' },
+  { id: 'provider', title: 'Provider keys' },
+  { id: 'bearer', title: 'Bearer authentication' },
+  { id: 'logout', title: 'Logout' },
+  { id: 'lifetime', title: 'Token lifetime' },
+  { id: 'snapshots', title: 'Snapshot pagination' },
+  { id: 'envelope', title: 'List envelope' },
+  { id: 'content', title: 'Content items' },
+  { id: 'users', title: 'Users' },
+  { id: 'rate-limit', title: 'Rate limit' },
+  { id: '429', title: '429 and Retry-After' },
+  { id: 'errors', title: 'Errors' },
+] as const;
+
+export type RuleArea = (typeof AREA_LIST)[number]['id'];
+
+/** The areas in report order. */
+export const AREA_IDS: readonly RuleArea[] = AREA_LIST.map((area) => area.id);
+
+/** Each area's title. */
+export const RULE_AREAS: Readonly<Record<RuleArea, string>> = AREA_LIST.reduce(
+  (titles, area) => ({ ...titles, [area.id]: area.title }),
+  {} as Record<RuleArea, string>,
+);

@@ -1,0 +1,96 @@
+/**
+ * What a rule's judge sees and says: one exchange (a response with its request) in, what was expected
+ * and what came back out. The same judges serve the contract suite (harness/verdict/response-rules.ts
+ * builds the exchange from its ApiResponse) and the k6 scripts (load/lib/checks.ts from a k6
+ * response). Schema validation is injected: the suite passes the validators schemas/index.ts compiles,
+ * the k6 bundles the standalone ones generated at build time, since k6 compiles no schema. k6-safe.
+ */
+import type { HeaderLookup } from '../rate-limit.ts';
+
+export interface Exchange {
+  /** `auth` is {auth_url} (the token endpoint); `api` is {base_url} (logout and resources). */
+  readonly origin: 'auth' | 'api';
+  /** The list a GET of the api origin asked for; undefined for any other request. */
+  readonly list?: 'content' | 'users' | undefined;
+  readonly request: { readonly method: string; readonly url: string };
+  readonly status: number;
+  readonly header: HeaderLookup;
+  /** The parsed JSON body; undefined when the body is empty or not JSON. */
+  readonly body: unknown;
+  /** The body as it came. */
+  readonly text: string;
+}
+
+/** An error of a schema validator, as Ajv (compiled or standalone) reports it. */
+export interface SchemaError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string | undefined;
+  readonly params?: unknown;
+  /** The offending value, from a verbose validator. */
+  readonly data?: unknown;
+}
+
+/** A schema validator: true when `data` matches, and `errors` after a failed call. */
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: readonly SchemaError[] | null | undefined;
+}
+
+/** The validators the judges use, by schema (schemas/*.schema.json). */
+export interface SchemaValidators {
+  readonly tokenResponse: SchemaValidator;
+  readonly listEnvelope: SchemaValidator;
+  readonly resourceObject: SchemaValidator;
+  readonly contentAttributes: SchemaValidator;
+  readonly errorBody: SchemaValidator;
+}
+
+/** The target's time when it answered, as well as it is known. */
+export interface TargetClock {
+  /** Epoch ms: its control plane's, else its Date header's, else ours. */
+  readonly nowMs: number;
+  /** How far that may be from the target's clock. */
+  readonly slackMs: number;
+}
+
+export interface JudgeContext {
+  readonly validators: SchemaValidators;
+  /** For X-Rate-Limit-Reset "within one period"; unchecked when absent. */
+  readonly clock?: TargetClock | undefined;
+  /** The configured token lifetime in seconds; expires_in's bound is unchecked when absent. */
+  readonly lifetimeSeconds?: number | undefined;
+  /** Quotes a body in a finding (the suite redacts it); default: the text, cut. */
+  readonly quote?: ((text: string, max: number) => string) | undefined;
+}
+
+/** A broken rule: what was expected, what came back (the caller adds the request). */
+export interface Broken {
+  readonly expected: string;
+  readonly got: string;
+}
+
+/** undefined: the rule does not apply to this exchange; null: it held; else how it broke. */
+export type Judgement = Broken | null | undefined;
+
+export type ExchangeJudge = (exchange: Exchange, context: JudgeContext) => Judgement;
+
+/** The judgement of a check that applies: null when `ok`, else expected and got. */
+export function held(ok: boolean, expected: string, got: () => string): Judgement {
+  return ok ? null : { expected, got: got() };
+}
+
+/** `expected …, got …`: a finding's sentence, without its request. */
+export function sentence(broken: Broken): string {
+  // A got of several lines (schema errors, items) starts on its own line.
+  return `expected ${broken.expected}, got${broken.got.startsWith('\n') ? ':' : ' '}${broken.got}`;
+}
+
+export function isServed(exchange: Exchange): boolean {
+  return exchange.status >= 200 && exchange.status <= 299;
+}
+
+export function quoted(context: JudgeContext, text: string, max: number): string {
+  if (context.quote !== undefined) return context.quote(text, max);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,45 @@
+/**
+ * The rules of a token's lifetime (document, States and transitions; Authentication 7; Resources,
+ * Access token response). expires_in is judged on every served answer of the token endpoint.
+ */
+import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
+import type { Rule } from './rule.ts';
+import { tokenBody } from './token.ts';
+
+export const LIFETIME_RULES = {
+  'lifetime.expiry': {
+    level: 'contract',
+    area: 'lifetime',
+    statement: 'a token authenticates until its age reaches its lifetime, and not after',
+    section: 'States and transitions; Authentication 7',
+    quote:
+      'token valid | Time passes | Token age reaches its lifetime (default 60 days, configurable per organization) | token expired | Token no longer authenticates.',
+  },
+  'lifetime.expires-in': {
+    level: 'contract',
+    area: 'lifetime',
+    statement: 'expires_in is a positive whole number of seconds, not above the configured lifetime',
+    section: 'Resources, Access token response; Authentication 7',
+    quote: 'expires_in | integer | Lifetime in seconds. — Default token lifetime is 60 days (`expires_in` is in seconds).',
+    judged: 'every 2xx token response, where the lifetime is known',
+    judge: judgeExpiresIn,
+  },
+  'platform.fresh-expires-in': {
+    level: 'platform',
+    area: 'lifetime',
+    statement: 'a token new to this run has expires_in within a few seconds of the configured lifetime',
+    basis: 'platform-docs',
+    note: 'The platform counts expires_in down from the lifetime (5183999 for 60 days); a service that hands back a live token may count further down.',
+  },
+} as const satisfies Record<string, Rule>;
+
+function judgeExpiresIn(exchange: Exchange, context: JudgeContext): Judgement {
+  const expiresIn = tokenBody(exchange)?.expires_in;
+  const lifetime = context.lifetimeSeconds;
+  if (lifetime === undefined || typeof expiresIn !== 'number') return undefined;
+  return held(
+    Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= lifetime,
+    `expires_in a whole number from 1 to the configured lifetime ${lifetime}`,
+    () => String(expiresIn),
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of two levels:
+ *
+ * - `contract`: the API document states it. `quote` holds the document's own words, `section` where
+ *   they stand. A broken contract rule fails the run.
+ * - `platform`: the document leaves the point open ("not shown"), and the rule is what the real
+ *   platform's public documentation records, or a stricter choice of this project's mock. A broken
+ *   platform rule is reported (a "platform deviation"); it fails the run only with LP_STRICT=1.
+ *
+ * A rule judged on every response of a kind carries `judged` (where) and `judge` (how: a pure function
+ * of one exchange, exchange.ts), which the suite's client and the k6 scripts both apply. k6-safe.
+ */
+import type { RuleArea } from './areas.ts';
+import type { ExchangeJudge } from './exchange.ts';
+
+export type RuleLevel = 'contract' | 'platform';
+
+interface RuleBase {
+  readonly area: RuleArea;
+  /** What must hold, in this project's words: a report line names the rule by this. */
+  readonly statement: string;
+  /** Where the rule is judged on every response of a kind, e.g. `every 2xx list page`; only with `judge`. */
+  readonly judged?: string;
+  /** The judgement of one exchange: undefined where the rule does not apply to it. */
+  readonly judge?: ExchangeJudge;
+}
+
+export interface ContractRule extends RuleBase {
+  readonly level: 'contract';
+  /** Where the document states it, e.g. `Endpoints, 1. Request an access token`. */
+  readonly section: string;
+  /** The document's words (sentences or table cells) that state the rule. */
+  readonly quote: string;
+}
+
+export interface PlatformRule extends RuleBase {
+  readonly level: 'platform';
+  /** `platform-docs`: the real platform's public documentation or fixtures record it; `mock`: the mock's own stricter choice. */
+  readonly basis: 'platform-docs' | 'mock';
+  /** What the document leaves open here, and what the basis says. */
+  readonly note: string;
+}
+
+export type Rule = ContractRule | PlatformRule;
