@@ -11,6 +11,7 @@ import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';
 import { servedLimit } from '../harness/walks/list-walk.ts';
 import { pageOf } from '../harness/walks/pages.ts';
+import { describeRequest } from '../harness/client/transport.ts';
 
 test.describe('a content page', () => {
   test(
@@ -29,13 +30,15 @@ test.describe('a content page', () => {
     },
   );
 
-  test('has unique ids', checks('snapshot.traversal'), async ({ api }) => {
-    const { data } = pageOf(await api.list('listContent', { limit: await servedLimit(api, 50) }));
-    const ids = data.map((item) => (item as { id?: unknown }).id);
-    expect(
-      ids.filter((id, index) => ids.indexOf(id) !== index),
-      'ids repeated within the page',
-    ).toEqual([]);
+  test('has unique ids', checks('snapshot.traversal'), async ({ api, verdict }) => {
+    const response = await api.list('listContent', { limit: await servedLimit(api, 50) });
+    const ids = pageOf(response).data.map((item) => (item as { id?: unknown }).id);
+    const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+    verdict.contract(
+      'snapshot.traversal',
+      repeated.length === 0,
+      () => `expected unique ids within the page, got ${repeated.map((id) => JSON.stringify(id)).join(', ')} repeated (${describeRequest(response.request)})`,
+    );
   });
 
   test(

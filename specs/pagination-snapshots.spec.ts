@@ -9,6 +9,7 @@
  * real-time @slow test (a little over 2 minutes; LP_FULL=1, `npm run contract:full`). Each walk uses
  * only the newest `next`: the document says nothing of what an older one does.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import { walkPageBound } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
@@ -44,7 +45,7 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
   test(
     'hides from the rest of a walk an item created and one modified after its first page; a new walk shows both',
     checks('snapshot.isolation'),
-    async ({ api, control }) => {
+    async ({ api, control, verdict }) => {
       try {
         const oracle = await takeOracle(api);
         let created: ControlledItem | undefined;
@@ -56,15 +57,37 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
           created = await control.createContent({ title: 'Created after the snapshot was taken' });
         });
         expectTraversal(walked);
-        expect(created && walked.items.has(created.id), 'the walk showed the item created after its first page').toBe(false);
-        expect(walked.items.get(modified?.id ?? '')?.attributes, `item ${modified?.id} as the walk showed it, modified after its first page`).toEqual(
-          modified?.attributes,
+        const walk = `the walk from GET ${walked.firstUrl}`;
+        verdict.contract(
+          'snapshot.isolation',
+          !(created && walked.items.has(created.id)),
+          () => `expected ${walk} not to show item ${created?.id}, created after its first page, got it`,
         );
-        expect(walked.items.size, 'items of the walk: the total of the data set when it began').toBe(oracle.items.size);
+        const shown = walked.items.get(modified?.id ?? '')?.attributes;
+        verdict.contract(
+          'snapshot.isolation',
+          isDeepStrictEqual(shown, modified?.attributes),
+          () =>
+            `expected ${walk} to show item ${modified?.id} as it was when the walk began, got it as modified after its first page: ${JSON.stringify(shown)}`,
+        );
+        verdict.contract(
+          'snapshot.isolation',
+          walked.items.size === oracle.items.size,
+          () => `expected ${walk} to hold the ${oracle.items.size} items of the data set when it began, got ${walked.items.size}`,
+        );
 
         const fresh = await takeOracle(api);
-        expect(created && fresh.items.has(created.id), 'a new walk shows the created item').toBe(true);
-        expect(fresh.items.get(modified?.id ?? '')?.attributes?.title, 'a new walk shows the modification').toBe('Changed after the snapshot was taken');
+        verdict.contract(
+          'snapshot.isolation',
+          created !== undefined && fresh.items.has(created.id),
+          () => `expected a new walk to show item ${created?.id}, created meanwhile, got none`,
+        );
+        const title = fresh.items.get(modified?.id ?? '')?.attributes?.title;
+        verdict.contract(
+          'snapshot.isolation',
+          title === 'Changed after the snapshot was taken',
+          () => `expected a new walk to show the modification of item ${modified?.id}, got title ${JSON.stringify(title)}`,
+        );
       } finally {
         // The data back to its seed for whoever comes next.
         await control.reset();

@@ -37,22 +37,22 @@ test.describe('every resource response', () => {
     test(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
-      async ({ api, targetNow }) => {
+      async ({ api, targetNow, verdict }) => {
         const response = await api.list(endpoint.id as ResourceEndpointId, probeQuery(endpoint.id as ResourceEndpointId));
         expect(response).toHaveStatus(200);
         const now = await targetNow();
         const { findings } = judgeRateHeaders(headerLookup(response.headers), { status: response.status, nowMs: now, clockSlackMs: TARGET_CLOCK_SLACK_MS });
-        expect(
-          findings.map((f) => f.reason),
-          `X-Rate-Limit headers of ${describeRequest(response.request)}`,
-        ).toEqual([]);
+        verdict.record(
+          ['rate.headers'],
+          findings.map((f) => ({ rule: f.rule, message: `${f.reason} (${describeRequest(response.request)})` })),
+        );
       },
     );
   }
 });
 
 rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
-  rateTest('X-Rate-Limit-Remaining falls by one per request within a window', checks('rate.remaining'), async ({ api, targetClock }) => {
+  rateTest('X-Rate-Limit-Remaining falls by one per request within a window', checks('rate.remaining'), async ({ api, targetClock, verdict }) => {
     const seen: { headers: RateLimitHeaders; sentAtMs: number }[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       const sentAtMs = await targetClock.now();
@@ -66,13 +66,14 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
       return judgeRemainingStep({ before, after, afterServed: true, returned: resetMayHaveCome ? 'reset' : 0 });
     });
     rateTest.skip(!steps.some((s) => s.judged), `Not checked: each of the ${REQUESTS} requests may have come after the reset the answer before it announced.`);
-    expect(
-      steps.flatMap((s) => (s.finding ? [s.finding.reason] : [])),
-      'Remaining steps that were not a fall by one',
-    ).toEqual([]);
+    const request = `GET ${api.url('listContent', { limit: 1 })}`;
+    verdict.record(
+      ['rate.remaining'],
+      steps.flatMap((s, i) => (s.finding ? [{ rule: s.finding.rule, message: `request ${i + 2} of ${REQUESTS}: ${s.finding.reason} (${request})` }] : [])),
+    );
   });
 
-  rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock }) => {
+  rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock, verdict }) => {
     const before = rateHeaders(await listOne(api));
     const fresh = await tokens.issue();
     const after = rateHeaders(await listOne(api.as(fresh.accessToken)));
@@ -83,10 +84,20 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     );
     // The token request in between may count too: the rate covers all endpoints.
     const step = judgeRemainingStep({ before, after, afterServed: true, between: { counted: 0, uncertain: 1 }, returned: 0 });
-    expect(step.finding?.reason, `Remaining for a new token after ${before.remaining} for the old one`).toBeUndefined();
+    verdict.record(
+      ['rate.per-client'],
+      step.finding
+        ? [
+            {
+              rule: 'rate.per-client',
+              message: `a new token of the same client after Remaining ${before.remaining} for the old one: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
+            },
+          ]
+        : [],
+    );
   });
 
-  rateTest('is not spent by another client', checks(['rate.per-client'], { needs: ['provider'] }), async ({ api, tokens, targetClock }) => {
+  rateTest('is not spent by another client', checks(['rate.per-client'], { needs: ['provider'] }), async ({ api, tokens, targetClock, verdict }) => {
     const other = api.as((await tokens.forScopes(undefined, 'provider')).accessToken);
     // The organization's token first: its request is the organization's too, but nothing of the provider's.
     await tokens.shared();
@@ -99,10 +110,17 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     );
     // One request of the provider key between its two answers: the organization's requests must not count.
     const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
-    expect(
-      step.finding?.reason,
-      `Remaining of the provider key after ${OTHER_CLIENT_REQUESTS} requests of the organization key (another API client) in between`,
-    ).toBeUndefined();
+    verdict.record(
+      ['rate.per-client'],
+      step.finding
+        ? [
+            {
+              rule: 'rate.per-client',
+              message: `the provider key after ${OTHER_CLIENT_REQUESTS} requests of the organization key (another API client) in between: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
+            },
+          ]
+        : [],
+    );
   });
 });
 

@@ -117,7 +117,7 @@ customRateTest.describe('a custom rate', () => {
   customRateTest(
     'shows its period in X-Rate-Limit-Limit and its count in the budget',
     checks(['rate.budget', 'rate.429'], { needs: ['quota', 'rate-known'] }),
-    async ({ api, target, targetClock, tokens }) => {
+    async ({ api, target, targetClock, tokens, verdict }) => {
       const configured = target.rate;
       customRateTest.skip(!configured, 'The key is not rate limited (LP_RATE=0): no budget to compare.');
       if (!configured) return;
@@ -137,19 +137,31 @@ customRateTest.describe('a custom rate', () => {
         counted = await countOneWindow(api, targetClock, tokens, configured);
       }
       const { spent, known, tokenRequests } = counted;
-      expect(spent.first.periodSeconds, `X-Rate-Limit-Limit "${spent.first.period}" for a key whose rate is ${rate}`).toBe(configured.periodSeconds);
+      const request = `the spend of GET ${api.url('listContent')}`;
+      verdict.contract(
+        'rate.budget',
+        spent.first.periodSeconds === configured.periodSeconds,
+        () => `expected X-Rate-Limit-Limit to name the period of the rate ${rate}, got "${spent.first.period}" (${request})`,
+      );
       const spentBefore = configured.requests - 1 - spent.first.remaining;
-      expect(
+      verdict.contract(
+        'rate.budget',
         spentBefore >= known && spentBefore <= known + tokenRequests,
-        `X-Rate-Limit-Remaining ${spent.first.remaining} of the first request after ${known} in its window for a key whose rate is ${rate}` +
-          ` (expected ${configured.requests - 1 - known}, or less by the ${tokenRequests} token requests sent in the window)`,
-      ).toBe(true);
+        () =>
+          `expected X-Rate-Limit-Remaining ${configured.requests - 1 - known} (or less by the ${tokenRequests} token requests sent in the window) ` +
+          `for the first request after ${known} in its window of a key whose rate is ${rate}, got ${spent.first.remaining} (${request})`,
+      );
       requireRefusal(spent);
       customRateTest.skip(
         spent.gaveBack,
         `Not checked: budget came back during the spend (a window ended, or a sliding window gave some back), so the ${spent.served} requests served before the 429 say nothing of the budget.`,
       );
-      expect(spent.served, `requests served before the first 429 for a key whose rate is ${rate}`).toBe(configured.requests - spentBefore);
+      verdict.contract(
+        'rate.429',
+        spent.served === configured.requests - spentBefore,
+        () =>
+          `expected ${configured.requests - spentBefore} requests served before the first 429 for a key whose rate is ${rate}, got ${spent.served} (${request})`,
+      );
     },
   );
 });

@@ -5,6 +5,7 @@ import { AREA_SPECS, areaSpecs, faultArea, faultProject, inColumn, SOUND_PROJECT
 import { MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { buildMatrix, type Catch, checkCounts, type Matrix, renderReport, renderText } from './matrix.ts';
 import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+import { formProblem } from './failure-form.ts';
 
 const SPECS_DIR = path.join(__dirname, '..', '..', 'specs');
 
@@ -15,6 +16,7 @@ const t = (title: string, status: TestStatus, message = '', more: Partial<TestOu
   message,
   rules: [],
   deviations: [],
+  failures: status === 'failed' ? [{ file: 'x.spec.ts', line: 1, message: `content.type (contract): ${message}` }] : [],
   ...more,
 });
 const project = (name: string, tests: TestOutcome[]): ProjectOutcome => ({ project: name, tests });
@@ -176,8 +178,70 @@ test.describe('the counts for CI', () => {
         },
       ],
       errors: ['worker crashed'],
+      misreported: [{ project: 'fault:type-wrong', test: 'x.spec.ts › a', problem: 'says "Expected: true"' }],
     };
-    expect(checkCounts(m)).toEqual({ passed: 3, failed: 4, skipped: 0 });
+    expect(checkCounts(m)).toEqual({ passed: 3, failed: 5, skipped: 0 });
+  });
+});
+
+test.describe('a failure behind a fault', () => {
+  const site = (file: string, message: string) => ({ file, line: 3, message });
+  const cases: { description: string; file: string; message: string; problem: RegExp | undefined }[] = [
+    {
+      description: 'in the rule’s words at a spec line',
+      file: 'content.spec.ts',
+      message: 'content.type (contract): expected "content", got "contents" (GET …)',
+      problem: undefined,
+    },
+    {
+      description: 'of a platform rule under LP_STRICT=1',
+      file: 'logout.spec.ts',
+      message: 'platform.logout-response (platform): expected 204, got 200',
+      problem: undefined,
+    },
+    {
+      description: 'located in the harness',
+      file: '../harness/verdict/verdict.ts',
+      message: 'content.type (contract): …',
+      problem: /located in \.\.\/harness\/verdict\/verdict\.ts:3/,
+    },
+    { description: 'located in a fixture', file: 'fixtures/index.ts', message: 'content.type (contract): …', problem: /located in fixtures\/index\.ts/ },
+    { description: 'without a location', file: '', message: 'content.type (contract): …', problem: /has no location/ },
+    {
+      description: 'in Playwright’s words',
+      file: 'content.spec.ts',
+      message: 'Error: ids repeated\n\nExpected: true\nReceived: false',
+      problem: /rule id and level, says "Expected: true"/,
+    },
+    {
+      description: 'naming no rule of contracts/rules/index.ts',
+      file: 'content.spec.ts',
+      message: 'content.kind (contract): …',
+      problem: /does not start with a rule id/,
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.description}: ${c.problem ? 'misreported' : 'well reported'}`, () => {
+      const problem = formProblem(site(c.file, c.message));
+      if (c.problem === undefined) expect(problem).toBeUndefined();
+      else expect(problem).toMatch(c.problem);
+    });
+  }
+
+  test('is listed by test, for fault projects only, and fails the run', () => {
+    const bad = t('a', 'failed', '', { failures: [site('../harness/walks/list-walk.ts', 'Error: boom')] });
+    const m = buildMatrix(
+      run([
+        SOUND,
+        project(faultProject('type-wrong'), [bad]),
+        project(inColumn(faultProject('type-wrong'), 'blind'), [t('a', 'failed')]),
+        project(variantProject('cover-1'), [bad]),
+      ]),
+      { faults: ['type-wrong'], variants: [], problems: noProblems },
+    );
+    expect(m.misreported).toEqual([{ project: 'fault:type-wrong', test: 'x.spec.ts › a', problem: expect.stringMatching(/^is located in \.\.\/harness/) }]);
+    expect(renderText(m, { maxTitles: 4 })).toContain("failures not reported as the rule at the spec's line (1):\n- fault:type-wrong: x.spec.ts › a");
+    expect(renderReport(m)).toContain('- fault:type-wrong: x.spec.ts › a');
   });
 });
 

@@ -18,6 +18,7 @@ import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from '../../specs/faults/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../../specs/faults/profiles.ts';
 import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
+import { type Misreport, misreports } from './failure-form.ts';
 
 /** How one column saw a fault. */
 export interface Catch {
@@ -63,6 +64,8 @@ export interface Matrix {
   readonly variants: readonly VariantRow[];
   /** Errors of the run outside any test. */
   readonly errors: readonly string[];
+  /** Failures behind a fault not reported as the rule at the spec's line (failure-form.ts). */
+  readonly misreported: readonly Misreport[];
 }
 
 export interface Selection {
@@ -108,6 +111,7 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
       ...(byProject.has(inColumn(SOUND_PROJECT, column)) ? [variantRow(undefined, column, byProject.get(inColumn(SOUND_PROJECT, column)))] : []),
     ]),
     errors: run.errors,
+    misreported: misreports(run),
   };
 }
 
@@ -155,15 +159,16 @@ function variantRow(variant: string | undefined, column: Column, project: Projec
 
 /**
  * The checks for CI's summary line: each fault caught in a column passes; each uncaught fault, each
- * false alarm, each run that did not finish and each error of the run fails; a fault the blind column
- * cannot see is skipped (a remote run cannot check its rule, and says so).
+ * false alarm, each run that did not finish, each error of the run and each failure behind a fault
+ * not reported as its rule at the spec's line fails; a fault the blind column cannot see is skipped (a
+ * remote run cannot check its rule, and says so).
  */
 export function checkCounts(m: Matrix): { passed: number; failed: number; skipped: number } {
   const cells = m.faults.flatMap((f) => COLUMNS.map((c) => f.columns[c]));
   const caught = cells.filter((c) => c.caught).length;
   const unseen = cells.filter((c) => c.unseen).length;
   const falseAlarms = m.variants.reduce((sum, v) => sum + v.falseAlarms.length + (v.problem === undefined ? 0 : 1), 0);
-  return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length, skipped: unseen };
+  return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length + m.misreported.length, skipped: unseen };
 }
 
 /** One sentence: the matrix in numbers. */
@@ -204,6 +209,7 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
   if (alarms.length > 0) lines.push('', 'false alarms:');
   for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, ...a.message.split('\n').map((line) => `    ${line}`));
   if (m.errors.length > 0) lines.push('', 'errors of the run:', ...m.errors.map((e) => `- ${e.split('\n')[0]}`));
+  lines.push(...misreportLines(m));
   return lines.join('\n');
 }
 
@@ -251,6 +257,7 @@ export function renderReport(m: Matrix): string {
     lines.push('', '### False alarms', '');
     for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
   }
+  lines.push(...misreportLines(m));
   if (EXCLUDED.length > 0) {
     lines.push(
       '',
@@ -260,6 +267,14 @@ export function renderReport(m: Matrix): string {
     );
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The failures behind faults not in the rule's form, by test (each fails the run). */
+function misreportLines(m: Matrix): string[] {
+  if (m.misreported.length === 0) return [];
+  const lines = ['', `failures not reported as the rule at the spec's line (${m.misreported.length}):`];
+  for (const r of m.misreported) lines.push(`- ${r.project}: ${r.test}`, `    ${r.problem}`);
+  return lines;
 }
 
 function variantLabel(v: VariantRow): string {

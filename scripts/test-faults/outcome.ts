@@ -19,6 +19,17 @@ export interface TestOutcome {
   readonly rules: readonly string[];
   /** Rules of its platform deviations (the `platform-deviation` annotations the verdict added). */
   readonly deviations: readonly string[];
+  /** Each error of its run: where Playwright located it and its message (failure-form.ts reads them); empty unless failed. */
+  readonly failures: readonly FailureSite[];
+}
+
+/** One error of a test, as the report shows it. */
+export interface FailureSite {
+  /** The file Playwright located it in, relative to specs/ (`content.spec.ts`, `../harness/…`), or empty when it has no location. */
+  readonly file: string;
+  readonly line: number;
+  /** Its message, redacted, without colours, cut short. */
+  readonly message: string;
 }
 
 export interface ProjectOutcome {

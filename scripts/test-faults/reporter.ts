@@ -11,7 +11,7 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
 import { Redactor } from '../../harness/client/redact.ts';
 import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
-import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
@@ -83,7 +83,16 @@ export default class FaultMatrixReporter implements Reporter {
     const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
       project,
       tests: state.tests.map(
-        (t) => this.#outcomes.get(t) ?? { file: this.#file(t), title: this.#title(t), status: 'notRun', message: '', rules: this.#rules(t), deviations: [] },
+        (t) =>
+          this.#outcomes.get(t) ?? {
+            file: this.#file(t),
+            title: this.#title(t),
+            status: 'notRun',
+            message: '',
+            rules: this.#rules(t),
+            deviations: [],
+            failures: [],
+          },
       ),
     }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
@@ -110,7 +119,13 @@ export default class FaultMatrixReporter implements Reporter {
       deviations: [
         ...new Set(result.annotations.filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
+      failures: status === 'failed' ? result.errors.map((e) => this.#site(e)) : [],
     };
+  }
+
+  #site(error: TestError): FailureSite {
+    const file = error.location ? path.relative(this.#specsDir, error.location.file).split(path.sep).join('/') : '';
+    return { file, line: error.location?.line ?? 0, message: this.#message([error]).slice(0, MESSAGE_LIMIT) };
   }
 
   #rules(test: TestCase): string[] {
