@@ -67,7 +67,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: 'rate-budget-per-token',
     spec: 'rate-limit-headers.spec.ts',
     title: 'is not reset by a new token of the same client',
-    message: /Remaining for a new token/,
+    message: /rate\.per-client \(contract\): a new token of the same client after Remaining \d+ for the old one/,
   },
   {
     fault: 'retry-after-short',
@@ -79,19 +79,19 @@ export const FAULT_CASES: readonly FaultCase[] = [
     fault: 'rate-429-early',
     spec: 'rate-limit.spec.ts',
     title: 'shows its period in X-Rate-Limit-Limit and its count in the budget',
-    message: /requests served before the first 429 for a key whose rate is/,
+    message: /rate\.429 \(contract\): expected \d+ requests served before the first 429 for a key whose rate is/,
   },
   {
     fault: 'item-repeated-across-pages',
     spec: 'pagination-traversal.spec.ts',
     title: 'each page gives a next unlike the one before, and the walk yields every item exactly once',
-    message: /duplicate-id, page \d+\): item \S+ came again/,
+    message: /snapshot\.traversal \(contract\): item \S+ came again[^\n]*\(duplicate-id, page \d+/,
   },
   {
     fault: 'snapshot-sees-changes',
     spec: 'pagination-snapshots.spec.ts',
     title: 'hides from the rest of a walk an item created and one modified after its first page; a new walk shows both',
-    message: /the walk showed the item created after its first page/,
+    message: /snapshot\.isolation \(contract\): expected the walk from GET \S+ not to show item \S+, created after its first page, got it/,
   },
   {
     fault: 'snapshot-never-expires',
