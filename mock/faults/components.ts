@@ -4,7 +4,7 @@
  */
 import { DEFAULT_CLIENTS } from '../app.ts';
 import type { AccessGrant, IssuedTokens, Tokens } from '../seams.ts';
-import type { FaultTable } from './fault.ts';
+import type { FaultInfo, FaultTable } from './fault.ts';
 
 /** A token store whose tokens, once issued, authenticate until logged out, whatever their age. */
 function neverExpiring(inner: Tokens): Tokens {
@@ -28,15 +28,18 @@ function neverExpiring(inner: Tokens): Tokens {
   };
 }
 
-export const COMPONENT_FAULTS: FaultTable<
-  | 'token-wrong-secret-accepted'
-  | 'token-never-expires'
-  | 'logout-keeps-access-token'
-  | 'logout-keeps-refresh-token'
-  | 'bearer-not-checked'
-  | 'scope-not-enforced-content'
-  | 'scope-not-enforced-users'
-> = {
+/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+export const COMPONENT_FAULT_INFO = {
+  'token-wrong-secret-accepted': { rule: 'token.credentials', breaks: 'a wrong client secret gets a token' },
+  'token-never-expires': { rule: 'lifetime.expiry', breaks: 'a token still authenticates after its lifetime' },
+  'logout-keeps-access-token': { rule: 'logout.expires-access', breaks: 'a logged-out access token still authenticates' },
+  'logout-keeps-refresh-token': { rule: 'logout.expires-refresh', breaks: 'a refresh token given with the logout still refreshes' },
+  'bearer-not-checked': { rule: 'bearer.required', breaks: 'a resource request without a valid bearer token is served' },
+  'scope-not-enforced-content': { rule: 'scopes.limit-token', breaks: 'a token without a content scope lists content' },
+  'scope-not-enforced-users': { rule: 'scopes.limit-token', breaks: 'a token without a users scope lists users' },
+} as const satisfies Record<string, FaultInfo>;
+
+export const COMPONENT_FAULTS: FaultTable<keyof typeof COMPONENT_FAULT_INFO> = {
   'token-wrong-secret-accepted': () => ({
     seams: { clients: (inner) => ({ get: (id) => inner.get(id), authenticate: (id, secret) => inner.authenticate(id, secret) ?? inner.get(id) }) },
   }),

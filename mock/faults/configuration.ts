@@ -6,7 +6,7 @@ import { parseRate, type Rate } from '../../contracts/duration.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { SCOPES } from '../../contracts/scopes.ts';
 import { type ClientConfig, DEFAULT_CLIENTS, type MockOptions } from '../app.ts';
-import { type FaultTable, profileOf } from './fault.ts';
+import { type FaultInfo, type FaultTable, profileOf } from './fault.ts';
 
 /** A lifetime no test waits out: 100 years of virtual time. */
 const NEVER_SECONDS = 100 * 365 * 86_400;
@@ -19,9 +19,22 @@ function halved(rate: Rate): Rate {
   return { ...rate, requests: Math.max(1, Math.floor(rate.requests / 2)) };
 }
 
-export const CONFIGURATION_FAULTS: FaultTable<
-  'token-unheld-scope-granted' | 'provider-isolation-broken' | 'snapshot-never-expires' | 'snapshot-expires-early' | 'rate-budget-wrong'
-> = {
+/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+export const CONFIGURATION_FAULT_INFO = {
+  'token-unheld-scope-granted': {
+    rule: 'token.held-scopes',
+    breaks: 'a scope the key does not hold is granted (the key’s scopes widened behind the suite’s back)',
+  },
+  'provider-isolation-broken': {
+    rule: 'provider.isolation',
+    breaks: 'a provider key lists every provider’s content (registered without its provider)',
+  },
+  'snapshot-never-expires': { rule: 'snapshot.expiry', breaks: 'a snapshot never becomes obsolete' },
+  'snapshot-expires-early': { rule: 'snapshot.alive', breaks: 'a snapshot becomes obsolete after 1 minute instead of 2' },
+  'rate-budget-wrong': { rule: 'rate.budget', breaks: 'the budget in force is half the configured rate' },
+} as const satisfies Record<string, FaultInfo>;
+
+export const CONFIGURATION_FAULTS: FaultTable<keyof typeof CONFIGURATION_FAULT_INFO> = {
   // Every key holds every scope the contract names, whatever the suite was told.
   'token-unheld-scope-granted': (o) => ({ options: { ...o, clients: clientsOf(o).map((c) => ({ ...c, scopes: [...new Set([...c.scopes, ...SCOPES])] })) } }),
   // The provider key is registered as an organization key.

@@ -9,7 +9,7 @@ import { nextValue } from '../../contracts/pagination.ts';
 import { apiErrors } from '../errors.ts';
 import { Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
-import { type FaultTable, withHeader, withoutHeader } from './fault.ts';
+import { type FaultInfo, type FaultTable, withHeader, withoutHeader } from './fault.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,25 +68,31 @@ function nextOfReply(reply: Reply): string | undefined {
 /** Walks the expiry fault remembers the first request of: bounded, oldest forgotten first (load tests open thousands). */
 const MAX_REMEMBERED_WALKS = 4096;
 
-export const EXCHANGE_FAULTS: FaultTable<
-  | 'token-unsupported-grant-accepted'
-  | 'scope-list-refused'
-  | 'token-expires-in-string'
-  | 'token-type-not-bearer'
-  | 'token-refresh-token-missing'
-  | 'expires-in-above-lifetime'
-  | 'attribute-wrong-type'
-  | 'attribute-missing'
-  | 'timestamp-with-zone'
-  | 'type-wrong'
-  | 'links-self-missing'
-  | 'links-self-other-path'
-  | 'next-link-other-origin'
-  | 'users-item-id-missing'
-  | 'rate-headers-missing-users'
-  | 'logout-without-token-accepted'
-  | 'snapshot-expires-from-first-request'
-> = {
+/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+export const EXCHANGE_FAULT_INFO = {
+  'token-unsupported-grant-accepted': { rule: 'token.grant-type', breaks: 'a grant_type other than client_credentials gets a token' },
+  'scope-list-refused': { rule: 'token.scope-list', breaks: 'several scopes requested as a comma-delimited list are refused' },
+  'token-expires-in-string': { rule: 'token.response', breaks: 'expires_in is a string, not an integer' },
+  'token-type-not-bearer': { rule: 'token.response', breaks: 'token_type is not bearer' },
+  'token-refresh-token-missing': { rule: 'token.issued', breaks: 'the token response carries no refresh_token' },
+  'expires-in-above-lifetime': { rule: 'lifetime.expires-in', breaks: 'expires_in is a day longer than the configured lifetime' },
+  'attribute-wrong-type': { rule: 'content.attributes', breaks: 'is-obsolete is a string, not a boolean' },
+  'attribute-missing': { rule: 'content.attributes', breaks: 'content items lack summary' },
+  'timestamp-with-zone': { rule: 'content.timestamps', breaks: 'created-at carries a time zone' },
+  'type-wrong': { rule: 'content.type', breaks: 'content items have type contents' },
+  'links-self-missing': { rule: 'envelope.shape', breaks: 'links has no self' },
+  'links-self-other-path': { rule: 'envelope.self', breaks: 'links.self names another path (/api/v1/…)' },
+  'next-link-other-origin': { rule: 'envelope.next-link', breaks: 'links.next points at another origin' },
+  'users-item-id-missing': { rule: 'users.list', breaks: 'users are resource objects without an id' },
+  'rate-headers-missing-users': { rule: 'rate.headers', breaks: 'responses of the users endpoint lack the X-Rate-Limit-* headers' },
+  'logout-without-token-accepted': { rule: 'platform.logout-response', breaks: 'a logout without a bearer token is answered 204' },
+  'snapshot-expires-from-first-request': {
+    rule: 'snapshot.alive',
+    breaks: 'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',
+  },
+} as const satisfies Record<string, FaultInfo>;
+
+export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
   'token-unsupported-grant-accepted': () => ({
     seams: formRequest((form) => {
       const grant = form.get('grant_type');

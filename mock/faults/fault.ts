@@ -3,10 +3,19 @@
  * halved) and wrappers at the core's seams (mock/seams.ts). Built from the options the faulty mock
  * is created with, so that a wrapper can read them (the keys, the profile).
  */
+import type { RuleId } from '../../contracts/rules/index.ts';
 import type { MockOptions, Profile } from '../app.ts';
 import { BUILT_IN_PROFILES } from '../profile.ts';
 import type { MockSeams } from '../seams.ts';
 import type { FaultName } from './catalogue.ts';
+
+/** What a fault breaks, written beside its implementation in the module of its seam. */
+export interface FaultInfo {
+  /** The rule the fault breaks. */
+  readonly rule: RuleId;
+  /** What the mock does wrong, in a few words. */
+  readonly breaks: string;
+}
 
 export interface FaultParts {
   /** The options the mock is created with instead of those given. */

@@ -1,7 +1,7 @@
 /** Faults at the `pages` seam: what a page reads, where a walk goes on, and the next value handed out. */
 import type { ContentFilterName } from '../../contracts/endpoints.ts';
 import type { PagePlan } from '../seams.ts';
-import { type FaultTable, profileOf } from './fault.ts';
+import { type FaultInfo, type FaultTable, profileOf } from './fault.ts';
 
 function withoutFilter(name: ContentFilterName) {
   return () => ({
@@ -18,19 +18,22 @@ function withoutFilter(name: ContentFilterName) {
   });
 }
 
-export const PAGE_FAULTS: FaultTable<
-  | 'limit-ignored'
-  | 'limit-off-by-one'
-  | 'filter-start-date-ignored'
-  | 'filter-end-date-ignored'
-  | 'filter-modified-after-ignored'
-  | 'filter-modified-before-ignored'
-  | 'snapshot-sees-changes'
-  | 'item-repeated-across-pages'
-  | 'item-dropped-across-pages'
-  | 'next-loops'
-  | 'next-unchanged'
-> = {
+/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+export const PAGE_FAULT_INFO = {
+  'limit-ignored': { rule: 'content.limit', breaks: 'limit is ignored: pages hold the default count' },
+  'limit-off-by-one': { rule: 'content.limit', breaks: 'a page holds limit + 1 items' },
+  'filter-start-date-ignored': { rule: 'platform.filters', breaks: 'filter[start_date] is ignored' },
+  'filter-end-date-ignored': { rule: 'platform.filters', breaks: 'filter[end_date] is ignored' },
+  'filter-modified-after-ignored': { rule: 'platform.filters', breaks: 'filter[modified_after] is ignored' },
+  'filter-modified-before-ignored': { rule: 'platform.filters', breaks: 'filter[modified_before] is ignored' },
+  'snapshot-sees-changes': { rule: 'snapshot.isolation', breaks: 'a walk shows items created or changed after its first request' },
+  'item-repeated-across-pages': { rule: 'snapshot.traversal', breaks: 'the last item of the first page comes again on the second' },
+  'item-dropped-across-pages': { rule: 'snapshot.traversal', breaks: 'one item between the first and second page is never served' },
+  'next-loops': { rule: 'snapshot.traversal', breaks: 'the next value of the second page leads back to the first page, and so on forever' },
+  'next-unchanged': { rule: 'snapshot.next', breaks: 'each page hands out the next value it was asked with' },
+} as const satisfies Record<string, FaultInfo>;
+
+export const PAGE_FAULTS: FaultTable<keyof typeof PAGE_FAULT_INFO> = {
   'limit-ignored': (o) => {
     const size = profileOf(o).query.limitDefault;
     return { seams: { pages: { plan: (plan) => ({ ...plan, size }) } } };

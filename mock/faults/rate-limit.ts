@@ -2,7 +2,7 @@
 import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
 import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
-import { type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
+import { type FaultInfo, type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
 
 /** A rate limiter whose outcomes `change` edits (a client without a rate has none to edit). */
 function outcomes(change: (outcome: RateOutcome, core: SeamContext, who: Parameters<RateLimit['take']>[0]) => RateOutcome) {
@@ -32,25 +32,34 @@ const HOURS_LATE_MS = 2 * 3600_000;
 /** The wait `retry-after-hours` asks for: over eight hours. */
 const LONG_RETRY_AFTER_SECONDS = 30_000;
 
-export const RATE_FAULTS: FaultTable<
-  | 'rate-header-limit-missing'
-  | 'rate-header-remaining-missing'
-  | 'rate-header-reset-missing'
-  | 'rate-header-reset-malformed'
-  | 'rate-remaining-constant'
-  | 'rate-budget-per-token'
-  | 'rate-reset-header-early'
-  | 'rate-no-429'
-  | 'rate-429-early'
-  | 'retry-after-missing'
-  | 'retry-after-short'
-  | 'rate-budget-shared-across-clients'
-  | 'rate-users-never-429'
-  | 'rate-remaining-negative'
-  | 'rate-period-longer'
-  | 'rate-reset-hours-late'
-  | 'retry-after-hours'
-> = {
+/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+export const RATE_FAULT_INFO = {
+  'rate-header-limit-missing': { rule: 'rate.headers', breaks: 'responses lack X-Rate-Limit-Limit' },
+  'rate-header-remaining-missing': { rule: 'rate.headers', breaks: 'responses lack X-Rate-Limit-Remaining' },
+  'rate-header-reset-missing': { rule: 'rate.headers', breaks: 'responses lack X-Rate-Limit-Reset' },
+  'rate-header-reset-malformed': { rule: 'rate.headers', breaks: 'X-Rate-Limit-Reset is not ISO 8601 UTC' },
+  'rate-remaining-constant': { rule: 'rate.remaining', breaks: 'X-Rate-Limit-Remaining stays at the budget' },
+  'rate-budget-per-token': { rule: 'rate.per-client', breaks: 'each token has a budget of its own' },
+  'rate-reset-header-early': { rule: 'rate.reset', breaks: 'X-Rate-Limit-Reset names half a period before the window really ends' },
+  'rate-no-429': { rule: 'rate.429', breaks: 'a client past its budget is served' },
+  'rate-429-early': { rule: 'rate.429', breaks: 'the last request of the budget gets 429' },
+  'retry-after-missing': { rule: 'rate.retry-after', breaks: '429 without Retry-After' },
+  'retry-after-short': { rule: 'rate.retry-after', breaks: 'Retry-After asks for half the wait to the reset' },
+  'rate-budget-shared-across-clients': {
+    rule: 'rate.per-client',
+    breaks: 'every client spends one budget: the provider key’s requests count against the organization’s',
+  },
+  'rate-users-never-429': { rule: 'rate.per-client', breaks: 'GET /api/v2/users is served past the budget (never answers 429)' },
+  'rate-remaining-negative': { rule: 'rate.headers', breaks: 'a 429 says X-Rate-Limit-Remaining: -1' },
+  'rate-period-longer': {
+    rule: 'rate.period',
+    breaks: 'X-Rate-Limit-Limit names sixty times the period the windows really last (1h for windows of a minute)',
+  },
+  'rate-reset-hours-late': { rule: 'rate.headers', breaks: 'X-Rate-Limit-Reset names two hours after the window really ends' },
+  'retry-after-hours': { rule: 'platform.retry-after-reset', breaks: 'a 429 asks for a Retry-After of 30,000 s, far past its window' },
+} as const satisfies Record<string, FaultInfo>;
+
+export const RATE_FAULTS: FaultTable<keyof typeof RATE_FAULT_INFO> = {
   'rate-header-limit-missing': dropping('X-Rate-Limit-Limit'),
   'rate-header-remaining-missing': dropping('X-Rate-Limit-Remaining'),
   'rate-header-reset-missing': dropping('X-Rate-Limit-Reset'),
