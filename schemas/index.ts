@@ -8,6 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { fail, type Result } from '../contracts/result.ts';
+import type { SchemaValidators } from '../contracts/rules/exchange.ts';
 import { formatErrors, type FormatErrorsOptions } from '../contracts/rules/schema-errors.ts';
 import type { SchemaKey } from './registry.ts';
 import {
@@ -42,6 +43,15 @@ export {
   validateUsersItem,
   validateUsersList,
 } from './validators.ts';
+
+/** The validators the rule judges of contracts/rules/ take, compiled here (k6 passes standalone ones of the same schemas). */
+export const RULE_VALIDATORS: SchemaValidators = {
+  tokenResponse: validateTokenResponse,
+  listEnvelope: validateListEnvelope,
+  resourceObject: validateResourceObject,
+  contentAttributes: validateContentAttributes,
+  errorBody: validateErrorBody,
+};
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
 export const VALIDATORS = {

@@ -1,17 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { validateContentAttributes, validateErrorBody, validateListEnvelope, validateResourceObject, validateTokenResponse } from '../../schemas/index.ts';
+import { RULE_VALIDATORS as VALIDATORS } from '../../schemas/index.ts';
 import { headerLookup } from '../rate-limit.ts';
-import type { Exchange, SchemaValidators } from './exchange.ts';
+import type { Exchange } from './exchange.ts';
 import { AREA_IDS, RESPONSE_RULE_IDS, type Rule, RULE_IDS, RULES, type RuleId } from './index.ts';
 import { judgeExchange } from './judge.ts';
 
-const VALIDATORS: SchemaValidators = {
-  tokenResponse: validateTokenResponse,
-  listEnvelope: validateListEnvelope,
-  resourceObject: validateResourceObject,
-  contentAttributes: validateContentAttributes,
-  errorBody: validateErrorBody,
-};
 const URL_OF_PAGE = 'http://127.0.0.1:4011/api/v2/content?limit=2';
 const HEADERS = { 'x-rate-limit-limit': '1m', 'x-rate-limit-remaining': '3', 'x-rate-limit-reset': '2026-01-01T00:01:00Z' };
 
