@@ -98,7 +98,7 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
   test(
     'is continued by its newest next 110 s after the previous request, though more than 2 minutes after the first',
     checks('snapshot.alive'),
-    async ({ api, control }) => {
+    async ({ api, control, verdict }) => {
       const oracle = await takeOracle(api);
       // Pages of a quarter of the set: at least three, so the second pause follows a page after the first.
       const walked = await walkInPages(api, oracle, PAUSED_WALK_PAGES, async (page, _items, sentAtMs) => {
@@ -108,12 +108,18 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
         const pause = page === 1 ? FIRST_PAUSE_SECONDS : page === 2 ? SECOND_PAUSE_SECONDS : 0;
         if (pause > 0) await control.advance(pause - (Date.now() - sentAtMs) / 1000);
       });
-      expect(
-        walked.pages.length,
-        `requests of the walk: three at least, so that the third came ${SECOND_PAUSE_SECONDS} s after the second`,
-      ).toBeGreaterThanOrEqual(3);
-      expectTraversal(walked, `the walk paused ${FIRST_PAUSE_SECONDS} s after its first page and ${SECOND_PAUSE_SECONDS} s after its second`);
-      expect(walked.items.size, 'items of the paused walk').toBe(oracle.items.size);
+      const paused = `the walk paused ${FIRST_PAUSE_SECONDS} s after its first page and ${SECOND_PAUSE_SECONDS} s after its second`;
+      verdict.contract(
+        'snapshot.alive',
+        walked.pages.length >= 3,
+        () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`,
+      );
+      expectTraversal(walked, paused);
+      verdict.contract(
+        'snapshot.alive',
+        walked.items.size === oracle.items.size,
+        () => `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`,
+      );
     },
   );
 
@@ -128,7 +134,11 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       expectRefusedAfterPause(verdict, paused.pages[1]?.response, '120 s');
       const again = await walkInPages(api, oracle);
       expectTraversal(again, 'the walk started again without next');
-      expect(again.items.size, 'items of the new walk').toBe(oracle.items.size);
+      verdict.contract(
+        'snapshot.traversal',
+        again.items.size === oracle.items.size,
+        () => `expected the walk started again without next to yield ${oracle.items.size} items, got ${again.items.size}`,
+      );
     },
   );
 });
@@ -148,9 +158,14 @@ test.describe('a snapshot, in real time', checks(['snapshot.expiry', 'platform.o
 });
 
 function expectRefusedAfterPause(verdict: Verdict, response: ApiResponse | undefined, pause: string): void {
-  expect(response, `a request with the newest next after ${pause} without a request`).toBeDefined();
+  verdict.contract(
+    'snapshot.traversal',
+    response !== undefined,
+    `expected a second page to ask with the newest next after ${pause} without a request, got none`,
+  );
   if (!response) return;
-  expect(response, `the newest next after ${pause} without a request`).toHaveStatus('4xx');
+  // The newest next after the pause without a request.
+  expect(response).toHaveStatus('4xx', 'snapshot.expiry');
   verdict.platform(
     'platform.obsolete-status',
     response.status === 410,

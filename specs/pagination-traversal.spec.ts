@@ -12,7 +12,7 @@
  */
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';
-import { checks, expect, test } from './fixtures/index.ts';
+import { checks, test, type Verdict } from './fixtures/index.ts';
 import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
 
 /** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
@@ -30,7 +30,7 @@ test.describe('following the newest next value', () => {
   test(
     'each page gives a next unlike the one before, and the walk yields every item exactly once',
     checks('snapshot.next', 'snapshot.traversal'),
-    async ({ api }) => {
+    async ({ api, verdict }) => {
       const oracle = await takeOracle(api);
       skipUnlessWalkable(oracle);
       const limit = await limitForPages(api, oracle.items.size, 4);
@@ -39,13 +39,13 @@ test.describe('following the newest next value', () => {
       if (sortedIds(walked.items).join() !== sortedIds(oracle.items).join()) {
         test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
       }
-      expect(sortedIds(walked.items), `ids of the walk in pages of ${limit}, against the unfiltered walk of the oracle`).toEqual(sortedIds(oracle.items));
+      judgeSameIds(verdict, sortedIds(walked.items), sortedIds(oracle.items), limit);
     },
   );
 });
 
 test.describe('walks over unchanged data', () => {
-  test('in pages of different sizes yield the same set', checks('snapshot.traversal', 'content.limit'), async ({ api }) => {
+  test('in pages of different sizes yield the same set', checks('snapshot.traversal', 'content.limit'), async ({ api, verdict }) => {
     const oracle = await takeOracle(api);
     skipUnlessWalkable(oracle);
     const n = oracle.items.size;
@@ -59,7 +59,19 @@ test.describe('walks over unchanged data', () => {
     if (walks.some((w) => w.ids.join() !== sortedIds(oracle.items).join())) {
       test.skip(!(await unchangedSince(api, oracle)), 'The data set changed during the test (a live service): nothing to compare.');
     }
-    for (const { limit, ids } of walks)
-      expect(ids, `ids of the walk in pages of ${limit}, against the unfiltered walk of the oracle`).toEqual(sortedIds(oracle.items));
+    for (const { limit, ids } of walks) judgeSameIds(verdict, ids, sortedIds(oracle.items), limit);
   });
 });
+
+/** snapshot.traversal: a walk in pages of `limit` yields the items of the oracle's walk, each once. */
+function judgeSameIds(verdict: Verdict, ids: readonly string[], expected: readonly string[], limit: number): void {
+  const missing = expected.filter((id) => !ids.includes(id));
+  const extra = ids.filter((id) => !expected.includes(id));
+  verdict.contract(
+    'snapshot.traversal',
+    ids.join() === expected.join(),
+    () =>
+      `expected the walk in pages of ${limit} to yield the ${expected.length} items of the unfiltered walk, got ${ids.length}` +
+      `${missing.length > 0 ? `; missing ${missing.slice(0, 5).join(', ')}` : ''}${extra.length > 0 ? `; not in it ${extra.slice(0, 5).join(', ')}` : ''}`,
+  );
+}
