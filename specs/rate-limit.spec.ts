@@ -11,6 +11,7 @@
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
 import { judgeRetryAfterReset, RETRY_AFTER_RESET_TOLERANCE_MS } from '../contracts/rate-limit-rules.ts';
+import { latestResetMs } from '../contracts/rate-limit-window.ts';
 import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { rateHeaders, resetEarliestMs, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
@@ -189,7 +190,7 @@ async function countOneWindow(api: ApiClient, clock: TargetClock, tokens: { read
   let known = 1;
   if (probe.remaining < configured.requests - 1) {
     known = 0;
-    const freshMs = Math.max(resetPassedMs(probe), probeSentMs + configured.periodSeconds * 1000 + RESET_RESOLUTION_MS) + clock.slackMs;
+    const freshMs = Math.max(resetPassedMs(probe), latestResetMs(probeSentMs, configured.periodSeconds * 1000) + RESET_RESOLUTION_MS) + clock.slackMs;
     await clock.reach(freshMs, 'a fresh window (the probe found this one part spent)');
   }
   // A token request in the fresh window (the token renewed after the clock moved) may count too.
