@@ -51,10 +51,14 @@ class ClientCounts implements Budget {
     return this.#counts.size;
   }
 
-  /** `key`'s count; a new one is made (after a sweep when one is due) when it has none. */
+  /**
+   * `key`'s count; a new one is made (after a sweep when one is due) when it has none, or when its
+   * count ended: an ended count limits no one, and a fresh one counts the same from here on, so a
+   * client coming back after its window is where the others' ended counts are swept too.
+   */
   #count(key: string, now: number): WindowCount {
     const found = this.#counts.get(key);
-    if (found !== undefined) return found;
+    if (found !== undefined && !found.ended(now)) return found;
     // Swept first: a new, still empty count would count as ended.
     if (this.#counts.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep(now));
     const opened = this.#open();
