@@ -11,19 +11,7 @@ import { fail, type Result } from '../contracts/result.ts';
 import type { SchemaValidators } from '../contracts/rules/exchange.ts';
 import { formatErrors, type FormatErrorsOptions } from '../contracts/rules/schema-errors.ts';
 import type { SchemaKey } from './registry.ts';
-import {
-  validateContentAttributes,
-  validateContentItem,
-  validateContentList,
-  validateErrorBody,
-  validateListEnvelope,
-  validateProfile,
-  validateRateLimitHeaders,
-  validateResourceObject,
-  validateTokenResponse,
-  validateUsersItem,
-  validateUsersList,
-} from './validators.ts';
+import * as compiled from './validators.ts';
 
 export type * from './types.ts';
 export { SCHEMA_BASE, SCHEMA_BY_KEY, SCHEMA_IDS, SCHEMAS } from './registry.ts';
@@ -46,26 +34,26 @@ export {
 
 /** The validators the rule judges of contracts/rules/ take, compiled here (k6 passes standalone ones of the same schemas). */
 export const RULE_VALIDATORS: SchemaValidators = {
-  tokenResponse: validateTokenResponse,
-  listEnvelope: validateListEnvelope,
-  resourceObject: validateResourceObject,
-  contentAttributes: validateContentAttributes,
-  errorBody: validateErrorBody,
+  tokenResponse: compiled.validateTokenResponse,
+  listEnvelope: compiled.validateListEnvelope,
+  resourceObject: compiled.validateResourceObject,
+  contentAttributes: compiled.validateContentAttributes,
+  errorBody: compiled.validateErrorBody,
 };
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
 export const VALIDATORS = {
-  listEnvelope: validateListEnvelope,
-  resourceObject: validateResourceObject,
-  contentAttributes: validateContentAttributes,
-  contentItem: validateContentItem,
-  contentList: validateContentList,
-  usersItem: validateUsersItem,
-  usersList: validateUsersList,
-  tokenResponse: validateTokenResponse,
-  errorBody: validateErrorBody,
-  rateLimitHeaders: validateRateLimitHeaders,
-  profile: validateProfile,
+  listEnvelope: compiled.validateListEnvelope,
+  resourceObject: compiled.validateResourceObject,
+  contentAttributes: compiled.validateContentAttributes,
+  contentItem: compiled.validateContentItem,
+  contentList: compiled.validateContentList,
+  usersItem: compiled.validateUsersItem,
+  usersList: compiled.validateUsersList,
+  tokenResponse: compiled.validateTokenResponse,
+  errorBody: compiled.validateErrorBody,
+  rateLimitHeaders: compiled.validateRateLimitHeaders,
+  profile: compiled.validateProfile,
 } as const satisfies Record<SchemaKey, ValidateFunction>;
 
 export { formatErrors, type FormatErrorsOptions } from '../contracts/rules/schema-errors.ts';
