@@ -141,7 +141,7 @@ async function main(): Promise<number> {
         ),
       );
 
-  say(`test:faults: ${chosen.faults.length} faults (their areas' specs), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`);
+  say(`test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`);
   for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
   for (const e of EXCLUDED) say(`  left out of the covering profiles: ${e.option} ${JSON.stringify(e.value)} (${e.spec} refuses it: ${e.why})`);
   const results = path.join(ROOT, RESULTS_FILE);

@@ -8,7 +8,7 @@ import { checks, expect, test } from './fixtures/index.ts';
 import { judgeUnauthenticated } from '../harness/verdict/refusals.ts';
 
 test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], serial: true }), () => {
-  test('still authenticates a minute before its lifetime ends', async ({ api, tokens, control }) => {
+  test('still authenticates a minute before its lifetime ends', checks('lifetime.expires-in'), async ({ api, tokens, control }) => {
     const token = await tokens.own();
     // A minute short, not a second: the real seconds a loaded machine lets pass between the token's
     // issue and this request count on the target's clock too, and must not read as an early expiry.

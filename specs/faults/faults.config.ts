@@ -1,6 +1,6 @@
 /**
  * The child run of `npm run test:faults` (scripts/test-faults.ts): one project per fault of
- * mock/faults/catalogue.ts running its area's specs (areas.ts), one per legal profile of profiles.ts
+ * mock/faults/catalogue.ts running the tests of its area's specs (areas.ts) that declare its rule, one per legal profile of profiles.ts
  * running the whole contract suite, and the sound mock (strict) running it too as the baseline. Each project's worker
  * starts its own embedded mock with the project's `mockSettings`, so projects share nothing and
  * Playwright spreads them over every core.
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { RULES } from '../../contracts/rules/index.ts';
+import { ruleGrep } from '../../harness/verdict/declare.ts';
 import type { Profile } from '../../mock/profile.ts';
 import type { MockTargetSettings } from '../../harness/target/config.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
@@ -82,6 +83,10 @@ export default defineConfig<object, { mockSettings: MockTargetSettings }>({
       testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
       // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
       metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
+      // Only the tests that declare its rule (their tag): the fault must be caught where its rule is
+      // stated (a test failing only because the fault broke something else is a catch by accident), and
+      // each other test of the area would cost a worker process when it fails, and tell nothing more.
+      grep: ruleGrep(FAULTS[name].rule),
       use: { ...base.use, mockSettings: settings(column, [name]) },
     })),
   ]),
