@@ -108,8 +108,13 @@ export const FAULT_CASES: readonly FaultCase[] = [
   },
 ];
 
-/** Matches the case's test by the end of its full title (describe and title joined by a space; tags follow). */
+/**
+ * Matches the case's test by the end of its full title: the describe block and the title joined by a
+ * space, each followed by its tags (a rule a test states is a tag, declare.ts).
+ */
 export function titlePattern(c: FaultCase): RegExp {
-  const title = c.within === undefined ? c.title : `${c.within} ${c.title}`;
-  return new RegExp(`${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?: @\\w+)*$`);
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const tags = '(?: @\\S+)*';
+  const title = c.within === undefined ? escape(c.title) : `${escape(c.within)}${tags} ${escape(c.title)}`;
+  return new RegExp(`${title}${tags}$`);
 }
