@@ -12,6 +12,7 @@ import { judgeRateHeaders, judgeRateInForce, judgeRemainingStep, TARGET_CLOCK_SL
 import { type ApiClient, probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
 import { rateHeaders, resetEarliestMs } from '../harness/rate/rate-headers.ts';
+import { firstWithRoom } from '../harness/rate/spend-budget.ts';
 import { rateTest } from './fixtures/rate.ts';
 import { describeRequest } from '../harness/client/transport.ts';
 
@@ -55,7 +56,7 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
   rateTest('X-Rate-Limit-Remaining falls by one per request within a window', checks('rate.remaining'), async ({ api, targetClock, verdict }) => {
     const seen: { headers: RateLimitHeaders; answeredAtMs: number }[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      const headers = rateHeaders(await listOne(api));
+      const headers = rateHeaders(i === 0 ? await firstWithRoom(api, targetClock, REQUESTS - 1) : await listOne(api));
       seen.push({ headers, answeredAtMs: await targetClock.now() });
     }
     // Before the reset the answer before announced, nothing comes back, whatever the kind of window;
@@ -75,7 +76,8 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
   });
 
   rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock, verdict }) => {
-    const before = rateHeaders(await listOne(api));
+    // Room for the request after the token's, and for the token request, which may count too.
+    const before = rateHeaders(await firstWithRoom(api, targetClock, 2));
     const fresh = await tokens.issue();
     const after = rateHeaders(await listOne(api.as(fresh.accessToken)));
     // Only the end of the first window may start a new one; a window per token must not.
@@ -102,7 +104,10 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     const other = api.as((await tokens.forScopes(undefined, 'provider')).accessToken);
     // The organization's token first: its request is the organization's too, but nothing of the provider's.
     await tokens.shared();
-    const before = rateHeaders(await listOne(other));
+    // Each key with room for what it sends here, the organization's first (its wait must not fall
+    // between the provider's two answers).
+    await firstWithRoom(api, targetClock, OTHER_CLIENT_REQUESTS);
+    const before = rateHeaders(await firstWithRoom(other, targetClock, 1));
     for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) await listOne(api);
     const after = rateHeaders(await listOne(other));
     rateTest.skip(
