@@ -31,8 +31,8 @@ const CONFIG = path.join(ROOT, 'specs', 'faults', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
  * Default of `--limit`: the child run is stopped after this many minutes, only so that a hang cannot
- * hold a CI runner for good (every test has its own timeout besides). It takes about 6 minutes on 2
- * idle cores and about 9 with both cores held by other work; a shared CI runner can be slower still,
+ * hold a CI runner for good (every test has its own timeout besides). It takes about 8 minutes on 2
+ * idle cores, and two to three times that with both cores held by other work; a shared CI runner can be slower still,
  * and a run stopped by our own limit would count the fault cases it did not reach as failures, a
  * false alarm of the run against itself. So the limit is far above what a loaded machine needs, and
  * still well inside the 90 minutes a CI job is given. A stopped run still reports what finished.
@@ -141,7 +141,9 @@ async function main(): Promise<number> {
         ),
       );
 
-  say(`test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`);
+  say(
+    `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
+  );
   for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
   for (const e of EXCLUDED) say(`  left out of the covering profiles: ${e.option} ${JSON.stringify(e.value)} (${e.spec} refuses it: ${e.why})`);
   const results = path.join(ROOT, RESULTS_FILE);
