@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RULES, type RuleArea } from '../../contracts/rules/index.ts';
+import { literalPattern } from '../../harness/verdict/declare.ts';
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 
 /** Spec files (under specs/) per rule area. */
@@ -114,5 +115,5 @@ export function specProblem(fault: FaultName, specsDir: string): string | undefi
 
 /** A testMatch for the given files under specs/. */
 export function specFileMatch(files: readonly string[]): RegExp[] {
-  return files.map((file) => new RegExp(`specs[\\\\/]${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
+  return files.map((file) => new RegExp(`specs[\\\\/]${literalPattern(file)}$`));
 }

@@ -4,6 +4,7 @@
  * The fault matrix covers every fault; these few are the contract suite's own proof.
  */
 import type { FaultName } from '../../mock/faults/index.ts';
+import { literalPattern } from '../../harness/verdict/declare.ts';
 
 export interface FaultCase {
   readonly fault: FaultName;
@@ -113,8 +114,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
  * space, each followed by its tags (a rule a test states is a tag, declare.ts).
  */
 export function titlePattern(c: FaultCase): RegExp {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const tags = '(?: @\\S+)*';
-  const title = c.within === undefined ? escape(c.title) : `${escape(c.within)}${tags} ${escape(c.title)}`;
+  const title = c.within === undefined ? literalPattern(c.title) : `${literalPattern(c.within)}${tags} ${literalPattern(c.title)}`;
   return new RegExp(`${title}${tags}$`);
 }
