@@ -7,6 +7,10 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// The product (the suite, its harness, the mock, the load scripts, the contracts) never imports the
+// project's own tooling: tools/ may be deleted from an installed copy without breaking a command.
+const notTools = { regex: '^(\\./|(\\.\\./)+)tools(/|$)', message: 'The product imports nothing from tools/ (the project\'s own tooling).' };
+
 export default defineConfig(
   { ignores: ['node_modules/', 'dist/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/'] },
   js.configs.recommended,
@@ -20,6 +24,10 @@ export default defineConfig(
     },
   },
   {
+    files: ['contracts/**/*.ts', 'schemas/**/*.ts', 'mock/**/*.ts', 'harness/**/*.ts', 'specs/**/*.ts', 'load/**/*.ts', 'playwright.config.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [notTools] }] },
+  },
+  {
     // contracts/ and schemas/ are the ground floor: the mock, the suite, the load scripts and the
     // scripts build on them, never the other way round (their tests may use the scripts' helpers).
     files: ['contracts/**/*.ts', 'schemas/**/*.ts'],
@@ -29,7 +37,7 @@ export default defineConfig(
         'error',
         {
           patterns: [
-            { regex: '^\\.\\./(mock|harness|specs|load|scripts)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' },
+            { regex: '^\\.\\./(mock|harness|specs|load|tools)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' },
           ],
         },
       ],
@@ -41,7 +49,7 @@ export default defineConfig(
     files: ['harness/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+specs(/|$)', message: 'harness/ imports nothing from specs/.' }] }],
+      'no-restricted-imports': ['error', { patterns: [notTools, { regex: '^(\\.\\./)+specs(/|$)', message: 'harness/ imports nothing from specs/.' }] }],
     },
   },
   {
@@ -54,6 +62,7 @@ export default defineConfig(
         'error',
         {
           patterns: [
+            notTools,
             { regex: '(^|/)faults(/|$)', message: 'The mock core must not import the fault layer (mock/faults/); faults use the seams of mock/seams.ts.' },
           ],
         },
@@ -63,7 +72,7 @@ export default defineConfig(
   {
     // The k6 side runs in k6's runtime: no Node globals (docs/load.md, "The k6 runtime"). Its Node tests are Node code.
     files: ['load/**/*.ts'],
-    ignores: ['load/**/*.test.ts'],
+    ignores: ['load/**/*.test.ts', 'load/cli/**'],
     languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', console: 'readonly' } },
   },
 );

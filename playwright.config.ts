@@ -3,18 +3,18 @@
  * (project `unit`) and the contract suite (projects `contract*`, composed in specs/fixtures/).
  *
  * Paths of reports and results are resolved against the working directory, as
- * scripts/summary-reporter.ts does: npm scripts run from the repository root, and the suite's own
- * child runs (specs/safety.spec.ts, specs/self-check.spec.ts) run in a temporary directory so that
+ * harness/report/summary-reporter.ts does: npm scripts run from the repository root, and the suite's own
+ * child runs (specs/self/safety.spec.ts, specs/self/self-check.spec.ts) run in a temporary directory so that
  * nothing of theirs lands in this run's reports.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
-import type { SummaryReporterOptions } from './scripts/summary-reporter.ts';
-import { describeTarget } from './scripts/target-description.ts';
+import type { SummaryReporterOptions } from './harness/report/summary-reporter.ts';
+import { describeTarget } from './harness/report/target-description.ts';
 import { readConfig } from './harness/target/config.ts';
-import { preflightLines } from './scripts/preflight/index.ts';
-import { selectsContract } from './scripts/preflight/global-setup.ts';
+import { preflightLines } from './harness/preflight/index.ts';
+import { selectsContract } from './harness/preflight/global-setup.ts';
 
 // Once, here; no override: the real environment wins over .env. Workers inherit the result.
 dotenv.config({ quiet: true });
@@ -34,20 +34,20 @@ if (selectsContract(process.argv)) for (const line of preflightLines(suite, proc
 
 const SERIAL = /@quota|@serial/;
 /**
- * @self tests check the suite with embedded mocks of their own, whatever the target: against a remote
- * target they would only repeat the embedded run. Tests a target cannot serve (a need unmet, LP_FULL
- * unset) are not left out here but skipped by their fixture with a sentence, so the run's report can
- * say which rules it did not check, and why.
+ * The contract projects run the specs of the API (specs/*.spec.ts) and nothing else. Tests a target
+ * cannot serve (a need unmet, LP_FULL unset) are not left out here but skipped by their fixture with a
+ * sentence, so the run's report can say which rules it did not check, and why. The suite's tests of
+ * itself (specs/self/) are the `self` project's: they start embedded mocks of their own whatever the
+ * target, so `npm test` runs them and `npm run contract` does not.
  */
-const SELF = /@self/;
-const LEFT_OUT = suite.target.kind === 'remote' ? [SELF] : [];
 const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
+const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
 /**
  * Traces are off for the contract projects, on purpose: a trace of an APIRequestContext records every
  * request header, Authorization: Bearer included, and Playwright offers no way to redact it. The
  * failure messages (requests named, bodies redacted) and the HTML report carry what a trace would
- * show; specs/safety.spec.ts checks that no report, result file or log of a run holds a secret.
+ * show; specs/self/safety.spec.ts checks that no report, result file or log of a run holds a secret.
  */
 const contractUse = { trace: 'off' } as const;
 
@@ -55,31 +55,34 @@ export default defineConfig({
   // The preflight: the target on the first line, unknown LP_* names warned about, and for a remote
   // target three requests that prove the URLs and the key, before any worker starts (a wrong
   // setting costs one sentence, not minutes of failures).
-  globalSetup: path.join(__dirname, 'scripts', 'preflight', 'global-setup.ts'),
+  globalSetup: path.join(__dirname, 'harness', 'preflight', 'global-setup.ts'),
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),
   // The summary reporter comes before html: it gives the html report its title (the verdict) in its
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'scripts', 'preflight', 'bound-reporter.ts')],
-    [path.join(__dirname, 'scripts', 'summary-reporter.ts'), summaryOptions],
+    [path.join(__dirname, 'harness', 'preflight', 'bound-reporter.ts')],
+    [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), summaryOptions],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],
-    [path.join(__dirname, 'specs', 'reporters', 'rate-limit-retries.ts')],
+    [path.join(__dirname, 'harness', 'report', 'rate-limit-retries.ts')],
   ],
   projects: [
     {
       name: 'unit',
       testDir: '.',
-      testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
+      testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'tools/**/*.test.ts'],
     },
+    // The suite's tests of itself (child runs, the production guard, the secret-leak gate, the reports),
+    // against embedded mocks of their own: a remote run would only repeat them.
+    ...(suite.target.kind === 'remote' ? [] : [{ name: 'self', testDir: path.join(__dirname, 'specs', 'self'), testMatch: SELF_FILES, use: contractUse }]),
     {
       // Everything that may share the key's budget with other workers.
       name: 'contract',
       testDir: path.join(__dirname, 'specs'),
       testMatch: SPEC_FILES,
-      grepInvert: [SERIAL, ...LEFT_OUT],
+      grepInvert: SERIAL,
       fullyParallel: true,
       // The serial tests run after these, in a phase of their own, whether these passed or not: a
       // teardown project is not skipped when the project it tears down fails, as a dependency would be.
@@ -92,7 +95,6 @@ export default defineConfig({
       testDir: path.join(__dirname, 'specs'),
       testMatch: SPEC_FILES,
       grep: SERIAL,
-      ...(LEFT_OUT.length > 0 ? { grepInvert: LEFT_OUT } : {}),
       workers: 1,
       // As the teardown of `contract` it runs whole, whatever file or --grep filters say: add --no-deps
       // (with --project=contract or --project=contract-serial) to run only the tests of one file.

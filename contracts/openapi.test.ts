@@ -12,7 +12,7 @@ import { HOSTS } from './environments.ts';
 import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from './limits.ts';
 import { buildOpenApiDocument, componentName, embedSchema, SECURITY_SCHEME } from './openapi.ts';
 import { SCOPES } from './scopes.ts';
-import { ROOT, tsNodeArgs } from '../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../harness/root.ts';
 
 const run = promisify(execFile);
 
@@ -203,10 +203,10 @@ test('npm run openapi writes the document and prints its path; a bad flag is ref
   const dir = mkdtempSync(path.join(tmpdir(), 'lp-openapi-'));
   try {
     const out = path.join(dir, 'openapi.json');
-    const { stdout } = await run(process.execPath, tsNodeArgs('scripts/openapi.ts', ['--out', out]), { cwd: ROOT });
+    const { stdout } = await run(process.execPath, tsNodeArgs('mock/openapi-cli.ts', ['--out', out]), { cwd: ROOT });
     expect(stdout.trim()).toBe(out);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
-    const refused = await run(process.execPath, tsNodeArgs('scripts/openapi.ts', ['--bogus']), { cwd: ROOT }).then(
+    const refused = await run(process.execPath, tsNodeArgs('mock/openapi-cli.ts', ['--bogus']), { cwd: ROOT }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
     );

@@ -19,9 +19,9 @@ import { expect, test } from '@playwright/test';
 import type { ClientConfig } from '../mock/clients.ts';
 import { type FaultName, FAULTS } from '../mock/faults/catalogue.ts';
 import { validateProfile } from '../schemas/index.ts';
-import { buildLoad } from '../scripts/build-load.ts';
-import { findK6 } from '../scripts/load.ts';
-import { clientsFile, type MockProcess, type MockProcessOptions, startMockProcess } from '../scripts/mock-process.ts';
+import { buildLoad } from './cli/build.ts';
+import { findK6 } from './cli/run.ts';
+import { clientsFile, type MockProcess, type MockProcessOptions, startMockProcess } from '../mock/test/mock-process.ts';
 
 const k6 = findK6(process.env);
 const SECRET = 'k6-run-secret';

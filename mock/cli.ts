@@ -86,7 +86,7 @@ export async function runMockCli(argv: readonly string[], extension: CliExtensio
 }
 
 if (require.main === module) {
-  // The package's bundle (scripts/build-mock.ts) defines LP_MOCK_COMMAND as `lp-mock`: its usage names the command its users run.
+  // The package's bundle (mock/build.ts) defines LP_MOCK_COMMAND as `lp-mock`: its usage names the command its users run.
   const command = process.env.LP_MOCK_COMMAND;
   runMockCli(process.argv.slice(2), command === undefined ? {} : { command }).catch((error: unknown) =>
     fail(`The mock stopped: ${(error as Error).message}`, 1),

@@ -1,7 +1,7 @@
 /**
  * ajv standalone code generated from schemas/ at build time, for the bundles that must not compile a
- * schema when they start: the k6 scripts (scripts/build-load.ts) and the installable mock
- * (scripts/build-mock.ts). Both come from the schema files, through one generator; only the Ajv
+ * schema when they start: the k6 scripts (load/cli/build.ts) and the installable mock
+ * (mock/build.ts). Both come from the schema files, through one generator; only the Ajv
  * options differ, for the runtime each targets.
  */
 import Ajv2020, { type Options } from 'ajv/dist/2020';

@@ -15,7 +15,7 @@ import { KIND_HEADER } from './bench/farm.ts';
 import { nextPathOf } from './bench/http-client.ts';
 import { PIECES, parseBenchArgs } from './bench/options.ts';
 import { formatTarget, holds, median, percentile, sortedSamples, summarise, type Target } from './bench/report.ts';
-import { ROOT, tsNodeArgs } from './root.ts';
+import { ROOT, tsNodeArgs } from '../harness/root.ts';
 
 test.describe('bench arithmetic', () => {
   test('percentiles are nearest-rank samples of a numeric sort', () => {

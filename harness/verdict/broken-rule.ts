@@ -1,7 +1,7 @@
 /**
  * A broken rule as an Error: named `<rule id> (<level>)`, so that Playwright reports it as
  * `<rule id> (<level>): <expected, got, the request>`, the first line the fault matrix and
- * scripts/rules/coverage.ts read a rule from. Thrown by the `toHoldRule` matcher (matchers.ts) and by
+ * harness/report/coverage.ts read a rule from. Thrown by the `toHoldRule` matcher (matchers.ts) and by
  * the harness where a broken rule stops the test (a token the target does not hand out).
  */
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';

@@ -10,7 +10,7 @@
  * must call `test.step` itself and be async and await it: a helper between them would be the caller
  * recorded, and a bare `return test.step(…)` from a non-async function loses the async stack.
  *
- * The harness also runs outside any test (a worker fixture's teardown, scripts/profile.ts, the
+ * The harness also runs outside any test (a worker fixture's teardown, harness/profile/cli.ts, the
  * preflight): there `test.step` throws, so the body is called directly.
  */
 import { test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The ajv standalone validators that scripts/build-load.ts generates from schemas/ at build time
+ * The ajv standalone validators that load/cli/build.ts generates from schemas/ at build time
  * (schemas/index.ts standaloneValidatorsSource, K6_VALIDATOR_EXPORTS) and hands to esbuild under this
  * module name: the k6 bundles validate bodies without compiling a schema. A name missing from the
  * generated module fails the build.

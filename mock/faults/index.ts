@@ -1,7 +1,7 @@
 /**
  * The fault layer: the only place that knows faults. `createFaultyMock(options, faults)` builds the
  * mock with each fault's options and seam wrappers (mock/seams.ts); the core never hears of it. Used
- * by the fault matrix (specs/faults/), the load scripts' tests and mock/faults/cli.ts.
+ * by the fault matrix (tools/fault-matrix/), the load scripts' tests and mock/faults/cli.ts.
  */
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
 import type { MockSeams, PageSeam } from '../seams.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
-import { ROOT, tsNodeArgs } from '../../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });

@@ -1,5 +1,5 @@
 /**
- * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (scripts/fuzz.ts) share: the
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the
  * generated request's shape and its bytes, the mock's keys for fuzzing, the session that fills in
  * live tokens and cursors, and the oracle that says what is wrong with an answer.
  *

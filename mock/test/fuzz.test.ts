@@ -5,7 +5,7 @@
  * and a valid token request and listing answered 200 right after.
  *
  * Small numRuns on purpose: this runs in every `npm test` and must take a few seconds; the
- * high-count run is `npm run fuzz` (scripts/fuzz.ts, same generators and oracle). The seed is
+ * high-count run is `npm run fuzz` (tools/fuzz.ts, same generators and oracle). The seed is
  * printed; LP_FUZZ_SEED=<seed> replays a run, LP_FUZZ_RUNS=<n> changes its length.
  */
 import { test as base, expect } from '@playwright/test';

@@ -3,7 +3,7 @@
  * --log, every kind of request that carries one (form and Basic credentials, wrong secrets, bearer
  * tokens, refresh tokens in forms and logout bodies, cursors, credentials misplaced in the query,
  * refused and malformed requests), then everything the process wrote is searched for each of them.
- * It spawns the CLI itself rather than through scripts/mock-process.ts, which keeps only the request
+ * It spawns the CLI itself rather than through mock/test/mock-process.ts, which keeps only the request
  * lines and the tail of stderr: a secret in any other line would go unseen.
  */
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
 import { rawExchange } from './raw-http.ts';
-import { ROOT, tsNodeArgs } from '../../scripts/root.ts';
+import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 
 const CLIENT = { id: 'log-check-client', secret: 'log-check-secret-3f9a1c', scopes: ['content:read', 'users:read'] };
 const WRONG_SECRET = 'wrong-secret-b7e2d4';
@@ -37,7 +37,7 @@ test('nothing the CLI writes with --log holds a secret, a token or a cursor', as
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const secrets: string[] = [CLIENT.secret, WRONG_SECRET];
   try {
-    // Starting through tsx takes 4 to 5 s on a loaded 2-core machine: the limit is the one scripts/mock-process.ts gives a start.
+    // Starting through tsx takes 4 to 5 s on a loaded 2-core machine: the limit is the one mock/test/mock-process.ts gives a start.
     await expect.poll(() => stdout.includes('\n'), { message: `the mock never printed its URLs; stderr: ${stderr}`, timeout: 60_000 }).toBe(true);
     const { authUrl, baseUrl } = JSON.parse(stdout.slice(0, stdout.indexOf('\n')));
     const form = (fields: Record<string, string>) =>

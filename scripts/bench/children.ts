@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { ROOT, tsNodeArgs } from '../root.ts';
+import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 
 /** A child that does not report ready within this is a failed start, not a slow one. */
 const START_TIMEOUT_MS = 60_000;

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildMock } from '../build-mock.ts';
+import { buildMock } from '../../mock/build.ts';
 import { formatRatio, median, pairedMedian, type Target, unmeasured } from './report.ts';
 
 export interface StartOptions {

@@ -1,0 +1,68 @@
+/**
+ * The preflight, the first thing every contract run does (Playwright's globalSetup,
+ * harness/preflight/global-setup.ts), and `npm run profile` and `npm run load` before their own work:
+ * the target said plainly on the first line (never a secret), a warning for each `LP_*` name the
+ * settings table does not know, and for a remote target three requests that prove the URLs and the
+ * key work (probe.ts), so that a wrong setting ends the run at once with one sentence naming it.
+ */
+import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
+import { type Env, settingText } from '../../contracts/settings.ts';
+import type { SuiteConfig } from '../target/config.ts';
+import { describeTarget } from '../report/target-description.ts';
+import { type ProbeOptions, type ProbeResult, type ProbeTarget, type ProbeTokens, probeRemote } from './probe.ts';
+
+export type { ProbeOptions, ProbeResult, ProbeTarget, ProbeTokens };
+export { probeRemote };
+
+/** Prefix of the preflight's line about its token (the workers' lines are `[tokens] worker N: …`). */
+export const PREFLIGHT_TOKENS_PREFIX = '[tokens] preflight:';
+
+export interface PreflightOutcome {
+  /** The lines to print, in order: the target first, then warnings, then the probe's result. */
+  readonly lines: readonly string[];
+  /** The one sentence that stops the run; undefined when it may go on. */
+  readonly failure: string | undefined;
+}
+
+/** The settings a sentence names for each URL: the explicit one, else the host table's. */
+export function urlSettings(env: Env): { authSetting: string; baseSetting: string } {
+  const table = settingText(env, 'LP_ORG_HOST') !== undefined ? 'LP_ORG_HOST' : 'LP_ENVIRONMENT/LP_DATA_CENTER';
+  return {
+    authSetting: settingText(env, 'LP_AUTH_URL') !== undefined ? 'LP_AUTH_URL' : table,
+    baseSetting: settingText(env, 'LP_BASE_URL') !== undefined ? 'LP_BASE_URL' : table,
+  };
+}
+
+/**
+ * `target: remote https://… (auth …; betatest, data center eu), client id …, no control plane · LP_QUOTA=0 …, scopes …`
+ * or `target: embedded mock (profile strict, …)`: the line every report of the run names the target with
+ * (harness/report/target-description.ts), and the scopes the key is asked for.
+ */
+export function targetLine(config: SuiteConfig): string {
+  const t = config.target;
+  const line = `target: ${describeTarget(config).line}`;
+  return t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`;
+}
+
+export function tokensLine(tokens: ProbeTokens): string {
+  return `${PREFLIGHT_TOKENS_PREFIX} ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`;
+}
+
+/** What the preflight says before any request: the target, then a warning per unknown `LP_*` name. */
+export function preflightLines(config: SuiteConfig, env: Env): string[] {
+  return [targetLine(config), ...unknownSettingWarnings(env)];
+}
+
+/**
+ * The probe of a remote target (nothing for the embedded mock): the lines to print after
+ * preflightLines, and the sentence that stops the run, if any.
+ */
+export async function preflight(config: SuiteConfig, env: Env, o: ProbeOptions = {}): Promise<PreflightOutcome> {
+  const lines: string[] = [];
+  const t = config.target;
+  if (t.kind === 'mock') return { lines, failure: undefined };
+  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(env) }, o);
+  lines.push(tokensLine(probed.tokens));
+  if (probed.ok) lines.push('preflight: the base URL answered, the key got a token and its logout was accepted.');
+  return { lines, failure: probed.ok ? undefined : probed.sentence };
+}

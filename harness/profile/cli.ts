@@ -1,0 +1,140 @@
+/**
+ * `npm run profile -- [--out <file>] [--compare <saved profile>]`: learns the behaviour profile of the
+ * target the LP_* settings name (the suite's settings, read the suite's way) from its answers alone,
+ * and writes it (reports/profile.json) with its evidence (reports/profile-evidence.json).
+ *
+ * It spends at most one rate window's budget, refuses a production host unless LP_ALLOW_PRODUCTION=1
+ * (the suite's guard), meets a 429 only with LP_QUOTA=1, waits longer than a few seconds only with
+ * LP_FULL=1, and logs out every token it was issued. Exit codes: 0 done, 1 drift from --compare or a
+ * run that could not start, 2 a bad flag or setting.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { request } from '@playwright/test';
+import dotenv from 'dotenv';
+import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
+import { readSetting, SettingError } from '../../contracts/settings.ts';
+import { productionRefusal, readConfig } from '../target/config.ts';
+import { preflightLines } from '../preflight/index.ts';
+import { redact } from '../client/redact.ts';
+import { remoteTarget, startEmbeddedMock, type Target } from '../target/target.ts';
+import { compareProfiles, readSavedProfile } from './compare.ts';
+import { observe } from './observe.ts';
+import type { ProbeSettings } from './session.ts';
+import { ROOT } from '../root.ts';
+
+const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profile>]
+
+  --out <file>        where the observed profile goes (default reports/profile.json); the evidence
+                      goes beside it, <name>-evidence.json. Inside the repository only under reports/.
+  --compare <saved>   a saved profile file (or strict, platform, lenient): lists the options that
+                      changed since, and exits 1 if any did.
+  --help, -h          this text
+
+The target, keys and budget come from the LP_* settings (docs/configuration.md).`;
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function outputPaths(out: string | undefined): { profile: string; evidence: string } {
+  const profile = path.resolve(out ?? path.join(ROOT, 'reports', 'profile.json'));
+  const reports = path.join(ROOT, 'reports') + path.sep;
+  // Inside the repository, only under reports/ (ignored by git): a run must never overwrite a tracked file.
+  if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(reports)) usage(`--out must be under reports/ inside the repository, got ${out}.`);
+  const stem = profile.replace(/\.json$/i, '');
+  return { profile, evidence: `${stem}-evidence.json` };
+}
+
+function write(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function main(): Promise<number> {
+  let values: { out?: string; compare?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { out: { type: 'string' }, compare: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usage(`${(error as Error).message.split('\n')[0]}; run with --help.`);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const paths = outputPaths(values.out);
+  // Once, here; the real environment wins over .env, as for the suite.
+  dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
+  let config: ReturnType<typeof readConfig>;
+  let settings: ProbeSettings;
+  let saved: ReturnType<typeof readSavedProfile> | undefined;
+  try {
+    config = readConfig(process.env);
+    const rate = readSetting(process.env, 'LP_RATE');
+    settings = {
+      quota: config.quota,
+      full: config.full,
+      snapshotLifetimeSeconds: readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS,
+      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
+      rate,
+    };
+    saved = values.compare === undefined ? undefined : readSavedProfile(values.compare);
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+
+  // The preflight's lines: the target probed, and misspelt LP_* names.
+  for (const line of preflightLines(config, process.env)) console.log(line);
+  let target: Target;
+  let close = async () => {};
+  if (config.target.kind === 'remote') {
+    target = remoteTarget(config.target);
+    // readConfig refused a production host already (the one guard); kept as a last line before any request.
+    const refusal = productionRefusal(target, config.allowProduction);
+    if (refusal !== undefined) return usage(refusal);
+  } else {
+    const running = await startEmbeddedMock(config.target);
+    target = running.target;
+    close = () => running.close();
+  }
+
+  const context = await request.newContext();
+  try {
+    console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);
+    const observation = await observe(context, target, settings);
+    write(paths.profile, observation.profile);
+    write(paths.evidence, observation.evidence);
+    const { tokens } = observation;
+    console.log(
+      `profile: ${observation.requests} requests; tokens: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.alreadyEnded} already ended`,
+    );
+    if (tokens.failed > 0) console.log(`profile: ${tokens.failed} token(s) could not be logged out: they stay valid until they expire`);
+    console.log(`profile: ${observation.unknown.length} option(s) unknown:`);
+    for (const { option, reason } of observation.unknown) console.log(`  ${option}: ${reason}`);
+    console.log(`profile: wrote ${path.relative(process.cwd(), paths.profile)} and ${path.relative(process.cwd(), paths.evidence)}`);
+    if (saved === undefined) return 0;
+    const { drift, undecided } = compareProfiles(saved, observation.profile);
+    for (const d of drift) console.log(`drift: ${d.option} was ${JSON.stringify(d.saved)}, is now ${JSON.stringify(d.observed)}`);
+    if (undecided.length > 0) console.log(`compare: not decided this time, so not compared: ${undecided.join(', ')}`);
+    console.log(drift.length === 0 ? `compare: no drift from ${values.compare}` : `compare: ${drift.length} option(s) changed since ${values.compare}`);
+    return drift.length === 0 ? 0 : 1;
+  } finally {
+    await context.dispose();
+    await close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof SettingError ? error.message : `profile: ${redact((error as Error).message)}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(error instanceof SettingError ? 2 : 1);
+  },
+);

@@ -1,0 +1,86 @@
+/**
+ * `npm run rules`: every rule of contracts/rules.ts with its level, the tests that state it and what
+ * they need of the target, read from the tests' own declarations (`playwright test --list`: nothing
+ * runs, nothing is sent). A rule no test states is listed as such.
+ *
+ * docs/rules.md is the same list, written by `npm run docs`.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import { RULES } from '../../contracts/rules/index.ts';
+import { RESPONSE_RULES } from '../verdict/response-rules.ts';
+import { coverage, type RuleCoverage, type TestRecord } from './coverage.ts';
+import { parseCommandLine } from '../flags.ts';
+import { ROOT } from '../root.ts';
+
+const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const USAGE = `Usage: npm run rules -- [flags]
+
+  (no flag)   every rule with its level and the tests that state it, on the terminal
+  --help, -h  this text
+
+Nothing runs against a target: the tests are only listed (playwright test --list).`;
+
+/** The contract suite's tests as `--list` sees them (every test, slow ones included), with their declarations. */
+export function listedTests(): TestRecord[] {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !/^(LP_|PLAYWRIGHT_)/.test(name)) env[name] = value;
+  const run = spawnSync(process.execPath, [PLAYWRIGHT, 'test', '--list', '--reporter=json', '--project=contract', '--project=contract-serial'], {
+    cwd: ROOT,
+    env: { ...env, LP_TARGET: 'mock' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`playwright test --list failed (exit ${run.status}): ${(run.stderr || run.stdout).slice(0, 500)}`);
+  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as JSONReport;
+  const records = new Map<string, TestRecord>();
+  const walk = (suites: readonly JSONReportSuite[] | undefined, titles: string[]): void => {
+    for (const suite of suites ?? []) {
+      const inner = suite.file === suite.title ? [path.basename(suite.file)] : [...titles, suite.title];
+      for (const spec of suite.specs) {
+        const annotations = spec.tests.flatMap((t) => t.annotations);
+        const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];
+        const title = [...inner, spec.title].join(' › ');
+        records.set(title, { title, declared: of('rule'), needs: of('needs'), checked: [], status: 'listed', deviations: [], failures: [] });
+      }
+      walk(suite.suites, inner);
+    }
+  };
+  walk(report.suites, []);
+  return [...records.values()];
+}
+
+function renderList(items: readonly RuleCoverage[]): string {
+  return items
+    .map((item) => {
+      const rule = RULES[item.id];
+      const tests =
+        item.tests.length === 0
+          ? item.everyResponse
+            ? `    judged on ${item.everyResponse}`
+            : '    NO TEST states this rule'
+          : item.tests.map((t) => `    - ${t}`).join('\n');
+      return `${item.id} [${rule.level}]: ${rule.statement}\n${tests}`;
+    })
+    .join('\n');
+}
+
+async function main(): Promise<number> {
+  parseCommandLine('rules', USAGE, { args: process.argv.slice(2), options: {}, strict: true });
+  const items = coverage(listedTests(), RESPONSE_RULES);
+  console.log(renderList(items));
+  const untested = items.filter((i) => i.state === 'no test').map((i) => i.id);
+  console.log(`\n${items.length} rules; ${untested.length} without a test${untested.length > 0 ? `: ${untested.join(', ')}` : ''}`);
+  return 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`rules: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,291 @@
+/**
+ * `npm run build:load`: bundles each k6 entry load/<name>.ts into dist/load/<name>.js for k6 v0.47+
+ * (docs/load.md, "The k6 runtime"), then proves the bundles fit that runtime:
+ *
+ * 1. ajv standalone validators are generated from schemas/ (schemas/index.ts standaloneValidatorsSource:
+ *    its own Ajv2020 without ajv-formats, non-`u` regexes, ESM code) and bundled: k6 compiles no schema.
+ * 2. esbuild's metafile must show that each bundle imports nothing but `k6` modules, and that
+ *    ajv-formats never got in. The bundles are CommonJS (`require("k6…")`, `module.exports`): k6 v0.47
+ *    runs an ES module through Babel first, 4-5 s of CPU per VU at start, and a CommonJS one as it is.
+ * 3. Each bundle is scanned for what k6 v0.47 lacks or cannot load (FORBIDDEN_GLOBALS, regexes with
+ *    the `u`/`v` flag, `\u{...}` escapes or named groups). The scan parses the bundle with the
+ *    TypeScript parser and looks at identifiers and regex literals (and `RegExp(...)` calls with
+ *    literal arguments) only: comments and string contents never match, and `x.URL` or `{ URL: 1 }`
+ *    (property names) are not uses of the global.
+ *
+ * Importable (tests, load/cli/run.ts); it runs as a command only when it is the entry file.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import ts from 'typescript';
+import { standaloneValidatorsSource } from '../../schemas/index.ts';
+import { refuseArguments } from '../../harness/flags.ts';
+import { ROOT } from '../../harness/root.ts';
+
+/** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
+export const VALIDATORS_MODULE = 'generated:validators';
+
+/** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
+export const FORBIDDEN_GLOBALS = [
+  'URL',
+  'URLSearchParams',
+  'Buffer',
+  'process',
+  'fetch',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'queueMicrotask',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
+  'crypto',
+  'require',
+  'global',
+] as const;
+
+export interface ScanFinding {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** What was found, e.g. `URL`, `regex flag u`, `named capture group`. */
+  readonly what: string;
+  /** The source line, trimmed and cut. */
+  readonly snippet: string;
+}
+
+export interface Bundle {
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+}
+
+export interface LoadBuild {
+  readonly outdir: string;
+  readonly bundles: readonly Bundle[];
+  readonly metafile: Metafile;
+  /** The generated validators module, as written for inspection. */
+  readonly validatorsFile: string;
+}
+
+export class LoadBuildError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'LoadBuildError';
+    this.problems = problems;
+  }
+}
+
+/** The entry scripts: load/<name>.ts, not tests, not declarations. */
+export function loadEntries(root: string): string[] {
+  return readdirSync(path.join(root, 'load'))
+    .filter((file) => /^[a-z0-9][a-z0-9-]*\.ts$/.test(file) && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
+    .map((file) => file.slice(0, -'.ts'.length))
+    .sort();
+}
+
+/** Serves the generated validators under VALIDATORS_MODULE, resolving its ajv runtime imports from the project. */
+function validatorsPlugin(source: string, root: string): Plugin {
+  return {
+    name: 'lp-generated-validators',
+    setup(b) {
+      b.onResolve({ filter: /^generated:validators$/ }, () => ({ path: 'validators.js', namespace: 'lp-generated' }));
+      b.onLoad({ filter: /.*/, namespace: 'lp-generated' }, () => ({ contents: source, loader: 'js', resolveDir: root }));
+    },
+  };
+}
+
+/** The esbuild options of the k6 bundles. */
+export function esbuildOptions(root: string, entries: readonly string[], outdir: string, validators: string): BuildOptions & { metafile: true } {
+  return {
+    // One bundle per entry script: dist/load/<name>.js.
+    entryPoints: entries.map((name) => ({ in: path.join(root, 'load', `${name}.ts`), out: name })),
+    outdir,
+    // Inline load/lib, contracts/ and the generated validators (with their ajv runtime helpers): k6 resolves no packages.
+    bundle: true,
+    // CommonJS, not ESM: k6 v0.47 hands ES modules to Babel, which costs 4-5 s of CPU per VU at
+    // start; a CommonJS script (`require('k6')`, `module.exports`) it runs as it is.
+    format: 'cjs',
+    // Neither Node nor a browser: no Node built-ins and no browser globals may be assumed.
+    platform: 'neutral',
+    // platform neutral resolves no package fields by default; the ajv runtime's fast-deep-equal and fast-uri are found by `main`.
+    mainFields: ['module', 'main'],
+    // k6 v0.47's runtime (goja) handles ES2017 syntax; esbuild lowers anything newer (object spread, class fields, `?.`).
+    target: 'es2017',
+    // k6's own modules are provided by the runtime; jslib URLs are fetched by k6 itself (none are used today).
+    external: ['k6', 'k6/*', 'https://jslib.k6.io/*'],
+    // Linked source maps next to each bundle: k6 error stack lines can be mapped back to the .ts files.
+    sourcemap: true,
+    // Imports, exports and inputs of each bundle, written to meta.json and checked below.
+    metafile: true,
+    // Readable output: k6 reports errors by bundle line, and the bundles are small.
+    minify: false,
+    // ASCII-only output: non-ASCII characters in strings become \uXXXX escapes (never \u{...}).
+    charset: 'ascii',
+    // The load tsconfig (k6 types, ES2017 library).
+    tsconfig: path.join(root, 'load', 'tsconfig.json'),
+    plugins: [validatorsPlugin(validators, root)],
+    // Errors are thrown and reported by buildLoad, not printed twice.
+    logLevel: 'silent',
+  };
+}
+
+/** Problems of a metafile: a bundle importing anything but `k6` modules, or pulling ajv-formats in. */
+export function checkMetafile(metafile: Metafile): string[] {
+  const problems: string[] = [];
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (output.endsWith('.map')) continue;
+    for (const imported of info.imports) {
+      const k6Module = imported.path === 'k6' || imported.path.startsWith('k6/');
+      if (!imported.external || !k6Module)
+        problems.push(`${output} imports ${imported.path}${imported.external ? '' : ' (not bundled)'}: only k6 modules may stay imports`);
+    }
+    for (const input of Object.keys(info.inputs)) {
+      if (/(^|\/)node_modules\/ajv-formats\//.test(input))
+        problems.push(`${output} bundles ${input}: ajv-formats holds a \\u{...} regex that stops k6 v0.47 from loading the script`);
+    }
+  }
+  return problems;
+}
+
+/** Where a forbidden thing is used in `code` (a bundle); see the header for the approach. */
+export function scanBundle(code: string, file = 'bundle.js'): ScanFinding[] {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const lines = code.split('\n');
+  const forbidden = new Set<string>(FORBIDDEN_GLOBALS);
+  const findings: ScanFinding[] = [];
+  const report = (node: ts.Node, what: string) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    const text = (lines[line] ?? '').trim();
+    findings.push({ file, line: line + 1, column: character + 1, what, snippet: text.length > 120 ? `${text.slice(0, 117)}...` : text });
+  };
+  const checkPattern = (node: ts.Node, body: string, flags: string) => {
+    if (/[uv]/.test(flags)) report(node, `regex flag ${flags.replace(/[^uv]/g, '')}`);
+    if (body.includes('\\u{')) report(node, 'regex \\u{...} escape');
+    // `(?<name>` is a named group; `(?<=` and `(?<!` are lookbehinds, which k6 handles. An escaped `\(` is no group.
+    if (/(^|[^\\])\(\?<[^=!]/.test(body)) report(node, 'named capture group');
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && forbidden.has(node.text) && !isPropertyName(node) && !isK6Require(node)) report(node, node.text);
+    if (ts.isPropertyAccessExpression(node) && forbidden.has(node.name.text) && ts.isIdentifier(node.expression)) {
+      // globalThis.URL and friends reach the same missing global.
+      if (['globalThis', 'self', 'window'].includes(node.expression.text)) report(node, `${node.expression.text}.${node.name.text}`);
+    }
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const text = node.getText(source);
+      const slash = text.lastIndexOf('/');
+      checkPattern(node, text.slice(1, slash), text.slice(slash + 1));
+    }
+    if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') {
+      const [pattern, flags] = node.arguments ?? [];
+      checkPattern(node, pattern && ts.isStringLiteralLike(pattern) ? pattern.text : '', flags && ts.isStringLiteralLike(flags) ? flags.text : '');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return findings;
+}
+
+/**
+ * Whether an identifier is the `require` of `require("k6…")`: the CommonJS bundles load k6's own
+ * modules that way, and k6 provides that `require`. Any other use (a package, a computed name) stays
+ * forbidden: k6 would look for a file.
+ */
+function isK6Require(node: ts.Identifier): boolean {
+  const call = node.parent;
+  if (node.text !== 'require' || !call || !ts.isCallExpression(call) || call.expression !== node || call.arguments.length !== 1) return false;
+  const [name] = call.arguments;
+  return name !== undefined && ts.isStringLiteral(name) && (name.text === 'k6' || name.text.startsWith('k6/'));
+}
+
+/** Whether an identifier is a property name (`a.URL`, `{ URL: 1 }`, `class { URL() {} }`), not a reference. */
+function isPropertyName(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return true;
+  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent)) && parent.name === node) return true;
+  if ((ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent)) && parent.name === node) return true;
+  return false;
+}
+
+export interface BuildLoadOptions {
+  /** Project root. Default: found from the working directory. */
+  readonly root?: string;
+  /** Output directory. Default `<root>/dist/load` (emptied first). */
+  readonly outdir?: string;
+  /** Entry names (load/<name>.ts). Default: every entry. */
+  readonly entries?: readonly string[];
+}
+
+/** Builds, writes meta.json and the generated validators, checks; throws LoadBuildError listing every problem. */
+export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBuild> {
+  const root = options.root ?? ROOT;
+  const outdir = options.outdir ?? path.join(root, 'dist', 'load');
+  const entries = options.entries ?? loadEntries(root);
+  if (entries.length === 0) throw new LoadBuildError([`no entry scripts in ${path.join(root, 'load')}`]);
+  // Stale bundles of renamed entries would otherwise linger next to the new ones.
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(path.join(outdir, 'generated'), { recursive: true });
+
+  const validators = standaloneValidatorsSource();
+  const validatorsFile = path.join(outdir, 'generated', 'validators.js');
+  writeFileSync(validatorsFile, `// Generated by load/cli/build.ts from schemas/: do not edit.\n${validators}\n`);
+
+  let metafile: Metafile;
+  try {
+    metafile = (await build(esbuildOptions(root, entries, outdir, validators))).metafile;
+  } catch (error) {
+    const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors;
+    if (!errors) throw error;
+    throw new LoadBuildError(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
+  }
+  writeFileSync(path.join(outdir, 'meta.json'), `${JSON.stringify(metafile, null, 2)}\n`);
+
+  const problems = checkMetafile(metafile);
+  const bundles: Bundle[] = [];
+  for (const name of entries) {
+    const file = path.join(outdir, `${name}.js`);
+    const code = readFileSync(file, 'utf8');
+    bundles.push({ name, file, bytes: Buffer.byteLength(code) });
+    for (const f of scanBundle(code, path.relative(root, file))) problems.push(`${f.file}:${f.line}:${f.column} uses ${f.what}: ${f.snippet}`);
+  }
+  if (problems.length > 0) throw new LoadBuildError(problems);
+  return { outdir, bundles, metafile, validatorsFile };
+}
+
+const USAGE = `Usage: npm run build:load
+
+  (no argument)  bundles each k6 script load/<name>.ts into dist/load/<name>.js and checks that the
+                 bundles fit k6 v0.47 (k6 imports only, no missing globals, no regexes it cannot load)
+  --help, -h     this text
+
+npm run load builds the bundles itself before each run.`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const refused = refuseArguments('build:load', 'build:load', args, USAGE);
+  if (refused) {
+    console.error(refused);
+    return 2;
+  }
+  const root = ROOT;
+  try {
+    const built = await buildLoad({ root });
+    for (const bundle of built.bundles) console.log(`${path.relative(root, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
+    console.log(
+      `${path.relative(root, path.join(built.outdir, 'meta.json'))}: imports checked (k6 modules only); bundles scanned for k6 v0.47 globals and regexes`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(`build:load: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+// Imported (tests, load/cli/run.ts), this file only exports.
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

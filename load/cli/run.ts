@@ -1,0 +1,142 @@
+/**
+ * `npm run load -- <script> [k6 args]`: runs one k6 load script against the target the LP_*
+ * variables name. In order: the script name is checked, .env is loaded (never overriding the real
+ * environment), the LP_* configuration is checked the way the script will read it (production refused
+ * unless LP_ALLOW_PRODUCTION=1), the bundles are built and checked (load/cli/build.ts), k6 is
+ * found (K6_BIN, else PATH), the report directory (LP_REPORT_DIR, default reports/load) is created
+ * (k6 v0.47 does not create it), and
+ * `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js` runs with this environment.
+ *
+ * Why the environment and not `-e` flags: `k6 run` passes system environment variables to `__ENV`
+ * (--include-system-env-vars defaults to true for `k6 run`; the flag is given anyway so the intent
+ * is explicit), and the client secret then never appears in a process list. `k6 cloud` and
+ * `k6 archive` do not include them by default: see docs/load.md for those.
+ *
+ * `--help` (or `-h`) in the script's place prints the usage; after a script name, every argument is k6's.
+ *
+ * Exit codes: k6's own; 2 for an unknown script; 1 for a configuration, build or missing-k6 problem.
+ */
+import { fail, ok, type Result } from '../../contracts/result.ts';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import dotenv from 'dotenv';
+import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
+import { EnvError, readLoadEnv, reportDir } from '../lib/env.ts';
+import { buildLoad, LoadBuildError, loadEntries } from './build.ts';
+import { answerHelp, helpPointer } from '../../harness/flags.ts';
+import { ROOT } from '../../harness/root.ts';
+
+export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
+
+function usage(scripts: readonly string[]): string {
+  return `Usage: npm run load -- <script> [k6 args]
+
+  <script>    the k6 load script to run: ${scripts.join(', ')}
+  [k6 args]   passed to \`k6 run\` before the bundle, e.g. --quiet
+  --help, -h  this text, in the script's place (after a script, k6's own)
+
+The target and keys come from the LP_* settings, .env included (docs/configuration.md); a production
+host only with LP_ALLOW_PRODUCTION=1. k6 is K6_BIN, else the first k6 on PATH; reports go to
+LP_REPORT_DIR (default reports/load). Exit codes: k6's own; 2 for an unknown script; 1 for a
+configuration, build or missing-k6 problem.`;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** k6's path: K6_BIN when set (it must be an executable file), else the first `k6` on PATH. */
+export function findK6(env: NodeJS.ProcessEnv): Result<string> {
+  const configured = env.K6_BIN?.trim();
+  if (configured) {
+    return isExecutable(configured) ? ok(configured) : fail(`K6_BIN is set to ${configured}, which is not an executable file`);
+  }
+  const names = process.platform === 'win32' ? ['k6.exe', 'k6.cmd', 'k6'] : ['k6'];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (isExecutable(candidate)) return ok(candidate);
+    }
+  }
+  return fail('k6 is not on PATH and K6_BIN is not set');
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const root = ROOT;
+  const [script, ...k6Args] = args;
+  const scripts = loadEntries(root);
+  answerHelp(args.slice(0, 1), usage(scripts));
+  if (script === undefined || !scripts.includes(script)) {
+    const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
+    console.error(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
+    return 2;
+  }
+
+  dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
+  try {
+    const env = readLoadEnv(process.env);
+    // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
+    console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
+    for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(`load: ${error.message}`);
+    return 1;
+  }
+
+  try {
+    await buildLoad({ root });
+  } catch (error) {
+    if (!(error instanceof LoadBuildError)) throw error;
+    console.error(`load: ${error.message}`);
+    return 1;
+  }
+  const bundle = path.join('dist', 'load', `${script}.js`);
+
+  const k6 = findK6(process.env);
+  if (!k6.ok) {
+    console.error(
+      `load: k6 is needed to run ${bundle}, but ${k6.error}. Install k6 v0.47.0 or newer (${K6_INSTALL_URL}) or set K6_BIN to its path; the bundles are built in dist/load/ meanwhile.`,
+    );
+    return 1;
+  }
+
+  mkdirSync(path.resolve(root, reportDir(process.env)), { recursive: true });
+  const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd: root, env: process.env, stdio: 'inherit' });
+  // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+  return new Promise<number>((resolve) => {
+    child.on('error', (error) => {
+      console.error(`load: could not start ${k6.value}: ${error.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
+      process.off('SIGTERM', ignore);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+// Imported (tests), this file only exports.
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`load: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,211 @@
+/**
+ * `npm run build:mock`: the mock as an installable package in dist/mock/, for SDK developers who are
+ * not Node developers (docs/sdk.md):
+ *
+ *   dist/mock/package.json        name lp-mock, the root's version, bin lp-mock, no dependencies
+ *   dist/mock/bin/lp-mock.js      mock/cli.ts bundled by esbuild into one CommonJS file with a shebang;
+ *                                 the profiles and schemas it reads are inlined (JSON imports), and the
+ *                                 schema validators are ajv standalone code generated here (no schema
+ *                                 is compiled when the mock starts: half its start time otherwise)
+ *   dist/mock/README.md           mock/package/README.md
+ *   dist/mock/LICENSE             the project's licence, then each bundled package's name, version and licence text
+ *
+ * `npm pack` of that folder gives a tarball that `npm install ./lp-mock-<version>.tgz` installs offline;
+ * mock/Dockerfile copies the same folder into a Node image. The build is deterministic: no dates, no
+ * absolute paths, the same bytes for the same sources.
+ *
+ * Importable (mock/test/build.test.ts); it runs as a command only when it is the entry file.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { mockValidatorsSource } from '../schemas/standalone.ts';
+import { refuseArguments } from '../harness/flags.ts';
+import { ROOT } from '../harness/root.ts';
+
+export const PACKAGE_NAME = 'lp-mock';
+export const BIN_NAME = 'lp-mock';
+/** Where the bundle goes inside the package (package.json `bin`). */
+export const BIN_FILE = 'bin/lp-mock.js';
+
+export interface MockBuild {
+  readonly outdir: string;
+  /** The bundle, absolute. */
+  readonly bin: string;
+  readonly bytes: number;
+  readonly version: string;
+}
+
+export class MockBuildError extends Error {
+  constructor(problems: readonly string[]) {
+    super(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'MockBuildError';
+  }
+}
+
+/** The package's manifest: nothing at run time but Node itself. */
+export function packageManifest(version: string, license: string): Record<string, unknown> {
+  return {
+    name: PACKAGE_NAME,
+    version,
+    description:
+      'Reference mock of the Learning Platform API for SDK developers: both origins, OAuth2 tokens, snapshot pagination, rate limits, a control plane.',
+    license,
+    bin: { [BIN_NAME]: BIN_FILE },
+    files: ['bin/', 'README.md', 'LICENSE'],
+    engines: { node: '>=20' },
+    keywords: ['mock', 'learning-platform', 'openapi', 'sdk-testing'],
+  };
+}
+
+/**
+ * Problems of the bundle's metafile: anything left as an import that Node does not provide. The
+ * package declares no dependencies, so a bare import would fail on the user's machine, not here.
+ */
+export function checkMockMetafile(metafile: Metafile): string[] {
+  const problems: string[] = [];
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    for (const imported of info.imports) {
+      if (imported.external && !imported.path.startsWith('node:')) problems.push(`${output} imports ${imported.path}: the package has no dependencies`);
+    }
+    for (const input of Object.keys(info.inputs)) {
+      // The mock never runs TypeScript at run time: a loader in the bundle means an import went wrong.
+      if (/(^|\/)node_modules\/(tsx|typescript|esbuild)\//.test(input)) problems.push(`${output} bundles ${input}: a build tool got into the run time`);
+    }
+  }
+  return problems;
+}
+
+/** The packages of node_modules whose code is in the bundle (`ajv`, `@scope/name`), sorted. */
+export function bundledPackages(metafile: Metafile): string[] {
+  const names = new Set<string>();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match?.[1]) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+/**
+ * The package's LICENSE: the project's licence, and the notice of each package whose code the bundle
+ * carries (their licences ask for it to travel with copies of the code).
+ */
+function licenseText(root: string, license: string, packages: readonly string[]): string {
+  const parts = [`lp-mock is released under the ${license} licence (the Learning Platform API contract suite).`, '', 'It bundles the following packages:'];
+  for (const name of packages) {
+    const dir = path.join(root, 'node_modules', name);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
+    const file = readdirSync(dir).find((f) => /^licen[cs]e(\.|$)/i.test(f));
+    parts.push('', `--- ${name}@${manifest.version} (${manifest.license ?? 'see its licence'}) ---`);
+    if (file !== undefined && existsSync(path.join(dir, file))) parts.push(readFileSync(path.join(dir, file), 'utf8').trim());
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+/** The file whose place the generated validators take: the only module of the bundle that compiles schemas. */
+const COMPILED_VALIDATORS = path.join('schemas', 'validators.ts');
+
+/**
+ * Serves schemas/validators.ts as ajv standalone code generated from the same schema files
+ * (schemas/standalone.ts mockValidatorsSource), with the same exports: the packaged mock starts
+ * without compiling a schema, and its validators judge as the compiled ones do.
+ */
+function standaloneValidatorsPlugin(root: string): Plugin {
+  const schemasDir = path.join(root, 'schemas');
+  return {
+    name: 'lp-mock-standalone-validators',
+    setup(b) {
+      b.onResolve({ filter: /(^|\/)validators\.ts$/ }, (args) => {
+        // A relative path: esbuild names the module by it in the bundle, which carries no path of the build machine.
+        const resolved = path.relative(root, path.resolve(args.resolveDir, args.path));
+        return resolved === COMPILED_VALIDATORS ? { path: resolved, namespace: 'lp-standalone' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lp-standalone' }, () => ({ contents: mockValidatorsSource(), loader: 'js', resolveDir: schemasDir }));
+    },
+  };
+}
+
+export interface BuildMockOptions {
+  /** Project root. Default: found from the working directory. */
+  readonly root?: string;
+  /** Output directory. Default `<root>/dist/mock` (emptied first). */
+  readonly outdir?: string;
+}
+
+export async function buildMock(options: BuildMockOptions = {}): Promise<MockBuild> {
+  const root = options.root ?? ROOT;
+  const outdir = options.outdir ?? path.join(root, 'dist', 'mock');
+  const rootPackage = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; license: string };
+  // A file of an older build (a renamed bundle) would otherwise ship with the new one.
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(path.join(outdir, 'bin'), { recursive: true });
+
+  const bin = path.join(outdir, BIN_FILE);
+  let metafile: Metafile;
+  try {
+    const result = await build({
+      entryPoints: [path.join(root, 'mock', 'cli.ts')],
+      outfile: bin,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      // CommonJS: mock/cli.ts starts itself when `require.main === module`, which holds for the bundle run as a program.
+      format: 'cjs',
+      banner: { js: '#!/usr/bin/env node' },
+      // The usage text names the command the package installs (mock/cli.ts).
+      define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
+      // Readable: an SDK developer who hits a stack trace can read where; the bundle stays well under a megabyte.
+      minify: false,
+      // No absolute paths in the output: the comments that name each source file are relative to the root.
+      absWorkingDir: root,
+      legalComments: 'inline',
+      metafile: true,
+      tsconfig: path.join(root, 'tsconfig.json'),
+      plugins: [standaloneValidatorsPlugin(root)],
+      logLevel: 'silent',
+    });
+    metafile = result.metafile;
+  } catch (error) {
+    const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors;
+    if (!errors) throw error;
+    throw new MockBuildError(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
+  }
+  const problems = checkMockMetafile(metafile);
+  if (problems.length > 0) throw new MockBuildError(problems);
+  chmodSync(bin, 0o755);
+
+  writeFileSync(path.join(outdir, 'package.json'), `${JSON.stringify(packageManifest(rootPackage.version, rootPackage.license), null, 2)}\n`);
+  copyFileSync(path.join(root, 'mock', 'package', 'README.md'), path.join(outdir, 'README.md'));
+  writeFileSync(path.join(outdir, 'LICENSE'), licenseText(root, rootPackage.license, bundledPackages(metafile)));
+  return { outdir, bin, bytes: statSync(bin).size, version: rootPackage.version };
+}
+
+const USAGE = `Usage: npm run build:mock
+
+  (no argument)  bundles the mock into an installable package in dist/mock/ (npm pack it, or build
+                 mock/Dockerfile with dist/mock as the context)
+  --help, -h     this text`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const refused = refuseArguments('build:mock', 'build:mock', args, USAGE);
+  if (refused) {
+    console.error(refused);
+    return 2;
+  }
+  try {
+    const built = await buildMock();
+    console.log(`${path.relative(ROOT, built.bin)}  ${(built.bytes / 1024).toFixed(1)} KiB  (${PACKAGE_NAME}@${built.version})`);
+    console.log(`pack it: cd ${path.relative(ROOT, built.outdir)} && npm pack   |   container: docker build -f mock/Dockerfile -t lp-mock dist/mock`);
+    return 0;
+  } catch (error) {
+    console.error(`build:mock: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+// Imported (tests), this file only exports.
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

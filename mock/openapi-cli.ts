@@ -1,0 +1,65 @@
+/**
+ * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by contracts/openapi.ts
+ * (default dist/openapi.json), after checking it with swagger-parser, and prints the file's path.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs as parseFlags } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import { answerHelp, helpPointer } from '../harness/flags.ts';
+import { ROOT } from '../harness/root.ts';
+
+const USAGE = 'usage: npm run openapi [-- --out <file>]';
+/** What `--help` prints; USAGE is the one line an error ends with. */
+const HELP = `Usage: npm run openapi -- [flags]
+
+  --out <file>  where the OpenAPI 3.1 document goes (default dist/openapi.json); its path is printed
+  --help, -h    this text
+
+The document is built from contracts/ and checked with swagger-parser first: exits 1 when it is not valid.`;
+
+function parseArgs(args: readonly string[]): { out: string } | { error: string } {
+  answerHelp(args, HELP);
+  let values: { out?: string | undefined };
+  try {
+    ({ values } = parseFlags({ args: [...args], options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { error: `--out needs a file path. ${USAGE}` };
+    const arg = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '?';
+    return { error: `unknown argument "${arg}". ${USAGE}${helpPointer('openapi')}` };
+  }
+  if (values.out === '') return { error: `--out needs a file path. ${USAGE}` };
+  return { out: values.out === undefined ? path.join(ROOT, 'dist', 'openapi.json') : path.resolve(values.out) };
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const parsed = parseArgs(args);
+  if ('error' in parsed) {
+    console.error(`openapi: ${parsed.error}`);
+    return 2;
+  }
+  const document = buildOpenApiDocument();
+  try {
+    // validate() dereferences in place: give it a copy.
+    await SwaggerParser.validate(structuredClone(document) as never);
+  } catch (error) {
+    console.error(`openapi: the generated document is not valid OpenAPI 3.1: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  mkdirSync(path.dirname(parsed.out), { recursive: true });
+  writeFileSync(parsed.out, `${JSON.stringify(document, null, 2)}\n`);
+  console.log(parsed.out);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`openapi: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,95 @@
+/**
+ * Runs the public degreedClient, unchanged, against the mock under one or more profiles:
+ * `npx tsx tools/clients/run.ts --client <checkout> [--python python3] [--profile <name|file>]…`.
+ * Each profile gets a mock of its own (mock/test/mock-process.ts), and tools/clients/degreed_client.py
+ * drives the client against it; then the mock's client findings (GET /_mock/findings: what the
+ * client did that the API document asks a client not to) are printed. The client's code is never part of this repository (docs/clients.md
+ * says where to get it); Python is needed here, not in CI.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseCommandLine } from '../../harness/flags.ts';
+import { withMockProcess } from '../../mock/test/mock-process.ts';
+import { ROOT } from '../../harness/root.ts';
+
+const HARNESS = path.join(ROOT, 'tools', 'clients', 'degreed_client.py');
+const RUN_TIMEOUT_MS = 120_000;
+const USAGE = `Usage: npm run clients -- --client <folder> [flags]
+
+  --client <folder>      a degreedClient checkout (required; docs/clients.md says where to get it)
+  --python <command>     the Python that runs the client (default python3)
+  --profile <name|file>  a mock profile to run it against, once per profile (default strict, platform, lenient)
+  --help, -h             this text
+
+Each profile gets a mock of its own; exits 1 when the client fails under any of them.`;
+
+/**
+ * The client findings of the run, one line each: reported, never a failure of the run (they judge
+ * the client's manners, and the harness's own calls are the client's calls).
+ */
+async function printFindings(controlUrl: string | null): Promise<void> {
+  if (controlUrl === null) return;
+  const res = await fetch(`${controlUrl}/findings`);
+  if (!res.ok) {
+    console.log(`client findings: not available (${res.status})`);
+    return;
+  }
+  const report = (await res.json()) as {
+    findings: { rule: string; clientId: string; request: string; detail: string }[];
+    counts: Record<string, number>;
+    total: number;
+  };
+  const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
+  console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
+  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.detail}`);
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseCommandLine('clients', USAGE, {
+      args: process.argv.slice(2),
+      options: {
+        client: { type: 'string' },
+        python: { type: 'string', default: 'python3' },
+        profile: { type: 'string', multiple: true },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  if (values.client === undefined) {
+    console.error('--client <folder of a degreedClient checkout> is required.');
+    return 2;
+  }
+  const client = path.resolve(values.client);
+  const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
+  let failed = 0;
+  for (const profile of profiles) {
+    const status = await withMockProcess(['--items', '250', '--seed', '1', '--profile', profile], [], async (mock) => {
+      const run = spawnSync(values.python, [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl], {
+        encoding: 'utf8',
+        timeout: RUN_TIMEOUT_MS,
+      });
+      console.log(`== profile ${profile}`);
+      process.stdout.write(run.stdout ?? '');
+      if (run.error) console.error(`The harness did not run: ${run.error.message}`);
+      else if (run.stderr) process.stderr.write(run.stderr);
+      await printFindings(mock.controlUrl);
+      return run.status ?? 1;
+    });
+    if (status !== 0) failed += 1;
+  }
+  console.log(`profiles: ${profiles.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,93 @@
+/**
+ * The child run of `npm run test:faults` (tools/fault-matrix/cli.ts): one project per fault of
+ * mock/faults/catalogue.ts running the tests of its area's specs (areas.ts) that declare its rule, one per legal profile of profiles.ts
+ * running the whole contract suite, and the sound mock (strict) running it too as the baseline. Each project's worker
+ * starts its own embedded mock with the project's `mockSettings`, so projects share nothing and
+ * Playwright spreads them over every core.
+ *
+ * The serial tests (@quota, @serial) run inside each project, once: they need a target of their own,
+ * and each worker has one. The whole-suite projects run first (the sound mock leading): they are the
+ * long ones, and the short fault projects then fill the workers to the end.
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { defineConfig, type Project } from '@playwright/test';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { RULES } from '../../contracts/rules/index.ts';
+import { ruleGrep } from '../../harness/verdict/declare.ts';
+import type { Profile } from '../../mock/profile.ts';
+import type { MockTargetSettings } from '../../harness/target/config.ts';
+import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
+import {
+  AREA_SPECS,
+  faultArea,
+  BLIND_RATE,
+  type Column,
+  COLUMNS,
+  CONTRACT_SPEC_FILES,
+  faultProject,
+  inColumn,
+  LEFT_OUT,
+  RESULTS_FILE,
+  SOUND_PROJECT,
+  specFileMatch,
+  specProblem,
+  variantProject,
+} from './areas.ts';
+import { MATRIX_PROFILES } from './profiles.ts';
+
+// The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
+// every fault would read as uncaught. Checked here, so a direct `playwright test --config` is refused too.
+const wanted = process.env.LP_TARGET?.trim();
+if (wanted && wanted !== 'mock') {
+  throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
+}
+
+const specsDir = path.join(__dirname, '..', '..', 'specs');
+/** The embedded mock of a project: blind, it hides its control plane and keeps a short rate window (areas.ts). */
+function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
+  if (column === 'control') return { kind: 'mock', faults, ...(profile ? { profile } : {}) };
+  const own = profile ?? BUILT_IN_PROFILES.strict;
+  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate: BLIND_RATE } } };
+}
+
+/**
+ * One worker per project: its files then share one worker process and one mock instead of each
+ * worker starting its own for a few files, and the other workers take the next projects. Traces off,
+ * as in playwright.config.ts: a trace records the Authorization header unredacted.
+ */
+const base = { testDir: specsDir, grepInvert: LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
+
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<object, { mockSettings: MockTargetSettings }> => ({
+  ...base,
+  name,
+  testMatch: CONTRACT_SPEC_FILES,
+  use: { ...base.use, mockSettings: mock },
+});
+
+export default defineConfig<object, { mockSettings: MockTargetSettings }>({
+  reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
+  outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
+  // One more worker than cores: blind projects spend much of their time waiting for rate windows.
+  workers: availableParallelism() + 1,
+  retries: 0,
+  // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
+  timeout: 30_000,
+  projects: COLUMNS.flatMap((column) => [
+    wholeSuite(inColumn(SOUND_PROJECT, column), settings(column, [])),
+    ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(variantProject(name), column), settings(column, [], profile))),
+    // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
+    ...FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined).map((name) => ({
+      ...base,
+      name: inColumn(faultProject(name), column),
+      testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
+      // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
+      metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
+      // Only the tests that declare its rule (their tag): the fault must be caught where its rule is
+      // stated (a test failing only because the fault broke something else is a catch by accident), and
+      // each other test of the area would cost a worker process when it fails, and tell nothing more.
+      grep: ruleGrep(FAULTS[name].rule),
+      use: { ...base.use, mockSettings: settings(column, [name]) },
+    })),
+  ]),
+});

@@ -1,0 +1,296 @@
+/**
+ * The fault matrix from a child run's outcome, in two columns: with the mock's control plane, and
+ * blind (the mock as a remote service run with LP_QUOTA=1 is seen). Per fault and column, whether a
+ * test caught it and which; per legal profile and column, the false alarms. Pure: tools/fault-matrix/cli.ts
+ * feeds it the run, and matrix.test.ts feeds it tables.
+ *
+ * A test catches a fault when it fails against the mock with that fault and not against the sound
+ * mock of the same column; for a fault of a platform rule, a platform deviation of that rule (which
+ * fails a run only with LP_STRICT=1) catches it too. A test that fails anyway proves nothing about the
+ * fault (it is counted as a false alarm of the sound mock instead). In the blind column, a fault whose
+ * rule no test could check without a control plane is not seen, and says so: it counts neither way.
+ *
+ * One file: the matrix, its counts and its two renderings read the same rows; the renderings are short.
+ */
+import { tableCell } from '../docs/markdown.ts';
+import { RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
+import { EXCLUDED, MATRIX_PROFILES } from './profiles.ts';
+import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
+import { type Misreport, misreports } from './failure-form.ts';
+
+/** How one column saw a fault. */
+export interface Catch {
+  readonly caught: boolean;
+  /** Tests that caught it (`file › describe › title`), in file and title order. */
+  readonly caughtBy: readonly string[];
+  /** Tests that ran against it (not skipped). */
+  readonly ran: number;
+  /** Blind column only: no test that checks the fault's rule ran there (each needs what a remote run lacks). */
+  readonly unseen: boolean;
+  /** Why it counts as uncaught (or unseen), where no test caught it. */
+  readonly why: string | undefined;
+}
+
+export interface FaultRow {
+  readonly fault: FaultName;
+  readonly area: RuleArea;
+  /** The rule of contracts/rules/ it breaks, and that rule's level. */
+  readonly rule: RuleId;
+  readonly level: RuleLevel;
+  readonly breaks: string;
+  readonly columns: Readonly<Record<Column, Catch>>;
+}
+
+export interface FalseAlarm {
+  readonly test: string;
+  readonly message: string;
+}
+
+export interface VariantRow {
+  /** A legal profile of tools/fault-matrix/profiles.ts, or undefined for the sound mock (strict). */
+  readonly variant: string | undefined;
+  readonly column: Column;
+  readonly open: string;
+  readonly ran: number;
+  readonly falseAlarms: readonly FalseAlarm[];
+  /** Why the variant's run cannot be trusted (it did not finish), apart from false alarms. */
+  readonly problem: string | undefined;
+}
+
+export interface Matrix {
+  readonly faults: readonly FaultRow[];
+  readonly variants: readonly VariantRow[];
+  /** Errors of the run outside any test. */
+  readonly errors: readonly string[];
+  /** Failures behind a fault not reported as the rule at the spec's line (failure-form.ts). */
+  readonly misreported: readonly Misreport[];
+}
+
+export interface Selection {
+  readonly faults: readonly FaultName[];
+  /** Names of legal profiles (tools/fault-matrix/profiles.ts). */
+  readonly variants: readonly string[];
+  /** Faults that could not run, with the reason (areas.ts: specProblem). */
+  readonly problems: ReadonlyMap<FaultName, string>;
+}
+
+/** What the sound mock of a column did anyway: a failure or deviation there catches nothing. */
+interface Baseline {
+  readonly failed: ReadonlySet<string>;
+  readonly deviated: ReadonlySet<string>;
+}
+
+export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
+  const byProject = new Map(run.projects.map((p) => [p.project, p]));
+  const baselines = new Map(
+    COLUMNS.map((column) => {
+      const tests = byProject.get(inColumn(SOUND_PROJECT, column))?.tests ?? [];
+      const baseline: Baseline = {
+        failed: new Set(tests.filter((t) => t.status === 'failed').map(testName)),
+        deviated: new Set(tests.flatMap((t) => t.deviations.map((rule) => `${testName(t)}#${rule}`))),
+      };
+      return [column, baseline];
+    }),
+  );
+  return {
+    faults: selection.faults.map((fault) => {
+      const { breaks, rule } = FAULTS[fault];
+      const area = faultArea(fault);
+      const columns = Object.fromEntries(
+        COLUMNS.map((column) => [
+          column,
+          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Baseline, selection.problems.get(fault)),
+        ]),
+      ) as Record<Column, Catch>;
+      return { fault, area, rule, level: RULES[rule].level, breaks, columns };
+    }),
+    variants: COLUMNS.flatMap((column) => [
+      ...selection.variants.map((variant) => variantRow(variant, column, byProject.get(inColumn(variantProject(variant), column)))),
+      ...(byProject.has(inColumn(SOUND_PROJECT, column)) ? [variantRow(undefined, column, byProject.get(inColumn(SOUND_PROJECT, column)))] : []),
+    ]),
+    errors: run.errors,
+    misreported: misreports(run),
+  };
+}
+
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Baseline, problem: string | undefined): Catch {
+  const { rule } = FAULTS[fault];
+  const platform = RULES[rule].level === 'platform';
+  const tests = project?.tests ?? [];
+  const catches = (t: TestOutcome) =>
+    (t.status === 'failed' && !baseline.failed.has(testName(t))) ||
+    (platform && t.deviations.includes(rule) && !baseline.deviated.has(`${testName(t)}#${rule}`));
+  const caughtBy = tests.filter(catches).map(testName).sort();
+  const ran = tests.filter((t) => t.status === 'passed' || t.status === 'failed').length;
+  const notRun = tests.filter((t) => t.status === 'notRun').length;
+  const caught = caughtBy.length > 0;
+  const checkedRule = tests.some((t) => (t.status === 'passed' || t.status === 'failed') && t.rules.includes(rule));
+  const unseen = !caught && column === 'blind' && project !== undefined && notRun === 0 && !checkedRule;
+  let why: string | undefined;
+  if (!caught) {
+    if (problem !== undefined) why = problem;
+    else if (project === undefined) why = 'no project ran it (its area has no spec file in tools/fault-matrix/areas.ts)';
+    else if (notRun > 0) why = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
+    else if (unseen) why = `not visible without a control plane: every test that checks ${rule} needs one (or LP_FULL=1)`;
+    else if (ran === 0) why = `no test ran: all ${tests.length} were skipped`;
+    else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${ran} ran)`;
+    else why = `all ${ran} tests of its area passed`;
+  }
+  return { caught, caughtBy, ran, unseen, why };
+}
+
+function variantRow(variant: string | undefined, column: Column, project: ProjectOutcome | undefined): VariantRow {
+  const tests = project?.tests ?? [];
+  const notRun = tests.filter((t) => t.status === 'notRun').length;
+  let problem: string | undefined;
+  if (project === undefined) problem = 'its project did not run';
+  else if (notRun > 0) problem = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
+  return {
+    variant,
+    column,
+    open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
+    ran: tests.filter((t) => t.status === 'passed' || t.status === 'failed').length,
+    falseAlarms: tests.filter((t) => t.status === 'failed').map((t: TestOutcome) => ({ test: testName(t), message: t.message })),
+    problem,
+  };
+}
+
+/**
+ * The checks for CI's summary line: each fault caught in a column passes; each uncaught fault, each
+ * false alarm, each run that did not finish, each error of the run and each failure behind a fault
+ * not reported as its rule at the spec's line fails; a fault the blind column cannot see is skipped (a
+ * remote run cannot check its rule, and says so).
+ */
+export function checkCounts(m: Matrix): { passed: number; failed: number; skipped: number } {
+  const cells = m.faults.flatMap((f) => COLUMNS.map((c) => f.columns[c]));
+  const caught = cells.filter((c) => c.caught).length;
+  const unseen = cells.filter((c) => c.unseen).length;
+  const falseAlarms = m.variants.reduce((sum, v) => sum + v.falseAlarms.length + (v.problem === undefined ? 0 : 1), 0);
+  return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length + m.misreported.length, skipped: unseen };
+}
+
+/** One sentence: the matrix in numbers. */
+export function headline(m: Matrix): string {
+  const inColumnOf = (column: Column) => {
+    const cells = m.faults.map((f) => f.columns[column]);
+    const caught = cells.filter((c) => c.caught).length;
+    const unseen = cells.filter((c) => c.unseen).length;
+    const alarms = m.variants.filter((v) => v.column === column).reduce((sum, v) => sum + v.falseAlarms.length, 0);
+    const seen = column === 'blind' ? ` of the ${m.faults.length - unseen} visible without a control plane` : '';
+    return `${column}: ${caught}${seen} of ${m.faults.length} faults caught, ${alarms} false alarm${alarms === 1 ? '' : 's'}`;
+  };
+  const runs = m.variants.length;
+  return `${COLUMNS.map(inColumnOf).join('; ')} (${runs} run${runs === 1 ? '' : 's'} of the whole suite: legal profiles and the sound mock).`;
+}
+
+/** The matrix for a terminal: a fault's first `maxTitles` catching tests per column, every false alarm with its message. */
+export function renderText(m: Matrix, o: { maxTitles: number }): string {
+  const faultWidth = Math.max(5, ...m.faults.map((f) => f.fault.length));
+  const areaWidth = Math.max(4, ...m.faults.map((f) => f.area.length));
+  const indent = ' '.repeat(faultWidth + areaWidth + 24);
+  const mark = (c: Catch) => (c.caught ? 'yes' : c.unseen ? 'n/a' : 'NO');
+  const lines = [`${'fault'.padEnd(faultWidth)}  ${'area'.padEnd(areaWidth)}  control  blind  tests that caught it`];
+  for (const f of m.faults) {
+    const { control, blind } = f.columns;
+    const head = `${f.fault.padEnd(faultWidth)}  ${f.area.padEnd(areaWidth)}  ${mark(control).padEnd(7)}  ${mark(blind).padEnd(5)}  `;
+    const detail = control.caught ? shortList(control.caughtBy, o.maxTitles) : [`(${control.why})`];
+    if (!blind.caught && !blind.unseen && control.caught) detail.push(`blind: (${blind.why})`);
+    lines.push(`${head}${detail[0] ?? ''}`, ...detail.slice(1).map((line) => `${indent}${line}`));
+  }
+  const variantWidth = Math.max(7, ...m.variants.map((v) => variantLabel(v).length));
+  lines.push('', `${'profile'.padEnd(variantWidth)}  tests  false alarms`);
+  for (const v of m.variants) {
+    const problem = v.problem === undefined ? '' : `  (${v.problem})`;
+    lines.push(`${variantLabel(v).padEnd(variantWidth)}  ${String(v.ran).padStart(5)}  ${v.falseAlarms.length}${problem}`);
+  }
+  const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
+  if (alarms.length > 0) lines.push('', 'false alarms:');
+  for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, ...a.message.split('\n').map((line) => `    ${line}`));
+  if (m.errors.length > 0) lines.push('', 'errors of the run:', ...m.errors.map((e) => `- ${e.split('\n')[0]}`));
+  lines.push(...misreportLines(m));
+  return lines.join('\n');
+}
+
+/**
+ * The run's report (reports/faults/fault-matrix.md, never a tracked file): the whole matrix, every
+ * catching test listed. Tables hold short cells only, the lists the long titles, so it reads well raw too.
+ */
+export function renderReport(m: Matrix): string {
+  const cellOf = (c: Catch) =>
+    c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${tableCell(c.why ?? '')}` : `**no**: ${tableCell(c.why ?? '')}`;
+  const lines = [
+    '# Fault matrix: the last run of `npm run test:faults`',
+    '',
+    `${headline(m)}`,
+    '',
+    'What each fault and profile is, and how to add one: docs/fault-matrix.md.',
+    '',
+    '## Faults',
+    '',
+    '| fault | rule (level) | area | what the mock does wrong | with control plane | blind |',
+    '|---|---|---|---|---|---|',
+    ...m.faults.map(
+      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${tableCell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
+    ),
+    '',
+    '### The tests that caught each fault',
+    '',
+    ...m.faults.flatMap((f) =>
+      COLUMNS.flatMap((column) => {
+        const c = f.columns[column];
+        return c.caught
+          ? [`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`)]
+          : [`- \`${f.fault}\` (${column}): not caught (${c.why})`];
+      }),
+    ),
+    '',
+    '## Legal profiles',
+    '',
+    '| profile | column | what it does otherwise than strict | tests run | false alarms |',
+    '|---|---|---|---|---|',
+    ...m.variants.map((v) => `| ${variantCell(v)} | ${v.column} | ${tableCell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
+  ];
+  const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
+  if (alarms.length > 0) {
+    lines.push('', '### False alarms', '');
+    for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
+  }
+  lines.push(...misreportLines(m));
+  if (EXCLUDED.length > 0) {
+    lines.push(
+      '',
+      'Option values left out of the covering profiles:',
+      '',
+      ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: ${tableCell(e.why)}`),
+    );
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The failures behind faults not in the rule's form, by test (each fails the run). */
+function misreportLines(m: Matrix): string[] {
+  if (m.misreported.length === 0) return [];
+  const lines = ['', `failures not reported as the rule at the spec's line (${m.misreported.length}):`];
+  for (const r of m.misreported) lines.push(`- ${r.project}: ${r.test}`, `    ${r.problem}`);
+  return lines;
+}
+
+function variantLabel(v: VariantRow): string {
+  return `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
+}
+
+function variantCell(v: VariantRow): string {
+  return v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``;
+}
+
+/** The count (the tests and their messages are listed under the table). */
+function falseAlarmCell(v: VariantRow): string {
+  const alarms = v.falseAlarms.length === 0 ? '0' : `**${v.falseAlarms.length}**`;
+  return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
+}
+
+function shortList(items: readonly string[], max: number): string[] {
+  return items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`];
+}

@@ -1,0 +1,158 @@
+/**
+ * The reporter of the fault matrix's child run (tools/fault-matrix/faults.config.ts): one progress line as
+ * each project (a fault, a variant, the sound mock) finishes, and at the end every test's outcome as
+ * JSON (outcome.ts) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
+ * writes, and this is the last place to catch a credential before a CI log does.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
+import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
+import { Redactor } from '../../harness/client/redact.ts';
+import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
+import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+
+/** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
+const MESSAGE_LIMIT = 600;
+
+export interface FaultReporterOptions {
+  /** The JSON file the runner reads. Required. */
+  readonly outputFile: string;
+}
+
+interface ProjectState {
+  readonly tests: TestCase[];
+  remaining: number;
+  failed: number;
+}
+
+export default class FaultMatrixReporter implements Reporter {
+  readonly #outputFile: string;
+  readonly #redactor = new Redactor();
+  readonly #projects = new Map<string, ProjectState>();
+  readonly #outcomes = new Map<TestCase, TestOutcome>();
+  readonly #errors: string[] = [];
+  /** Worker processes the run started: one per project at least, and another after each failing test. */
+  readonly #workers = new Set<number>();
+  #finished = 0;
+  #startMs = 0;
+  #specsDir = '';
+
+  constructor(options: FaultReporterOptions) {
+    if (!options?.outputFile) throw new Error('The fault matrix reporter needs an outputFile option (where tools/fault-matrix/cli.ts reads the outcome).');
+    this.#outputFile = options.outputFile;
+    // The mock's keys are public, but a message quoting one still reads as a leak to whoever scans the logs.
+    for (const client of DEFAULT_CLIENTS) this.#redactor.add(client.secret);
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.#startMs = Date.now();
+    this.#specsDir = config.projects[0]?.testDir ?? config.rootDir;
+    for (const project of suite.suites) {
+      const tests = project.allTests();
+      this.#projects.set(project.title, { tests, remaining: tests.length, failed: 0 });
+    }
+    const tests = [...this.#projects.values()].reduce((sum, p) => sum + p.tests.length, 0);
+    this.#print(`${this.#projects.size} projects, ${tests} tests, ${config.workers} workers`);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const project = test.parent.project()?.name ?? '';
+    const state = this.#projects.get(project);
+    const outcome = this.#outcome(test, result);
+    if (result.workerIndex >= 0) this.#workers.add(result.workerIndex);
+    this.#outcomes.set(test, outcome);
+    if (!state) return;
+    // A retried test ends more than once; only its first end counts down (retries are 0 here anyway).
+    if (result.retry === 0) state.remaining--;
+    if (outcome.status === 'failed') state.failed++;
+    if (state.remaining === 0) {
+      this.#finished++;
+      const ran = state.tests.filter((t) => this.#outcomes.get(t)?.status !== 'skipped').length;
+      const done = `${String(this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
+      this.#print(`[${done}] ${project}: ${state.failed} of ${ran} tests failed`);
+    }
+  }
+
+  onError(error: TestError): void {
+    this.#errors.push(this.#message([error]) || 'an error without a message');
+  }
+
+  onEnd(result: FullResult): void {
+    const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
+      project,
+      tests: state.tests.map(
+        (t) =>
+          this.#outcomes.get(t) ?? {
+            file: this.#file(t),
+            title: this.#title(t),
+            status: 'notRun',
+            message: '',
+            rules: this.#rules(t),
+            deviations: [],
+            failures: [],
+          },
+      ),
+    }));
+    const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
+    mkdirSync(path.dirname(this.#outputFile), { recursive: true });
+    writeFileSync(this.#outputFile, `${JSON.stringify(outcome, null, 1)}\n`);
+    this.#print(`child run ${result.status} after ${this.#elapsed()}, in ${this.#workers.size} worker processes`);
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  #outcome(test: TestCase, result: TestResult): TestOutcome {
+    const verdict = test.outcome();
+    const status: TestStatus = verdict === 'skipped' ? 'skipped' : verdict === 'unexpected' ? 'failed' : 'passed';
+    const reason = result.status === 'timedOut' ? `timed out after ${result.duration} ms. ` : '';
+    return {
+      file: this.#file(test),
+      title: this.#title(test),
+      status,
+      message: status === 'failed' ? `${reason}${this.#message(result.errors)}`.slice(0, MESSAGE_LIMIT) : '',
+      rules: this.#rules(test),
+      // The verdict writes "<rule>: <what was seen>"; the rule id is all the matrix reads.
+      deviations: [
+        ...new Set(result.annotations.filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
+      ].filter((rule) => rule !== ''),
+      failures: status === 'failed' ? result.errors.map((e) => this.#site(e)) : [],
+    };
+  }
+
+  #site(error: TestError): FailureSite {
+    const file = error.location ? path.relative(this.#specsDir, error.location.file).split(path.sep).join('/') : '';
+    return { file, line: error.location?.line ?? 0, message: this.#message([error]).slice(0, MESSAGE_LIMIT) };
+  }
+
+  #rules(test: TestCase): string[] {
+    return test.annotations.filter((a) => a.type === RULE_ANNOTATION).map((a) => a.description ?? '');
+  }
+
+  #file(test: TestCase): string {
+    return path.relative(this.#specsDir, test.location.file).split(path.sep).join('/');
+  }
+
+  /** The describe blocks and the title: titlePath is [root, project, file, …describes, title]. */
+  #title(test: TestCase): string {
+    return test.titlePath().slice(3).join(' › ');
+  }
+
+  #message(errors: readonly TestError[]): string {
+    const text = errors.map((e) => e.message ?? e.value ?? '').join('\n');
+    // eslint-disable-next-line no-control-regex -- the colour codes Playwright puts in messages
+    return this.#redactor.redact(text.replace(/\u001b\[[0-9;]*m/g, '')).trim();
+  }
+
+  #elapsed(): string {
+    const seconds = Math.round((Date.now() - this.#startMs) / 1000);
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  }
+
+  #print(line: string): void {
+    process.stdout.write(`  ${this.#elapsed()} ${line}\n`);
+  }
+}

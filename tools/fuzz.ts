@@ -1,0 +1,149 @@
+/**
+ * `npm run fuzz [-- --requests N --seconds N --seed N --concurrency N]`: the fuzz spec's generators
+ * and oracle (mock/test/fuzz-harness.ts) at high count against the mock in a child process.
+ * Bounded: stops at --requests (default 100,000) or --seconds (default 240), whichever comes first.
+ * Prints a progress line every few seconds and the count per status at the end; exits 1 on any 5xx,
+ * hang, bare close, a crash of the mock, or a valid request refused (checked every 500 requests).
+ * The seed is printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
+ */
+import fc from 'fast-check';
+import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
+import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest } from '../mock/test/fuzz-harness.ts';
+import { integerFlags } from '../harness/flags.ts';
+import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
+
+const flags = integerFlags('fuzz', process.argv.slice(2), {
+  requests: { default: 100_000, min: 1, max: 10_000_000, about: 'stop after this many requests' },
+  seconds: { default: 240, min: 1, max: 3_600, about: 'stop after this many seconds' },
+  seed: {
+    default: Number(process.env.LP_FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0),
+    min: -(2 ** 31),
+    max: 2 ** 31 - 1,
+    about: 'the same seed replays the same requests',
+    shown: 'LP_FUZZ_SEED, else a fresh one',
+  },
+  concurrency: { default: 16, min: 1, max: 256, about: 'requests in flight at once' },
+});
+
+/** Each exchange; the mock answers in milliseconds even under this load, so this fires only on a hang. */
+const EXCHANGE_TIMEOUT_MS = 5_000;
+/** Requests are generated in batches of this many, batch i from seed + i: replayable without holding them all. */
+const BATCH = 1_000;
+const ALIVE_EVERY = 500;
+const PROGRESS_EVERY_MS = 5_000;
+/** Problems kept for the report; the count covers all. */
+const SHOWN_PROBLEMS = 10;
+
+/** Outcomes that fail the run (a 4xx is the expected answer to bad input; 2xx to the good ones). */
+const FATAL = /^(5\d\d|hang|closed|refused|garbled|bad-body)$/;
+
+async function main(): Promise<number> {
+  console.log(
+    `fuzz: up to ${flags.requests} requests or ${flags.seconds} s, concurrency ${flags.concurrency}, seed ${flags.seed} (replay: --seed ${flags.seed})`,
+  );
+  return withMockProcess(['--clients', clientsFile(FUZZ_CLIENTS)], [], run);
+}
+
+async function run(mock: MockProcess): Promise<number> {
+  const session = new FuzzSession(mock, EXCHANGE_TIMEOUT_MS);
+  const counts = new Map<string, number>();
+  const problems: string[] = [];
+  let problemCount = 0;
+  let sent = 0;
+  let batch: FuzzRequest[] = [];
+  let stopReason: string | undefined;
+  const started = performance.now();
+  const deadline = started + flags.seconds * 1000;
+  let lastProgress = started;
+
+  const problem = (text: string) => {
+    problemCount++;
+    if (problems.length < SHOWN_PROBLEMS) problems.push(text);
+  };
+
+  const next = (): FuzzRequest | undefined => {
+    if (stopReason !== undefined) return undefined;
+    if (sent >= flags.requests) return undefined;
+    if (performance.now() >= deadline) {
+      stopReason = `the ${flags.seconds} s cap`;
+      return undefined;
+    }
+    const index = sent % BATCH;
+    if (index === 0) batch = fc.sample(fuzzRequest, { seed: flags.seed + sent / BATCH, numRuns: BATCH });
+    sent++;
+    return batch[index];
+  };
+
+  const checkAlive = async () => {
+    const ended = mock.ended();
+    if (ended !== undefined) {
+      stopReason = `the mock stopped (${ended}); stderr: ${mock.stderrTail()}`;
+      problem(stopReason);
+      return;
+    }
+    const dead = await session.alive();
+    if (dead !== undefined) problem(`after ${sent} requests: ${dead}`);
+  };
+
+  const worker = async () => {
+    for (let request = next(); request !== undefined; request = next()) {
+      const outcome = await session.send(request, await session.resolve(request));
+      const found = problemWith(request, outcome);
+      const key =
+        outcome.kind === 'response'
+          ? found !== undefined && outcome.status < 500
+            ? 'bad-body'
+            : String(outcome.status)
+          : found === undefined
+            ? 'abandoned'
+            : outcome.kind;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      if (found !== undefined) problem(`${showRequest(request)} got ${found}`);
+      const done = [...counts.values()].reduce((a, b) => a + b, 0);
+      if (done % ALIVE_EVERY === 0) await checkAlive();
+      const now = performance.now();
+      if (now - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = now;
+        const seconds = (now - started) / 1000;
+        console.log(
+          `[${seconds.toFixed(0).padStart(4)} s] ${done} requests, ${(done / seconds).toFixed(0)}/s, problems ${problemCount}, mock RSS ${(mock.rssKiB() / 1024).toFixed(0)} MiB`,
+        );
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: flags.concurrency }, worker));
+  await checkAlive();
+
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\n${total} requests in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s)${stopReason ? `, stopped by ${stopReason}` : ''}`);
+  console.log('count per status:');
+  for (const [status, n] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
+    const note = FATAL.test(status)
+      ? '   <- fails the run'
+      : status === 'abandoned'
+        ? '   (the client broke off its own body and node closed: see abandoned())'
+        : '';
+    console.log(`  ${status.padEnd(9)} ${n}${note}`);
+  }
+  const fatal = [...counts].filter(([status]) => FATAL.test(status)).reduce((a, [, n]) => a + n, 0);
+  const fiveHundreds = [...counts].filter(([status]) => status.startsWith('5')).reduce((a, [, n]) => a + n, 0);
+  console.log(`5xx: ${fiveHundreds}, hangs: ${counts.get('hang') ?? 0}, crashes: ${mock.ended() === undefined ? 0 : 1}`);
+  if (problemCount > 0) {
+    console.log(`\n${problemCount} problems${problemCount > problems.length ? ` (first ${problems.length})` : ''}:`);
+    for (const p of problems) console.log(`  ${p}`);
+    console.log(`replay: npm run fuzz -- --seed ${flags.seed} --requests ${total}`);
+  }
+  const failed = fatal > 0 || problemCount > 0 || mock.ended() !== undefined;
+  console.log(failed ? '\nFUZZ FAILED' : '\nfuzz passed: no 5xx, no hang, no crash, every 4xx with a JSON error body');
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`fuzz: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,333 @@
+/**
+ * `npm run soak [-- --seconds N --workers N]`: the mock in a child process under mixed traffic for
+ * a bounded time (default 180 s), in rounds. Each round: a few seconds of sessions from every worker
+ * (token, page walks with random queries, some abandoned half-way, users, refresh, logout, failed
+ * token requests of invented client_ids), then a barrier where the driver checks the rate limit and
+ * the throttle of failed token requests, moves the virtual clock two hours (tokens, refresh tokens,
+ * snapshots, rate and throttle windows all end) and checks that what it kept from the round is now
+ * refused as the document says (401, 400 invalid_grant, 410).
+ *
+ * Every request has the exact statuses it may get; anything else is unexpected. Every 5 s: requests,
+ * unexpected, the mock's RSS (VmRSS of its process) and its live entry counts (/_mock/stats).
+ * Passes only with zero unexpected statuses, no crash, and the RSS at the end (median of the last
+ * three samples) at most 10 % above its plateau (median of the samples in the middle half of the
+ * run); a drop is fine. Exits 1 otherwise. The mock runs with its young generation at full size
+ * from the start (MOCK_NODE_FLAGS), so that what RSS shows is the mock's state, not V8 warming up.
+ *
+ * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share
+ * one run's state (the counts, the tokens and cursors kept from a round, the RSS samples), and the
+ * script is read as one scenario from start to verdict.
+ */
+import type { ClientConfig } from '../mock/clients.ts';
+import { integerFlags } from '../harness/flags.ts';
+import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
+
+const flags = integerFlags('soak', process.argv.slice(2), {
+  seconds: { default: 180, min: 10, max: 3_600, about: 'how long the traffic runs' },
+  workers: { default: 8, min: 1, max: 64, about: 'sessions of traffic at once' },
+});
+
+/** Traffic between two barriers. */
+const ROUND_MS = 4_000;
+const SAMPLE_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+/** The clock moves this much at each barrier: past the access token (1 h) and refresh token (2 h) lifetimes. */
+const ADVANCE_SECONDS = 2 * 3_600;
+const RSS_TOLERANCE = 0.1;
+/**
+ * The mock's young generation at its full size (node 20's maximum, 16 MiB semi-spaces) from the
+ * start. Left to itself, V8 grows it over the first ~45 s of this load (RSS +30 MiB, then flat): a
+ * bounded warm-up that a short run would mistake for a trend, and in which a slow leak could hide.
+ */
+const MOCK_NODE_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
+const SHOWN_UNEXPECTED = 10;
+
+const ORG_IDS = ['soak-org-0', 'soak-org-1', 'soak-org-2', 'soak-org-3'];
+const secretOf = (id: string) => `${id}-secret`;
+const BUSY_RATE = '1000000/1m';
+const CLIENTS: ClientConfig[] = [
+  ...ORG_IDS.map((id) => ({ id, secret: secretOf(id), scopes: ['content:read', 'users:read'], rate: BUSY_RATE, tokenTtl: '1h' })),
+  { id: 'soak-provider', secret: secretOf('soak-provider'), scopes: ['content:read'], provider: 'Mock Academy', rate: BUSY_RATE, tokenTtl: '1h' },
+  { id: 'soak-limited', secret: secretOf('soak-limited'), scopes: ['content:read'], rate: '5/1h', tokenTtl: '1h' },
+  { id: 'soak-guarded', secret: secretOf('soak-guarded'), scopes: ['content:read'], rate: BUSY_RATE, tokenTtl: '1h' },
+];
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+class Traffic {
+  requests = 0;
+  readonly statuses = new Map<string, number>();
+  unexpected = 0;
+  readonly shown: string[] = [];
+  readonly #mock: MockProcess;
+
+  constructor(mock: MockProcess) {
+    this.#mock = mock;
+  }
+
+  /**
+   * One request, its status checked against `allowed`. `what` names the step for the report: never
+   * the URL's query or a header, which hold cursors and tokens.
+   */
+  async call(what: string, allowed: readonly number[], url: string, init: RequestInit = {}): Promise<Answer | undefined> {
+    this.requests++;
+    let answer: Answer | undefined;
+    try {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      answer = { status: res.status, headers: res.headers, body: await res.text() };
+    } catch (error) {
+      this.#count('error');
+      this.#unexpected(`${what}: ${(error as Error).name} ${(error as Error).message}`);
+      return undefined;
+    }
+    this.#count(String(answer.status));
+    if (!allowed.includes(answer.status)) this.#unexpected(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
+    return answer;
+  }
+
+  /** A check of the driver's own that failed (a header missing, a value wrong). */
+  fail(what: string): void {
+    this.#unexpected(what);
+  }
+
+  async token(
+    id: string,
+    scope = 'content:read',
+    secret = secretOf(id),
+    allowed: readonly number[] = [200],
+  ): Promise<{ access: string; refresh: string } | undefined> {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
+    const answer = await this.call(`token ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    return answer?.status === 200 ? tokens(answer.body) : undefined;
+  }
+
+  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<{ access: string; refresh: string } | undefined> {
+    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken });
+    const answer = await this.call(`refresh ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    return answer?.status === 200 ? tokens(answer.body) : undefined;
+  }
+
+  get(what: string, allowed: readonly number[], pathOrUrl: string, token: string): Promise<Answer | undefined> {
+    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.#mock.baseUrl}${pathOrUrl}`;
+    return this.call(what, allowed, url, { headers: { authorization: `Bearer ${token}` } });
+  }
+
+  logout(token: string, refreshToken: string | undefined, allowed: readonly number[] = [204]): Promise<Answer | undefined> {
+    return this.call('logout', allowed, `${this.#mock.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(refreshToken === undefined ? {} : { body: JSON.stringify({ refresh_token: refreshToken }) }),
+    });
+  }
+
+  control(what: string, path: string, body?: unknown): Promise<Answer | undefined> {
+    return this.call(what, [200], `${this.#mock.controlUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  }
+
+  #count(key: string): void {
+    this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
+  }
+
+  #unexpected(text: string): void {
+    this.unexpected++;
+    if (this.shown.length < SHOWN_UNEXPECTED) this.shown.push(text);
+  }
+}
+
+function tokens(body: string): { access: string; refresh: string } {
+  const parsed = JSON.parse(body) as { access_token: string; refresh_token: string };
+  return { access: parsed.access_token, refresh: parsed.refresh_token };
+}
+
+function nextOf(answer: Answer | undefined): string | undefined {
+  if (answer?.status !== 200) return undefined;
+  const next = (JSON.parse(answer.body) as { links?: { next?: string } }).links?.next;
+  return typeof next === 'string' ? next : undefined;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const chance = (p: number) => Math.random() < p;
+
+function randomQuery(): string {
+  const params = [`limit=${pick([1, 5, 20, 50, 100, 250])}`];
+  if (chance(0.3)) params.push(`filter[start_date]=${pick(['2015-01-01', '2019-06-01', '2021-01-01'])}`);
+  if (chance(0.2)) params.push(`filter[modified_before]=${pick(['2022-01-01', '2030-01-01'])}`);
+  return params.join('&');
+}
+
+/** What a round keeps to check after the clock moved. */
+interface Kept {
+  client: string;
+  token: string;
+  refresh: string;
+  cursorUrl: string;
+}
+
+/** One worker's session: every step with the statuses it must get. */
+async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
+  const id = pick(ORG_IDS);
+  const issued = await t.token(id, 'content:read,users:read');
+  if (!issued) return;
+  let next: string | undefined = `/api/v2/content?${randomQuery()}`;
+  const pages = 1 + Math.floor(Math.random() * 4);
+  for (let i = 0; i < pages && next !== undefined; i++) next = nextOf(await t.get(`content page ${i + 1}`, [200], next, issued.access));
+  // An abandoned walk: its snapshot is left to expire (snapshot churn).
+  if (next !== undefined) keep({ client: id, token: issued.access, refresh: issued.refresh, cursorUrl: next });
+  if (chance(0.3)) await t.get('users page', [200], `/api/v2/users?limit=${pick([1, 10, 50])}`, issued.access);
+  if (chance(0.2)) {
+    const provider = await t.token('soak-provider');
+    if (provider) await t.get('provider content', [200], '/api/v2/content?limit=10', provider.access);
+  }
+  let current = issued;
+  if (chance(0.3)) {
+    const refreshed = await t.refresh(id, issued.refresh, [200]);
+    if (refreshed) {
+      await t.get('content after refresh', [200], '/api/v2/content?limit=1', refreshed.access);
+      await t.refresh(id, issued.refresh, [400]);
+      current = refreshed;
+    }
+  }
+  if (chance(0.5)) {
+    const withRefresh = chance(0.5);
+    await t.logout(current.access, withRefresh ? current.refresh : undefined);
+    await t.get('content after logout', [401], '/api/v2/content?limit=1', current.access);
+    if (withRefresh) await t.refresh(id, current.refresh, [400]);
+  }
+  if (chance(0.1)) await t.token(`invented-${Math.random().toString(36).slice(2)}`, 'content:read', 'wrong', [403]);
+}
+
+async function main(): Promise<number> {
+  console.log(`soak: ${flags.seconds} s, ${flags.workers} workers, rounds of ${ROUND_MS / 1000} s, clock +${ADVANCE_SECONDS / 3600} h at each barrier`);
+  return withMockProcess(['--clients', clientsFile(CLIENTS)], MOCK_NODE_FLAGS, run);
+}
+
+async function run(mock: MockProcess): Promise<number> {
+  const t = new Traffic(mock);
+  const started = performance.now();
+  const deadline = started + flags.seconds * 1000;
+  const samples: Array<{ seconds: number; rssKiB: number }> = [];
+  let lastStats = 'not yet';
+  const sample = () => {
+    const seconds = (performance.now() - started) / 1000;
+    const rssKiB = mock.rssKiB();
+    samples.push({ seconds, rssKiB });
+    console.log(
+      `[${seconds.toFixed(0).padStart(4)} s] requests ${t.requests} (${(t.requests / seconds).toFixed(0)}/s), unexpected ${t.unexpected}, mock RSS ${(rssKiB / 1024).toFixed(1)} MiB, live entries ${lastStats}`,
+    );
+  };
+  const sampler = setInterval(sample, SAMPLE_MS);
+  let rounds = 0;
+  try {
+    while (performance.now() < deadline && mock.ended() === undefined) {
+      rounds++;
+      const kept: Kept[] = [];
+      const roundEnd = Math.min(deadline, performance.now() + ROUND_MS);
+      await Promise.all(
+        Array.from({ length: flags.workers }, async () => {
+          while (performance.now() < roundEnd && mock.ended() === undefined) await session(t, (k) => kept.length < 4 && kept.push(k));
+        }),
+      );
+      if (mock.ended() !== undefined) break;
+      const before = await t.control('stats', '/stats');
+      await barrier(t, mock, kept);
+      const after = await t.control('stats', '/stats');
+      lastStats = `${liveCounts(before)} before the clock moved, ${liveCounts(after)} after`;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  sample();
+  return report(t, mock, samples, rounds, (performance.now() - started) / 1000);
+}
+
+/** Checks the limits, moves the clock, and checks that everything the round kept has ended. */
+async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Promise<void> {
+  const limited = await t.token('soak-limited');
+  if (limited) {
+    for (let i = 0; i < 5; i++) await t.get('limited within budget', [200], '/api/v2/content?limit=1', limited.access);
+    const refused = await t.get('limited past budget', [429], '/api/v2/content?limit=1', limited.access);
+    if (refused?.status === 429 && !/^\d+$/.test(refused.headers.get('retry-after') ?? '')) t.fail('rate limit 429 without a delta-seconds Retry-After');
+  }
+  // The previous barrier moved the clock past the throttle window: the right secret works again.
+  await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [200]);
+  for (let i = 0; i < 10; i++) await t.token('soak-guarded', 'content:read', `wrong-${i}`, [403]);
+  const throttledRes = await t.call('guarded client past its failures', [429], `${mock.authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' }),
+  });
+  if (throttledRes?.status === 429 && !/^\d+$/.test(throttledRes.headers.get('retry-after') ?? '')) t.fail('throttle 429 without Retry-After');
+
+  await t.control('clock +2 h', '/clock', { advanceSeconds: ADVANCE_SECONDS });
+
+  for (const k of kept) {
+    await t.get('kept access token after 2 h', [401], '/api/v2/content?limit=1', k.token);
+    await t.refresh(k.client, k.refresh, [400]);
+    const fresh = await t.token(k.client);
+    if (fresh) await t.get('kept cursor after 2 h', [410], k.cursorUrl, fresh.access);
+  }
+}
+
+/** /_mock/stats in a few words: access/refresh tokens, snapshots, rate windows, throttled client_ids. */
+function liveCounts(answer: Answer | undefined): string {
+  if (answer === undefined) return '?';
+  const s = JSON.parse(answer.body) as Record<string, number>;
+  return `[tokens ${s.accessTokens}/${s.refreshTokens}, snapshots ${s.snapshots}, windows ${s.rateWindows}, throttled ${s.throttledClients}]`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number; rssKiB: number }>, rounds: number, seconds: number): number {
+  console.log(`\n${t.requests} requests in ${seconds.toFixed(1)} s (${(t.requests / seconds).toFixed(0)}/s), ${rounds} rounds (clock +${rounds * 2} h)`);
+  console.log(`statuses: ${JSON.stringify(Object.fromEntries([...t.statuses].sort()))}`);
+  console.log(`unexpected: ${t.unexpected}`);
+  for (const line of t.shown) console.log(`  ${line}`);
+  const failures: string[] = [];
+  if (t.unexpected > 0) failures.push(`${t.unexpected} unexpected statuses`);
+  const ended = mock.ended();
+  if (ended !== undefined) failures.push(`the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
+
+  const rss = samples.map((s) => s.rssKiB).filter((v) => Number.isFinite(v));
+  if (rss.length < 6) failures.push(`only ${rss.length} RSS samples: run longer (--seconds ≥ 30) or on a system with /proc`);
+  else {
+    const middle = rss.slice(Math.floor(rss.length / 4), Math.ceil((rss.length * 3) / 4));
+    const plateau = median(middle);
+    const end = median(rss.slice(-3));
+    const ratio = end / plateau;
+    console.log(`RSS MiB over time: ${rss.map((v) => (v / 1024).toFixed(0)).join(' ')}`);
+    console.log(
+      `RSS plateau ${(plateau / 1024).toFixed(1)} MiB (median of the middle half), end ${(end / 1024).toFixed(1)} MiB (median of the last 3): ${((ratio - 1) * 100).toFixed(1)} %`,
+    );
+    if (ratio > 1 + RSS_TOLERANCE) failures.push(`RSS at the end is ${((ratio - 1) * 100).toFixed(1)} % above its plateau (at most ${RSS_TOLERANCE * 100} %)`);
+  }
+  console.log(failures.length === 0 ? '\nsoak passed' : `\nSOAK FAILED: ${failures.join('; ')}`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`soak: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,234 @@
+/**
+ * `npm test`: every test of the project, then the contract suite once more against the mock started
+ * from its CLI as a remote target (the way CI meets a real service), then one last line adding up
+ * both runs: `N passed, N failed[, N skipped][, N platform deviations]`. Exits non-zero when any run failed.
+ *
+ *   1. `playwright test` (all projects) against the embedded mock
+ *      → reports/embedded/html/, reports/embedded/junit.xml, reports/summary/embedded.json
+ *   2. the mock CLI on free ports (mock/test/mock-process.ts), then the contract projects with
+ *      LP_TARGET=remote and the mock's default keys
+ *      → reports/cli-remote/html/, reports/cli-remote/junit.xml, reports/summary/cli-remote.json
+ *      (tests tagged @self check the suite itself, not the target: they ran in phase 1, and
+ *      playwright.config.ts leaves them out for a remote target). Then the mock's count of valid access
+ *      tokens (`GET /_mock/stats`) must be 0: the run logged out every token it was issued.
+ * Each phase is a Playwright run of its own, and a run's html reporter empties its folder first: so each
+ * phase has its own folder (one shared folder would end up holding the last phase's report, or "No tests
+ * found"), and reports/index.html links them with their counts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SCOPES } from '../contracts/scopes.ts';
+import { DEFAULT_CLIENTS } from '../mock/clients.ts';
+import { BUILT_IN_PROFILES } from '../mock/profile.ts';
+import { refuseArguments } from '../harness/flags.ts';
+import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
+import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
+import { ROOT } from '../harness/root.ts';
+
+const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
+const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+/**
+ * A phase that takes longer than this is stopped: something hangs. Each phase takes 2 to 4 minutes on
+ * 2 idle cores; the limit leaves room for a shared CI runner several times slower, since a phase
+ * stopped by our own limit would read as a failure of the target.
+ */
+const PHASE_LIMIT_MS = 30 * 60_000;
+function progress(line: string): void {
+  process.stdout.write(`\n▶ ${line}\n`);
+}
+
+/** Runs a command with the terminal as its output; resolves with its exit code (null: stopped at the limit). */
+function run(args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    const timer = setTimeout(() => {
+      process.stdout.write(`\nnpm test: a phase passed its limit of ${PHASE_LIMIT_MS / 60_000} minutes; stopping it (something hangs).\n`);
+      child.kill('SIGTERM');
+    }, PHASE_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** Why a phase failed, for the closing lines: a phase stopped at the limit is not a failure of the target. */
+function exitSentence(phase: number, code: number | null): string {
+  return code === null ? `phase ${phase} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes` : `phase ${phase} exited with ${code}`;
+}
+
+/** The phases, each with its own report folder under reports/ (relative paths: reports/index.html links them). */
+const PHASES = {
+  embedded: { title: 'Phase 1: every project against the embedded mock' },
+  'cli-remote': { title: 'Phase 2: the contract suite against the mock CLI as a remote target' },
+} as const;
+type Phase = keyof typeof PHASES;
+
+/** Where a phase's Playwright run writes its reports (read by the html and junit reporters and the summary reporter). */
+function reportEnv(phase: Phase): Record<string, string> {
+  return {
+    LP_SUMMARY_NAME: phase,
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(ROOT, 'reports', phase, 'html'),
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(ROOT, 'reports', phase, 'junit.xml'),
+  };
+}
+
+/**
+ * Reports of an earlier run that this one would otherwise leave beside its own: a report in
+ * reports/html (of `npm run contract`) or of a phase that does not get to run this time would read as
+ * this run's. reports/load (k6) and CI's logs in reports/ are not this command's to remove.
+ */
+function removeEarlierReports(): void {
+  for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)]) {
+    rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
+  }
+  mkdirSync(SUMMARY_DIR, { recursive: true });
+}
+
+/** Tokens the mock still holds valid after the run, access and refresh: a run must leave none. */
+async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh: number }> {
+  const response = await fetch(`${controlUrl}/stats`);
+  const stats = (await response.json()) as Record<string, unknown>;
+  const { validAccessTokens: access, validRefreshTokens: refresh } = stats;
+  if (typeof access !== 'number' || typeof refresh !== 'number') {
+    throw new Error(`GET ${controlUrl}/stats answered without counts of valid tokens: ${JSON.stringify(stats).slice(0, 200)}`);
+  }
+  return { access, refresh };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function writeIndex(total: Counts): void {
+  const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
+    let line = 'did not run';
+    let target = '';
+    try {
+      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: { line?: string } };
+      line = formatCounts(summary);
+      // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
+      if (summary.target?.line) target = `<br>target: ${escapeHtml(summary.target.line)}`;
+    } catch {
+      // No summary: the phase died before its reporter wrote one.
+    }
+    const links = [`<a href="${phase}/html/rules.html">rules checked</a>`, `<a href="${phase}/junit.xml">JUnit</a>`].join(', ');
+    return `<li><a href="${phase}/html/index.html">${PHASES[phase].title}</a> (${links}): ${line}${target}</li>`;
+  });
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>npm test: ${formatCounts(total)}</title></head><body><h1>npm test: ${formatCounts(total)}</h1><ul>${rows.join('')}</ul></body></html>\n`;
+  writeFileSync(path.join(ROOT, 'reports', 'index.html'), html);
+}
+
+function addUpSummaries(): Counts {
+  const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
+  let names: string[] = [];
+  try {
+    names = readdirSync(SUMMARY_DIR).filter((name) => name.endsWith('.json'));
+  } catch {
+    // No summary at all: a run died before its reporter wrote one. Counted below.
+  }
+  for (const name of names) {
+    const counts = JSON.parse(readFileSync(path.join(SUMMARY_DIR, name), 'utf8')) as Partial<Counts>;
+    for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (counts[key] ?? 0);
+  }
+  return total;
+}
+
+const USAGE = `Usage: npm test
+
+  (no argument)  every project against the embedded mock, then the contract suite against the mock
+                 started from its CLI as a remote target; reports under reports/ (reports/index.html)
+  --help, -h     this text
+
+To run a part: npm run contract (the contract suite), npx playwright test --project=unit (the unit tests).`;
+
+async function main(args: readonly string[]): Promise<number> {
+  // An argument would be ignored and the whole run would start.
+  const refused = refuseArguments('test', 'npm test', args, USAGE);
+  if (refused) {
+    process.stderr.write(`${refused}\n`);
+    return 2;
+  }
+  // Only this run's summaries are added up at the end, and only this run's reports are linked.
+  removeEarlierReports();
+  const failures: string[] = [];
+
+  progress('1/2 every project (unit and contract) against the embedded mock');
+  // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
+  const embedded = await run([PLAYWRIGHT, 'test'], { LP_TARGET: 'mock', ...reportEnv('embedded') });
+  if (embedded !== 0) failures.push(exitSentence(1, embedded));
+
+  progress('2/2 the contract suite against the mock started from its CLI, as a remote target');
+  let mock: MockProcess | undefined;
+  const stopOnSignal = () => {
+    // The mock is killed by mock/test/mock-process.ts's own exit handler.
+    process.exit(130);
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  try {
+    mock = await startMockProcess([]);
+    process.stdout.write(`  mock CLI at ${mock.authUrl} (auth) and ${mock.baseUrl} (api)\n`);
+    const org = DEFAULT_CLIENTS.find((c) => c.provider === undefined);
+    const provider = DEFAULT_CLIENTS.find((c) => c.provider !== undefined);
+    if (!org || !provider?.provider) throw new Error('mock/clients.ts DEFAULT_CLIENTS lost its organization or provider key.');
+    const remote = await run([PLAYWRIGHT, 'test', '--project=contract', '--project=contract-serial'], {
+      LP_TARGET: 'remote',
+      LP_AUTH_URL: mock.authUrl,
+      LP_BASE_URL: mock.baseUrl,
+      LP_CONTROL_URL: mock.controlUrl ?? '',
+      LP_CLIENT_ID: org.id,
+      LP_CLIENT_SECRET: org.secret,
+      LP_SCOPES: org.scopes.join(','),
+      // The mock's key config says what the key does not hold: declared, as a real key's must be.
+      LP_UNHELD_SCOPES: SCOPES.filter((scope) => !org.scopes.includes(scope)).join(','),
+      LP_PROVIDER_CLIENT_ID: provider.id,
+      LP_PROVIDER_CLIENT_SECRET: provider.secret,
+      LP_PROVIDER_NAME: provider.provider,
+      LP_REFRESH_GRANT: '1',
+      // The mock CLI's default lifetime; stated, so that a lifetime in .env (for betatest) does not apply here.
+      LP_TOKEN_LIFETIME: '60d',
+      // The rate the mock CLI gives the key (its own, else the default profile's): known, as LP_RATE tells it of a real key.
+      LP_RATE: org.rate ?? BUILT_IN_PROFILES.strict.rateLimit.rate,
+      ...reportEnv('cli-remote'),
+    });
+    if (remote !== 0) failures.push(exitSentence(2, remote));
+    const ended = mock.ended();
+    if (ended !== undefined) failures.push(`the mock CLI stopped during phase 2 (${ended}); its stderr ended with: ${mock.stderrTail().trim() || '(nothing)'}`);
+    else if (mock.controlUrl) {
+      const left = await tokensLeft(mock.controlUrl);
+      process.stdout.write(`  tokens still valid on the mock after the run: ${left.access} access, ${left.refresh} refresh (GET /_mock/stats)\n`);
+      if (left.access + left.refresh !== 0)
+        failures.push(
+          `phase 2 left ${left.access} access and ${left.refresh} refresh token(s) valid on the target: the run must log out every token it issued`,
+        );
+    }
+  } catch (error) {
+    failures.push((error as Error).message);
+  } finally {
+    if (mock) await mock.stop();
+    process.off('SIGINT', stopOnSignal);
+    process.off('SIGTERM', stopOnSignal);
+  }
+
+  const total = addUpSummaries();
+  // A phase that failed without a summary (or with a summary that says all passed) still fails the run.
+  if (failures.length > 0 && total.failed === 0) total.failed = failures.length;
+  for (const failure of failures) process.stdout.write(`  ${failure}\n`);
+  writeIndex(total);
+  process.stdout.write(
+    `\n  reports: reports/index.html (phase 1: reports/embedded/html, reports/embedded/junit.xml; phase 2: reports/cli-remote/html, reports/cli-remote/junit.xml)\n`,
+  );
+  process.stdout.write(`\n${formatCounts(total)}\n`);
+  return failures.length > 0 || total.failed > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`npm test stopped: ${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);
