@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 
 // The product (the suite, its harness, the mock, the load scripts, the contracts) never imports the
 // project's own tooling: tools/ may be deleted from an installed copy without breaking a command.
-const notTools = { regex: '^(\\./|(\\.\\./)+)tools(/|$)', message: 'The product imports nothing from tools/ (the project\'s own tooling).' };
+const notTools = { regex: '^(\\./|(\\.\\./)+)tools(/|$)', message: "The product imports nothing from tools/ (the project's own tooling)." };
 
 export default defineConfig(
   { ignores: ['node_modules/', 'dist/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/'] },
@@ -36,9 +36,7 @@ export default defineConfig(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { regex: '^\\.\\./(mock|harness|specs|load|tools)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' },
-          ],
+          patterns: [{ regex: '^\\.\\./(mock|harness|specs|load|tools)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' }],
         },
       ],
     },
