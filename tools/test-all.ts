@@ -16,6 +16,7 @@
  * found"), and reports/index.html links them with their counts.
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SCOPES } from '../contracts/scopes.ts';
@@ -155,9 +156,11 @@ async function main(args: readonly string[]): Promise<number> {
   removeEarlierReports();
   const failures: string[] = [];
 
-  progress('1/2 every project (unit and contract) against the embedded mock');
+  progress('1/2 every project (unit, self and contract) against the embedded mock');
   // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
-  const embedded = await run([PLAYWRIGHT, 'test'], { LP_TARGET: 'mock', ...reportEnv('embedded') });
+  // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
+  const workers = `--workers=${Math.max(2, availableParallelism())}`;
+  const embedded = await run([PLAYWRIGHT, 'test', workers], { LP_TARGET: 'mock', ...reportEnv('embedded') });
   if (embedded !== 0) failures.push(exitSentence(1, embedded));
 
   progress('2/2 the contract suite against the mock started from its CLI, as a remote target');

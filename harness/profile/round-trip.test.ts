@@ -20,7 +20,8 @@ import { startMockProcess } from '../../mock/test/mock-process.ts';
 import { type Run, runProfile } from './cli-run.ts';
 import { ALL_OPTIONS } from './observe.ts';
 
-const RATE = '150/3s';
+// A budget a loaded machine spends well within one window (the 429 probe must meet its 429 before the window ends).
+const RATE = '60/4s';
 const SNAPSHOT_LIFETIME = '2s';
 
 /**

@@ -7,7 +7,9 @@
  *
  * The serial tests (@quota, @serial) run inside each project, once: they need a target of their own,
  * and each worker has one. The whole-suite projects run first (the sound mock leading): they are the
- * long ones, and the short fault projects then fill the workers to the end.
+ * long ones; then the blind rate faults, which mostly wait; the short fault projects fill the workers to
+ * the end. A fault project of a contract rule expects its tests to fail (the `brokenRule` option), so a
+ * catch does not cost a new worker process, as an unexpected failure does.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -58,36 +60,49 @@ function settings(column: Column, faults: readonly FaultName[], profile?: Profil
  */
 const base = { testDir: specsDir, grepInvert: LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
 
-const wholeSuite = (name: string, mock: MockTargetSettings): Project<object, { mockSettings: MockTargetSettings }> => ({
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> => ({
   ...base,
   name,
   testMatch: CONTRACT_SPEC_FILES,
   use: { ...base.use, mockSettings: mock },
 });
 
-export default defineConfig<object, { mockSettings: MockTargetSettings }>({
+// A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
+const RUNNABLE = FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined);
+const waits = (name: FaultName, column: Column) => column === 'blind' && ['rate-limit', '429'].includes(faultArea(name));
+
+function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> {
+  const { rule } = FAULTS[name];
+  const { level } = RULES[rule];
+  return {
+    ...base,
+    name: inColumn(faultProject(name), column),
+    testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
+    // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
+    metadata: { rule, level },
+    // Only the tests that declare its rule (their tag): the fault must be caught where its rule is
+    // stated (a test failing only because the fault broke something else is a catch by accident), and
+    // each other test of the area would cost a worker process when it fails, and tell nothing more.
+    grep: ruleGrep(rule),
+    use: { ...base.use, mockSettings: settings(column, [name]), ...(level === 'contract' ? { brokenRule: rule } : {}) },
+  };
+}
+
+export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }>({
   reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
   outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
-  // One more worker than cores: blind projects spend much of their time waiting for rate windows.
-  workers: availableParallelism() + 1,
+  // Two more workers than cores: blind projects spend much of their time waiting for rate windows.
+  workers: availableParallelism() + 2,
   retries: 0,
   // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.
   timeout: 30_000,
-  projects: COLUMNS.flatMap((column) => [
-    wholeSuite(inColumn(SOUND_PROJECT, column), settings(column, [])),
-    ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(variantProject(name), column), settings(column, [], profile))),
-    // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
-    ...FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined).map((name) => ({
-      ...base,
-      name: inColumn(faultProject(name), column),
-      testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
-      // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
-      metadata: { rule: FAULTS[name].rule, level: RULES[FAULTS[name].rule].level },
-      // Only the tests that declare its rule (their tag): the fault must be caught where its rule is
-      // stated (a test failing only because the fault broke something else is a catch by accident), and
-      // each other test of the area would cost a worker process when it fails, and tell nothing more.
-      grep: ruleGrep(FAULTS[name].rule),
-      use: { ...base.use, mockSettings: settings(column, [name]) },
-    })),
-  ]),
+  projects: [
+    ...COLUMNS.flatMap((column) => [
+      wholeSuite(inColumn(SOUND_PROJECT, column), settings(column, [])),
+      ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(variantProject(name), column), settings(column, [], profile))),
+    ]),
+    // Blind rate faults wait for real windows: started early, their waits overlap the others' work.
+    ...[...COLUMNS].reverse().flatMap((column) => RUNNABLE.filter((name) => waits(name, column)).map((name) => faultProjectOf(name, column))),
+    ...COLUMNS.flatMap((column) => RUNNABLE.filter((name) => !waits(name, column)).map((name) => faultProjectOf(name, column))),
+  ],
 });

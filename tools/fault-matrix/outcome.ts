@@ -4,7 +4,7 @@
  * matrix (matrix.ts) is built and tested without running Playwright.
  */
 
-/** `failed` is Playwright's "unexpected" (failed, timed out, or a test.fail() that passed). */
+/** What the test did: `failed` is failed or timed out, whether expected (a fault project's brokenRule) or not. */
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'notRun';
 
 export interface TestOutcome {

@@ -106,8 +106,8 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   #outcome(test: TestCase, result: TestResult): TestOutcome {
-    const verdict = test.outcome();
-    const status: TestStatus = verdict === 'skipped' ? 'skipped' : verdict === 'unexpected' ? 'failed' : 'passed';
+    // What the test did, not whether it was expected: a fault project expects its rule's tests to fail (brokenRule).
+    const status: TestStatus = result.status === 'skipped' ? 'skipped' : result.status === 'passed' ? 'passed' : 'failed';
     const reason = result.status === 'timedOut' ? `timed out after ${result.duration} ms. ` : '';
     return {
       file: this.#file(test),

@@ -15,7 +15,7 @@ export default defineConfig({
   projects: [
     {
       ...contract,
-      testMatch: [/specs[\\/](token|logout|bearer-auth)\.spec\.ts$/, /specs[\\/]safety[\\/]leak-canary\.spec\.ts$/],
+      testMatch: [/specs[\\/](token|logout|bearer-auth)\.spec\.ts$/, /specs[\\/]self[\\/]safety[\\/]leak-canary\.spec\.ts$/],
       grepInvert: undefined,
       // The run has no serial project to hand over to.
       teardown: undefined,
