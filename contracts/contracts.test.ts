@@ -98,6 +98,12 @@ test.describe('rate-limit headers', () => {
     expect(parseIsoUtc('2021-10-26T20:39:22+00:00')).toBe(Date.parse('2021-10-26T20:39:22Z'));
     expect(parseIsoUtc('2021-10-26T20:39:22+02:00')).toBeNaN();
   });
+  test('a Reset and a Retry-After date name a day of the calendar, not only its pattern', () => {
+    expect(parseIsoUtc('2026-02-30T10:00:00Z')).toBeNaN();
+    expect(parseIsoUtc('2026-11-26T24:00:00.5Z')).toBeNaN();
+    expect(parseRetryAfter('Mon, 30 Feb 2026 10:00:00 GMT', now).ok).toBe(false);
+    expect(parseRetryAfter('Mon, 26 Oct 2021 20:39:22 GMT', now)).toEqual({ ok: true, value: 52 });
+  });
 });
 
 test.describe('scopes and timestamps', () => {
