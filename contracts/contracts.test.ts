@@ -4,7 +4,7 @@ import { isProductionUrl, resolveHosts } from './environments.ts';
 import { snapshotObsolete, tokenExpired } from './lifecycle.ts';
 import { headerLookup, parseIsoUtc, parseRateLimitHeaders, parseRetryAfter } from './rate-limit.ts';
 import { parseScopeList } from './scopes.ts';
-import { formatZonelessTimestamp, parseDate, parseZonelessTimestamp } from './timestamps.ts';
+import { formatZonelessTimestamp, namesCalendarMoment, parseDate, parseZonelessTimestamp } from './timestamps.ts';
 
 test.describe('periods and rates', () => {
   for (const { text, seconds } of [
@@ -98,6 +98,12 @@ test.describe('rate-limit headers', () => {
     expect(parseIsoUtc('2021-10-26T20:39:22+00:00')).toBe(Date.parse('2021-10-26T20:39:22Z'));
     expect(parseIsoUtc('2021-10-26T20:39:22+02:00')).toBeNaN();
   });
+  test('a Reset and a Retry-After date name a day of the calendar, not only its pattern', () => {
+    expect(parseIsoUtc('2026-02-30T10:00:00Z')).toBeNaN();
+    expect(parseIsoUtc('2026-11-26T24:00:00.5Z')).toBeNaN();
+    expect(parseRetryAfter('Mon, 30 Feb 2026 10:00:00 GMT', now).ok).toBe(false);
+    expect(parseRetryAfter('Mon, 26 Oct 2021 20:39:22 GMT', now)).toEqual({ ok: true, value: 52 });
+  });
 });
 
 test.describe('scopes and timestamps', () => {
@@ -118,5 +124,10 @@ test.describe('scopes and timestamps', () => {
   test('dates are yyyy-mm-dd days that exist', () => {
     expect(parseDate('2024-02-29')).toBe(Date.parse('2024-02-29T00:00:00Z'));
     for (const bad of ['2023-02-29', '2024-13-01', '24-01-01', '2024-1-1', '']) expect(parseDate(bad)).toBeNaN();
+  });
+  test('a timestamp names a moment of the calendar only where each field reads back', () => {
+    for (const good of ['2024-02-29T23:59:59.9', '2016-12-31T23:59:60.0', '2022-03-13T00:00:00']) expect(namesCalendarMoment(good), good).toBe(true);
+    for (const bad of ['2020-02-30T20:46:39.791', '2021-06-31T10:00:00.1', '2021-01-01T24:00:00.0', '2021-01-01T12:60:00.0', '2021-01-01T12:00:61.0'])
+      expect(namesCalendarMoment(bad), bad).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from './result.ts';
+import { namesCalendarMoment } from './timestamps.ts';
 
 export interface RateLimitHeaders {
   /** The period as sent, e.g. `1m`. */
@@ -40,7 +41,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]00:?00)$
 
 /** Epoch ms of an ISO 8601 UTC time (the real service sends 7 fractional digits); NaN if not one. */
 export function parseIsoUtc(text: string): number {
-  if (!ISO_UTC.test(text)) return Number.NaN;
+  // The pattern and a day of the calendar: Date.parse rolls 2026-02-30 over to March.
+  if (!ISO_UTC.test(text) || !namesCalendarMoment(text)) return Number.NaN;
   const dot = text.indexOf('.', 19);
   if (dot < 0) return Date.parse(text);
   let end = dot + 1;
@@ -51,7 +53,11 @@ export function parseIsoUtc(text: string): number {
 
 /** An IMF-fixdate (RFC 9110), the HTTP-date form of Retry-After and of `Date`: epoch ms, or NaN. */
 export function parseHttpDate(text: string): number {
-  return /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN;
+  const date = text.trim();
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(date)) return Number.NaN;
+  const ms = Date.parse(date);
+  // A day of the calendar, read back as written (Date.parse rolls 30 Feb over to March); the day name is not compared.
+  return Number.isNaN(ms) || new Date(ms).toUTCString().slice(5) !== date.slice(5) ? Number.NaN : ms;
 }
 
 /** A header getter that works for Playwright (lower-case record), k6 (canonical case) and fetch. */

@@ -25,6 +25,17 @@ export function formatZonelessTimestamp(ms: number, digits = 3): string {
   return `${base}.${fraction}`;
 }
 
+/**
+ * Whether a timestamp's date and time fields name a moment of the calendar: the date reads back
+ * unchanged (2020-02-30 does not), hours below 24, minutes below 60, seconds to 60 (a leap second).
+ * The pattern alone lets every such field through.
+ */
+export function namesCalendarMoment(text: string): boolean {
+  const fields = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
+  if (fields === null) return false;
+  return !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
+}
+
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 /** Milliseconds of 00:00 UTC of a `yyyy-mm-dd` date that exists on the calendar; NaN otherwise. */

@@ -9,6 +9,7 @@
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';
+import { takeOracle } from '../harness/walks/filter-oracle.ts';
 import { servedLimit } from '../harness/walks/list-walk.ts';
 import { pageOf } from '../harness/walks/pages.ts';
 import { describeRequest } from '../harness/client/transport.ts';
@@ -27,6 +28,15 @@ test.describe('a content page', () => {
     ),
     async ({ api }) => {
       expect(await api.list('listContent', { limit: await servedLimit(api, 20) })).toHaveStatus(200);
+    },
+  );
+
+  test(
+    'of a walk over the data set: every item’s created-at and modified-at name a day and time of the calendar',
+    checks('content.timestamps'),
+    async ({ api }) => {
+      // The api client judges every page of the walk (the pattern and the calendar): an impossible day is found on whichever item carries it.
+      await takeOracle(api);
     },
   );
 

@@ -69,7 +69,7 @@ test.describe('any content query', () => {
         description: `seed ${details.seed}: ${details.numRuns} runs, ${counts.refused} refused with a 4xx, ${counts.complete} whole walks, ${counts.sampled} sampled walks${details.interrupted ? ' (interrupted at the time limit)' : ''}${oracle.complete ? '' : '; the data set is too large to know whole, so completeness was not checked'}`,
       });
       const query = details.counterexample?.[0];
-      const replay = `the property failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) on ${query ? describeQuery(query) : 'no counterexample'}; replay it with LP_PROPERTY_SEED=${details.seed} LP_PROPERTY_PATH=${details.counterexamplePath ?? ''}`;
+      const replay = `the property failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) on ${query ? describeQuery(query) : 'no counterexample'}; replay it with LP_PROPERTY_SEED=${details.seed} LP_PROPERTY_PATH="${details.counterexamplePath ?? ''}"`;
       if (details.failed && broken.length === 0) {
         // Not a broken rule: the property itself threw (a request that failed); its error as it came.
         throw new Error(`${replay}: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`);

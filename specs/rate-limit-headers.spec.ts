@@ -19,8 +19,14 @@ import { describeRequest } from '../harness/client/transport.ts';
 /** Requests in the Remaining arithmetic test. */
 const REQUESTS = 5;
 
-/** Requests of the organization key between two of the provider key's: more than one, so a shared budget cannot pass for a rounding. */
+/** Requests of one key between two of the other key's: more than one, so a shared budget cannot pass for a rounding. */
 const OTHER_CLIENT_REQUESTS = 3;
+
+/** Which key spends and which watches its own budget meanwhile. */
+const DIRECTIONS = [
+  { spender: 'organization', watcher: 'provider' },
+  { spender: 'provider', watcher: 'organization' },
+] as const;
 
 test.describe('every resource response', () => {
   test(
@@ -100,34 +106,41 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     );
   });
 
-  rateTest('is not spent by another client', checks(['rate.per-client'], { needs: ['provider'] }), async ({ api, tokens, targetClock, verdict }) => {
-    const other = api.as((await tokens.forScopes(undefined, 'provider')).accessToken);
-    // The organization's token first: its request is the organization's too, but nothing of the provider's.
-    await tokens.shared();
-    // Each key with room for what it sends here, the organization's first (its wait must not fall
-    // between the provider's two answers).
-    await firstWithRoom(api, targetClock, OTHER_CLIENT_REQUESTS);
-    const before = rateHeaders(await firstWithRoom(other, targetClock, 1));
-    for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) await listOne(api);
-    const after = rateHeaders(await listOne(other));
-    rateTest.skip(
-      (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(before),
-      'Not checked: the reset the first answer announced may have come between the two requests.',
+  // Both ways: a service may count one kind of key against the other's budget and not the reverse.
+  for (const { spender, watcher } of DIRECTIONS) {
+    rateTest(
+      `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
+      checks(['rate.per-client'], { needs: ['provider'] }),
+      async ({ api, tokens, targetClock, verdict }) => {
+        // Both tokens first: a token request may count in its own client's budget, never in the other's.
+        const spending = api.as((await tokens.forScopes(undefined, spender)).accessToken);
+        const watching = api.as((await tokens.forScopes(undefined, watcher)).accessToken);
+        // Each key with room for what it sends here, the spender's first (its wait must not fall
+        // between the watcher's two answers).
+        await firstWithRoom(spending, targetClock, OTHER_CLIENT_REQUESTS);
+        const before = rateHeaders(await firstWithRoom(watching, targetClock, 1));
+        for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) await listOne(spending);
+        const after = rateHeaders(await listOne(watching));
+        rateTest.skip(
+          (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(before),
+          'Not checked: the reset the first answer announced may have come between the two requests.',
+        );
+        // One request of the watching key between its two answers: the other key's requests must not count.
+        const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
+        verdict.record(
+          ['rate.per-client'],
+          step.finding
+            ? [
+                {
+                  rule: 'rate.per-client',
+                  message: `the ${watcher} key after ${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client) in between: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
+                },
+              ]
+            : [],
+        );
+      },
     );
-    // One request of the provider key between its two answers: the organization's requests must not count.
-    const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
-    verdict.record(
-      ['rate.per-client'],
-      step.finding
-        ? [
-            {
-              rule: 'rate.per-client',
-              message: `the provider key after ${OTHER_CLIENT_REQUESTS} requests of the organization key (another API client) in between: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
-            },
-          ]
-        : [],
-    );
-  });
+  }
 });
 
 async function listOne(api: ApiClient): Promise<ApiResponse> {

@@ -3,13 +3,17 @@
  * limit resets"; judged together by contracts/rate-limit-rules.ts (judgeWindowPeriod). A custom rate
  * is legal and the headers "reflect the limit in force", so the period is never compared with a
  * guess: only with what the target's own resets show. Two windows are each opened by their first
- * request (Remaining + 1 is the budget of the rate in force, which only a known rate tells: LP_RATE,
- * or the mock's), the second once the first's reset has passed; the second must then reset at least
- * one period after the first. @quota: it counts the budget, alone, in the serial project.
+ * request (Remaining + 1 is the budget of the rate in force: LP_RATE, or the mock's), the second once
+ * the first's reset has passed; the second must then reset at least one period after the first.
+ * Without LP_RATE the document's default rate is the working rate, until the target's first answer
+ * contradicts it: then the budget a window opened after an idle period shows. The test says which it
+ * used (its `working rate` annotation). @quota: it counts the budget, alone, in the serial project.
  */
 import type { Rate } from '../contracts/duration.ts';
+import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { judgeWindowPeriod } from '../contracts/rate-limit-rules.ts';
-import type { RateLimitHeaders } from '../contracts/rate-limit.ts';
+import { type RateLimitHeaders, RESET_RESOLUTION_MS } from '../contracts/rate-limit.ts';
+import { latestResetMs } from '../contracts/rate-limit-window.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { rateHeaders, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
@@ -24,9 +28,18 @@ const LONG_RATE = '30/12h';
 
 const TITLE = 'X-Rate-Limit-Limit is the period of the windows: a window opened after a reset resets no sooner than one period later';
 
-rateTest(TITLE, checks(['rate.period'], { needs: ['quota', 'rate-known'] }), async ({ api, target, targetClock, verdict }) => {
-  await twoWindows(api, targetClock, target.rate, verdict);
+rateTest(TITLE, checks(['rate.period'], { needs: ['quota'] }), async ({ api, target, targetClock, verdict }) => {
+  await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
 });
+
+// The run users make sets no LP_RATE: the same check, reading the budget as such a run does, wherever the rate is known too.
+rateTest(
+  `${TITLE} (read as a run without LP_RATE reads it)`,
+  checks(['rate.period'], { needs: ['quota', 'rate-known'] }),
+  async ({ api, targetClock, verdict }) => {
+    await twoWindows(api, targetClock, workingBudget(undefined), verdict);
+  },
+);
 
 const longRateTest = withOrganizationRate(LONG_RATE);
 
@@ -34,35 +47,75 @@ longRateTest(
   `${TITLE} (a custom rate of ${LONG_RATE})`,
   checks(['rate.period'], { needs: ['quota', 'rate-known', 'control'] }),
   async ({ api, target, targetClock, verdict }) => {
-    await twoWindows(api, targetClock, target.rate, verdict);
+    await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
   },
 );
 
-async function twoWindows(api: ApiClient, clock: TargetClock, rate: Rate | null | undefined, verdict: Verdict): Promise<void> {
-  rateTest.skip(!rate, 'The key is not rate limited (LP_RATE=0): no window to compare.');
-  if (!rate) return;
-  const opened = await openWindow(api, clock, rate);
-  await clock.reach(resetPassedMs(opened.headers) + clock.slackMs, 'X-Rate-Limit-Reset of the first window');
-  const next = await listOne(api, clock);
-  rateTest.skip(
-    next.headers.remaining + 1 !== rate.requests,
-    `Not checked: the request after the first window's reset left X-Rate-Limit-Remaining ${next.headers.remaining}, not ${rate.requests - 1}: it did not open a window of its own.`,
-  );
-  const finding = judgeWindowPeriod(opened.headers, next.headers);
-  verdict.record(['rate.period'], finding ? [{ rule: finding.rule, message: `${finding.reason} (${next.request})` }] : []);
-  expect(next.headers.resetMs, 'X-Rate-Limit-Reset of the second window').toBeGreaterThan(opened.headers.resetMs);
+/** The budget a window opened by one request shows (Remaining + 1), and whether it is the default's, taken for want of a known rate. */
+interface WorkingBudget {
+  requests: number;
+  readonly assumed: boolean;
+  /** What the budget was read from, for the test's `working rate` annotation. */
+  source: string;
 }
 
-/** A response that opened a window, waiting for resets (at most OPENING_TRIES) until one does; else the test is skipped. */
-async function openWindow(api: ApiClient, clock: TargetClock, rate: Rate): Promise<{ headers: RateLimitHeaders; request: string }> {
+/**
+ * The known rate's budget (LP_RATE, or the mock's); without one the document's default, until the
+ * target's answers contradict it (openWindow). Undefined for a key that is not limited (LP_RATE=0).
+ */
+function workingBudget(rate: Rate | null | undefined): WorkingBudget | undefined {
+  if (rate === null) return undefined;
+  if (rate !== undefined) return { requests: rate.requests, assumed: false, source: `${rate.requests}/${rate.period}, the rate in force for the key` };
+  return { requests: DEFAULT_RATE.requests, assumed: true, source: `${DEFAULT_RATE.requests}/${DEFAULT_RATE.period}, the document's default (no rate told)` };
+}
+
+async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBudget | undefined, verdict: Verdict): Promise<void> {
+  rateTest.skip(!budget, 'The key is not rate limited (LP_RATE=0): no window to compare.');
+  if (!budget) return;
+  try {
+    const opened = await openWindow(api, clock, budget);
+    await clock.reach(resetPassedMs(opened.headers) + clock.slackMs, 'X-Rate-Limit-Reset of the first window');
+    const next = await listOne(api, clock);
+    rateTest.skip(
+      next.headers.remaining + 1 !== budget.requests,
+      `Not checked: the request after the first window's reset left X-Rate-Limit-Remaining ${next.headers.remaining}, not ${budget.requests - 1}: it did not open a window of its own.`,
+    );
+    const finding = judgeWindowPeriod(opened.headers, next.headers);
+    verdict.record(['rate.period'], finding ? [{ rule: finding.rule, message: `${finding.reason} (${next.request})` }] : []);
+    expect(next.headers.resetMs, 'X-Rate-Limit-Reset of the second window').toBeGreaterThan(opened.headers.resetMs);
+  } finally {
+    // Which budget the windows were read with, skipped or not: the run says what it assumed.
+    rateTest.info().annotations.push({ type: 'working rate', description: budget.source });
+  }
+}
+
+/**
+ * A response that opened a window, waiting for resets (at most OPENING_TRIES) until one does; else the
+ * test is skipped. An assumed budget the first answer does not show gives way to the target's own: after
+ * one period without a request (X-Rate-Limit-Limit's), no earlier request counts in any kind of window,
+ * so the next request opens one and its Remaining + 1 is the budget in force.
+ */
+async function openWindow(api: ApiClient, clock: TargetClock, budget: WorkingBudget): Promise<{ headers: RateLimitHeaders; request: string }> {
   let answer = await listOne(api, clock);
-  for (let i = 0; i < OPENING_TRIES && answer.headers.remaining + 1 !== rate.requests; i++) {
+  if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
+    const period = answer.headers.period;
+    await clock.reach(
+      latestResetMs(await clock.now(), answer.headers.periodSeconds * 1000) + RESET_RESOLUTION_MS + clock.slackMs,
+      `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
+    );
+    answer = await listOne(api, clock);
+    const shown = answer.headers.remaining + 1;
+    budget.source = `${shown}/${answer.headers.period}, the budget a window opened after an idle period shows (the document's default ${budget.source.split(',')[0]} assumed first: no rate told)`;
+    budget.requests = shown;
+    return answer;
+  }
+  for (let i = 0; i < OPENING_TRIES && answer.headers.remaining + 1 !== budget.requests; i++) {
     await clock.reach(resetPassedMs(answer.headers) + clock.slackMs, 'X-Rate-Limit-Reset of a window opened before this test');
     answer = await listOne(api, clock);
   }
   rateTest.skip(
-    answer.headers.remaining + 1 !== rate.requests,
-    `Not checked: after ${OPENING_TRIES} resets no request opened a window (X-Rate-Limit-Remaining ${answer.headers.remaining}, not ${rate.requests - 1}).`,
+    answer.headers.remaining + 1 !== budget.requests,
+    `Not checked: after ${OPENING_TRIES} resets no request opened a window (X-Rate-Limit-Remaining ${answer.headers.remaining}, not ${budget.requests - 1}).`,
   );
   return answer;
 }

@@ -8,6 +8,7 @@ import { held, type Exchange, type JudgeContext, type Judgement } from './exchan
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
 import type { Rule } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
+import { namesCalendarMoment } from '../timestamps.ts';
 
 export const CONTENT_RULES = {
   'content.type': {
@@ -32,7 +33,7 @@ export const CONTENT_RULES = {
   'content.timestamps': {
     level: 'contract',
     area: 'content',
-    statement: 'created-at and modified-at are ISO 8601 date-times without a time zone',
+    statement: 'created-at and modified-at are ISO 8601 date-times without a time zone, each naming a day and time the calendar has',
     section: 'Resources, Content item attributes',
     quote: 'created-at | string, timestamp without time zone, ISO 8601 style with fractional seconds. modified-at | string, same format as created-at.',
     judged: 'every 2xx content page',
@@ -171,7 +172,14 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
   const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [] };
   page.data.forEach((item, i) => {
     const attributes = (item as { attributes?: unknown }).attributes;
-    if (typeof attributes !== 'object' || attributes === null || validate(attributes)) return;
+    if (typeof attributes !== 'object' || attributes === null) return;
+    // The pattern lets through what names no day (2020-02-30): each written timestamp must read back as one.
+    for (const name of [...TIMESTAMP_ATTRIBUTES, PUBLISH_DATE]) {
+      const value = (attributes as Record<string, unknown>)[name];
+      if (typeof value !== 'string' || !CONTRACT_TIMESTAMP.test(value) || namesCalendarMoment(value)) continue;
+      (name === PUBLISH_DATE ? problems.publishDates : problems.stamps).push(`data/${i}/attributes/${name}: ${value} names no moment of the calendar`);
+    }
+    if (validate(attributes)) return;
     const errors = (validate.errors ?? []).filter((e) => {
       const name = e.instancePath.slice(1);
       const value = (attributes as Record<string, unknown>)[name];

@@ -7,15 +7,29 @@
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { testFrames } from './frames.ts';
 
+/**
+ * A line Playwright reads as a stack frame wherever it stands, the message included: one that ends like
+ * `name:12:34` (a path of fast-check, a time). Taken for the failure's location, it would hide the spec line.
+ */
+const FRAME_LIKE = /:\d+:\d+\)?$/;
+
+/** `message` with a full stop after each line that would read as a stack frame. */
+function unlikeFrames(message: string): string {
+  return message
+    .split('\n')
+    .map((line) => (FRAME_LIKE.test(line) ? `${line}.` : line))
+    .join('\n');
+}
+
 export class BrokenRule extends Error {
   readonly rule: RuleId;
 
   constructor(rule: RuleId, message: string) {
-    super(message);
+    super(unlikeFrames(message));
     this.rule = rule;
     this.name = `${rule} (${RULES[rule].level})`;
     // Located at the test's line even outside a boxed step (a spec judging a rule itself); inside one,
     // Playwright puts the box's stack in its place.
-    this.stack = `${this.name}: ${message}\n${testFrames(this.stack)}`;
+    this.stack = `${this.name}: ${this.message}\n${testFrames(this.stack)}`;
   }
 }

@@ -86,6 +86,11 @@ export const EXCHANGE_FAULT_INFO = {
   'users-item-id-missing': { rule: 'users.list', breaks: 'users are resource objects without an id' },
   'rate-headers-missing-users': { rule: 'rate.headers', breaks: 'responses of the users endpoint lack the X-Rate-Limit-* headers' },
   'logout-without-token-accepted': { rule: 'platform.logout-response', breaks: 'a logout without a bearer token is answered 204' },
+  'next-followed-for-any-key': {
+    rule: 'provider.isolation',
+    breaks: 'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',
+  },
+  'modified-at-impossible-day': { rule: 'content.timestamps', breaks: 'modified-at of every third item names the 31st of June, a day no calendar has' },
   'snapshot-expires-from-first-request': {
     rule: 'snapshot.alive',
     breaks: 'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',
@@ -119,6 +124,15 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
       items(b).forEach((i) => ((i.attributes as Json)['created-at'] = `${String((i.attributes as Json)['created-at'])}Z`)),
     ),
   }),
+  // The pattern still holds (yyyy-mm-ddThh:mm:ss.fff); only the calendar is broken.
+  'modified-at-impossible-day': () => ({
+    seams: replies(['listContent'], (b) =>
+      items(b).forEach((i, n) => {
+        const attributes = i.attributes as Json;
+        if (n % 3 === 0) attributes['modified-at'] = String(attributes['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
+      }),
+    ),
+  }),
   'type-wrong': () => ({ seams: replies(['listContent'], (b) => items(b).forEach((i) => (i.type = 'contents'))) }),
   'links-self-missing': () => ({ seams: replies(LISTS, (b) => void delete links(b).self) }),
   'links-self-other-path': () => ({ seams: replies(LISTS, (b) => void (links(b).self = String(links(b).self).replace('/api/v2/', '/api/v1/'))) }),
@@ -139,6 +153,29 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
   }),
   'logout-without-token-accepted': () => ({
     seams: on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
+  }),
+  // The core checks whose next value it is; here a request with a next value handed out to another
+  // key's walk is answered as if that key had sent it, and so is every page it then leads to.
+  'next-followed-for-any-key': () => ({
+    seams: on(['listContent'], (inner) => {
+      /** The Authorization of the request each next value was handed out to, by next value. */
+      const issuedTo = new Map<string, string>();
+      return (request) => {
+        const cursor = nextValue(`?${request.search}`);
+        const owner = cursor === undefined ? undefined : issuedTo.get(cursor);
+        const answered = owner === undefined ? request : { ...request, authorization: owner };
+        const reply = inner(answered);
+        const handedOut = nextOfReply(reply);
+        if (handedOut !== undefined && answered.authorization !== undefined) {
+          issuedTo.set(handedOut, answered.authorization);
+          for (const oldest of issuedTo.keys()) {
+            if (issuedTo.size <= MAX_REMEMBERED_WALKS) break;
+            issuedTo.delete(oldest);
+          }
+        }
+        return reply;
+      };
+    }),
   }),
   // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
   // requests each come within 2 minutes of the one before is refused as obsolete once 2 minutes have

@@ -1,6 +1,7 @@
 /** Faults at the `rateLimit` seam: the outcome of counting a request, its headers and its 429. */
 import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
+import { DEFAULT_CLIENTS } from '../app.ts';
 import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
 import { type FaultInfo, type FaultTable, headerOf, withHeader, withoutHeader } from './fault.ts';
 
@@ -49,6 +50,10 @@ export const RATE_FAULT_INFO = {
     rule: 'rate.per-client',
     breaks: 'every client spends one budget: the provider key’s requests count against the organization’s',
   },
+  'rate-provider-spends-organization': {
+    rule: 'rate.per-client',
+    breaks: 'each request of a provider key is counted against the organization key’s budget as well as its own (never the other way round)',
+  },
   'rate-users-never-429': { rule: 'rate.per-client', breaks: 'GET /api/v2/users is served past the budget (never answers 429)' },
   'rate-remaining-negative': { rule: 'rate.headers', breaks: 'a 429 says X-Rate-Limit-Remaining: -1' },
   'rate-period-longer': {
@@ -94,6 +99,21 @@ export const RATE_FAULTS: FaultTable<keyof typeof RATE_FAULT_INFO> = {
   'rate-budget-shared-across-clients': () => ({
     seams: { rateLimit: (inner) => ({ take: (who) => inner.take({ ...who, client: { ...who.client, id: 'every client' } }) }) },
   }),
+  // One way only: the organization key's requests stay its own, the provider key's are counted twice.
+  'rate-provider-spends-organization': (o) => {
+    const organization = (o.clients ?? DEFAULT_CLIENTS).find((c) => c.provider === undefined);
+    return {
+      seams: {
+        rateLimit: (inner, core) => ({
+          take: (who) => {
+            const charged = who.client.provider !== undefined && organization ? core.clients.get(organization.id) : undefined;
+            if (charged) inner.take({ ...who, client: charged });
+            return inner.take(who);
+          },
+        }),
+      },
+    };
+  },
   // The users endpoint's requests are counted but never refused. The rateLimit seam does not know the
   // endpoint: the exchange seam of listUsers marks the request it is handling (handlers are synchronous).
   'rate-users-never-429': () => {

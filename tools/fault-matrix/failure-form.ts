@@ -1,6 +1,7 @@
 /**
  * The form of every failure behind a fault: a failing rule is reported at the line of the spec that
- * asked for the response, in the rule's own words. Each error of a failed test of a fault project
+ * asked for the response, in the rule's own words. Each error of a test of a fault project (soft
+ * failures too, and those of a test that then ended skipped)
  * must be located in a spec file (specs/*.spec.ts, not the harness or a fixture) and read
  * `<rule id> (<level>): <expected, got, the request>`, never Playwright's bare `Expected: true`. Pure:
  * the matrix (matrix.ts) lists what breaks it, by test, and counts each as a failure of the run.

@@ -228,6 +228,17 @@ test.describe('a failure behind a fault', () => {
     });
   }
 
+  test('covers soft failures: each error of a test, the second of a failed one and those of a test that ended skipped', () => {
+    const located = site('content.spec.ts', 'content.type (contract): …');
+    const failed = t('a', 'failed', '', { failures: [located, site('', 'content.type (contract): the second, soft')] });
+    const skipped = t('b', 'skipped', '', { failures: [site('', 'content.type (contract): before the skip')] });
+    const m = buildMatrix(run([SOUND, project(faultProject('type-wrong'), [failed, skipped])]), { faults: ['type-wrong'], variants: [], problems: noProblems });
+    expect(m.misreported.map((r) => `${r.test}: ${r.problem}`)).toEqual([
+      'x.spec.ts › a: has no location: content.type (contract): the second, soft',
+      'x.spec.ts › b: has no location: content.type (contract): before the skip',
+    ]);
+  });
+
   test('is listed by test, for fault projects only, and fails the run', () => {
     const bad = t('a', 'failed', '', { failures: [site('../harness/walks/list-walk.ts', 'Error: boom')] });
     const m = buildMatrix(

@@ -19,7 +19,7 @@ export interface TestOutcome {
   readonly rules: readonly string[];
   /** Rules of its platform deviations (the `platform-deviation` annotations the verdict added). */
   readonly deviations: readonly string[];
-  /** Each error of its run: where Playwright located it and its message (failure-form.ts reads them); empty unless failed. */
+  /** Each error of its run, soft failures included, whatever its status: where Playwright located it and its message (failure-form.ts reads them). */
   readonly failures: readonly FailureSite[];
 }
 

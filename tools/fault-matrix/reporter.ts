@@ -119,7 +119,9 @@ export default class FaultMatrixReporter implements Reporter {
       deviations: [
         ...new Set(result.annotations.filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
-      failures: status === 'failed' ? result.errors.map((e) => this.#site(e)) : [],
+      // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
+      // ended skipped ("not checked"), and must be located at a spec line like any other.
+      failures: result.errors.map((e) => this.#site(e)),
     };
   }
 

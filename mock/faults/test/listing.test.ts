@@ -1,5 +1,5 @@
 /** Faults of the list envelope, the items, limit, the filters and snapshot pagination. */
-import { api, expect, getToken, json, test } from './fixtures.ts';
+import { api, expect, getToken, json, PROVIDER, test } from './fixtures.ts';
 import type { MockServer } from '../../app.ts';
 
 type Body = { links: { self?: string; next?: string | null }; data: Array<{ type: string; id?: string; attributes: Record<string, unknown> }> };
@@ -27,6 +27,7 @@ for (const { fault, check } of [
   { fault: 'attribute-wrong-type', check: (b: Body) => expect(b.data[0]?.attributes['is-obsolete']).toMatch(/^(true|false)$/) },
   { fault: 'attribute-missing', check: (b: Body) => expect(b.data[0]?.attributes).not.toHaveProperty('summary') },
   { fault: 'timestamp-with-zone', check: (b: Body) => expect(b.data[0]?.attributes['created-at']).toMatch(/Z$/) },
+  { fault: 'modified-at-impossible-day', check: (b: Body) => expect(b.data[0]?.attributes['modified-at']).toMatch(/^\d{4}-06-31T/) },
   { fault: 'type-wrong', check: (b: Body) => expect(b.data[0]?.type).toBe('contents') },
   { fault: 'links-self-missing', check: (b: Body) => expect(b.links).not.toHaveProperty('self') },
   { fault: 'links-self-other-path', check: (b: Body) => expect(new URL(b.links.self as string).pathname).toBe('/api/v1/content') },
@@ -162,5 +163,17 @@ test.describe('snapshot pagination', () => {
       // A new walk is served: the fault moves only where the 2 minutes count from.
       expect((await api(mock, '/api/v2/content?limit=10', access_token)).status).toBe(200);
     });
+  });
+});
+
+test.describe('next-followed-for-any-key', () => {
+  test.use({ faults: ['next-followed-for-any-key'] });
+  test("the provider key sent the organization's next value gets the organization's next page", async ({ mock }) => {
+    const first = await list(mock, '/api/v2/content?limit=5');
+    const next = new URL(first.body.links.next as string).searchParams.get('next');
+    const provider = (await getToken(mock, 'content:read', PROVIDER)).access_token;
+    const second = await list(mock, `/api/v2/content?limit=5&next=${next}`, provider);
+    expect(second.status).toBe(200);
+    expect(new Set(second.body.data.map((item) => item.attributes.provider)).size).toBeGreaterThan(1);
   });
 });

@@ -109,3 +109,12 @@ test.describe('rate-budget-shared-across-clients', () => {
     expect((await api(mock, '/api/v2/content?limit=1', provider)).status).toBe(429);
   });
 });
+
+test.describe('rate-provider-spends-organization', () => {
+  test.use({ faults: ['rate-provider-spends-organization'], mockOptions: { rate: RATE } });
+  test("the provider key's requests spend the organization's budget, not the other way round", async ({ mock }) => {
+    const provider = (await getToken(mock, 'content:read', PROVIDER)).access_token;
+    for (let i = 0; i < 3; i++) expect((await api(mock, '/api/v2/content?limit=1', provider)).status).toBe(200);
+    expect((await spend(mock, 1))[0]?.status).toBe(429);
+  });
+});
