@@ -27,7 +27,7 @@ import { SdkControl } from './sdk-control.ts';
 import { Resources } from './resources.ts';
 import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
-import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer } from './server.ts';
+import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer, type RequestHandler } from './server.ts';
 import { TokenEndpoint } from './token-endpoint.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
@@ -187,17 +187,16 @@ class Mock implements MockServer {
       renderRaw,
       date,
     });
-    const server = (origin: Origin) => {
-      const handler = origin === 'auth' ? router.onAuth : router.onApi;
-      return createOriginServer(origin, options.log ? logged(origin, handler, options.log) : handler, timeouts, hooks(origin), options.tls);
-    };
+    const logging = (origin: Origin, handler: RequestHandler) => (options.log ? logged(origin, handler, options.log) : handler);
+    const byOrigin = { auth: logging('auth', router.onAuth), api: logging('api', router.onApi) };
     if (hostNames === undefined) {
       const ports = { auth: checkInteger('authPort', options.authPort ?? 0, 0, 65_535), api: checkInteger('apiPort', options.apiPort ?? 0, 0, 65_535) };
+      const server = (origin: Origin) => createOriginServer(origin, byOrigin[origin], timeouts, hooks(origin), options.tls);
       this.#listeners = { kind: 'ports', auth: server('auth'), api: server('api'), ports };
     } else {
-      const handler = router.byHost(hostNames);
+      const handler = Router.byHost(hostNames, { ...byOrigin, other: logging('api', router.misdirected(hostNames)) });
       // What node answers before a request is read (a bad head) cannot know its origin: it takes the api's shape.
-      const both = createOriginServer('api', options.log ? logged('api', handler, options.log) : handler, timeouts, hooks('api'), options.tls);
+      const both = createOriginServer('api', handler, timeouts, hooks('api'), options.tls);
       this.#listeners = { kind: 'names', both, names: hostNames, port: checkInteger('port', options.port ?? 0, 0, 65_535) };
     }
   }

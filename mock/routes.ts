@@ -106,19 +106,24 @@ export class Router {
 
   /**
    * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its
-   * port and letter case aside): a request for another name is a 421, one without Host a 400.
+   * port and letter case aside): each request goes to the handler of its origin, or to `other`.
    */
-  byHost(names: HostNames): RequestHandler {
+  static byHost(names: HostNames, handlers: Readonly<Record<Origin | 'other', RequestHandler>>): RequestHandler {
+    return (req, res) => {
+      const name = hostName(req.headers.host);
+      (name === names.api ? handlers.api : name === names.auth ? handlers.auth : handlers.other)(req, res);
+    };
+  }
+
+  /** The answer to a request for neither name of a port serving both: 421 naming the two, or 400 without Host. */
+  misdirected(names: HostNames): RequestHandler {
     const served = `This port serves the auth origin as ${names.auth} and the api origin as ${names.api}`;
     return (req, res) => {
       const name = hostName(req.headers.host);
-      if (name === names.api) return this.#route('api', req, res);
-      if (name === names.auth) return this.#route('auth', req, res);
-      if (name === undefined)
-        return this.#send(
-          res,
-          this.#replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail: `${served}: a request must name one in its Host header.` }),
-        );
+      if (name === undefined) {
+        const detail = `${served}: a request must name one in its Host header.`;
+        return this.#send(res, this.#replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
+      }
       const detail = `${served}, not ${JSON.stringify(name.slice(0, 100))} (the Host header's name).`;
       this.#send(res, this.#replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
     };

@@ -125,7 +125,7 @@ test('--profile lenient: the control plane reports it, and flags override its op
 });
 
 test('--tls --host-name: one https port for both names, the CA file in the line, removed when the mock stops', async () => {
-  const child = start(['--tls', '--host-name', 'mock.test']);
+  const child = start(['--tls', '--host-name', 'mock.test', '--log']);
   const done = exited(child);
   let caFile: string | undefined;
   try {
@@ -143,9 +143,14 @@ test('--tls --host-name: one https port for both names, the CA file in the line,
   } finally {
     child.kill('SIGTERM');
   }
-  expect((await done).code).toBe(0);
+  const { code, stderr } = await done;
+  expect(code).toBe(0);
   expect(caFile).toBeDefined();
   expect(existsSync(caFile as string)).toBe(false);
+  // Each request is logged under the origin its Host named.
+  expect(stderr).toMatch(/^auth POST \/oauth\/token 200 /m);
+  expect(stderr).toMatch(/^api GET \/api\/v2\/content 200 /m);
+  expect(stderr).toMatch(/^api GET \/_mock\/clock 200 /m);
 });
 
 test('--cert and --key: the certificate given is served, and caFile is null', async () => {
