@@ -4,7 +4,9 @@
  * the rate-limit probe passes against every rate-related legal choice (profiles and profile files)
  * and fails, naming the broken rule in the console and the JUnit report, against each rate-limit
  * fault; a content-only key never reaches /api/v2/users; a wrong client secret stops smoke with a sentence
- * naming the setting, and its reports call no rule ok.
+ * naming the setting, and its reports call no rule ok; every bundle passes against the mock over HTTPS
+ * on one port with host names, k6 trusting its CA by SSL_CERT_FILE and resolving the names by a
+ * config file's `hosts` (docs/load.md).
  *
  * Why one file of this length: the runs share one build, one pool of k6 processes and the mocks
  * they run against; the table below is read as a whole. Runs go four at a time (2 cores: k6 and
@@ -106,6 +108,10 @@ function tableOfMocks(profileDir: string): Record<string, MockSpec> {
       args: ['--rate', '20/10s', '--items', '100', '--log'],
       clients: ['c-smoke', 'c-walk', 'c-life'].map((id) => key(id, ['content:read'])),
     },
+    https: {
+      args: ['--tls', '--host-name', 'mock.test', '--rate', '20/10s', '--items', '250'],
+      clients: [key('tls-smoke'), key('tls-walk'), key('tls-life'), key('tls-probe')],
+    },
     platform: { args: ['--profile', 'platform', '--rate', PROBE_RATE], clients: [key('probe')] },
     lenient: { args: ['--profile', 'lenient', '--rate', PROBE_RATE], clients: [key('probe')] },
   };
@@ -189,6 +195,21 @@ const RUNS: readonly Run[] = [
     mock: 'content-only',
     client: `c-${script === 'token-lifecycle' ? 'life' : script === 'pagination' ? 'walk' : 'smoke'}`,
     env: { LP_RATE: '20/10s', LP_SCOPES: 'content:read', LP_ITERATIONS: '1', LP_VUS: '1', LP_DURATION: '3s', LP_EXPECTED_ITEMS: '100' },
+    exitCode: 0,
+  })),
+  ...(
+    [
+      ['smoke', 'tls-smoke', { LP_ITERATIONS: '1' }],
+      ['pagination', 'tls-walk', { LP_VUS: '2', LP_DURATION: '5s', LP_EXPECTED_ITEMS: '250' }],
+      ['token-lifecycle', 'tls-life', { LP_VUS: '2', LP_DURATION: '5s' }],
+      ['rate-limit', 'tls-probe', PROBE],
+    ] as const
+  ).map(([script, client, env]): Run => ({
+    title: `${script}, over HTTPS with host names`,
+    script,
+    mock: 'https',
+    client,
+    env: { LP_RATE: '20/10s', ...env },
     exitCode: 0,
   })),
   ...NEGATIVE.map((fault): Run => ({
@@ -284,12 +305,22 @@ test.describe('the k6 bundles on a real k6', () => {
           const dir = path.join(work, `run-${index}`);
           const reports = path.join(dir, 'reports');
           mkdirSync(reports, { recursive: true });
-          const { code, output } = await runK6(bundles.get(run.script) as string, run.k6Args ?? [], dir, {
+          // A mock over HTTPS: k6 (Go) trusts the CA named by SSL_CERT_FILE; its names lead to the mock by the config's `hosts`.
+          const tls: Record<string, string> = mock.caFile ? { SSL_CERT_FILE: mock.caFile } : {};
+          const config: string[] = [];
+          if (mock.address !== undefined) {
+            const names = [mock.authUrl, mock.baseUrl].map((url) => new URL(url).hostname);
+            const host = mock.address.slice(0, mock.address.lastIndexOf(':'));
+            writeFileSync(path.join(dir, 'hosts.json'), JSON.stringify({ hosts: Object.fromEntries(names.map((name) => [name, host])) }));
+            config.push('--config', path.join(dir, 'hosts.json'));
+          }
+          const { code, output } = await runK6(bundles.get(run.script) as string, [...config, ...(run.k6Args ?? [])], dir, {
             LP_AUTH_URL: mock.authUrl,
             LP_BASE_URL: mock.baseUrl,
             LP_CLIENT_ID: run.client,
             LP_CLIENT_SECRET: SECRET,
             LP_REPORT_DIR: reports,
+            ...tls,
             ...run.env,
           });
           const summaryText = readIf(path.join(reports, `${run.script}.summary.json`));

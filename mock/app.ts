@@ -15,7 +15,7 @@ import type { Profile } from '../schemas/types.ts';
 import { BearerAuth } from './bearer.ts';
 import { ClientFindings, findingsRoutes } from './client-findings.ts';
 import { ClientRegistry, DEFAULT_CLIENTS, validateClients } from './clients.ts';
-import { VirtualClock } from './clock.ts';
+import { httpDate, VirtualClock } from './clock.ts';
 import { CONTROL_PREFIX, ControlPlane } from './control.ts';
 import { apiErrorBody, tokenErrorBody } from './error-bodies.ts';
 import { Replies } from './http.ts';
@@ -25,9 +25,9 @@ import { BUILT_IN_PROFILES, checkComplete } from './profile.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { SdkControl } from './sdk-control.ts';
 import { Resources } from './resources.ts';
-import { type RouteHandler, type RouteHandlers, Router } from './routes.ts';
+import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
-import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer } from './server.ts';
+import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer, type RequestHandler } from './server.ts';
 import { TokenEndpoint } from './token-endpoint.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
@@ -38,7 +38,8 @@ export type { ClientConfig } from './clients.ts';
 export { DEFAULT_CLIENTS } from './clients.ts';
 export type { Profile } from '../schemas/types.ts';
 export type { MockSeams } from './seams.ts';
-export type { MockTimeouts } from './server.ts';
+export type { MockTimeouts, TlsFiles } from './server.ts';
+export type { HostNames } from './routes.ts';
 export { MAX_URL_BYTES } from './server.ts';
 export type { MockOptions, MockServer, MockStats } from './types.ts';
 
@@ -55,24 +56,41 @@ function profileOf(options: MockOptions): Profile {
   return { ...checked.value, rateLimit: { ...checked.value.rateLimit, rate: `${rate.requests}/${rate.period}` } };
 }
 
+function hostNamesOf(names: HostNames | undefined): HostNames | undefined {
+  if (names === undefined) return undefined;
+  const checked = { auth: checkHostName('hostNames.auth', names.auth), api: checkHostName('hostNames.api', names.api) };
+  if (checked.auth === checked.api) throw new RangeError(`hostNames.auth and hostNames.api must differ: both are "${checked.auth}".`);
+  return checked;
+}
+
+/** Where the mock listens: two servers (one per origin), or one for both told apart by Host. */
+type Listeners =
+  | { readonly kind: 'ports'; readonly auth: Server; readonly api: Server; readonly ports: { readonly auth: number; readonly api: number } }
+  | { readonly kind: 'names'; readonly both: Server; readonly names: HostNames; readonly port: number };
+
 class Mock implements MockServer {
   readonly clock: VirtualClock;
   readonly profile: Profile;
   readonly #host: string;
-  readonly #ports: { auth: number; api: number };
+  readonly #scheme: 'http' | 'https';
+  readonly #listeners: Listeners;
   readonly #control: ControlPlane | undefined;
   readonly #tokens: TokenStore;
   readonly #limiter: RateLimiter;
   readonly #resources: Resources;
   readonly #throttle: FailureThrottle | undefined;
   readonly #findings: ClientFindings | undefined;
-  readonly #authServer: Server;
-  readonly #apiServer: Server;
-  #urls: { auth: string; api: string } | undefined;
+  #urls: { auth: string; api: string; address: string } | undefined;
 
   constructor(options: MockOptions) {
     this.#host = options.host ?? '127.0.0.1';
-    this.#ports = { auth: checkInteger('authPort', options.authPort ?? 0, 0, 65_535), api: checkInteger('apiPort', options.apiPort ?? 0, 0, 65_535) };
+    this.#scheme = options.tls ? 'https' : 'http';
+    const hostNames = hostNamesOf(options.hostNames);
+    if (hostNames !== undefined && (options.authPort !== undefined || options.apiPort !== undefined)) {
+      throw new RangeError('authPort and apiPort are for two ports; with hostNames one port serves both origins: give port.');
+    }
+    if (hostNames === undefined && options.port !== undefined)
+      throw new RangeError('port is the one port of hostNames; without them give authPort and apiPort.');
     const profile = profileOf(options);
     this.profile = profile;
     const registry = new ClientRegistry(validateClients(options.clients ?? DEFAULT_CLIENTS, 'clients'), {
@@ -81,6 +99,7 @@ class Mock implements MockServer {
     });
     const timeouts = checkTimeouts(options.timeouts ?? {});
     this.clock = new VirtualClock(options.timeSource ?? Date.now);
+    const date = httpDate(this.clock);
     const seams = options.seams ?? {};
     const core: SeamContext = { clock: this.clock, clients: registry, profile };
     const shapes = { api: profile.errors.body, token: profile.tokens.errorBody };
@@ -157,21 +176,29 @@ class Mock implements MockServer {
     if (exchange !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = exchange(id, handlers[id], core);
     // Outermost, so that the findings judge what the client was answered.
     if (findings !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = findings.observe(id, handlers[id]);
-    const router = new Router({ handlers: handlers as RouteHandlers, replies, controlReplies, control: this.#control });
+    const router = new Router({ handlers: handlers as RouteHandlers, replies, controlReplies, control: this.#control, date });
     const renderRaw: RawErrorRenderer = (origin, error) =>
       origin === 'api'
         ? apiErrorBody(shapes.api, error)
         : tokenErrorBody(shapes.token, { status: error.status, error: 'invalid_request', description: error.detail });
-    const server = (origin: Origin) => {
-      const handler = origin === 'auth' ? router.onAuth : router.onApi;
-      return createOriginServer(origin, options.log ? logged(origin, handler, options.log) : handler, timeouts, {
-        internalError: (res, error) => router.internalError(res, error),
-        expectationFailed: router.expectationFailed(origin),
-        renderRaw,
-      });
-    };
-    this.#authServer = server('auth');
-    this.#apiServer = server('api');
+    const hooks = (origin: Origin) => ({
+      internalError: router.internalError.bind(router),
+      expectationFailed: router.expectationFailed(origin),
+      renderRaw,
+      date,
+    });
+    const logging = (origin: Origin, handler: RequestHandler) => (options.log ? logged(origin, handler, options.log) : handler);
+    const byOrigin = { auth: logging('auth', router.onAuth), api: logging('api', router.onApi) };
+    if (hostNames === undefined) {
+      const ports = { auth: checkInteger('authPort', options.authPort ?? 0, 0, 65_535), api: checkInteger('apiPort', options.apiPort ?? 0, 0, 65_535) };
+      const server = (origin: Origin) => createOriginServer(origin, byOrigin[origin], timeouts, hooks(origin), options.tls);
+      this.#listeners = { kind: 'ports', auth: server('auth'), api: server('api'), ports };
+    } else {
+      const handler = Router.byHost(hostNames, { ...byOrigin, other: logging('api', router.misdirected(hostNames)) });
+      // What node answers before a request is read (a bad head) cannot know its origin: it takes the api's shape.
+      const both = createOriginServer('api', handler, timeouts, hooks('api'), options.tls);
+      this.#listeners = { kind: 'names', both, names: hostNames, port: checkInteger('port', options.port ?? 0, 0, 65_535) };
+    }
   }
 
   get authUrl(): string {
@@ -186,22 +213,34 @@ class Mock implements MockServer {
     return this.#control ? `${this.#listening().api}${CONTROL_PREFIX}` : undefined;
   }
 
+  get address(): string {
+    return this.#listening().address;
+  }
+
   async listen(): Promise<void> {
     if (this.#urls) return;
-    const authPort = await listenOn(this.#authServer, this.#ports.auth, this.#host);
+    const l = this.#listeners;
+    const host = this.#host.includes(':') ? `[${this.#host}]` : this.#host;
+    const scheme = this.#scheme;
+    if (l.kind === 'names') {
+      const port = await listenOn(l.both, l.port, this.#host);
+      this.#urls = { auth: `${scheme}://${l.names.auth}:${port}`, api: `${scheme}://${l.names.api}:${port}`, address: `${host}:${port}` };
+      return;
+    }
+    const authPort = await listenOn(l.auth, l.ports.auth, this.#host);
     let apiPort: number;
     try {
-      apiPort = await listenOn(this.#apiServer, this.#ports.api, this.#host);
+      apiPort = await listenOn(l.api, l.ports.api, this.#host);
     } catch (error) {
-      await closeServer(this.#authServer);
+      await closeServer(l.auth);
       throw error;
     }
-    const host = this.#host.includes(':') ? `[${this.#host}]` : this.#host;
-    this.#urls = { auth: `http://${host}:${authPort}`, api: `http://${host}:${apiPort}` };
+    this.#urls = { auth: `${scheme}://${host}:${authPort}`, api: `${scheme}://${host}:${apiPort}`, address: host };
   }
 
   async close(): Promise<void> {
-    await Promise.all([closeServer(this.#authServer), closeServer(this.#apiServer)]);
+    const l = this.#listeners;
+    await Promise.all(l.kind === 'names' ? [closeServer(l.both)] : [closeServer(l.auth), closeServer(l.api)]);
   }
 
   reset(): void {
@@ -225,7 +264,7 @@ class Mock implements MockServer {
     };
   }
 
-  #listening(): { auth: string; api: string } {
+  #listening(): { auth: string; api: string; address: string } {
     if (!this.#urls) throw new Error('The mock is not listening yet: await listen() first.');
     return this.#urls;
   }

@@ -6,7 +6,8 @@
  *   dist/mock/bin/lp-mock.js      mock/cli.ts bundled by esbuild into one CommonJS file with a shebang;
  *                                 the profiles and schemas it reads are inlined (JSON imports), and the
  *                                 schema validators are ajv standalone code generated here (no schema
- *                                 is compiled when the mock starts: half its start time otherwise)
+ *                                 is compiled when the mock starts: half its start time otherwise); the
+ *                                 certificate library of --tls is in it too, evaluated only with --tls
  *   dist/mock/README.md           mock/package/README.md
  *   dist/mock/LICENSE             the project's licence, then each bundled package's name, version and licence text
  *
@@ -154,7 +155,9 @@ export async function buildMock(options: BuildMockOptions = {}): Promise<MockBui
       banner: { js: '#!/usr/bin/env node' },
       // The usage text names the command the package installs (mock/cli.ts).
       define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
-      // Readable: an SDK developer who hits a stack trace can read where; the bundle stays well under a megabyte.
+      // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two
+      // thirds of it the certificate library of --tls, which mock/cli.ts loads only then (esbuild keeps a module
+      // imported with import() unevaluated until that import runs).
       minify: false,
       // No absolute paths in the output: the comments that name each source file are relative to the root.
       absWorkingDir: root,

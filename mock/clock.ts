@@ -61,3 +61,21 @@ export class ManualClock implements Clock {
     this.#nowMs += seconds * 1000;
   }
 }
+
+/**
+ * The Date header's value (RFC 9110 §5.6.7) at `clock`'s time: the same clock as X-Rate-Limit-Reset,
+ * Retry-After and every time in a body, so that a client can read one against the other. Node's own
+ * Date header follows wall time, which the virtual clock leaves once moved. Cached for the second it names.
+ */
+export function httpDate(clock: Clock): () => string {
+  let second = Number.NaN;
+  let text = '';
+  return () => {
+    const now = Math.floor(clock.now() / 1000);
+    if (now !== second) {
+      second = now;
+      text = new Date(now * 1000).toUTCString();
+    }
+    return text;
+  };
+}

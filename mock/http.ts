@@ -64,10 +64,11 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-/** Writes a reply in one head and one body write. */
-export function send(res: ServerResponse, reply: Reply): void {
+/** Writes a reply in one head and one body write; `date` is the Date header's value (mock/clock.ts httpDate), not node's. */
+export function send(res: ServerResponse, reply: Reply, date: string): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(reply.status, reply.headers);
+  res.sendDate = false;
+  res.writeHead(reply.status, [...reply.headers, 'Date', date]);
   const body = reply.body;
   if (typeof body === 'string') {
     res.end(body);

@@ -7,6 +7,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { fail, ok, type Result } from '../contracts/result.ts';
 import type { MockOptions } from './app.ts';
+import { checkHostName } from './routes.ts';
 
 type Flags = NonNullable<ParseArgsConfig['options']>;
 
@@ -18,6 +19,11 @@ export interface CliOptions {
   readonly profile: string | undefined;
   /** One line per request (and per client finding) on stderr. */
   readonly log: boolean;
+  /** HTTPS: none, a certificate the CLI makes (its CA written to `caFile`, or to a new temporary folder), or the user's files. */
+  readonly tls:
+    | { readonly kind: 'none' }
+    | { readonly kind: 'made'; readonly caFile: string | undefined }
+    | { readonly kind: 'files'; readonly cert: string; readonly key: string };
   readonly help: boolean;
   /** Values of the `extra` flags, by name (a repeatable flag gives a list). */
   readonly extra: Readonly<Record<string, string | boolean | Array<string | boolean> | undefined>>;
@@ -30,6 +36,17 @@ export const USAGE = `Usage: npm run mock -- [flags]
   --host <address>        interface to listen on (default 127.0.0.1)
   --auth-port <port>      port of the auth origin, 0 = any free port (default 0)
   --api-port <port>       port of the api origin, 0 = any free port (default 0)
+  --host-name <name>      one port for both origins, told apart by the Host header: the auth origin
+                          is <name>, the api origin api.<name> (point both names at --host yourself:
+                          /etc/hosts, curl --resolve); replaces --auth-port and --api-port
+  --api-host-name <name>  the api origin's name with --host-name (default api.<name>)
+  --port <port>           the one port of --host-name, 0 = any free port (default 0)
+  --tls                   HTTPS on both origins, with a certificate made at start for the names served
+                          (--host, localhost, 127.0.0.1, ::1 and the --host-name names), signed by a CA
+                          made with it; the ready line gives the CA certificate's file (caFile)
+  --ca-file <file>        where --tls writes the CA certificate (default: a new temporary folder,
+                          removed when the mock stops)
+  --cert <file> --key <file>  HTTPS with your own certificate chain and key (PEM) instead
   --items <n>             seeded content items (default 250)
   --users <n>             seeded users (default 50)
   --seed <n>              seed of the generated data (default 1)
@@ -44,13 +61,21 @@ export const USAGE = `Usage: npm run mock -- [flags]
   --help                  this text
 
 Flags override the profile where both speak (--rate). Once listening, prints one JSON line:
-{"authUrl","baseUrl","controlUrl","profile"}.`;
+{"authUrl","baseUrl","controlUrl","profile"}, and "caFile" with --tls (null with --cert), "address"
+(host:port the names must lead to) with --host-name.`;
 
 export const MOCK_FLAGS = {
   profile: { type: 'string' },
   host: { type: 'string' },
   'auth-port': { type: 'string' },
   'api-port': { type: 'string' },
+  'host-name': { type: 'string' },
+  'api-host-name': { type: 'string' },
+  port: { type: 'string' },
+  tls: { type: 'boolean' },
+  'ca-file': { type: 'string' },
+  cert: { type: 'string' },
+  key: { type: 'string' },
   items: { type: 'string' },
   users: { type: 'string' },
   seed: { type: 'string' },
@@ -118,6 +143,7 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
   for (const [flag, key, max] of [
     ['auth-port', 'authPort', 65_535],
     ['api-port', 'apiPort', 65_535],
+    ['port', 'port', 65_535],
     ['items', 'items', MAX_ROWS],
     ['users', 'users', MAX_ROWS],
     ['seed', 'seed', 4_294_967_295],
@@ -151,7 +177,42 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
     mock[key] = seconds;
   }
   if (v['no-control'] === true) mock.control = false;
+  const names = hostNamesOf(text('host-name'), text('api-host-name'), mock);
+  if (!names.ok) return names;
+  if (names.value !== undefined) mock.hostNames = names.value;
+  const tls = tlsOf(v.tls === true, text('ca-file'), text('cert'), text('key'));
+  if (!tls.ok) return tls;
 
   const extraValues: CliOptions['extra'] = Object.fromEntries(Object.keys(extra).map((name) => [name, v[name]]));
-  return ok({ mock, clientsFile: text('clients'), profile: text('profile'), log: v.log === true, help: v.help === true, extra: extraValues });
+  return ok({ mock, clientsFile: text('clients'), profile: text('profile'), log: v.log === true, tls: tls.value, help: v.help === true, extra: extraValues });
+}
+
+/** `--host-name` and `--api-host-name`, checked with the ports they exclude or need. */
+function hostNamesOf(name: string | undefined, apiName: string | undefined, mock: MockOptions): Result<MockOptions['hostNames']> {
+  if (name === undefined) {
+    if (apiName !== undefined) return fail('--api-host-name names the api origin of --host-name: give --host-name too.');
+    if (mock.port !== undefined) return fail('--port is the one port of --host-name; with two ports give --auth-port and --api-port.');
+    return ok(undefined);
+  }
+  if (mock.authPort !== undefined || mock.apiPort !== undefined) {
+    return fail('--host-name serves both origins on one port: give --port instead of --auth-port and --api-port.');
+  }
+  try {
+    const auth = checkHostName('--host-name', name);
+    const api = checkHostName('--api-host-name', apiName ?? `api.${auth}`);
+    if (auth === api) return fail(`--host-name and --api-host-name must differ: both are "${auth}".`);
+    return ok({ auth, api });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+function tlsOf(made: boolean, caFile: string | undefined, cert: string | undefined, key: string | undefined): Result<CliOptions['tls']> {
+  if ((cert === undefined) !== (key === undefined)) return fail('--cert and --key go together: the certificate chain and its private key.');
+  if (cert !== undefined && key !== undefined) {
+    if (caFile !== undefined) return fail('--ca-file is where --tls writes the CA it makes; with --cert the CA is yours.');
+    return ok({ kind: 'files', cert, key });
+  }
+  if (caFile !== undefined && !made) return fail('--ca-file is where --tls writes the CA it makes: give --tls too.');
+  return ok(made ? { kind: 'made', caFile } : { kind: 'none' });
 }

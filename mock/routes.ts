@@ -35,6 +35,27 @@ export interface RouterOptions {
   readonly controlReplies: Replies;
   /** Undefined without a control plane: its paths are then unknown like any other. */
   readonly control: ControlPlane | undefined;
+  /** The Date header's value now, from the mock's clock (mock/clock.ts httpDate). */
+  readonly date: () => string;
+}
+
+/** The names of the two origins when one port serves both (lower case, without port). */
+export interface HostNames {
+  readonly auth: string;
+  readonly api: string;
+}
+
+/**
+ * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels
+ * (RFC 1123), lower-cased. Throws a RangeError naming `what` otherwise.
+ */
+export function checkHostName(what: string, name: string): string {
+  const lower = name.toLowerCase();
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower)) {
+    throw new RangeError(`${what} must be a host name (letters, digits and hyphens in dot-separated labels), got "${name}".`);
+  }
+  return lower;
 }
 
 type Table = ReadonlyMap<string, ReadonlyMap<string, Endpoint>>;
@@ -64,6 +85,7 @@ export class Router {
   readonly #replies: Replies;
   readonly #controlReplies: Replies;
   readonly #control: ControlPlane | undefined;
+  readonly #date: () => string;
   readonly #tables: Readonly<Record<Origin, Table>> = { auth: tableOf('auth'), api: tableOf('api') };
   readonly #notFound: Readonly<Record<Origin, string>>;
 
@@ -72,6 +94,7 @@ export class Router {
     this.#replies = o.replies;
     this.#controlReplies = o.controlReplies;
     this.#control = o.control;
+    this.#date = o.date;
     this.#notFound = {
       auth: `No endpoint at this path: the auth origin serves only ${served(this.#tables.auth)}.`,
       api: `No endpoint at this path: the api origin serves ${served(this.#tables.api)}.`,
@@ -81,11 +104,36 @@ export class Router {
   readonly onAuth: RequestHandler = (req, res) => this.#route('auth', req, res);
   readonly onApi: RequestHandler = (req, res) => this.#route('api', req, res);
 
+  /**
+   * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its
+   * port and letter case aside): each request goes to the handler of its origin, or to `other`.
+   */
+  static byHost(names: HostNames, handlers: Readonly<Record<Origin | 'other', RequestHandler>>): RequestHandler {
+    return (req, res) => {
+      const name = hostName(req.headers.host);
+      (name === names.api ? handlers.api : name === names.auth ? handlers.auth : handlers.other)(req, res);
+    };
+  }
+
+  /** The answer to a request for neither name of a port serving both: 421 naming the two, or 400 without Host. */
+  misdirected(names: HostNames): RequestHandler {
+    const served = `This port serves the auth origin as ${names.auth} and the api origin as ${names.api}`;
+    return (req, res) => {
+      const name = hostName(req.headers.host);
+      if (name === undefined) {
+        const detail = `${served}: a request must name one in its Host header.`;
+        return this.#send(res, this.#replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
+      }
+      const detail = `${served}, not ${JSON.stringify(name.slice(0, 100))} (the Host header's name).`;
+      this.#send(res, this.#replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
+    };
+  }
+
   /** The answer to an `Expect` other than 100-continue, in the origin's error shape. */
   expectationFailed(origin: Origin): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
       const detail = `The expectation "${String(req.headers.expect).slice(0, 60)}" cannot be met; only 100-continue is supported.`;
-      send(res, this.#refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
+      this.#send(res, this.#refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
     };
   }
 
@@ -96,14 +144,18 @@ export class Router {
       return;
     }
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
-    send(res, this.#controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
+    this.#send(res, this.#controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
+  }
+
+  #send(res: ServerResponse, reply: Reply): void {
+    send(res, reply, this.#date());
   }
 
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    if (url.length > MAX_URL_BYTES) return send(res, this.#refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
+    if (url.length > MAX_URL_BYTES) return this.#send(res, this.#refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      return send(res, this.#refusal(origin, 400, 'host-missing', HOST_MISSING));
+      return this.#send(res, this.#refusal(origin, 400, 'host-missing', HOST_MISSING));
     }
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -111,11 +163,11 @@ export class Router {
     const methods = this.#tables[origin].get(path);
     if (methods !== undefined) {
       const endpoint = methods.get(method);
-      if (endpoint === undefined) return send(res, this.#notAllowed(origin, path, [...methods.keys()]));
+      if (endpoint === undefined) return this.#send(res, this.#notAllowed(origin, path, [...methods.keys()]));
       const handler = this.#handlers[endpoint.id];
       const search = q < 0 ? '' : url.slice(q + 1);
       if (endpoint.method === 'GET') {
-        return send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
+        return this.#send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
       }
       return this.#withBody(req, res, origin, (body) =>
         handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body }),
@@ -124,10 +176,10 @@ export class Router {
     const control = this.#control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       const search = q < 0 ? '' : url.slice(q + 1);
-      if (!control.takesBody(method)) return send(res, control.respond({ method, path, body: EMPTY, search }));
+      if (!control.takesBody(method)) return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }
-    send(
+    this.#send(
       res,
       origin === 'auth'
         ? this.#replies.oauth({ status: 404, error: 'invalid_request', description: this.#notFound.auth })
@@ -145,7 +197,7 @@ export class Router {
 
   #withBody(req: IncomingMessage, res: ServerResponse, who: Origin | 'control', respond: (body: Buffer) => Reply): void {
     readBody(req)
-      .then((read) => send(res, read.ok ? respond(read.body) : this.#bodyRefusal(who, read.status, read.reason)))
+      .then((read) => this.#send(res, read.ok ? respond(read.body) : this.#bodyRefusal(who, read.status, read.reason)))
       .catch((error: unknown) => this.internalError(res, error));
   }
 
@@ -163,4 +215,11 @@ export class Router {
     if (origin === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
     return this.#replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
   }
+}
+
+/** The name of a Host header (`Api.Mock.test:4443` → `api.mock.test`, `[::1]:80` → `::1`); undefined when absent or empty. */
+function hostName(host: string | undefined): string | undefined {
+  if (host === undefined || host === '') return undefined;
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']') < 0 ? undefined : host.indexOf(']')) : host.replace(/:\d*$/, '');
+  return name.toLowerCase().replace(/\.$/, '');
 }

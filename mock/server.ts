@@ -4,6 +4,7 @@
  * listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Origin } from '../contracts/endpoints.ts';
@@ -61,6 +62,14 @@ export interface ServerHooks {
   readonly expectationFailed: (req: IncomingMessage, res: ServerResponse) => void;
   /** Error bodies written straight to the socket. */
   readonly renderRaw: RawErrorRenderer;
+  /** The Date header's value now (the mock's clock, not node's). */
+  readonly date: () => string;
+}
+
+/** A certificate chain and its private key, PEM: the server speaks HTTPS with them. */
+export interface TlsFiles {
+  readonly cert: string;
+  readonly key: string;
 }
 
 export function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -80,8 +89,12 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
   return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
 }
 
-/** A node:http server for one origin, with the limits above and raw errors answered in the origin's shape. */
-export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, hooks: ServerHooks): Server {
+/**
+ * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host
+ * (`origin` then names the shape of errors answered before a request is read), with the limits above
+ * and raw errors answered in the origin's shape.
+ */
+export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, hooks: ServerHooks, tls?: TlsFiles): Server {
   const options = {
     maxHeaderSize: MAX_HEADER_BYTES,
     requestTimeout: timeouts.requestMs,
@@ -90,15 +103,17 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     // node would answer a missing Host with an empty 400; the handlers answer it with a body.
     requireHostHeader: false,
   };
-  const server = createServer(options, (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     try {
       handler(req, res);
     } catch (error) {
       hooks.internalError(res, error);
     }
-  });
+  };
+  // An https.Server is an http.Server over TLS: the same options, events and limits.
+  const server: Server = tls ? createTlsServer({ ...options, cert: tls.cert, key: tls.key }, listener) : createServer(options, listener);
   server.keepAliveTimeout = timeouts.keepAliveMs;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, hooks.renderRaw));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, hooks));
   // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
   // unknown Expect with an empty 417: both get a body naming the problem instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
@@ -106,7 +121,7 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
       socket,
       origin,
       { status: 405, code: 'method-not-allowed', title: 'Method Not Allowed', detail: 'CONNECT is not supported: this is not a proxy.' },
-      hooks.renderRaw,
+      hooks,
     ),
   );
   server.on('checkExpectation', hooks.expectationFailed);
@@ -137,7 +152,7 @@ export function closeServer(server: Server): Promise<void> {
 }
 
 /** Requests node:http refuses before they reach a handler still get an error body naming the problem. */
-function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, render: RawErrorRenderer): void {
+function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, hooks: ServerHooks): void {
   // node sets _httpMessage while a response is being written on this socket: then nothing may be added.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
@@ -145,7 +160,7 @@ function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duple
     return;
   }
   const raw = (status: number, code: string, detail: string) =>
-    writeRawError(socket, origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail }, render);
+    writeRawError(socket, origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail }, hooks);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
     else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
@@ -166,14 +181,16 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 }
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
-function writeRawError(socket: Duplex, origin: Origin, error: RawError, render: RawErrorRenderer): void {
+function writeRawError(socket: Duplex, origin: Origin, error: RawError, hooks: ServerHooks): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const { contentType, text } = render(origin, error);
+  const { contentType, text } = hooks.renderRaw(origin, error);
   const type = text === '' ? '' : `Content-Type: ${contentType}\r\n`;
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nDate: ${hooks.date()}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }
 
 /** Printable, bounded, without the query (cursors live there): a log line never carries a cursor or a token. */

@@ -7,7 +7,8 @@ import type { Profile } from '../schemas/types.ts';
 import type { ClientConfig } from './clients.ts';
 import type { VirtualClock } from './clock.ts';
 import type { MockSeams } from './seams.ts';
-import type { MockTimeouts } from './server.ts';
+import type { HostNames } from './routes.ts';
+import type { MockTimeouts, TlsFiles } from './server.ts';
 
 export interface MockOptions {
   /** Interface both servers listen on. Default `127.0.0.1`. */
@@ -16,6 +17,16 @@ export interface MockOptions {
   authPort?: number;
   /** Port of the `api` origin; 0 picks a free one. Default 0. */
   apiPort?: number;
+  /**
+   * One port for both origins, told apart by the Host header's name (`{ auth: 'mock.test', api:
+   * 'api.mock.test' }`): the URLs then name them, and the names must lead to `host` (DNS, /etc/hosts, a
+   * resolver). Excludes authPort and apiPort. Default: none, two ports.
+   */
+  hostNames?: HostNames;
+  /** The one port of `hostNames`; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Serve HTTPS with this certificate chain and key (PEM), both origins. Default: none, plain HTTP. */
+  tls?: TlsFiles;
   /** Seeded content items. Default 250. */
   items?: number;
   /** Seeded users. Default 50. */
@@ -79,10 +90,12 @@ export interface MockServer {
   reset(): void;
   /** Live entry counts: what the memory and soak checks watch. */
   stats(): MockStats;
-  /** `http://host:port` of the `auth` origin; set once listening. */
+  /** `http://host:port` of the `auth` origin (`https://` with tls, its name with hostNames); set once listening. */
   readonly authUrl: string;
-  /** `http://host:port` of the `api` origin; set once listening. */
+  /** `http://host:port` of the `api` origin (`https://` with tls, its name with hostNames); set once listening. */
   readonly baseUrl: string;
+  /** Where the names of hostNames must lead, `host:port`; with two ports, the host they listen on. Set once listening. */
+  readonly address: string;
   /** `{baseUrl}/_mock`, or undefined with `control: false`. */
   readonly controlUrl: string | undefined;
   readonly clock: VirtualClock;

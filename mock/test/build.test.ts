@@ -12,6 +12,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect, test } from '@playwright/test';
 import { BIN_FILE, BIN_NAME, buildMock, type MockBuild, PACKAGE_NAME } from '../build.ts';
+import { httpsRequest, httpsToken } from './tls-client.ts';
 import { ROOT } from '../../harness/root.ts';
 
 /** What an SDK developer's machine may spend on the installed package. */
@@ -25,6 +26,8 @@ const NPM_TIMEOUT_MS = 120_000;
 
 let work: string;
 let built: MockBuild;
+/** The folder the package was installed into (by the test that packs it). */
+let app: string;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -86,7 +89,7 @@ test('npm pack, npm install offline into an empty folder, lp-mock: the ready lin
     .pop() as string;
   expect(tarball).toBe(`${PACKAGE_NAME}-${built.version}.tgz`);
 
-  const app = path.join(work, 'app');
+  app = path.join(work, 'app');
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), '{"private": true}\n');
   // Offline: the package has no dependencies, so nothing but the tarball is needed.
@@ -131,6 +134,44 @@ test('npm pack, npm install offline into an empty folder, lp-mock: the ready lin
     const document = (await res.json()) as { servers: unknown };
     expect(document.servers).toEqual([{ url: ready.baseUrl, description: expect.any(String) }]);
     await expect(SwaggerParser.validate(document as never)).resolves.toBeTruthy();
+  } finally {
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    expect(await exited).toBe(0);
+    clearTimeout(kill);
+  }
+});
+
+test('the installed lp-mock --tls --host-name serves both names over HTTPS with the CA file its ready line names', async () => {
+  const started = performance.now();
+  const child: ChildProcessWithoutNullStreams = spawn(path.join(app, 'node_modules', '.bin', BIN_NAME), ['--tls', '--host-name', 'mock.test'], {
+    cwd: app,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no line on stdout within ${MAX_START_MS * 2} ms; stderr: ${stderr}`)), MAX_START_MS * 2);
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (!out.includes('\n')) return;
+        clearTimeout(timer);
+        resolve(out.slice(0, out.indexOf('\n')));
+      });
+      void exited.then((code) => reject(new Error(`lp-mock exited (${code}) before its ready line; stderr: ${stderr}`)));
+    });
+    const ms = performance.now() - started;
+    console.log(`lp-mock --tls printed its ready line ${ms.toFixed(0)} ms after spawn`);
+    expect(ms).toBeLessThan(MAX_START_MS);
+    const ready = JSON.parse(firstLine) as { authUrl: string; baseUrl: string; caFile: string };
+    expect(ready.baseUrl).toMatch(/^https:\/\/api\.mock\.test:\d+$/);
+    const ca = readFileSync(ready.caFile, 'utf8');
+    const token = await httpsToken(ready.authUrl, ca);
+    const page = await httpsRequest(`${ready.baseUrl}/api/v2/content?limit=1`, { ca, headers: { authorization: `Bearer ${token}` } });
+    expect(page.status).toBe(200);
   } finally {
     child.kill('SIGTERM');
     const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);

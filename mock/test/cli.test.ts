@@ -3,11 +3,14 @@
  * line once listening, a working token and listing, a clean stop on SIGTERM, exit 2 on a bad flag.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
+import { httpsRequest, httpsToken } from './tls-client.ts';
+import { makeCertificate } from '../certificate.ts';
 import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
@@ -121,6 +124,53 @@ test('--profile lenient: the control plane reports it, and flags override its op
   expect((await done).code).toBe(0);
 });
 
+test('--tls --host-name: one https port for both names, the CA file in the line, removed when the mock stops', async () => {
+  const child = start(['--tls', '--host-name', 'mock.test', '--log']);
+  const done = exited(child);
+  let caFile: string | undefined;
+  try {
+    const line = JSON.parse(await firstLine(child));
+    expect(Object.keys(line)).toEqual(['authUrl', 'baseUrl', 'controlUrl', 'profile', 'caFile', 'address']);
+    const port = new URL(line.authUrl).port;
+    expect(line).toMatchObject({ authUrl: `https://mock.test:${port}`, baseUrl: `https://api.mock.test:${port}`, address: `127.0.0.1:${port}` });
+    caFile = line.caFile;
+    const ca = readFileSync(line.caFile, 'utf8');
+    expect(new X509Certificate(ca).ca).toBe(true);
+    const token = await httpsToken(line.authUrl, ca);
+    const page = await httpsRequest(`${line.baseUrl}/api/v2/content?limit=1`, { ca, headers: { authorization: `Bearer ${token}` } });
+    expect(page.status).toBe(200);
+    expect((await httpsRequest(`${line.controlUrl}/clock`, { ca })).status).toBe(200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const { code, stderr } = await done;
+  expect(code).toBe(0);
+  expect(caFile).toBeDefined();
+  expect(existsSync(caFile as string)).toBe(false);
+  // Each request is logged under the origin its Host named.
+  expect(stderr).toMatch(/^auth POST \/oauth\/token 200 /m);
+  expect(stderr).toMatch(/^api GET \/api\/v2\/content 200 /m);
+  expect(stderr).toMatch(/^api GET \/_mock\/clock 200 /m);
+});
+
+test('--cert and --key: the certificate given is served, and caFile is null', async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'mock-cli-tls-'));
+  const made = await makeCertificate(['localhost', '127.0.0.1'], Date.now());
+  writeFileSync(path.join(folder, 'cert.pem'), made.cert);
+  writeFileSync(path.join(folder, 'key.pem'), made.key);
+  const child = start(['--cert', path.join(folder, 'cert.pem'), '--key', path.join(folder, 'key.pem')]);
+  const done = exited(child);
+  try {
+    const line = JSON.parse(await firstLine(child));
+    expect(line.caFile).toBeNull();
+    expect(line.authUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    await httpsToken(line.authUrl, made.caCert);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect((await done).code).toBe(0);
+});
+
 // A fixed path: the test's title names it, and titles must be the same in every worker.
 const badProfile = path.join(tmpdir(), 'lp-mock-cli-bad-profile.json');
 writeFileSync(badProfile, JSON.stringify({ extends: 'platform', pagination: { finalPage: 'last' } }));
@@ -141,6 +191,7 @@ test.describe('refusing to start', () => {
     },
     { args: ['--auth-port', 'x'], message: /^--auth-port must be an integer from 0 to 65535, got "x"\.$/, code: 2 },
     { args: ['--bogus'], message: /^Unknown flag "--bogus"; run with --help for the list of flags\.$/, code: 2 },
+    { args: ['--cert', '/nonexistent/cert.pem', '--key', '/nonexistent/key.pem'], message: /^--cert \/nonexistent\/cert\.pem: no such file\.$/, code: 2 },
     { args: ['--clients', '/nonexistent/clients.json'], message: /^Cannot read the clients file \/nonexistent\/clients\.json \(ENOENT\)\.$/, code: 2 },
   ]) {
     test(`${args.join(' ')}: exit ${code} with one sentence`, async () => {

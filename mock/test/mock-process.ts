@@ -32,6 +32,10 @@ export interface MockProcess {
   readonly authUrl: string;
   readonly baseUrl: string;
   readonly controlUrl: string | null;
+  /** The CA certificate's file of `--tls` (null with `--cert`); absent without TLS. */
+  readonly caFile?: string | null;
+  /** `host:port` the names of `--host-name` must lead to; absent without it. */
+  readonly address?: string;
   /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
   ended(): string | undefined;
   /** Resident memory in KiB (VmRSS of /proc/<pid>/status); NaN where /proc is not available. */
@@ -60,12 +64,13 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts `npm run mock -- <args>` (or the faults CLI) on free ports and resolves once it printed its URLs. */
+/** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
 export function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
   const { nodeFlags = [], entry = 'mock' } = options;
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    tsNodeArgs(MOCK_ENTRIES[entry], ['--auth-port', '0', '--api-port', '0', ...args], nodeFlags),
+    // No port flags: the CLI's ports default to free ones, and --host-name takes --port instead.
+    tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags),
     { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
   );
   let stderr = '';
@@ -103,7 +108,7 @@ export function startMockProcess(args: readonly string[], options: MockProcessOp
       const newline = out.indexOf('\n');
       if (newline < 0) return;
       clearTimeout(timer);
-      const urls = JSON.parse(out.slice(0, newline)) as { authUrl: string; baseUrl: string; controlUrl: string | null };
+      const urls = JSON.parse(out.slice(0, newline)) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
       resolve({
         pid: child.pid as number,
         ...urls,

@@ -4,7 +4,7 @@ import { parseFlags } from '../options.ts';
 
 test.describe('flags that parse', () => {
   for (const { argv, expected } of [
-    { argv: [], expected: { mock: {}, clientsFile: undefined, profile: undefined, log: false, help: false } },
+    { argv: [], expected: { mock: {}, clientsFile: undefined, profile: undefined, log: false, tls: { kind: 'none' }, help: false } },
     { argv: ['--profile', 'lenient'], expected: { mock: {}, profile: 'lenient' } },
     {
       argv: ['--auth-port', '4010', '--api-port=4011', '--host', '127.0.0.1', '--items', '250', '--users', '0', '--seed', '7'],
@@ -17,6 +17,14 @@ test.describe('flags that parse', () => {
     { argv: ['--token-ttl', '60d', '--snapshot-ttl', '2m'], expected: { mock: { tokenTtlSeconds: 5_184_000, snapshotTtlSeconds: 120 } } },
     { argv: ['--clients', 'keys.json', '--no-control', '--log'], expected: { mock: { control: false }, clientsFile: 'keys.json', log: true } },
     { argv: ['--help'], expected: { help: true } },
+    { argv: ['--tls'], expected: { mock: {}, tls: { kind: 'made', caFile: undefined } } },
+    { argv: ['--tls', '--ca-file', 'ca.pem'], expected: { tls: { kind: 'made', caFile: 'ca.pem' } } },
+    { argv: ['--cert', 'c.pem', '--key', 'k.pem'], expected: { tls: { kind: 'files', cert: 'c.pem', key: 'k.pem' } } },
+    { argv: ['--host-name', 'Mock.Test', '--port', '4443'], expected: { mock: { hostNames: { auth: 'mock.test', api: 'api.mock.test' }, port: 4443 } } },
+    {
+      argv: ['--host-name', 'auth.mock.test', '--api-host-name', 'mock.test'],
+      expected: { mock: { hostNames: { auth: 'auth.mock.test', api: 'mock.test' } } },
+    },
   ]) {
     test(`${argv.join(' ') || '(none)'}`, () => {
       const parsed = parseFlags(argv);
@@ -33,7 +41,19 @@ test('extra flags of a CLI built on it (mock/faults/cli.ts) come back by name', 
 
 test.describe('bad flags give one sentence naming the flag', () => {
   for (const { argv, message } of [
-    { argv: ['--port', '1'], message: /^Unknown flag "--port"/ },
+    { argv: ['--listen', '1'], message: /^Unknown flag "--listen"/ },
+    { argv: ['--port', '1'], message: /^--port is the one port of --host-name; with two ports give --auth-port and --api-port\.$/ },
+    { argv: ['--host-name', 'mock.test', '--auth-port', '1'], message: /^--host-name serves both origins on one port: give --port instead/ },
+    { argv: ['--api-host-name', 'api.mock.test'], message: /^--api-host-name names the api origin of --host-name: give --host-name too\.$/ },
+    { argv: ['--host-name', 'mock_test'], message: /^--host-name must be a host name .* got "mock_test"\.$/ },
+    { argv: ['--host-name', 'https://mock.test'], message: /^--host-name must be a host name/ },
+    { argv: ['--host-name', 'mock.test', '--api-host-name', 'MOCK.test'], message: /^--host-name and --api-host-name must differ: both are "mock.test"\.$/ },
+    { argv: ['--cert', 'c.pem'], message: /^--cert and --key go together/ },
+    { argv: ['--ca-file', 'ca.pem'], message: /^--ca-file is where --tls writes the CA it makes: give --tls too\.$/ },
+    {
+      argv: ['--tls', '--ca-file', 'ca.pem', '--cert', 'c', '--key', 'k'],
+      message: /^--ca-file is where --tls writes the CA it makes; with --cert the CA is yours\.$/,
+    },
     { argv: ['4010'], message: /^Unexpected argument "4010"/ },
     { argv: ['--auth-port'], message: /^--auth-port needs a value\.$/ },
     { argv: ['--auth-port', '--log'], message: /^--auth-port needs a value \(one that starts with a dash is written --auth-port=-…\)\.$/ },

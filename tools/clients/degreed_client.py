@@ -3,10 +3,11 @@
 Runs the public Python client degreedClient (PyPI degreed-client), unchanged, against a running mock.
 
 The client is not part of this repository: pass the folder of a checkout of it with --client. The client
-builds its addresses from one host name (https://{host}/oauth/token and https://api.{host}/api/v2),
-so this script gives it the host name mock.test and sends what goes to those two origins to the
-mock's auth and api origins instead: the client's code, requests and parsing stay as they are; only
-the network address changes, as DNS and TLS would change it.
+builds its addresses from one host name (https://{host}/oauth/token and https://api.{host}/api/v2), and
+the mock, started with --tls --host-name, serves exactly those two origins on one port over HTTPS. The
+client meets it as it meets the real service: its code and transport are unchanged; it trusts the mock's
+CA through REQUESTS_CA_BUNDLE (set by the caller), and the two names lead to the mock's address through
+the resolver below, as an /etc/hosts line would.
 
 Each check prints one line; the last line is "N passed, N failed". Exit code 0 when every check of
 the document's endpoints passed (token, content walk, users walk), 1 otherwise, 2 for bad arguments.
@@ -15,30 +16,24 @@ docs/clients.md), so their outcome does not change the exit code.
 """
 import argparse
 import json
+import socket
 import sys
 import urllib.parse
 
 import requests
-from requests.adapters import HTTPAdapter
 
-HOST = "mock.test"
 # Bounded walks: the mock's data sets used here are a few hundred items.
 MAX_PAGES = 200
 
 
-def redirect(auth_url, base_url):
-    """Sends https://mock.test/… to the auth origin and https://api.mock.test/… to the api origin."""
-    origins = {f"https://{HOST}": auth_url.rstrip("/"), f"https://api.{HOST}": base_url.rstrip("/")}
-    send = HTTPAdapter.send
+def resolve(names, address):
+    """The mock's names lead to its address, every other name to DNS as before: name resolution only."""
+    getaddrinfo = socket.getaddrinfo
 
-    def redirected(self, request, **kwargs):
-        for source, target in origins.items():
-            if request.url == source or request.url.startswith(source + "/"):
-                request.url = target + request.url[len(source):]
-                break
-        return send(self, request, **kwargs)
+    def resolved(host, *args, **kwargs):
+        return getaddrinfo(address if host in names else host, *args, **kwargs)
 
-    HTTPAdapter.send = redirected
+    socket.getaddrinfo = resolved
 
 
 def reference_count(auth_url, base_url, client_id, secret, path, scope):
@@ -64,8 +59,9 @@ def reference_count(auth_url, base_url, client_id, secret, path, scope):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--client", required=True, help="folder of a degreedClient checkout (holds degreedClient/)")
-    parser.add_argument("--auth-url", required=True)
-    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--auth-url", required=True, help="the mock's auth origin, https://{host}")
+    parser.add_argument("--base-url", required=True, help="the mock's api origin, https://api.{host}")
+    parser.add_argument("--address", required=True, help="the address both names lead to (the mock's ready line: address)")
     parser.add_argument("--client-id", default="mock-org-client")
     parser.add_argument("--client-secret", default="mock-org-secret")
     parser.add_argument("--scope", default="content:read,users:read")
@@ -78,11 +74,18 @@ def main():
         print(f"degreedClient cannot be imported from {args.client}: {error}", file=sys.stderr)
         return 2
 
+    auth, api = urllib.parse.urlsplit(args.auth_url), urllib.parse.urlsplit(args.base_url)
+    # The client derives the api origin from the auth origin's host: the mock must serve that one.
+    if auth.scheme != "https" or args.base_url.rstrip("/") != f"https://api.{auth.netloc}":
+        print(f"--base-url must be https://api.{{host}} for --auth-url https://{{host}}, got {args.base_url} and {args.auth_url}", file=sys.stderr)
+        return 2
+    host = args.address.rsplit(":", 1)[0].strip("[]")
+    resolve({auth.hostname, api.hostname}, host)
+
     expected = {
         path: reference_count(args.auth_url, args.base_url, args.client_id, args.client_secret, path, args.scope)
         for path in ("content", "users")
     }
-    redirect(args.auth_url, args.base_url)
     results = []
 
     def check(name, required, run):
@@ -93,7 +96,8 @@ def main():
         results.append((name, required, ok))
         print(json.dumps({"check": name, "required": required, "ok": ok, "detail": detail}))
 
-    client = DegreedApiClient(HOST, args.client_id, args.client_secret, args.scope)
+    # The host with the mock's port: the client writes it into https://{host} and https://api.{host}.
+    client = DegreedApiClient(auth.netloc, args.client_id, args.client_secret, args.scope)
 
     def token():
         if hasattr(client, "access_token"):

@@ -1,18 +1,24 @@
 /**
  * Runs the public degreedClient, unchanged, against the mock under one or more profiles:
  * `npx tsx tools/clients/run.ts --client <checkout> [--python python3] [--profile <name|file>]…`.
- * Each profile gets a mock of its own (mock/test/mock-process.ts), and tools/clients/degreed_client.py
- * drives the client against it; then the mock's client findings (GET /_mock/findings: what the
+ * Each profile gets a mock of its own (mock/test/mock-process.ts) over HTTPS with the names the client
+ * builds (`--tls --host-name mock.test`), and tools/clients/degreed_client.py drives the client
+ * against it trusting only the mock's CA; then the mock's client findings (GET /_mock/findings: what the
  * client did that the API document asks a client not to) are printed. The client's code is never part of this repository (docs/clients.md
  * says where to get it); Python is needed here, not in CI.
  */
 import { spawnSync } from 'node:child_process';
+import { lookup as dnsLookup } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import path from 'node:path';
 import { parseCommandLine } from '../../harness/flags.ts';
-import { withMockProcess } from '../../mock/test/mock-process.ts';
+import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
 import { ROOT } from '../../harness/root.ts';
 
 const HARNESS = path.join(ROOT, 'tools', 'clients', 'degreed_client.py');
+/** The host name the client is given: it builds https://mock.test and https://api.mock.test from it. */
+const HOST_NAME = 'mock.test';
 const RUN_TIMEOUT_MS = 120_000;
 const USAGE = `Usage: npm run clients -- --client <folder> [flags]
 
@@ -27,14 +33,14 @@ Each profile gets a mock of its own; exits 1 when the client fails under any of 
  * The client findings of the run, one line each: reported, never a failure of the run (they judge
  * the client's manners, and the harness's own calls are the client's calls).
  */
-async function printFindings(controlUrl: string | null): Promise<void> {
-  if (controlUrl === null) return;
-  const res = await fetch(`${controlUrl}/findings`);
-  if (!res.ok) {
+async function printFindings(mock: MockProcess): Promise<void> {
+  if (mock.controlUrl === null) return;
+  const res = await getOverTls(`${mock.controlUrl}/findings`, mock);
+  if (res.status !== 200) {
     console.log(`client findings: not available (${res.status})`);
     return;
   }
-  const report = (await res.json()) as {
+  const report = JSON.parse(res.text) as {
     findings: { rule: string; clientId: string; request: string; detail: string }[];
     counts: Record<string, number>;
     total: number;
@@ -42,6 +48,23 @@ async function printFindings(controlUrl: string | null): Promise<void> {
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
   for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.detail}`);
+}
+
+/** A GET to the mock as the client reaches it: its CA trusted, its names resolved to its address. */
+function getOverTls(url: string, mock: MockProcess): Promise<{ status: number; text: string }> {
+  const address = (mock.address ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  const ca = mock.caFile ? readFileSync(mock.caFile, 'utf8') : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca, lookup: (_host, options, callback) => dnsLookup(address, options, callback), agent: false, timeout: 30_000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url}`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function main(): Promise<number> {
@@ -68,16 +91,22 @@ async function main(): Promise<number> {
   const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
   let failed = 0;
   for (const profile of profiles) {
-    const status = await withMockProcess(['--items', '250', '--seed', '1', '--profile', profile], [], async (mock) => {
-      const run = spawnSync(values.python, [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl], {
+    const args = ['--items', '250', '--seed', '1', '--profile', profile, '--tls', '--host-name', HOST_NAME];
+    const status = await withMockProcess(args, [], async (mock) => {
+      const { caFile, address } = mock;
+      if (!caFile || address === undefined) throw new Error('The mock started without TLS or host names: its ready line has no caFile or address.');
+      const harness = [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl, '--address', address];
+      const run = spawnSync(values.python, harness, {
         encoding: 'utf8',
         timeout: RUN_TIMEOUT_MS,
+        // The only trust the client gets: the mock's CA, where requests looks for one.
+        env: { ...process.env, REQUESTS_CA_BUNDLE: caFile },
       });
       console.log(`== profile ${profile}`);
       process.stdout.write(run.stdout ?? '');
       if (run.error) console.error(`The harness did not run: ${run.error.message}`);
       else if (run.stderr) process.stderr.write(run.stderr);
-      await printFindings(mock.controlUrl);
+      await printFindings(mock);
       return run.status ?? 1;
     });
     if (status !== 0) failed += 1;

@@ -1,0 +1,62 @@
+/**
+ * A client of the mock over HTTPS as an SDK meets it: it trusts the mock's CA (`ca`, as
+ * NODE_EXTRA_CA_CERTS would) and resolves every name to the loopback address (as /etc/hosts would);
+ * the rest is node:https unchanged, certificate and name checks included.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request } from 'node:https';
+import type { LookupFunction } from 'node:net';
+
+export interface HttpsAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+}
+
+export interface HttpsRequest {
+  readonly ca?: string;
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Every name leads to 127.0.0.1: name resolution only, the TLS and HTTP of the request are node's. */
+export const loopbackLookup: LookupFunction = (_host, options, callback) =>
+  dnsLookup('127.0.0.1', options, callback as (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void);
+
+/** One request; rejects with node's error (a certificate refused, a name the certificate lacks) when it fails. */
+export function httpsRequest(url: string, o: HttpsRequest = {}): Promise<HttpsAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: o.method ?? 'GET', headers: o.headers, ca: o.ca, lookup: loopbackLookup, agent: false, timeout: REQUEST_TIMEOUT_MS },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+/** A token of the default organization key over HTTPS. */
+export async function httpsToken(authUrl: string, ca: string): Promise<string> {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: 'mock-org-client',
+    client_secret: 'mock-org-secret',
+    scope: 'content:read,users:read',
+  }).toString();
+  const answer = await httpsRequest(`${authUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  if (answer.status !== 200) throw new Error(`token request: expected 200, got ${answer.status} ${answer.text}`);
+  return (JSON.parse(answer.text) as { access_token: string }).access_token;
+}
