@@ -72,7 +72,15 @@ export default defineConfig({
     {
       name: 'unit',
       testDir: '.',
-      testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
+      testMatch: [
+        'contracts/**/*.test.ts',
+        'schemas/**/*.test.ts',
+        'mock/**/*.test.ts',
+        'harness/**/*.test.ts',
+        'load/**/*.test.ts',
+        'scripts/**/*.test.ts',
+        'tools/**/*.test.ts',
+      ],
     },
     {
       // Everything that may share the key's budget with other workers.

@@ -30,7 +30,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; entry: string; flags: readonly st
   { script: 'build:load', entry: 'scripts/build-load.ts', flags: ['--help', '-h'] },
   { script: 'build:mock', entry: 'scripts/build-mock.ts', flags: ['--help', '-h'] },
   { script: 'mock', entry: 'mock/cli.ts', flags: ['--help'] },
-  { script: 'bench', entry: 'scripts/bench.ts', flags: ['--help', '-h'] },
+  { script: 'bench', entry: 'tools/bench/bench.ts', flags: ['--help', '-h'] },
   { script: 'profile', entry: 'scripts/profile.ts', flags: ['--help', '-h'] },
 ];
 
