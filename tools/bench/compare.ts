@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../../contracts/openapi.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { type Child, repeat, ROOT, runLoad, startNode } from './load.ts';
 
 const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
@@ -39,76 +38,58 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function compare(size: { seconds: number; rounds: number }, print: (line: string) => void): Promise<void> {
-  print('\n== compare (reported, not judged)');
+/** The servers of the content figure, already started by the bench. */
+export interface ContentServers {
+  readonly mock: string;
+  readonly bare: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export async function compare(size: { seconds: number; rounds: number }, servers: ContentServers, print: (line: string) => void): Promise<void> {
   if (!PACKAGES.every((p) => existsSync(path.join(CACHE, 'node_modules', p.slice(0, p.lastIndexOf('@')))))) {
     print(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
     execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   // From the cache folder, not the project's node_modules: a dynamic import of its path.
   const autocannon = ((await import(path.join(CACHE, 'node_modules', 'autocannon', 'autocannon.js'))) as { default: Autocannon }).default;
+  const { mock, bare, headers } = servers;
+  const cannon = async (origin: string) => {
+    const r = await autocannon({ url: `${origin}${CONTENT_PATH}`, headers: { ...headers }, connections: 32, duration: size.seconds });
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`autocannon against ${origin}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return r.requests.average;
+  };
+  await cannon(bare);
+  await cannon(mock);
+  const ratios: string[] = [];
+  for (let i = 0; i < size.rounds; i++) {
+    const rate = new Map<string, number>();
+    for (const origin of i % 2 === 0 ? [bare, mock] : [mock, bare]) rate.set(origin, await cannon(origin));
+    const [m, b] = [rate.get(mock) as number, rate.get(bare) as number];
+    ratios.push(`${(m / b).toFixed(2)} (${Math.round(m)} vs ${Math.round(b)} req/s)`);
+  }
+  print(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
+
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
-  const children: Child[] = [];
+  let prism: Child | undefined;
   try {
-    const mock = await startNode('the mock', ['--import', 'tsx', 'mock/cli.ts', '--rate', '0', '--items', '10000']);
-    children.push(mock);
-    const { authUrl, baseUrl } = JSON.parse(mock.ready) as { authUrl: string; baseUrl: string };
-    const org = DEFAULT_CLIENTS[0] as { id: string; secret: string };
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: org.id, client_secret: org.secret, scope: 'content:read' });
-    const token = ((await (await fetch(`${authUrl}${ENDPOINTS.token.path}`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
-    const headers = { authorization: `Bearer ${token}` };
-    const res = await fetch(`${baseUrl}${CONTENT_PATH}`, { headers });
-    const replyHeaders: string[] = [];
-    for (const [name, value] of res.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) replyHeaders.push(name, value);
-    const replies = path.join(scratch, 'replies.json');
-    writeFileSync(replies, JSON.stringify({ default: { status: res.status, headers: replyHeaders, body: await res.text() } }));
-    const bare = await startNode('the bare node:http server', ['--import', 'tsx', 'tools/bench/bare-server.ts', replies]);
-    children.push(bare);
-    const bareUrl = (JSON.parse(bare.ready) as { url: string }).url;
-
-    const cannon = async (url: string) => {
-      const r = await autocannon({ url: `${url}${CONTENT_PATH}`, headers, connections: 32, duration: size.seconds });
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`autocannon against ${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      return r.requests.average;
-    };
-    await cannon(bareUrl);
-    await cannon(baseUrl);
-    const ratios: string[] = [];
-    for (let i = 0; i < size.rounds; i++) {
-      const r: Record<string, number> = {};
-      for (const [side, url] of i % 2 === 0
-        ? [
-            ['bare', bareUrl],
-            ['mock', baseUrl],
-          ]
-        : [
-            ['mock', baseUrl],
-            ['bare', bareUrl],
-          ])
-        r[side as string] = await cannon(url as string);
-      ratios.push(`${((r.mock as number) / (r.bare as number)).toFixed(2)} (${Math.round(r.mock as number)} vs ${Math.round(r.bare as number)} req/s)`);
-    }
-    print(`  content page with autocannon (32 connections, ${size.seconds} s rounds, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
-
     const document = path.join(scratch, 'openapi.json');
     writeFileSync(document, JSON.stringify(buildOpenApiDocument()));
     const port = await freePort();
-    const prismBin = path.join(CACHE, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-    // Prism prints no line worth waiting for; a wrapper prints one once a probe gets its answer.
-    const probe = `const {spawn}=require('node:child_process');const p=spawn(process.execPath,${JSON.stringify([prismBin, 'mock', document, '-h', '127.0.0.1', '-p', String(port)])},{stdio:'ignore'});process.on('SIGTERM',()=>{p.kill();process.exit(0)});const t=setInterval(()=>fetch('http://127.0.0.1:${port}${CONTENT_PATH}',{headers:{authorization:'Bearer x'}}).then(r=>{if(r.status===200){clearInterval(t);console.log('{}')}},()=>{}),250);`;
-    children.push(await startNode('Prism', ['-e', probe]));
-    const prismUrl = `http://127.0.0.1:${port}`;
-    const rate = async (url: string) => {
-      const t = await runLoad({ connections: 32, seconds: size.seconds, script: repeat({ method: 'GET', url: `${url}${CONTENT_PATH}`, headers }) });
+    const bin = path.join(CACHE, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+    // Prism prints no line worth waiting for: a wrapper prints one once a probe gets its answer.
+    const wrapper = `const p=require('node:child_process').spawn(process.execPath,${JSON.stringify([bin, 'mock', document, '-h', '127.0.0.1', '-p', String(port)])},{stdio:'ignore'});process.on('SIGTERM',()=>{p.kill();process.exit(0)});const t=setInterval(()=>fetch('http://127.0.0.1:${port}${CONTENT_PATH}',{headers:{authorization:'Bearer x'}}).then(r=>{if(r.status===200){clearInterval(t);console.log('{}')}},()=>{}),250);`;
+    prism = await startNode('Prism', ['-e', wrapper]);
+    const rate = async (origin: string) => {
+      const t = await runLoad({ connections: 32, seconds: size.seconds, script: repeat({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers }) });
       return (t.statuses.get(200) ?? 0) / t.seconds;
     };
-    await rate(prismUrl);
-    const [m, p] = [await rate(baseUrl), await rate(prismUrl)];
+    await rate(`http://127.0.0.1:${port}`);
+    const [m, p] = [await rate(mock), await rate(`http://127.0.0.1:${port}`)];
     print(
-      `  content page, mock ÷ Prism (Prism's one-item example, about 3.5 kB, against the mock's 100 items): ${(m / p).toFixed(1)} (${Math.round(m)} vs ${Math.round(p)} req/s)`,
+      `  content page, mock ÷ Prism (its one-item example, about 3.5 kB, against 100 items): ${(m / p).toFixed(1)} (${Math.round(m)} vs ${Math.round(p)} req/s)`,
     );
   } finally {
-    await Promise.all(children.map((c) => c.stop()));
+    await prism?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

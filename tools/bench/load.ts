@@ -5,10 +5,10 @@
  * request count is reached, whichever comes first.
  *
  * The client is HTTP/1.1 written on node:net, not node:http: against the bare server sending a 74 kB
- * page, a node:http client with a keep-alive agent reached 8,600 to 12,400 replies a second on one
- * core and this one 22,000 to 33,000 on half a core. With node:http the load generator, not the
- * server, was the bottleneck, and any mock as fast as 12,000 pages a second read as 1.0 of the bare
- * server. It speaks only what the servers measured here answer: Content-Length framing, keep-alive.
+ * page, a node:http client with a keep-alive agent reached 8,600 to 12,400 replies a second, this one
+ * 22,000 to 33,000 on half a core. With node:http the load generator, not the server, was the
+ * bottleneck, and any mock as fast as 12,000 pages a second read as 1.0 of the bare server. It speaks
+ * only what the servers measured here answer: Content-Length framing, keep-alive.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
