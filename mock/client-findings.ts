@@ -27,7 +27,7 @@ import type { Exchange, RouteHandler } from './routes.ts';
 /** Findings kept in full; past this only the counts grow. */
 export const MAX_FINDINGS = 1000;
 /** Tokens, refresh tokens and cursors remembered, each; the oldest are forgotten first. */
-const MAX_TRACKED = 20_000;
+export const MAX_TRACKED = 20_000;
 /** Client_ids judged separately; further ones (any text can be sent as a client_id) share one entry. */
 const MAX_CLIENTS = 1000;
 
@@ -111,14 +111,24 @@ interface ClientState {
 
 interface Walk {
   readonly clientId: string;
-  /** Endpoint and the sorted query without `next`: what each request of the walk repeats. */
-  readonly query: string;
-  /** The query string of the request that started it, for the finding's words. */
+  readonly endpoint: EndpointId;
+  /** The query string of the request that started it: what each request of the walk repeats. */
   readonly search: string;
+  /** Its canonicalQuery, made when a request of the walk first needs it. */
+  query: string | undefined;
   newest: string;
 }
 
 type Log = (line: string) => void;
+
+/**
+ * The request being judged, named in a finding's words only when there is a finding: an object, not
+ * a closure, as a closure made per request costs more than the judging.
+ */
+interface Asked {
+  readonly endpoint: EndpointId;
+  readonly search: string;
+}
 
 function zeroCounts(): Record<ClientRuleId, number> {
   return Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
@@ -149,6 +159,17 @@ function canonicalQuery(endpoint: EndpointId, search: string): string {
   return `${endpoint}?${pairs.sort().join('&')}`;
 }
 
+/**
+ * Whether a request with `next` repeats the query that started its walk (the same canonicalQuery).
+ * A client following links.next sends that query and `&next=<value>`, which is so without parsing.
+ */
+function repeatsQuery(endpoint: EndpointId, search: string, walk: Walk): boolean {
+  const start = walk.search.length;
+  if (endpoint === walk.endpoint && search.startsWith(walk.search) && search.startsWith('&next=', start) && !search.includes('&', start + 1)) return true;
+  walk.query ??= canonicalQuery(walk.endpoint, walk.search);
+  return canonicalQuery(endpoint, search) === walk.query;
+}
+
 function nextOf(search: string): string | undefined {
   if (!search.includes('next=')) return undefined;
   const value = new URLSearchParams(search).get('next');
@@ -163,13 +184,42 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
 }
 
-/** Adds to a Map used as a bounded queue: the oldest entry goes once there are `max`. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  if (map.size >= max && !map.has(key)) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
+/**
+ * A Map that holds at most `max` entries and forgets the oldest first. The order is kept in a ring of
+ * keys beside the map: taking the oldest from the Map itself (`keys().next()`) walks over every slot
+ * deleted since the table was last compacted, which made each remembered cursor cost as much as the
+ * page it was handed out with.
+ */
+class Recent<K, V> {
+  readonly #map = new Map<K, V>();
+  /** Keys in the order they were first set, from `#oldest` on, wrapping round once `max` are held. */
+  readonly #order: K[] = [];
+  #oldest = 0;
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
   }
-  map.set(key, value);
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  set(key: K, value: V): void {
+    if (!this.#map.has(key)) {
+      if (this.#map.size < this.#max) this.#order.push(key);
+      else {
+        this.#map.delete(this.#order[this.#oldest] as K);
+        this.#order[this.#oldest] = key;
+        this.#oldest = (this.#oldest + 1) % this.#max;
+      }
+    }
+    this.#map.set(key, value);
+  }
 }
 
 export class ClientFindings {
@@ -182,10 +232,10 @@ export class ClientFindings {
   #counts = zeroCounts();
   #total = 0;
   #clients = new Map<string, ClientState>();
-  #tokens = new Map<string, TokenInfo>();
+  #tokens = new Recent<string, TokenInfo>(MAX_TRACKED);
   /** Refresh token → its client_id: a refresh token sent as a bearer is `refresh-not-bearer`. */
-  #refresh = new Map<string, string>();
-  #walks = new Map<string, Walk>();
+  #refresh = new Recent<string, string>(MAX_TRACKED);
+  #walks = new Recent<string, Walk>(MAX_TRACKED);
   /** The list request being answered (endpoint undefined between requests): the cursor seam runs inside it and needs its query. */
   #currentEndpoint: EndpointId | undefined;
   #currentSearch = '';
@@ -258,9 +308,9 @@ export class ClientFindings {
     this.#counts = zeroCounts();
     this.#total = 0;
     this.#clients = new Map();
-    this.#tokens = new Map();
-    this.#refresh = new Map();
-    this.#walks = new Map();
+    this.#tokens = new Recent(MAX_TRACKED);
+    this.#refresh = new Recent(MAX_TRACKED);
+    this.#walks = new Recent(MAX_TRACKED);
     this.#currentEndpoint = undefined;
   }
 
@@ -269,23 +319,23 @@ export class ClientFindings {
     const form = mediaType(exchange.contentType) === FORM;
     const fields = tokenFields(exchange, form);
     const state = this.#client(fields.clientId ?? UNKNOWN_CLIENT);
-    const request = () => this.#request('token', exchange.search);
+    const asked: Asked = { endpoint: 'token', search: exchange.search };
     if (!form) {
       const type = mediaType(exchange.contentType);
-      this.#find('token-form-body', state, now, request(), `Content-Type was ${type === '' ? 'missing' : printable(type, 60)}.`);
+      this.#find('token-form-body', state, now, asked, `Content-Type was ${type === '' ? 'missing' : printable(type, 60)}.`);
     }
     // A request naming no client shares one entry: its rate is nobody's, so it is not judged.
     const known = state.id !== UNKNOWN_CLIENT;
-    const early = known && this.#retryAfter(state, now, request);
+    const early = known && this.#retryAfter(state, now, asked);
     const reply = inner(exchange);
-    if (known) this.#rate(state, reply, now, early, request, undefined);
-    if (reply.status === 200 && fields.grantType !== undefined) this.#issued(state, reply, fields, now, request);
+    if (known) this.#rate(state, reply, now, early, asked, undefined);
+    if (reply.status === 200 && fields.grantType !== undefined) this.#issued(state, reply, fields, now, asked);
     return reply;
   }
 
   #api(endpoint: EndpointId, exchange: Exchange, inner: RouteHandler): Reply {
     const now = this.#clock.now();
-    const request = () => this.#request(endpoint, exchange.search);
+    const asked: Asked = { endpoint, search: exchange.search };
     // The common case first: `Bearer <a token issued here>` is one slice and one lookup, no regex.
     const authorization = exchange.authorization;
     let info = authorization !== undefined && authorization.startsWith('Bearer ') ? this.#tokens.get(authorization.slice(7)) : undefined;
@@ -296,24 +346,18 @@ export class ClientFindings {
     const state = this.#client(info?.clientId ?? refreshOwner ?? UNKNOWN_CLIENT);
     if (bearer.kind !== 'token') {
       const sent = bearer.kind === 'missing' ? 'no Authorization header' : 'an Authorization header that is not "Bearer <access token>"';
-      this.#find('bearer-header', state, now, request(), `The request carried ${sent}.`);
+      this.#find('bearer-header', state, now, asked, `The request carried ${sent}.`);
     }
-    if (refreshOwner !== undefined) this.#find('refresh-not-bearer', state, now, request(), 'The bearer token was a refresh token this mock issued.');
+    if (refreshOwner !== undefined) this.#find('refresh-not-bearer', state, now, asked, 'The bearer token was a refresh token this mock issued.');
     if (info?.refused === true) {
-      this.#find(
-        'new-token-after-401',
-        state,
-        now,
-        request(),
-        'The access token was sent again after a response refused it as invalid (expired or logged out).',
-      );
+      this.#find('new-token-after-401', state, now, asked, 'The access token was sent again after a response refused it as invalid (expired or logged out).');
     }
-    const early = state.id === UNKNOWN_CLIENT ? false : this.#retryAfter(state, now, request);
+    const early = state.id === UNKNOWN_CLIENT ? false : this.#retryAfter(state, now, asked);
     const list = endpoint !== 'logout';
     if (list) {
       if (info !== undefined) state.resourceRequests++;
       const next = nextOf(exchange.search);
-      if (next !== undefined) this.#judgeNext(endpoint, exchange.search, next, state, now, request);
+      if (next !== undefined) this.#judgeNext(endpoint, exchange.search, next, state, now, asked);
       this.#currentEndpoint = endpoint;
       this.#currentSearch = exchange.search;
       this.#currentClient = state.id;
@@ -324,7 +368,7 @@ export class ClientFindings {
     } finally {
       this.#currentEndpoint = undefined;
     }
-    if (state.id !== UNKNOWN_CLIENT) this.#rate(state, reply, now, early, request, info);
+    if (state.id !== UNKNOWN_CLIENT) this.#rate(state, reply, now, early, asked, info);
     if (info !== undefined) {
       const status = reply.status;
       if ((status === 401 || status === this.#unauthenticatedStatus) && header(reply, 'WWW-Authenticate')?.includes('invalid_token') === true)
@@ -335,15 +379,15 @@ export class ClientFindings {
   }
 
   /** `retry-after-honoured`: whether this request came before the last 429's Retry-After passed. */
-  #retryAfter(state: ClientState, now: number, request: () => string): boolean {
+  #retryAfter(state: ClientState, now: number, asked: Asked): boolean {
     if (now >= state.retryAfterUntilMs - RETRY_AFTER_SLACK_MS) return false;
     const detail = `Sent ${seconds(now - state.lastRefusalMs)} after a 429 whose Retry-After asked to wait ${seconds(state.lastRetryAfterMs)}.`;
-    this.#find('retry-after-honoured', state, now, request(), detail);
+    this.#find('retry-after-honoured', state, now, asked, detail);
     return true;
   }
 
   /** Reads a counted reply: a 429 (`within-rate`, `backoff-grows`) and what the headers told the client. */
-  #rate(state: ClientState, reply: Reply, now: number, early: boolean, request: () => string, info: TokenInfo | undefined): void {
+  #rate(state: ClientState, reply: Reply, now: number, early: boolean, asked: Asked, info: TokenInfo | undefined): void {
     const remaining = header(reply, 'X-Rate-Limit-Remaining', 'x-rate-limit-remaining');
     if (reply.status !== 429) {
       state.streak = 0;
@@ -359,12 +403,12 @@ export class ClientFindings {
     // A request already found too early after a 429 is not counted twice; the first 429 without
     // warning is news to the client (another process of it may have spent the budget).
     if (!early && now < told)
-      this.#find('within-rate', state, now, request(), `Answered 429: an earlier response had said the window was spent until ${iso(told)}.`);
+      this.#find('within-rate', state, now, asked, `Answered 429: an earlier response had said the window was spent until ${iso(told)}.`);
     if (state.streak >= 1) {
       const wait = now - state.lastRefusalMs;
       if (state.streak >= 2 && !(wait >= state.lastWaitMs * BACKOFF.FACTOR && wait >= state.lastWaitMs + BACKOFF.MIN_GROWTH_MS)) {
         const detail = `429 number ${state.streak + 1} in a row came after a wait of ${seconds(wait)}; the wait before was ${seconds(state.lastWaitMs)}.`;
-        this.#find('backoff-grows', state, now, request(), detail);
+        this.#find('backoff-grows', state, now, asked, detail);
       }
       state.lastWaitMs = wait;
     }
@@ -381,7 +425,7 @@ export class ClientFindings {
   }
 
   /** A token was handed out: remember whose it is, and judge `token-reuse`. */
-  #issued(state: ClientState, reply: Reply, fields: TokenFieldsSeen, now: number, request: () => string): void {
+  #issued(state: ClientState, reply: Reply, fields: TokenFieldsSeen, now: number, asked: Asked): void {
     if (typeof reply.body !== 'string') return;
     let body: { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown };
     try {
@@ -394,8 +438,8 @@ export class ClientFindings {
     const scopes = (fields.scope ?? '').split(/[ ,]+/).filter(Boolean).sort().join(',');
     const lifetimeMs = typeof body.expires_in === 'number' ? body.expires_in * 1000 : 0;
     const info: TokenInfo = { clientId: state.id, scopes, issuedAtMs: now, lifetimeMs, refused: false, loggedOut: false, spentUntilMs: 0 };
-    remember(this.#tokens, access, info, MAX_TRACKED);
-    if (typeof body.refresh_token === 'string') remember(this.#refresh, body.refresh_token, state.id, MAX_TRACKED);
+    this.#tokens.set(access, info);
+    if (typeof body.refresh_token === 'string') this.#refresh.set(body.refresh_token, state.id);
     if (fields.grantType !== 'client_credentials' || state.id === UNKNOWN_CLIENT) return;
     const before = state.latest.get(scopes);
     state.latest.set(scopes, info);
@@ -407,21 +451,20 @@ export class ClientFindings {
     if (state.needlessTokens > TOKEN_REUSE.NEEDLESS_TOKEN_LIMIT && !state.reuseReported) {
       state.reuseReported = true;
       const detail = `${state.needlessTokens} new tokens for the same scopes within ${state.resourceRequests} resource requests while the one before was still good; the last time, it had ${days(left)} left.`;
-      this.#find('token-reuse', state, now, request(), detail);
+      this.#find('token-reuse', state, now, asked, detail);
     }
   }
 
   /** A request with `next`: is it the newest of its walk, and the same request that started it? */
-  #judgeNext(endpoint: EndpointId, search: string, next: string, state: ClientState, now: number, request: () => string): void {
+  #judgeNext(endpoint: EndpointId, search: string, next: string, state: ClientState, now: number, asked: Asked): void {
     const walk = this.#walks.get(next);
     // A `next` this mock did not hand out (or has forgotten) is the service's to refuse, not ours to judge.
     if (walk === undefined) return;
     if (walk.newest !== next)
-      this.#find('newest-next', state, now, request(), 'The next value was an earlier one of its snapshot; a newer response had supplied another.');
-    const query = canonicalQuery(endpoint, search);
-    if (query !== walk.query) {
+      this.#find('newest-next', state, now, asked, 'The next value was an earlier one of its snapshot; a newer response had supplied another.');
+    if (!repeatsQuery(endpoint, search, walk)) {
       const detail = `The query without next was "${this.#shownQuery(search)}"; the snapshot was started by "${this.#shownQuery(walk.search)}".`;
-      this.#find('same-request-with-next', state, now, request(), detail);
+      this.#find('same-request-with-next', state, now, asked, detail);
     }
   }
 
@@ -431,11 +474,11 @@ export class ClientFindings {
     const known = previous === undefined ? undefined : this.#walks.get(previous);
     if (known !== undefined) {
       known.newest = cursor;
-      remember(this.#walks, cursor, known, MAX_TRACKED);
+      this.#walks.set(cursor, known);
       return;
     }
-    const walk = { clientId: this.#currentClient, query: canonicalQuery(endpoint, this.#currentSearch), search: this.#currentSearch, newest: cursor };
-    remember(this.#walks, cursor, walk, MAX_TRACKED);
+    const walk: Walk = { clientId: this.#currentClient, endpoint, search: this.#currentSearch, query: undefined, newest: cursor };
+    this.#walks.set(cursor, walk);
   }
 
   #client(id: string): ClientState {
@@ -482,7 +525,8 @@ export class ClientFindings {
     return printable(this.#redactor.redact(shown.join('&')), 300);
   }
 
-  #find(rule: ClientRuleId, state: ClientState, now: number, request: string, detail: string): void {
+  #find(rule: ClientRuleId, state: ClientState, now: number, asked: Asked, detail: string): void {
+    const request = this.#request(asked.endpoint, asked.search);
     this.#total++;
     this.#counts[rule]++;
     state.counts.set(rule, (state.counts.get(rule) ?? 0) + 1);

@@ -1,7 +1,7 @@
 /** Client findings: the mock judging its callers by what the API document asks of a client. */
 import { CLIENT_RULE_IDS, type ClientRuleId } from '../../contracts/client-rules.ts';
 import type { MockServer } from '../app.ts';
-import { ClientFindings, type FindingsReport } from '../client-findings.ts';
+import { ClientFindings, type FindingsReport, MAX_TRACKED } from '../client-findings.ts';
 import { ManualClock } from '../clock.ts';
 import type { Exchange } from '../routes.ts';
 import { api, control, expect, getToken, json, ORG, postToken, START_MS, test, type TokenResponse } from './http-fixtures.ts';
@@ -266,6 +266,28 @@ test.describe('memory', () => {
     expect(findings.junit()).toContain('<failure type="bearer-header" message="2 more findings were counted but not kept"/>');
     const rules: ClientRuleId[] = ['bearer-header'];
     expect(rulesOf(report)).toEqual([...rules, ...rules, ...rules]);
+  });
+  test('cursors are remembered up to MAX_TRACKED, the oldest forgotten first', () => {
+    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
+    const seam = findings.pages(undefined);
+    let fresh = 0;
+    // A page of the list endpoint hands out one cursor, continuing the walk of the `next` it was asked with.
+    const page = findings.observe('listContent', (exchange) => {
+      const previous = new URLSearchParams(exchange.search).get('next') ?? undefined;
+      seam.cursor?.(`cursor-${fresh++}`, previous);
+      return { status: 200, headers: [], body: '' };
+    });
+    const ask = (search: string) => page({ authorization: undefined, contentType: undefined, search, body: Buffer.alloc(0) });
+    const olderNext = () => findings.report().counts['newest-next'];
+    ask('limit=1'); // cursor-0 starts a walk
+    ask('limit=1&next=cursor-0'); // cursor-1 is its newest
+    for (let i = 2; i < MAX_TRACKED; i++) ask('limit=1');
+    // MAX_TRACKED cursors are held: cursor-0 is still known, an older next of its walk. The page
+    // answered hands out one more, and cursor-0, the oldest, is forgotten: no longer judged.
+    ask('limit=1&next=cursor-0');
+    expect(olderNext()).toBe(1);
+    ask('limit=1&next=cursor-0');
+    expect(olderNext()).toBe(1);
   });
 });
 

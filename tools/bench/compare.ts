@@ -1,0 +1,95 @@
+/**
+ * `npm run bench -- --compare`: what only a comparison needs, kept out of the project's install. Prism
+ * (another mock of an OpenAPI document) and autocannon (the load generator of the independent
+ * measurement the content figure repeats) are installed into tools/bench/.cache on first use
+ * (git-ignored; delete it to free the space). Reported, never judged:
+ *
+ *   - the content page, mock ÷ bare node:http, with autocannon as the load generator instead of this
+ *     bench's node:http one (a check of the load generator);
+ *   - the content page, mock ÷ Prism (`prism mock` on contracts/openapi.ts's document; Prism checks
+ *     only that a bearer token is present and answers its one-item example).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildOpenApiDocument } from '../../contracts/openapi.ts';
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { type Child, repeat, ROOT, runLoad, startNode } from './load.ts';
+
+const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
+const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
+const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
+
+type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<{
+  requests: { average: number };
+  non2xx: number;
+  errors: number;
+}>;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The servers of the content figure, already started by the bench. */
+export interface ContentServers {
+  readonly mock: string;
+  readonly bare: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export async function compare(size: { seconds: number; rounds: number }, servers: ContentServers, print: (line: string) => void): Promise<void> {
+  if (!PACKAGES.every((p) => existsSync(path.join(CACHE, 'node_modules', p.slice(0, p.lastIndexOf('@')))))) {
+    print(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
+    execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  // From the cache folder, not the project's node_modules: a dynamic import of its path.
+  const autocannon = ((await import(path.join(CACHE, 'node_modules', 'autocannon', 'autocannon.js'))) as { default: Autocannon }).default;
+  const { mock, bare, headers } = servers;
+  const cannon = async (origin: string) => {
+    const r = await autocannon({ url: `${origin}${CONTENT_PATH}`, headers: { ...headers }, connections: 32, duration: size.seconds });
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`autocannon against ${origin}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return r.requests.average;
+  };
+  await cannon(bare);
+  await cannon(mock);
+  const ratios: string[] = [];
+  for (let i = 0; i < size.rounds; i++) {
+    const rate = new Map<string, number>();
+    for (const origin of i % 2 === 0 ? [bare, mock] : [mock, bare]) rate.set(origin, await cannon(origin));
+    const [m, b] = [rate.get(mock) as number, rate.get(bare) as number];
+    ratios.push(`${(m / b).toFixed(2)} (${Math.round(m)} vs ${Math.round(b)} req/s)`);
+  }
+  print(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
+
+  const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
+  let prism: Child | undefined;
+  try {
+    const document = path.join(scratch, 'openapi.json');
+    writeFileSync(document, JSON.stringify(buildOpenApiDocument()));
+    const port = await freePort();
+    const bin = path.join(CACHE, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+    // Prism prints no line worth waiting for: a wrapper prints one once a probe gets its answer.
+    const wrapper = `const p=require('node:child_process').spawn(process.execPath,${JSON.stringify([bin, 'mock', document, '-h', '127.0.0.1', '-p', String(port)])},{stdio:'ignore'});process.on('SIGTERM',()=>{p.kill();process.exit(0)});const t=setInterval(()=>fetch('http://127.0.0.1:${port}${CONTENT_PATH}',{headers:{authorization:'Bearer x'}}).then(r=>{if(r.status===200){clearInterval(t);console.log('{}')}},()=>{}),250);`;
+    prism = await startNode('Prism', ['-e', wrapper]);
+    const rate = async (origin: string) => {
+      const t = await runLoad({ connections: 32, seconds: size.seconds, script: repeat({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers }) });
+      return (t.statuses.get(200) ?? 0) / t.seconds;
+    };
+    await rate(`http://127.0.0.1:${port}`);
+    const [m, p] = [await rate(mock), await rate(`http://127.0.0.1:${port}`)];
+    print(
+      `  content page, mock ÷ Prism (its one-item example, about 3.5 kB, against 100 items): ${(m / p).toFixed(1)} (${Math.round(m)} vs ${Math.round(p)} req/s)`,
+    );
+  } finally {
+    await prism?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The bench's two halves: the servers it measures, each in a child process of its own (in-process, a
+ * server would share its event loop with the load generator), and the load generator: `connections`
+ * virtual clients, each with one request in flight over keep-alive connections, until a time or a
+ * request count is reached, whichever comes first.
+ *
+ * The client is HTTP/1.1 written on node:net, not node:http: against the bare server sending a 74 kB
+ * page, a node:http client with a keep-alive agent reached 8,600 to 12,400 replies a second, this one
+ * 22,000 to 33,000 on half a core. With node:http the load generator, not the server, was the
+ * bottleneck, and any mock as fast as 12,000 pages a second read as 1.0 of the bare server. It speaks
+ * only what the servers measured here answer: Content-Length framing, keep-alive.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+/** A child that prints no ready line within this failed to start. */
+const START_TIMEOUT_MS = 60_000;
+/** A reply slower than this is an error, not a sample. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Bytes of a body handed back to the caller (a token reply, a page's links); the rest is counted and dropped. */
+const HEAD_BYTES = 4096;
+
+export interface Child {
+  readonly pid: number;
+  /** The child's first stdout line (the mock's {"authUrl","baseUrl"}, the bare server's {"url"}). */
+  readonly ready: string;
+  /** CPU seconds used so far and peak resident memory in bytes, from /proc (NaN elsewhere). */
+  cpuSeconds(): number;
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+function stopProcess(proc: ChildProcess): Promise<void> {
+  live.delete(proc);
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => proc.kill('SIGKILL'), 3_000);
+    proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+/** Stops every child still running: on the bench's end, its error, or a signal. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map(stopProcess));
+}
+
+function procField(pid: number, file: 'stat' | 'status', read: (text: string) => number): number {
+  try {
+    return read(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `node <args>` in the project root, resolved once it prints its first stdout line. */
+export function startNode(name: string, args: readonly string[]): Promise<Child> {
+  const proc = spawn(process.execPath, [...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  let out = '';
+  let err = '';
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-2000)));
+  return new Promise((resolve, reject) => {
+    const failed = (why: string) => {
+      clearTimeout(timer);
+      void stopProcess(proc);
+      reject(new Error(`${name} ${why}; its stderr ended with: ${err.trim() || '(nothing)'}`));
+    };
+    const timer = setTimeout(() => failed(`printed no ready line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    proc.once('exit', (code, signal) => failed(`exited before it was ready (${signal ?? `code ${code}`})`));
+    proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (out.includes('\n')) return; // ready already; the pipe keeps draining
+      out += chunk;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      proc.removeAllListeners('exit');
+      const pid = proc.pid ?? -1;
+      resolve({
+        pid,
+        ready: out.slice(0, out.indexOf('\n')),
+        // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
+        cpuSeconds: () =>
+          procField(
+            pid,
+            'stat',
+            (t) =>
+              t
+                .slice(t.lastIndexOf(')') + 2)
+                .split(' ')
+                .slice(11, 13)
+                .map(Number)
+                .reduce((a, b) => a + b) / 100,
+          ),
+        peakRss: () => procField(pid, 'status', (t) => Number(/VmHWM:\s+(\d+) kB/.exec(t)?.[1]) * 1024),
+        stop: () => stopProcess(proc),
+      });
+    });
+  });
+}
+
+/** One request as the load generator sends it. */
+export interface Shot {
+  readonly method: 'GET' | 'POST';
+  /** Absolute URL. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Whether the caller reads the body's start (a token, a page's links); the rest is only counted. */
+  readonly read?: boolean;
+}
+
+export interface Answer {
+  readonly status: number;
+  /** The first HEAD_BYTES of the body when the shot asked to read it, else ''. */
+  readonly head: string;
+}
+
+export interface Tally {
+  /** Replies by status. */
+  readonly statuses: Map<number, number>;
+  replies: number;
+  bytes: number;
+  errors: number;
+  firstError: string | undefined;
+  /** From the first request to the last reply. */
+  seconds: number;
+}
+
+/** The bytes of a shot's request; a shot sent again and again is encoded once. */
+const encoded = new WeakMap<Shot, { origin: string; bytes: Buffer }>();
+
+function encode(shot: Shot): { origin: string; bytes: Buffer } {
+  const known = encoded.get(shot);
+  if (known !== undefined) return known;
+  const url = new URL(shot.url);
+  let text = `${shot.method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+  for (const [name, value] of Object.entries(shot.headers)) text += `${name}: ${value}\r\n`;
+  if (shot.body !== undefined) text += `Content-Length: ${Buffer.byteLength(shot.body)}\r\n`;
+  const request = { origin: url.host, bytes: Buffer.from(`${text}\r\n${shot.body ?? ''}`) };
+  encoded.set(shot, request);
+  return request;
+}
+
+/**
+ * One keep-alive connection with at most one request in flight. Replies are framed by their
+ * Content-Length (every reply of the mock and of the bare server carries one, or is a 204); only the
+ * head and, when asked, the body's first bytes are decoded.
+ */
+class Connection {
+  readonly #socket: Socket;
+  readonly #tally: Tally;
+  #waiting: { resolve: (a: Answer) => void; reject: (e: Error) => void; read: boolean } | undefined;
+  #partial: Buffer | undefined;
+  /** Body bytes still to come; -1 while a head is read. */
+  #need = -1;
+  #status = 0;
+  #body: Buffer[] = [];
+  #bodyBytes = 0;
+  #closing = false;
+  closed = false;
+
+  constructor(origin: string, tally: Tally) {
+    const [host, port] = [origin.slice(0, origin.lastIndexOf(':')), Number(origin.slice(origin.lastIndexOf(':') + 1))];
+    this.#tally = tally;
+    this.#socket = connect({ host, port, noDelay: true });
+    this.#socket.setTimeout(REQUEST_TIMEOUT_MS, () => this.#fail(new Error(`no reply within ${REQUEST_TIMEOUT_MS} ms`)));
+    this.#socket.on('data', (chunk: Buffer) => this.#data(chunk));
+    this.#socket.on('error', (error) => this.#fail(error));
+    this.#socket.on('close', () => this.#fail(new Error('the server closed the connection')));
+  }
+
+  send(bytes: Buffer, read: boolean): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject, read };
+      this.#socket.write(bytes);
+    });
+  }
+
+  destroy(): void {
+    this.closed = true;
+    this.#socket.destroy();
+  }
+
+  #fail(error: Error): void {
+    this.destroy();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.reject(error);
+  }
+
+  #data(chunk: Buffer): void {
+    let rest = chunk;
+    while (rest.length > 0) {
+      if (this.#need < 0) {
+        const buffer = this.#partial === undefined ? rest : Buffer.concat([this.#partial, rest]);
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return void (this.#partial = buffer);
+        this.#partial = undefined;
+        const head = buffer.toString('latin1', 0, end);
+        this.#status = Number(head.slice(9, 12));
+        const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+        if (length === undefined && this.#status !== 204) return this.#fail(new Error(`a ${this.#status} without Content-Length`));
+        this.#need = Number(length ?? 0);
+        this.#closing = /\r\nconnection: *close/i.test(head);
+        rest = buffer.subarray(end + 4);
+      }
+      const body = rest.subarray(0, this.#need);
+      this.#need -= body.length;
+      this.#tally.bytes += body.length;
+      if (this.#waiting?.read === true && this.#bodyBytes < HEAD_BYTES && body.length > 0) {
+        this.#body.push(body);
+        this.#bodyBytes += body.length;
+      }
+      rest = rest.subarray(body.length);
+      if (this.#need === 0) this.#done();
+    }
+  }
+
+  #done(): void {
+    const status = this.#status;
+    const head = this.#body.length === 0 ? '' : Buffer.concat(this.#body).toString('utf8', 0, HEAD_BYTES);
+    this.#need = -1;
+    this.#body = [];
+    this.#bodyBytes = 0;
+    this.#tally.replies++;
+    this.#tally.statuses.set(status, (this.#tally.statuses.get(status) ?? 0) + 1);
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (this.#closing) this.destroy();
+    waiting?.resolve({ status, head });
+  }
+}
+
+export interface LoadOptions {
+  /** Virtual clients, each with one request in flight (and one connection per origin). */
+  readonly connections: number;
+  readonly seconds: number;
+  /** No request is started once this many were (default: no bound but time). */
+  readonly maxRequests?: number;
+  /** One virtual client's work, called again and again until time or count runs out; `send` rejects when they did. */
+  readonly script: (send: (shot: Shot) => Promise<Answer>, client: number) => Promise<void>;
+}
+
+class Stop extends Error {}
+
+/** Runs `script` on `connections` clients at once and tallies every reply. */
+export async function runLoad(o: LoadOptions): Promise<Tally> {
+  const tally: Tally = { statuses: new Map(), replies: 0, bytes: 0, errors: 0, firstError: undefined, seconds: 0 };
+  const started = performance.now();
+  const deadline = started + o.seconds * 1000;
+  const open: Connection[] = [];
+  let sent = 0;
+  const client = async (index: number) => {
+    const connections = new Map<string, Connection>();
+    const send = (shot: Shot): Promise<Answer> => {
+      if (performance.now() >= deadline || sent >= (o.maxRequests ?? Infinity)) return Promise.reject(new Stop());
+      sent++;
+      const { origin, bytes } = encode(shot);
+      let connection = connections.get(origin);
+      if (connection === undefined || connection.closed) {
+        connection = new Connection(origin, tally);
+        connections.set(origin, connection);
+        open.push(connection);
+      }
+      return connection.send(bytes, shot.read === true);
+    };
+    for (;;) {
+      try {
+        await o.script(send, index);
+      } catch (error) {
+        if (error instanceof Stop) return;
+        tally.errors++;
+        tally.firstError ??= (error as Error).message;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: o.connections }, (_, i) => client(i)));
+  } finally {
+    for (const connection of open) connection.destroy();
+  }
+  tally.seconds = (performance.now() - started) / 1000;
+  return tally;
+}
+
+/** The same request again and again, for single-endpoint figures. */
+export function repeat(shot: Shot): LoadOptions['script'] {
+  return async (send) => {
+    await send(shot);
+  };
+}
