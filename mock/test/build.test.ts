@@ -17,11 +17,8 @@ import { ROOT } from '../../harness/root.ts';
 
 /** What an SDK developer's machine may spend on the installed package. */
 const MAX_NODE_MODULES_BYTES = 10 * 1024 * 1024;
-/**
- * Generous on a shared, busy machine: the target (first line within 1 s) is measured by hand and
- * reported (docs/sdk.md); this catches a start that went wrong (a loader, a blocking step), not a slow CPU.
- */
-const MAX_START_MS = 5_000;
+/** How long the installed bin may take to its ready line before the test gives up: a start that hangs, not a slow one. */
+const START_BOUND_MS = 30_000;
 const NPM_TIMEOUT_MS = 120_000;
 
 let work: string;
@@ -98,29 +95,8 @@ test('npm pack, npm install offline into an empty folder, lp-mock: the ready lin
   console.log(`installed node_modules: ${(size / 1024).toFixed(0)} KiB`);
   expect(size).toBeLessThanOrEqual(MAX_NODE_MODULES_BYTES);
 
-  const started = performance.now();
-  const child: ChildProcessWithoutNullStreams = spawn(path.join(app, 'node_modules', '.bin', BIN_NAME), ['--auth-port', '0', '--api-port', '0'], {
-    cwd: app,
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { firstLine, stop } = await startInstalled(['--auth-port', '0', '--api-port', '0']);
   try {
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const firstLine = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no line on stdout within ${MAX_START_MS * 2} ms; stderr: ${stderr}`)), MAX_START_MS * 2);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk;
-        if (!out.includes('\n')) return;
-        clearTimeout(timer);
-        resolve(out.slice(0, out.indexOf('\n')));
-      });
-      void exited.then((code) => reject(new Error(`lp-mock exited (${code}) before its ready line; stderr: ${stderr}`)));
-    });
-    const ms = performance.now() - started;
-    console.log(`lp-mock printed its ready line ${ms.toFixed(0)} ms after spawn`);
-    expect(ms).toBeLessThan(MAX_START_MS);
     const ready = JSON.parse(firstLine) as { authUrl: string; baseUrl: string; controlUrl: string; profile: string };
     expect(ready).toEqual({
       authUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -135,26 +111,48 @@ test('npm pack, npm install offline into an empty folder, lp-mock: the ready lin
     expect(document.servers).toEqual([{ url: ready.baseUrl, description: expect.any(String) }]);
     await expect(SwaggerParser.validate(document as never)).resolves.toBeTruthy();
   } finally {
-    child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);
-    expect(await exited).toBe(0);
-    clearTimeout(kill);
+    expect(await stop()).toBe(0);
   }
 });
 
 test('the installed lp-mock --tls --host-name serves both names over HTTPS with the CA file its ready line names', async () => {
+  const { firstLine, stop } = await startInstalled(['--tls', '--host-name', 'mock.test']);
+  try {
+    const ready = JSON.parse(firstLine) as { authUrl: string; baseUrl: string; caFile: string };
+    expect(ready.baseUrl).toMatch(/^https:\/\/api\.mock\.test:\d+$/);
+    const ca = readFileSync(ready.caFile, 'utf8');
+    const token = await httpsToken(ready.authUrl, ca);
+    const page = await httpsRequest(`${ready.baseUrl}/api/v2/content?limit=1`, { ca, headers: { authorization: `Bearer ${token}` } });
+    expect(page.status).toBe(200);
+  } finally {
+    expect(await stop()).toBe(0);
+  }
+});
+
+/**
+ * The installed bin started as a user starts it, up to its ready line (its first stdout line). How long
+ * that takes is logged, not judged: `npm run bench`'s start figure measures it against a baseline.
+ */
+async function startInstalled(args: readonly string[]): Promise<{ firstLine: string; stop: () => Promise<number | null> }> {
   const started = performance.now();
-  const child: ChildProcessWithoutNullStreams = spawn(path.join(app, 'node_modules', '.bin', BIN_NAME), ['--tls', '--host-name', 'mock.test'], {
+  const child: ChildProcessWithoutNullStreams = spawn(path.join(app, 'node_modules', '.bin', BIN_NAME), args, {
     cwd: app,
     env: { ...process.env, NODE_OPTIONS: '' },
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    const code = await exited;
+    clearTimeout(kill);
+    return code;
+  };
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   try {
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const firstLine = await new Promise<string>((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`no line on stdout within ${MAX_START_MS * 2} ms; stderr: ${stderr}`)), MAX_START_MS * 2);
+      const timer = setTimeout(() => reject(new Error(`no line on stdout within ${START_BOUND_MS} ms; stderr: ${stderr}`)), START_BOUND_MS);
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk;
         if (!out.includes('\n')) return;
@@ -163,19 +161,10 @@ test('the installed lp-mock --tls --host-name serves both names over HTTPS with 
       });
       void exited.then((code) => reject(new Error(`lp-mock exited (${code}) before its ready line; stderr: ${stderr}`)));
     });
-    const ms = performance.now() - started;
-    console.log(`lp-mock --tls printed its ready line ${ms.toFixed(0)} ms after spawn`);
-    expect(ms).toBeLessThan(MAX_START_MS);
-    const ready = JSON.parse(firstLine) as { authUrl: string; baseUrl: string; caFile: string };
-    expect(ready.baseUrl).toMatch(/^https:\/\/api\.mock\.test:\d+$/);
-    const ca = readFileSync(ready.caFile, 'utf8');
-    const token = await httpsToken(ready.authUrl, ca);
-    const page = await httpsRequest(`${ready.baseUrl}/api/v2/content?limit=1`, { ca, headers: { authorization: `Bearer ${token}` } });
-    expect(page.status).toBe(200);
-  } finally {
-    child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 3_000);
-    expect(await exited).toBe(0);
-    clearTimeout(kill);
+    console.log(`lp-mock ${args.join(' ')} printed its ready line ${(performance.now() - started).toFixed(0)} ms after spawn`);
+    return { firstLine, stop };
+  } catch (error) {
+    await stop();
+    throw error;
   }
-});
+}
