@@ -7,7 +7,7 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
 
-/** Node flags that let a child process run a `.ts` entry file: `spawn(process.execPath, [...TS_NODE_FLAGS, entry])`. */
+/** Node flags that let a child process run a `.ts` entry file. */
 const TS_NODE_FLAGS: readonly string[] = ['--import', 'tsx'];
 
 /** The arguments of `node` that run `entry` (relative to the root) with `args`, after `nodeFlags` (V8 options). */
