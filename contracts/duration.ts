@@ -6,7 +6,7 @@
  */
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
-export type PeriodUnit = keyof typeof UNIT_SECONDS;
+type PeriodUnit = keyof typeof UNIT_SECONDS;
 
 const PERIOD = /^(\d{1,9})(s|m|h|d)$/;
 

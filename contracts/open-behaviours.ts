@@ -12,11 +12,6 @@ export const UNAUTHENTICATED_STATUSES = [401, 403] as const;
 /** A token without an accepted scope: 403 per the notes, 401 accepted. */
 export const MISSING_SCOPE_STATUSES = [401, 403] as const;
 
-/** An obsolete snapshot's cursor: any 4xx (the mock answers 410). */
-export function isClientError(status: number): boolean {
-  return status >= 400 && status < 500;
-}
-
 /** The final page's `links.next`: absent, null or empty (or a following empty page, checked by the walker). */
 export function isFinalNext(next: unknown): boolean {
   return next === undefined || next === null || next === '';

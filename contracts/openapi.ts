@@ -17,7 +17,7 @@ import { MISSING_SCOPE_STATUSES, TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSE
 import { formatScopeList, SCOPES, type Scope } from './scopes.ts';
 
 /** A JSON value of the document; the document is plain data (JSON.stringify-able). */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 export interface OpenApiDocument {
@@ -34,7 +34,7 @@ export interface OpenApiDocument {
   };
 }
 
-export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const SECURITY_SCHEME = 'oauth2';
 
 /** `contentList` → `ContentList`: the component name of a schema of schemas/. */

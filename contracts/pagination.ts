@@ -94,7 +94,7 @@ export type WalkStep =
     };
 
 /** Pages a walk may take beyond ceil(items / limit): one trailing empty page (reference notes, final page). */
-export const PAGE_SLACK = 1;
+const PAGE_SLACK = 1;
 
 /** The most pages a walk over `items` items in pages of `limit` may take before its final page is recognised. */
 export function walkPageBound(items: number, limit: number): number {

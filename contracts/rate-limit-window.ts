@@ -71,7 +71,7 @@ export function isAlignedBoundary(ms: number, periodMs: number): boolean {
 }
 
 /** Requests left of `rate` once `counted` have been counted (never below 0). */
-export function remainingOf(rate: Rate, counted: number): number {
+function remainingOf(rate: Rate, counted: number): number {
   return Math.max(0, rate.requests - counted);
 }
 

@@ -13,7 +13,7 @@ import { PAGE_LIMIT } from './limits.ts';
 import { isScopeForm, parseScopeList } from './scopes.ts';
 
 /** How a setting's text is read. */
-export interface SettingTypes {
+interface SettingTypes {
   /** `1`/`true` or `0`/`false`. */
   flag: boolean;
   /** An absolute http(s) URL without credentials; a trailing slash is dropped. */
@@ -39,10 +39,10 @@ export interface SettingTypes {
   /** A DNS label: letters, digits and inner hyphens. */
   label: string;
 }
-export type SettingType = keyof SettingTypes;
+type SettingType = keyof SettingTypes;
 
 /** Who reads a setting: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
-export type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
+type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
 
 export const SETTING_GROUPS = {
   target: 'Target',

@@ -36,7 +36,7 @@ export function namesCalendarMoment(text: string): boolean {
   return !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
 }
 
-export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 /** Milliseconds of 00:00 UTC of a `yyyy-mm-dd` date that exists on the calendar; NaN otherwise. */
 export function parseDate(text: string): number {

@@ -7,8 +7,8 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
 
-/** Node flags that let a child process run a `.ts` entry file: `spawn(process.execPath, [...TS_NODE_FLAGS, entry])`. */
-export const TS_NODE_FLAGS: readonly string[] = ['--import', 'tsx'];
+/** Node flags that let a child process run a `.ts` entry file. */
+const TS_NODE_FLAGS: readonly string[] = ['--import', 'tsx'];
 
 /** The arguments of `node` that run `entry` (relative to the root) with `args`, after `nodeFlags` (V8 options). */
 export function tsNodeArgs(entry: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): string[] {

@@ -37,11 +37,7 @@ import type { MockOptions, MockServer, MockStats } from './types.ts';
 export type { ClientConfig } from './clients.ts';
 export { DEFAULT_CLIENTS } from './clients.ts';
 export type { Profile } from '../schemas/types.ts';
-export type { MockSeams } from './seams.ts';
-export type { MockTimeouts, TlsFiles } from './server.ts';
-export type { HostNames } from './routes.ts';
-export { MAX_URL_BYTES } from './server.ts';
-export type { MockOptions, MockServer, MockStats } from './types.ts';
+export type { MockOptions, MockServer } from './types.ts';
 
 export function createMock(options: MockOptions = {}): MockServer {
   return new Mock(options);

@@ -25,7 +25,7 @@ import type { PageSeam } from './pages.ts';
 import type { Exchange, RouteHandler } from './routes.ts';
 
 /** Findings kept in full; past this only the counts grow. */
-export const MAX_FINDINGS = 1000;
+const MAX_FINDINGS = 1000;
 /** Tokens, refresh tokens and cursors remembered, each; the oldest are forgotten first. */
 export const MAX_TRACKED = 20_000;
 /** Client_ids judged separately; further ones (any text can be sent as a client_id) share one entry. */
@@ -38,13 +38,13 @@ const MAX_CLIENTS = 1000;
  * The document gives no number: a token lasts 60 days, so even two needless ones are a sign; three
  * leave room for a restart or two.
  */
-export const TOKEN_REUSE = { NEEDLESS_TOKEN_LIMIT: 2, REUSE_SPAN_REQUESTS: 50, RENEW_WINDOW: 0.1 } as const;
+const TOKEN_REUSE = { NEEDLESS_TOKEN_LIMIT: 2, REUSE_SPAN_REQUESTS: 50, RENEW_WINDOW: 0.1 } as const;
 /**
  * `backoff-grows`: from the third 429 in a row on, each wait (429 answered → next request) must be
  * at least BACKOFF_FACTOR times the one before and BACKOFF_MIN_GROWTH_MS longer; a doubling backoff
  * passes with room for jitter, a fixed or immediate retry does not.
  */
-export const BACKOFF = { FACTOR: 1.5, MIN_GROWTH_MS: 100 } as const;
+const BACKOFF = { FACTOR: 1.5, MIN_GROWTH_MS: 100 } as const;
 /** A client's sleep of exactly Retry-After may land this much early on timers and clock reads. */
 const RETRY_AFTER_SLACK_MS = 10;
 

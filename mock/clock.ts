@@ -12,7 +12,7 @@ export interface Clock {
  * The virtual clock never passes this instant (9999-12-31T23:59:59.999Z): past it ISO 8601 needs
  * six-digit years, and not far past it `Date` cannot represent the time at all.
  */
-export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane

@@ -13,8 +13,6 @@ import type { ApiError, OAuthError } from './errors.ts';
 /** Largest request body the mock reads (token forms, logout, control plane): far above any legal request. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export { JSON_TYPE } from './error-bodies.ts';
-
 /** A response: header names and values alternate in one flat list (what `writeHead` takes without copying). */
 export interface Reply {
   readonly status: number;
@@ -93,7 +91,7 @@ export interface ErrorShapes {
 }
 
 /** The shapes of the mock's own interface (the control plane) and of the strict profile. */
-export const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
+const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
 
 /**
  * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile

@@ -64,7 +64,7 @@ Flags override the profile where both speak (--rate). Once listening, prints one
 {"authUrl","baseUrl","controlUrl","profile"}, and "caFile" with --tls (null with --cert), "address"
 (host:port the names must lead to) with --host-name.`;
 
-export const MOCK_FLAGS = {
+const MOCK_FLAGS = {
   profile: { type: 'string' },
   host: { type: 'string' },
   'auth-port': { type: 'string' },

@@ -39,7 +39,7 @@ export interface Page {
 }
 
 /** The data as it is now, beside the snapshot's view of it. */
-export interface LiveData {
+interface LiveData {
   readonly revision: number;
   readonly count: number;
 }

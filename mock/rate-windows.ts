@@ -10,8 +10,6 @@ import type { Rate } from '../contracts/duration.ts';
 import type { Counted, DuringBlock, WindowCount, WindowKind } from '../contracts/rate-limit-window.ts';
 import { windowCount } from '../contracts/rate-limit-window.ts';
 
-export type { Counted };
-
 export interface Budget {
   take(key: string, rate: Rate, now: number): Counted;
   /**

@@ -21,7 +21,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import type { Resources } from './resources.ts';
 import type { TokenStore } from './tokens.ts';
 
-export const SDK_CONTROL_PATHS = {
+const SDK_CONTROL_PATHS = {
   openapi: '/_mock/openapi.json',
   rateLimit: '/_mock/rate-limit',
   expireTokens: '/_mock/tokens/expire',
@@ -40,7 +40,7 @@ export const SDK_CONTROL_ROUTES: Readonly<Record<string, readonly string[]>> = {
  * A sliding window remembers each spent request: spending more than this many at once would cost
  * memory for nothing an SDK test needs (a budget of a million is not reached by a test anyway).
  */
-export const MAX_SPENT_REQUESTS = 1_000_000;
+const MAX_SPENT_REQUESTS = 1_000_000;
 
 type Body = { ok: true; value: Record<string, unknown> } | { ok: false; error: ApiError };
 

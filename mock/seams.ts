@@ -27,12 +27,10 @@ import type { RateLimit } from './rate-limit.ts';
 import type { RouteHandler } from './routes.ts';
 import type { Tokens } from './tokens.ts';
 
-export type { AccessControl, AuthResult, ScopedEndpoint, ScopeRefusal } from './bearer.ts';
-export type { Client, ClientDirectory } from './clients.ts';
-export type { LiveData, Page, PagePlan, PageSeam } from './pages.ts';
-export type { RateLimit, RateOutcome, RatePrincipal } from './rate-limit.ts';
-export type { Exchange, RouteHandler } from './routes.ts';
-export type { AccessGrant, IssuedTokens, RefreshGrant, Tokens } from './tokens.ts';
+export type { PagePlan, PageSeam } from './pages.ts';
+export type { RateLimit, RateOutcome } from './rate-limit.ts';
+export type { RouteHandler } from './routes.ts';
+export type { AccessGrant, IssuedTokens, Tokens } from './tokens.ts';
 export type { Reply } from './http.ts';
 
 /** What a wrapper may read of the mock it is part of. */
@@ -43,7 +41,7 @@ export interface SeamContext {
   readonly profile: Profile;
 }
 
-export type Seam<T> = (inner: T, core: SeamContext) => T;
+type Seam<T> = (inner: T, core: SeamContext) => T;
 
 export interface MockSeams {
   readonly clients?: Seam<ClientDirectory>;

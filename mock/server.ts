@@ -33,7 +33,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Upper bound of how often node checks the two timeouts above. */
 const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
 /** Largest request head: a long bearer token and a long query fit many times over. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * Longest request target (414 past it). Below MAX_HEADER_BYTES, so that a long URL gets its own
  * answer; the longest links.next the mock writes is well under 1 KiB.
@@ -43,7 +43,7 @@ export const MAX_URL_BYTES = 8 * 1024;
 export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
 
 /** An error that must be answered without a request object: its body in the error shape of the origin. */
-export interface RawError {
+interface RawError {
   readonly status: number;
   readonly code: string;
   readonly title: string;

@@ -29,7 +29,7 @@ export interface TokenThrottle {
   reset(): void;
 }
 
-export const NO_THROTTLE: TokenThrottle = { admit: () => undefined, record: () => {}, reset: () => {} };
+const NO_THROTTLE: TokenThrottle = { admit: () => undefined, record: () => {}, reset: () => {} };
 
 export interface TokenEndpointOptions {
   readonly clients: ClientDirectory;
@@ -166,6 +166,6 @@ export class TokenEndpoint {
  * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second
  * short at issue (as the real platform writes 5183999 for 60 days). Never more than the time left.
  */
-export function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
+function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
   return tokens.lifetimeSeconds - 1 - Math.floor(Math.max(0, now - tokens.issuedAtMs) / 1000);
 }

@@ -67,7 +67,7 @@ const SWEEP_FLOOR = 1024;
 /** Issuing also sweeps when this much virtual time has passed since the last sweep: expiry shows in the stats soon after it happens. */
 const SWEEP_INTERVAL_MS = 60_000;
 
-export function newToken(): string {
+function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

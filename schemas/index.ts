@@ -15,20 +15,15 @@ import * as compiled from './validators.ts';
 
 export type * from './types.ts';
 export { SCHEMA_BASE, SCHEMA_BY_KEY, SCHEMA_IDS, SCHEMAS } from './registry.ts';
-export type { JsonSchema, SchemaId, SchemaKey } from './registry.ts';
+export type { JsonSchema, SchemaKey } from './registry.ts';
 export { K6_VALIDATOR_EXPORTS, standaloneValidatorsSource } from './standalone.ts';
 export {
   CONTENT_ATTRIBUTE_VALIDATORS,
-  validateContentAttributes,
   validateContentItem,
   validateContentList,
   validateErrorBody,
-  validateListEnvelope,
   validateProfile,
-  validateRateLimitHeaders,
-  validateResourceObject,
   validateTokenResponse,
-  validateUsersItem,
   validateUsersList,
 } from './validators.ts';
 

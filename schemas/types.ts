@@ -6,7 +6,7 @@
 import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 
 /** `2022-03-13T21:31:12.44`: no zone, 1 to 7 fractional digits (contracts/timestamps.ts). */
-export type ZonelessTimestamp = string;
+type ZonelessTimestamp = string;
 
 /** Attributes of a content item (document, Content item attributes); names use hyphens. */
 export interface ContentAttributes {
@@ -46,11 +46,11 @@ export interface ResourceObject<Type extends string = string, Attributes extends
 export type ContentItem = ResourceObject<'content', ContentAttributes>;
 
 /** Users' attributes are not shown by the document, and real data mixes types: nothing is promised. */
-export type UserAttributes = Record<string, unknown>;
+type UserAttributes = Record<string, unknown>;
 
 export type UserItem = ResourceObject<'users', UserAttributes>;
 
-export interface ListLinks {
+interface ListLinks {
   /** Absolute http(s) URL of the current request, with or without its query. */
   self: string;
   /** Absolute http(s) URL of the next page; absent, null or "" on the final page. */
@@ -80,7 +80,7 @@ export interface TokenResponse {
 }
 
 /** One entry of an error body's `errors` (platform docs, Errors). */
-export interface ApiErrorObject {
+interface ApiErrorObject {
   id?: string;
   code?: string;
   /** A number in the real service's fixtures, a numeric string in JSON:API. */
@@ -179,7 +179,7 @@ export interface Profile {
 export type ProfileGroup = Exclude<keyof Profile, 'name' | 'description'>;
 
 /** What `npm run profile` records beside the options it observed. */
-export interface ProfileObservation {
+interface ProfileObservation {
   target?: string;
   at?: string;
   /** Options (`group.option`) no probe could decide. */

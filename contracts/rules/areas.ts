@@ -4,7 +4,7 @@
  * (tools/fault-matrix/areas.ts). A list, not an object's keys: JavaScript would list the integer-like `429`
  * before every other key.
  */
-export const AREA_LIST = [
+const AREA_LIST = [
   { id: 'token', title: 'Token issuance' },
   { id: 'scopes', title: 'Scopes' },
   { id: 'provider', title: 'Provider keys' },

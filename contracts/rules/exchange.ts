@@ -32,7 +32,7 @@ export interface SchemaError {
 }
 
 /** A schema validator: true when `data` matches, and `errors` after a failed call. */
-export interface SchemaValidator {
+interface SchemaValidator {
   (data: unknown): boolean;
   errors?: readonly SchemaError[] | null | undefined;
 }

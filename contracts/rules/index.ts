@@ -21,8 +21,8 @@ import { SNAPSHOT_RULES } from './snapshots.ts';
 import { TOKEN_RULES } from './token.ts';
 import { USERS_RULES } from './users.ts';
 
-export { AREA_IDS, AREA_LIST, RULE_AREAS, type RuleArea } from './areas.ts';
-export type { ContractRule, PlatformRule, Rule, RuleLevel } from './rule.ts';
+export { AREA_IDS, RULE_AREAS, type RuleArea } from './areas.ts';
+export type { Rule, RuleLevel } from './rule.ts';
 
 export const RULES = {
   ...TOKEN_RULES,

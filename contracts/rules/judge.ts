@@ -7,7 +7,7 @@ import { type Exchange, type JudgeContext, sentence } from './exchange.ts';
 import { RESPONSE_RULE_IDS, RULES, type RuleId } from './index.ts';
 import type { Rule } from './rule.ts';
 
-export interface RuleFinding {
+interface RuleFinding {
   readonly rule: RuleId;
   /** What was expected, what came back, and the request. */
   readonly message: string;

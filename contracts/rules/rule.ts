@@ -25,7 +25,7 @@ interface RuleBase {
   readonly judge?: ExchangeJudge;
 }
 
-export interface ContractRule extends RuleBase {
+interface ContractRule extends RuleBase {
   readonly level: 'contract';
   /** Where the document states it, e.g. `Endpoints, 1. Request an access token`. */
   readonly section: string;
@@ -33,7 +33,7 @@ export interface ContractRule extends RuleBase {
   readonly quote: string;
 }
 
-export interface PlatformRule extends RuleBase {
+interface PlatformRule extends RuleBase {
   readonly level: 'platform';
   /** `platform-docs`: the real platform's public documentation or fixtures record it; `mock`: the mock's own stricter choice. */
   readonly basis: 'platform-docs' | 'mock';

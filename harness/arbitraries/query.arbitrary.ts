@@ -14,7 +14,7 @@ import type { DateFilter } from '../../contracts/pagination.ts';
 
 export type Expectation = 'valid' | 'open' | 'invalid';
 
-export interface QueryParam {
+interface QueryParam {
   readonly name: string;
   readonly value: string;
   /** Why this parameter makes the query open or invalid, for a readable counterexample. */
@@ -45,12 +45,12 @@ export type DataRanges = Readonly<Record<(typeof CONTENT_FILTERS)[number]['attri
 
 const DAY_MS = 86_400_000;
 
-export function formatDay(ms: number): string {
+function formatDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
 /** Days around a data range: its edges, a day either side, and anywhere within a year of it. */
-export function dateAround(range: DayRange): fc.Arbitrary<string> {
+function dateAround(range: DayRange): fc.Arbitrary<string> {
   const from = Math.floor(range.fromMs / DAY_MS);
   const to = Math.floor(range.toMs / DAY_MS);
   const edges = fc.constantFrom(from, to, from - 1, to + 1, from + 1, to - 1);
@@ -59,14 +59,14 @@ export function dateAround(range: DayRange): fc.Arbitrary<string> {
 }
 
 /** Not dates at all, or days the calendar does not have: the document's filters take dates, so these are a 4xx. */
-export const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2023-00-10', 'yesterday', 'not-a-date', '2024-13-45');
+const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2023-00-10', 'yesterday', 'not-a-date', '2024-13-45');
 
 /**
  * Real days written otherwise than `yyyy-mm-dd`, and an empty value: the document does not say
  * whether a service refuses them or reads them (a lenient date parser reads `2024/01/01`), so they
  * are open, with every reading the service may choose.
  */
-export const otherSpelling: fc.Arbitrary<{ value: string; readings: readonly (string | null)[]; note: string }> = fc.constantFrom(
+const otherSpelling: fc.Arbitrary<{ value: string; readings: readonly (string | null)[]; note: string }> = fc.constantFrom(
   { value: '2024/01/01', readings: ['2024-01-01'], note: 'a date written with slashes: a 4xx or read as 2024-01-01' },
   { value: '2024-1-1', readings: ['2024-01-01'], note: 'a date without leading zeros: a 4xx or read as 2024-01-01' },
   { value: '20240101', readings: ['2024-01-01'], note: 'an ISO 8601 basic date: a 4xx or read as 2024-01-01' },
@@ -78,7 +78,7 @@ export const otherSpelling: fc.Arbitrary<{ value: string; readings: readonly (st
 const validLimit = fc.oneof(fc.constantFrom(PAGE_LIMIT.min, PAGE_LIMIT.default, PAGE_LIMIT.max, 2, 7), fc.integer({ min: PAGE_LIMIT.min, max: 60 }));
 
 /** `limit`: its edges and ordinary values (valid), and what the document leaves open (0, -1, max+1, text). */
-export const limitParam: fc.Arbitrary<QueryParam> = fc.oneof(
+const limitParam: fc.Arbitrary<QueryParam> = fc.oneof(
   { weight: 6, arbitrary: validLimit.map((n) => ({ name: 'limit', value: String(n), expectation: 'valid' as const })) },
   {
     weight: 1,
@@ -88,7 +88,7 @@ export const limitParam: fc.Arbitrary<QueryParam> = fc.oneof(
   },
 );
 
-export function filterParam(name: ContentFilterName, range: DayRange): fc.Arbitrary<QueryParam> {
+function filterParam(name: ContentFilterName, range: DayRange): fc.Arbitrary<QueryParam> {
   return fc.oneof(
     { weight: 12, arbitrary: dateAround(range).map((value): QueryParam => ({ name, value, expectation: 'valid', readings: [value] })) },
     { weight: 1, arbitrary: invalidDate.map((value): QueryParam => ({ name, value, expectation: 'invalid', note: 'not a date of the calendar' })) },

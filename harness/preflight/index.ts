@@ -9,13 +9,12 @@ import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
 import { type Env, settingText } from '../../contracts/settings.ts';
 import type { SuiteConfig } from '../target/config.ts';
 import { describeTarget } from '../report/target-description.ts';
-import { type ProbeOptions, type ProbeResult, type ProbeTarget, type ProbeTokens, probeRemote } from './probe.ts';
+import { type ProbeOptions, type ProbeTokens, probeRemote } from './probe.ts';
 
-export type { ProbeOptions, ProbeResult, ProbeTarget, ProbeTokens };
-export { probeRemote };
+export type { ProbeOptions };
 
 /** Prefix of the preflight's line about its token (the workers' lines are `[tokens] worker N: …`). */
-export const PREFLIGHT_TOKENS_PREFIX = '[tokens] preflight:';
+const PREFLIGHT_TOKENS_PREFIX = '[tokens] preflight:';
 
 export interface PreflightOutcome {
   /** The lines to print, in order: the target first, then warnings, then the probe's result. */
@@ -38,13 +37,13 @@ export function urlSettings(env: Env): { authSetting: string; baseSetting: strin
  * or `target: embedded mock (profile strict, …)`: the line every report of the run names the target with
  * (harness/report/target-description.ts), and the scopes the key is asked for.
  */
-export function targetLine(config: SuiteConfig): string {
+function targetLine(config: SuiteConfig): string {
   const t = config.target;
   const line = `target: ${describeTarget(config).line}`;
   return t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`;
 }
 
-export function tokensLine(tokens: ProbeTokens): string {
+function tokensLine(tokens: ProbeTokens): string {
   return `${PREFLIGHT_TOKENS_PREFIX} ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`;
 }
 

@@ -9,7 +9,7 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import type { OptionKey } from './session.ts';
 
-export interface Drift {
+interface Drift {
   readonly option: OptionKey;
   readonly saved: unknown;
   readonly observed: unknown;

@@ -23,7 +23,7 @@ import { probeUsers } from './users.ts';
 import type { ApiResponse } from '../client/transport.ts';
 
 /** What the logouts at the end did. */
-export interface TokenCleanup {
+interface TokenCleanup {
   readonly issued: number;
   readonly loggedOut: number;
   /** Refused as already ended (a logout probe's token, a token handed out twice). */
@@ -124,7 +124,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The built-in profile that agrees with the most decided options: what the undecided ones are left to. */
-export function nearestBuiltIn(values: ReadonlyMap<OptionKey, unknown>): ProfileName {
+function nearestBuiltIn(values: ReadonlyMap<OptionKey, unknown>): ProfileName {
   let best: ProfileName = 'strict';
   let bestScore = -1;
   for (const name of PROFILE_NAMES) {

@@ -45,7 +45,7 @@ export const SHORT_WAIT_MS = 10_000;
 const BUDGET_RESERVE = 2;
 
 /** One request and its answer, as the evidence file shows it: redacted, headers that matter, a body excerpt. */
-export interface ExchangeRecord {
+interface ExchangeRecord {
   readonly request: string;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -57,7 +57,7 @@ export type OptionRecord =
   | { readonly option: OptionKey; readonly unknown: string; readonly exchanges: readonly ExchangeRecord[] };
 
 /** Thrown when the next request would go beyond the budget: the probe that sent it stops there. */
-export class BudgetSpent extends Error {
+class BudgetSpent extends Error {
   override readonly name = 'BudgetSpent';
 }
 
@@ -94,7 +94,7 @@ const EVIDENCE_HEADERS = ['content-type', 'www-authenticate', 'x-rate-limit-limi
 const BODY_EXCERPT = 300;
 
 /** The evidence of one exchange: never a token or a secret (the worker's redactor knows every one issued). */
-export function exchangeRecord(response: ApiResponse): ExchangeRecord {
+function exchangeRecord(response: ApiResponse): ExchangeRecord {
   const headers: Record<string, string> = {};
   for (const name of EVIDENCE_HEADERS) {
     const value = response.headers[name];

@@ -6,7 +6,7 @@
  */
 import { AREA_IDS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules/index.ts';
 
-export type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
+type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
 
 /** One test as the run (or `playwright test --list`) saw it. */
 export interface TestRecord {

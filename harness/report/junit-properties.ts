@@ -19,7 +19,7 @@ export function addSuiteProperties(xml: string, properties: Readonly<Record<stri
     .join('');
 }
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return (
     text
       .replace(/[&"'<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', "'": '&apos;', '<': '&lt;', '>': '&gt;' })[c] ?? c)

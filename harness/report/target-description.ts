@@ -108,7 +108,7 @@ function placeOf(urls: { readonly authUrl: string; readonly baseUrl: string }): 
 }
 
 /** Scheme, host and port of an http(s) URL: no user information, path, query or fragment. */
-export function originOf(url: string): string {
+function originOf(url: string): string {
   const match = /^(https?):\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url.trim());
   return match ? `${match[1]?.toLowerCase()}://${match[2]?.toLowerCase()}` : '(not an http URL)';
 }

@@ -17,7 +17,7 @@ import { test } from '@playwright/test';
 import { calledFromHarness } from './frames.ts';
 
 /** Whether a test is running in this process now (`test.info()` throws otherwise). */
-export function inTest(): boolean {
+function inTest(): boolean {
   try {
     test.info();
     return true;

@@ -89,7 +89,7 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   };
 }
 
-export function bearer(credentials: Credentials): Record<string, string> {
+function bearer(credentials: Credentials): Record<string, string> {
   return { Authorization: `Bearer ${credentials.accessToken}` };
 }
 

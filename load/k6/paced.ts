@@ -16,7 +16,7 @@ import { type Grid, lanesOf, parseSegment, planGrid, type Segment, SlotPacer } f
 import { abortTest, apiGet, type Credentials, logout, type Response, requestToken, type TokenResult } from './api.ts';
 
 /** This instance's part of the test: its execution segment, the whole test when it has none. */
-export function instanceSegment(): Segment {
+function instanceSegment(): Segment {
   const segment = exec.test.options.executionSegment as unknown;
   return parseSegment(segment === null || segment === undefined ? undefined : String(segment));
 }

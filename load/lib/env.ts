@@ -35,7 +35,7 @@ export function envString(env: EnvRecord, name: SettingName): string | undefined
 }
 
 /** A setting that must be set, read by the table; unset: "X is not set (hint)." */
-export function requireEnv<N extends SettingName>(env: EnvRecord, name: N, hint: string): SettingValue<N> {
+function requireEnv<N extends SettingName>(env: EnvRecord, name: N, hint: string): SettingValue<N> {
   const value = readSetting(env, name);
   if (value === undefined) throw new SettingError(`${name} is not set (${hint}).`);
   return value;

@@ -56,7 +56,7 @@ export function parseSegment(text: string | null | undefined): Segment {
   return { start, end };
 }
 
-export function isWholeTest(segment: Segment): boolean {
+function isWholeTest(segment: Segment): boolean {
   return segment.start === 0 && segment.end === 1;
 }
 
@@ -73,7 +73,7 @@ export interface Grid {
   readonly perPeriod: number;
 }
 
-export const UNPACED: Grid = { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
+const UNPACED: Grid = { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
 
 /** The grid of one instance; throws an EnvError with a sentence when its share leaves no request per window. */
 export function planGrid(rate: Rate | null, share: number, segment: Segment = WHOLE_TEST): Grid {

@@ -76,7 +76,7 @@ export function judgedRules(event: ProbeEvent, expected: ExpectedRate): RateRule
  * Requests spent in one window before the probe stops waiting for its 429: two budgets (a window that
  * renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
  */
-export function spendBound(budget: number): number {
+function spendBound(budget: number): number {
   return 2 * budget + SPEND_PAST_BUDGET;
 }
 

@@ -28,14 +28,14 @@ export interface K6MetricSummary {
   readonly thresholds?: Readonly<Record<string, { readonly ok: boolean }>>;
 }
 
-export interface K6Check {
+interface K6Check {
   readonly name: string;
   readonly path?: string;
   readonly passes: number;
   readonly fails: number;
 }
 
-export interface K6Group {
+interface K6Group {
   readonly name: string;
   readonly path?: string;
   readonly groups: readonly K6Group[];
@@ -77,9 +77,9 @@ export interface SummaryOptions {
 }
 
 /** ok: exercised and held; broken: exercised and failed; not checked: nothing exercised it. */
-export type LineState = 'ok' | 'broken' | 'not checked';
+type LineState = 'ok' | 'broken' | 'not checked';
 
-export interface ThresholdResult {
+interface ThresholdResult {
   readonly metric: string;
   readonly expression: string;
   readonly ok: boolean;
@@ -90,7 +90,7 @@ export interface ThresholdResult {
   readonly value: number | undefined;
 }
 
-export interface RuleResult {
+interface RuleResult {
   readonly rule: string;
   readonly sentence: string;
   readonly count: number;
@@ -103,7 +103,7 @@ export interface RuleResult {
   readonly reportedOnly: boolean;
 }
 
-export interface CheckResult {
+interface CheckResult {
   readonly name: string;
   readonly group: string;
   readonly passes: number;
@@ -192,7 +192,7 @@ export const KEY_REFUSED =
 /** Why each line of such a run is not checked. */
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
 /** The default reason of a rule nothing exercised. */
-export const NOT_EXERCISED = 'no request exercised it';
+const NOT_EXERCISED = 'no request exercised it';
 
 /** The plot's points from the per-bucket submetrics, in bucket order. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
@@ -301,11 +301,9 @@ export function escapeXml(text: string): string {
 }
 
 /** HTML text and attribute values: the same five characters as XML. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return escapeXml(text);
 }
-
-export { REDACTED } from '../../contracts/redact.ts';
 
 /** Every known secret and every placed credential replaced, by the project's one redactor. */
 export function redact(text: string, secrets: readonly string[]): string {
@@ -380,7 +378,7 @@ export function junitXml(report: Report): string {
   return `${header}\n<testsuites ${attrs}>\n  <testsuite ${attrs}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
-export function jsonSummary(report: Report): string {
+function jsonSummary(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 

@@ -6,9 +6,9 @@
 
 import { parseQuery, splitUrl } from '../../contracts/url.ts';
 
-export { parseQuery, splitUrl, type UrlParts } from '../../contracts/url.ts';
+export { parseQuery, splitUrl } from '../../contracts/url.ts';
 
-export type QueryValue = string | number | boolean | undefined;
+type QueryValue = string | number | boolean | undefined;
 /** Parameters in order; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, QueryValue>> | ReadonlyArray<readonly [string, QueryValue]>;
 

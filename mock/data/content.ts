@@ -18,7 +18,7 @@ export interface ContentVersion extends ContentMeta {
 }
 
 /** The providers of seeded items; the mock's default provider key belongs to the first. */
-export const SEED_PROVIDERS = ['Mock Academy', 'Coursera', 'LinkedIn Learning', 'Pluralsight', 'TED', 'Harvard ManageMentor'] as const;
+const SEED_PROVIDERS = ['Mock Academy', 'Coursera', 'LinkedIn Learning', 'Pluralsight', 'TED', 'Harvard ManageMentor'] as const;
 
 const KINDS = [
   { type: 'Article', formats: ['Article', 'Blog Post'], durationType: 'Words', duration: [300, 4000] },

@@ -17,13 +17,13 @@ export interface FaultInfo {
   readonly breaks: string;
 }
 
-export interface FaultParts {
+interface FaultParts {
   /** The options the mock is created with instead of those given. */
   readonly options?: MockOptions;
   readonly seams?: MockSeams;
 }
 
-export type Fault = (options: MockOptions) => FaultParts;
+type Fault = (options: MockOptions) => FaultParts;
 
 export type FaultTable<N extends FaultName = FaultName> = Readonly<Record<N, Fault>>;
 

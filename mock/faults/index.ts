@@ -13,7 +13,7 @@ import type { FaultTable } from './fault.ts';
 import { PAGE_FAULTS } from './pages.ts';
 import { RATE_FAULTS } from './rate-limit.ts';
 
-export { FAULT_NAMES, FAULTS, type FaultInfo, type FaultName, isFaultName } from './catalogue.ts';
+export { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from './catalogue.ts';
 
 /** Every fault of the catalogue has exactly one implementation (the type says so). */
 const IMPLEMENTATIONS: FaultTable = { ...CONFIGURATION_FAULTS, ...EXCHANGE_FAULTS, ...COMPONENT_FAULTS, ...RATE_FAULTS, ...PAGE_FAULTS };

@@ -15,7 +15,7 @@
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
 
-export type Framing = 'length' | 'none' | 'chunked' | 'bad-chunk' | 'short' | 'long' | 'not-a-number' | 'conflicting' | 'chunked-and-length';
+type Framing = 'length' | 'none' | 'chunked' | 'bad-chunk' | 'short' | 'long' | 'not-a-number' | 'conflicting' | 'chunked-and-length';
 
 /** One generated request, before its markers are filled in. */
 export interface FuzzRequest {
@@ -78,7 +78,7 @@ const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** The request's bytes, markers already filled in. */
-export function serialize(request: FuzzRequest): Buffer {
+function serialize(request: FuzzRequest): Buffer {
   const body = Buffer.from(request.body, request.binary ? 'latin1' : 'utf8');
   const lines = [`${request.method} ${request.target}${request.version === '' ? '' : ` ${request.version}`}`];
   if (request.host === 'ok') lines.push('Host: 127.0.0.1');
@@ -307,7 +307,7 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
  * request ends with the connection (or, if the client keeps it open, with a 408 at the request
  * timeout). Nobody is left to read an answer.
  */
-export function abandoned(request: FuzzRequest): boolean {
+function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;
   const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
   const upgrade = header('upgrade') !== undefined && /upgrade/i.test(header('connection') ?? '');

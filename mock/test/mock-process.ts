@@ -18,7 +18,7 @@ const STDERR_TAIL = 2_000;
 const MAX_LOG_LINES = 100_000;
 
 /** The CLI a mock process runs: the mock's own, or the one that switches faults on (`--fault <name>`). */
-export const MOCK_ENTRIES = { mock: 'mock/cli.ts', faults: 'mock/faults/cli.ts' } as const;
+const MOCK_ENTRIES = { mock: 'mock/cli.ts', faults: 'mock/faults/cli.ts' } as const;
 
 export interface MockProcessOptions {
   /** Flags for the node process itself (V8 options). Default none. */

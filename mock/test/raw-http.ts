@@ -20,7 +20,7 @@ export interface RawResponse {
  * (the server closed or reset the connection without a complete answer), `refused` (nobody listens:
  * the server is gone), `garbled` (bytes that are not an HTTP response).
  */
-export interface RawFailure {
+interface RawFailure {
   readonly kind: 'hang' | 'closed' | 'refused' | 'garbled';
   readonly detail: string;
 }

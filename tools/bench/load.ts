@@ -117,7 +117,7 @@ export interface Shot {
   readonly read?: boolean;
 }
 
-export interface Answer {
+interface Answer {
   readonly status: number;
   /** The first HEAD_BYTES of the body when the shot asked to read it, else ''. */
   readonly head: string;

@@ -33,7 +33,7 @@ export interface Catch {
   readonly why: string | undefined;
 }
 
-export interface FaultRow {
+interface FaultRow {
   readonly fault: FaultName;
   readonly area: RuleArea;
   /** The rule of contracts/rules/ it breaks, and that rule's level. */
@@ -43,12 +43,12 @@ export interface FaultRow {
   readonly columns: Readonly<Record<Column, Catch>>;
 }
 
-export interface FalseAlarm {
+interface FalseAlarm {
   readonly test: string;
   readonly message: string;
 }
 
-export interface VariantRow {
+interface VariantRow {
   /** A legal profile of tools/fault-matrix/profiles.ts, or undefined for the sound mock (strict). */
   readonly variant: string | undefined;
   readonly column: Column;

@@ -76,7 +76,7 @@ function isExcluded(option: string, value: unknown): boolean {
 }
 
 /** What `profile` sets differently from strict, as `option value` items. */
-export function differences(profile: Profile): string[] {
+function differences(profile: Profile): string[] {
   const out: string[] = [];
   for (const group of PROFILE_GROUPS) {
     for (const option of PROFILE_OPTIONS[group]) {

@@ -72,7 +72,7 @@ export function ruleThresholds(metric: string, rules: readonly RuleId[], strict:
  * Always-true thresholds on METRICS.rulesJudged{rule:…}: they only make k6 report each rule's count of
  * judgements, which tells the reports a rule held (judged, never broken) from a rule no request exercised.
  */
-export function judgedThresholds(rules: readonly string[]): Thresholds {
+function judgedThresholds(rules: readonly string[]): Thresholds {
   const thresholds: Thresholds = {};
   for (const rule of rules) thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
   return thresholds;

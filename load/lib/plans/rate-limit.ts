@@ -35,7 +35,7 @@ export interface ProbePlan {
 }
 
 /** Buckets of the probe's plot: at most this many, each a whole number of seconds. */
-export const PLOT_MAX_BUCKETS = 60;
+const PLOT_MAX_BUCKETS = 60;
 
 export function plotPlan(durationSeconds: number): PlotPlan {
   const bucketSeconds = Math.max(1, Math.ceil(durationSeconds / PLOT_MAX_BUCKETS));
@@ -43,7 +43,7 @@ export function plotPlan(durationSeconds: number): PlotPlan {
 }
 
 /** A bucket's tag value: zero-padded so that tags sort in time order. */
-export function bucketTag(index: number): string {
+function bucketTag(index: number): string {
   return index < 10 ? `0${index}` : String(index);
 }
 

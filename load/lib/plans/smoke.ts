@@ -28,7 +28,6 @@ export const SMOKE_RULES = {
   pagination: 'the next page of a list is reachable with next',
   logout: 'logout succeeds and the token is refused afterwards',
 } as const;
-export type SmokeRule = keyof typeof SMOKE_RULES;
 
 export interface SmokePlan {
   readonly rate: Rate | null;

@@ -33,7 +33,6 @@ export const LIFECYCLE_RULES = {
   'logout-accepted': 'logout with the bearer token succeeds',
   'logged-out-refused': 'a logged-out token no longer authenticates (401, or 403 where the document is open)',
 } as const;
-export type LifecycleRule = keyof typeof LIFECYCLE_RULES;
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;

@@ -3,7 +3,7 @@ import type { MockServer } from '../../app.ts';
 import { test as base } from '../../test/http-fixtures.ts';
 import { createFaultyMock, type FaultName } from '../index.ts';
 
-export { api, expect, getToken, json, ORG, PROVIDER, postToken, profiled, START_MS } from '../../test/http-fixtures.ts';
+export { api, expect, getToken, json, ORG, PROVIDER, postToken } from '../../test/http-fixtures.ts';
 
 export const test = base.extend<{ faults: FaultName[]; mock: MockServer }>({
   faults: [[], { option: true }],

@@ -8,14 +8,14 @@ import fc from 'fast-check';
 import type { FuzzRequest } from '../fuzz-harness.ts';
 
 /** Mostly ordinary methods, then ones node knows but the mock does not serve, then tokens llhttp rejects. */
-export const method: fc.Arbitrary<string> = fc.oneof(
+const method: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
   { weight: 2, arbitrary: fc.constantFrom('TRACE', 'CONNECT', 'PROPFIND', 'PURGE', 'SEARCH', 'QUERY', 'get', 'Post') },
   { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 10 }) },
 );
 
-export const version: fc.Arbitrary<string> = fc.oneof(
+const version: fc.Arbitrary<string> = fc.oneof(
   { weight: 30, arbitrary: fc.constant('HTTP/1.1') },
   { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/9.9', 'http/1.1', 'HTTP/1', 'HTTP/1.1 extra', '') },
 );
@@ -162,7 +162,7 @@ const segment: fc.Arbitrary<string> = fc.oneof(
 const KNOWN_PATHS = ['/api/v2/content', '/api/v2/users', '/oauth/token', '/_mock/clock', '/_mock/stats', '/_mock/content'];
 
 /** Request-targets that are not quite a route: near misses, traversal, odd forms, random segments, long ones. */
-export const oddTarget: fc.Arbitrary<string> = fc.oneof(
+const oddTarget: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
