@@ -11,7 +11,8 @@ import { preflight } from './index.ts';
 
 /** Whether the command line runs a contract project: no --project at all runs every project. Playwright sets TEST_WORKER_INDEX in workers, which load the config too: they print nothing. */
 export function selectsContract(argv: readonly string[]): boolean {
-  if (process.env.TEST_WORKER_INDEX !== undefined) return false;
+  // Only `playwright test` runs a project: another tool reading the config (knip) is told nothing.
+  if (process.env.TEST_WORKER_INDEX !== undefined || argv[2] !== 'test') return false;
   const projects: string[] = [];
   argv.forEach((arg, i) => {
     if (arg.startsWith('--project=')) projects.push(arg.slice('--project='.length));
