@@ -30,7 +30,7 @@ import { ROOT } from '../harness/root.ts';
 const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 /**
- * A phase that takes longer than this is stopped: something hangs. Each phase takes 2 to 4 minutes on
+ * A phase that takes longer than this is stopped: something hangs. Phase 1 takes about 2 minutes on
  * 2 idle cores; the limit leaves room for a shared CI runner several times slower, since a phase
  * stopped by our own limit would read as a failure of the target.
  */

@@ -31,7 +31,7 @@ const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
  * Default of `--limit`: the child run is stopped after this many minutes, only so that a hang cannot
- * hold a CI runner for good (every test has its own timeout besides). It takes about 8 minutes on 2
+ * hold a CI runner for good (every test has its own timeout besides). It takes about 3.5 minutes on 2
  * idle cores, and two to three times that with both cores held by other work; a shared CI runner can be slower still,
  * and a run stopped by our own limit would count the fault cases it did not reach as failures, a
  * false alarm of the run against itself. So the limit is far above what a loaded machine needs, and
