@@ -218,26 +218,36 @@ export class Snapshots {
 
   #freshCursor(): string {
     for (;;) {
-      const cursor = this.#letters ? this.#letterCursor(10) : this.#bytes(16).toString('base64url');
+      const cursor = this.#letters ? this.#letterCursor(10) : this.#base64Cursor(16);
       if (!this.#cursors.has(cursor)) return cursor;
     }
   }
 
-  /** Random bytes from a pooled buffer: one system call per 256 cursors instead of one each. */
-  #bytes(n: number): Buffer {
+  /**
+   * Where `n` random bytes start in the pool: one system call per 256 cursors instead of one each.
+   * The bytes are read in place, never copied into a Buffer of their own (a Buffer per cursor cost
+   * more than the random bytes).
+   */
+  #take(n: number): number {
     if (this.#poolOffset + n > this.#pool.length) {
       randomFillSync(this.#pool);
       this.#poolOffset = 0;
     }
-    const out = Buffer.from(this.#pool.subarray(this.#poolOffset, this.#poolOffset + n));
+    const at = this.#poolOffset;
     this.#poolOffset += n;
-    return out;
+    return at;
+  }
+
+  #base64Cursor(n: number): string {
+    const at = this.#take(n);
+    return this.#pool.toString('base64url', at, at + n);
   }
 
   /** Letters only, shorter, like the real service's `plErSU` (still ~57 bits). */
   #letterCursor(n: number): string {
+    const at = this.#take(n);
     let out = '';
-    for (const byte of this.#bytes(n)) out += LETTERS[byte % 52];
+    for (let i = at; i < at + n; i++) out += LETTERS[(this.#pool[i] as number) % 52];
     return out;
   }
 }
