@@ -150,8 +150,14 @@ export class Snapshots {
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
-    if (snapshot.cursors.length === 0) snapshot.cursors = [cursor];
-    else if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
+    if (snapshot.cursors.length === 0) {
+      // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
+      snapshot.cursors = [cursor];
+      snapshot.lastRequestMs = this.#clock.now();
+      this.#order.add(snapshot);
+      return cursor;
+    }
+    if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
     this.touch(snapshot);
     return cursor;
   }
