@@ -30,6 +30,7 @@ export class Envelope {
   /** The links.next member of the final page, as JSON text after `"self":…` ('' for none). */
   readonly #finalNext: string;
   readonly #close: Buffer;
+  #last: Links | undefined;
 
   constructor(profile: Profile['pagination']) {
     this.#withQuery = profile.self === 'with-query';
@@ -40,12 +41,45 @@ export class Envelope {
 
   /** Three chunks, not one string: the page's bytes are written as cached, never copied or re-encoded. */
   render(o: EnvelopeInput): readonly Buffer[] {
-    const self = this.#withQuery && o.search !== '' ? `${o.base}?${o.search}` : o.base;
-    let next = this.#finalNext;
-    if (o.next !== 'final') {
-      const rest = this.#repeatQuery ? formatQuery(o.pairs) : '';
-      next = `,"next":${JSON.stringify(`${o.base}?${rest}${rest ? '&' : ''}next=${encodeURIComponent(o.next.cursor)}`)}`;
-    }
-    return [Buffer.from(`{"links":{"self":${JSON.stringify(self)}${next}},"data":[`), o.data, this.#close];
+    const links = this.#links(o);
+    const next = o.next === 'final' ? this.#finalNext : `${links.next}${encodeURIComponent(o.next.cursor)}"`;
+    return [Buffer.from(`${links.self}${next}},"data":[`), o.data, this.#close];
   }
+
+  /**
+   * The links' text up to the cursor, kept for the last list, query and pairs seen: a load test asks
+   * for the same page again and again, and only its cursor differs. The cursor is appended to the
+   * JSON text as it is, as encodeURIComponent leaves nothing JSON would escape.
+   */
+  #links(o: EnvelopeInput): Links {
+    const last = this.#last;
+    if (last !== undefined && last.base === o.base && last.search === o.search && samePairs(last.pairs, o.pairs)) return last;
+    const self = this.#withQuery && o.search !== '' ? `${o.base}?${o.search}` : o.base;
+    const rest = this.#repeatQuery ? formatQuery(o.pairs) : '';
+    const next = JSON.stringify(`${o.base}?${rest}${rest ? '&' : ''}next=`);
+    const links = { base: o.base, search: o.search, pairs: o.pairs, self: `{"links":{"self":${JSON.stringify(self)}`, next: `,"next":${next.slice(0, -1)}` };
+    this.#last = links;
+    return links;
+  }
+}
+
+interface Links {
+  readonly base: string;
+  readonly search: string;
+  readonly pairs: EnvelopeInput['pairs'];
+  /** `{"links":{"self":"…"` */
+  readonly self: string;
+  /** `,"next":"…next=`: the cursor and the closing quote follow. */
+  readonly next: string;
+}
+
+function samePairs(a: EnvelopeInput['pairs'], b: EnvelopeInput['pairs']): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as readonly [string, string];
+    const y = b[i] as readonly [string, string];
+    if (x[0] !== y[0] || x[1] !== y[1]) return false;
+  }
+  return true;
 }

@@ -81,7 +81,7 @@ export class Snapshots {
   #cursors = new Map<string, Continuation>();
   /** Snapshots holding cursors, in order of their last request. */
   #order = new Set<Snapshot>();
-  #tombstones = new Map<string, Tombstone>();
+  #tombstones = new Tombstones(MAX_TOMBSTONES);
   readonly #pool = Buffer.alloc(4096);
   #poolOffset = 4096;
 
@@ -150,8 +150,14 @@ export class Snapshots {
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
-    if (snapshot.cursors.length === 0) snapshot.cursors = [cursor];
-    else if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
+    if (snapshot.cursors.length === 0) {
+      // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
+      snapshot.cursors = [cursor];
+      snapshot.lastRequestMs = this.#clock.now();
+      this.#order.add(snapshot);
+      return cursor;
+    }
+    if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
     this.touch(snapshot);
     return cursor;
   }
@@ -193,7 +199,7 @@ export class Snapshots {
   reset(): void {
     this.#cursors = new Map();
     this.#order = new Set();
-    this.#tombstones = new Map();
+    this.#tombstones = new Tombstones(MAX_TOMBSTONES);
   }
 
   /** Every cursor of an obsolete snapshot is retired as expired. */
@@ -210,34 +216,103 @@ export class Snapshots {
     if (at >= 0) snapshot.cursors = snapshot.cursors.length === 1 ? NO_CURSORS : snapshot.cursors.filter((c) => c !== cursor);
     if (snapshot.cursors.length === 0) this.#order.delete(snapshot);
     this.#tombstones.set(cursor, why);
-    if (this.#tombstones.size > MAX_TOMBSTONES) {
-      const oldest = this.#tombstones.keys().next().value;
-      if (oldest !== undefined) this.#tombstones.delete(oldest);
-    }
   }
 
   #freshCursor(): string {
     for (;;) {
-      const cursor = this.#letters ? this.#letterCursor(10) : this.#bytes(16).toString('base64url');
+      const cursor = this.#letters ? this.#letterCursor(10) : this.#base64Cursor(16);
       if (!this.#cursors.has(cursor)) return cursor;
     }
   }
 
-  /** Random bytes from a pooled buffer: one system call per 256 cursors instead of one each. */
-  #bytes(n: number): Buffer {
+  /**
+   * Where `n` random bytes start in the pool: one system call per 256 cursors instead of one each.
+   * The bytes are read in place, never copied into a Buffer of their own (a Buffer per cursor cost
+   * more than the random bytes).
+   */
+  #take(n: number): number {
     if (this.#poolOffset + n > this.#pool.length) {
       randomFillSync(this.#pool);
       this.#poolOffset = 0;
     }
-    const out = Buffer.from(this.#pool.subarray(this.#poolOffset, this.#poolOffset + n));
+    const at = this.#poolOffset;
     this.#poolOffset += n;
-    return out;
+    return at;
+  }
+
+  #base64Cursor(n: number): string {
+    const at = this.#take(n);
+    return this.#pool.toString('base64url', at, at + n);
   }
 
   /** Letters only, shorter, like the real service's `plErSU` (still ~57 bits). */
   #letterCursor(n: number): string {
+    const at = this.#take(n);
     let out = '';
-    for (const byte of this.#bytes(n)) out += LETTERS[byte % 52];
+    for (let i = at; i < at + n; i++) out += LETTERS[(this.#pool[i] as number) % 52];
     return out;
+  }
+}
+
+/**
+ * Retired cursors and why, at most `max`, the oldest forgotten first (a Map's order: a cursor retired
+ * again keeps its place, one forgotten and retired again goes to the end). The order is kept in a
+ * queue beside the map: taking the oldest from the Map itself (`keys().next()`) walks over every slot
+ * deleted since the table was last compacted, and once snapshots expire under load every request
+ * retires a cursor and forgets one. A queue entry whose cursor was forgotten (or forgotten and
+ * retired again since) no longer matches the map's sequence number and is skipped.
+ */
+class Tombstones {
+  readonly #max: number;
+  /** Cursor → its sequence number times two, plus one when expired. */
+  readonly #map = new Map<string, number>();
+  #keys: string[] = [];
+  #seqs: number[] = [];
+  #head = 0;
+  #seq = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(cursor: string): Tombstone | undefined {
+    const entry = this.#map.get(cursor);
+    return entry === undefined ? undefined : entry % 2 === 1 ? 'expired' : 'superseded';
+  }
+
+  delete(cursor: string): void {
+    this.#map.delete(cursor);
+    // Forgotten cursors leave stale queue entries behind: past twice the bound the queue is rebuilt from the map, in its order.
+    if (this.#keys.length - this.#head > 2 * this.#max) {
+      this.#keys = [...this.#map.keys()];
+      this.#seqs = [...this.#map.values()].map((entry) => Math.floor(entry / 2));
+      this.#head = 0;
+    }
+  }
+
+  set(cursor: string, why: Tombstone): void {
+    const known = this.#map.get(cursor);
+    const flag = why === 'expired' ? 1 : 0;
+    if (known !== undefined) {
+      this.#map.set(cursor, known - (known % 2) + flag);
+      return;
+    }
+    const seq = this.#seq++;
+    this.#map.set(cursor, seq * 2 + flag);
+    this.#keys.push(cursor);
+    this.#seqs.push(seq);
+    while (this.#map.size > this.#max) {
+      const oldest = this.#keys[this.#head] as string;
+      const oldSeq = this.#seqs[this.#head] as number;
+      this.#head++;
+      const entry = this.#map.get(oldest);
+      if (entry !== undefined && Math.floor(entry / 2) === oldSeq) this.#map.delete(oldest);
+    }
+    // The consumed front of the queue is dropped once it is as long as the rest.
+    if (this.#head > 1024 && this.#head * 2 > this.#keys.length) {
+      this.#keys = this.#keys.slice(this.#head);
+      this.#seqs = this.#seqs.slice(this.#head);
+      this.#head = 0;
+    }
   }
 }
