@@ -17,6 +17,15 @@ test.beforeAll(async () => {
   // Valid around the wall clock: clients check it against theirs, not against the mock's.
   made = await makeCertificate([NAMES.auth, NAMES.api, 'localhost', '127.0.0.1', '::1'], Date.now());
 });
+/** The certificate and key as the mock's tls option, read when a test's mock starts (after beforeAll made them). */
+const madeTls = {
+  get cert() {
+    return made.cert;
+  },
+  get key() {
+    return made.key;
+  },
+};
 
 test('the certificate is a server certificate for the names, signed by a CA certificate', () => {
   const ca = new X509Certificate(made.caCert);
@@ -32,17 +41,7 @@ test('the certificate is a server certificate for the names, signed by a CA cert
 
 test.describe('one port, two names, over HTTPS', () => {
   test.use({
-    mockOptions: {
-      hostNames: NAMES,
-      tls: {
-        get cert() {
-          return made.cert;
-        },
-        get key() {
-          return made.key;
-        },
-      },
-    },
+    mockOptions: { hostNames: NAMES, tls: madeTls },
   });
 
   test('the URLs name the two hosts on one port; a client trusting the CA gets a token and pages whose links name the api host', async ({ mock }) => {
@@ -94,16 +93,7 @@ test.describe('one port, two names, over HTTPS', () => {
 
 test.describe('two ports over HTTPS (the default layout)', () => {
   test.use({
-    mockOptions: {
-      tls: {
-        get cert() {
-          return made.cert;
-        },
-        get key() {
-          return made.key;
-        },
-      },
-    },
+    mockOptions: { tls: madeTls },
   });
 
   test('both origins answer at https://127.0.0.1 on ports of their own', async ({ mock }) => {
