@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Origin } from '../contracts/endpoints.ts';
 
@@ -89,6 +89,9 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
   return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
 }
 
+/** The sockets each server of createOriginServer holds open, for closeServer. */
+const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
+
 /**
  * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host
  * (`origin` then names the shape of errors answered before a request is read), with the limits above
@@ -113,6 +116,12 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
   // An https.Server is an http.Server over TLS: the same options, events and limits.
   const server: Server = tls ? createTlsServer({ ...options, cert: tls.cert, key: tls.key }, listener) : createServer(options, listener);
   server.keepAliveTimeout = timeouts.keepAliveMs;
+  const open = new Set<Socket>();
+  OPEN_SOCKETS.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, hooks));
   // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
   // unknown Expect with an empty 417: both get a body naming the problem instead.
@@ -146,8 +155,10 @@ export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
-    // Keep-alive sockets would hold close() open until they idle out.
-    server.closeAllConnections();
+    // Every socket the server accepted, not only those node still counts as its connections (what
+    // closeAllConnections ends): a CONNECT's socket, or one ended after a raw error and waiting for
+    // its peer, would hold close() open as a keep-alive socket would, until a timeout.
+    for (const socket of OPEN_SOCKETS.get(server) ?? []) socket.destroy();
   });
 }
 

@@ -136,6 +136,22 @@ plainTest.describe('factory', () => {
     await plainExpect(fetch(mock.baseUrl)).rejects.toThrow();
   });
 
+  plainTest('close ends every connection, a refused CONNECT that came with a body too', async () => {
+    const mock = createMock();
+    await mock.listen();
+    const { hostname, port } = new URL(mock.baseUrl);
+    // Node hands a CONNECT's socket to the mock and no longer counts it as a connection of its own.
+    const socket = connect(Number(port), hostname, () =>
+      socket.end('CONNECT /_mock/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 119193\r\n\r\n' + 'x'.repeat(119_193)),
+    );
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('data', resolve));
+    const closed = mock.close().then(() => 'closed');
+    const held = new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5_000));
+    plainExpect(await Promise.race([closed, held])).toBe('closed');
+    socket.destroy();
+  });
+
   plainTest('a port in use: listen rejects with a sentence naming it', async () => {
     const first = createMock();
     await first.listen();
