@@ -19,6 +19,9 @@ export interface Exchange {
   readonly body: unknown;
   /** The body as it came. */
   readonly text: string;
+  /** Epoch ms the request left and its answer came: what a sequence rule reads time from. */
+  readonly sentMs?: number;
+  readonly receivedMs?: number;
 }
 
 /** An error of a schema validator, as Ajv (compiled or standalone) reports it. */

@@ -7,13 +7,18 @@
  *   platform's public documentation records, or a stricter choice of this project's mock. A broken
  *   platform rule is reported (a "platform deviation"); it fails the run only with LP_STRICT=1.
  *
+ * - `client`: what the document asks of a client; the mock reports its callers' breaches as client
+ *   findings, and no verdict on a service rests on it.
+ *
  * A rule judged on every response of a kind carries `judged` (where) and `judge` (how: a pure function
- * of one exchange, exchange.ts), which the suite's client and the k6 scripts both apply. k6-safe.
+ * of one exchange, exchange.ts), which the suite's client and the k6 scripts both apply. A rule judged
+ * over a sequence names it in `judged` too, and its area's file exports the one Observer
+ * (finding.ts) that judges it, which every consumer runs. k6-safe.
  */
 import type { RuleArea } from './areas.ts';
 import type { ExchangeJudge } from './exchange.ts';
 
-export type RuleLevel = 'contract' | 'platform';
+export type RuleLevel = 'contract' | 'platform' | 'client';
 
 interface RuleBase {
   readonly area: RuleArea;
@@ -41,4 +46,13 @@ interface PlatformRule extends RuleBase {
   readonly note: string;
 }
 
-export type Rule = ContractRule | PlatformRule;
+/** What the document asks of a client (never a verdict on the service): the mock judges its callers by these. */
+interface ClientRule extends RuleBase {
+  readonly level: 'client';
+  readonly section: string;
+  readonly quote: string;
+  /** `stated`: the words ask it of the client; `implied`: it follows from them. */
+  readonly basis: 'stated' | 'implied';
+}
+
+export type Rule = ContractRule | PlatformRule | ClientRule;

@@ -1,0 +1,36 @@
+/**
+ * What every judge reports when a rule breaks, whatever ran it (a spec, a k6 script, the profile
+ * prober, the mock judging its caller), and what every report renders: one shape, one vocabulary
+ * (the ids of contracts/rules). k6-safe.
+ */
+import type { Broken, Exchange } from './exchange.ts';
+import { RULES, type RuleId, type RuleLevel } from './index.ts';
+
+export interface Finding {
+  readonly rule: RuleId;
+  readonly level: RuleLevel;
+  /** What the rule expected. */
+  readonly expected: string;
+  /** What came back instead. */
+  readonly got: string;
+  /** The request in a few words, e.g. `GET /api/v2/content?limit=1`: never a token. */
+  readonly request: string;
+  /** Epoch ms when the answer came, where a sequence rule judged it. */
+  readonly atMs?: number;
+}
+
+/** A finding of `rule`, at its level, from how it broke on `request`. */
+export function finding(rule: RuleId, broken: Broken, request: string, atMs?: number): Finding {
+  return { rule, level: RULES[rule].level, expected: broken.expected, got: broken.got, request, ...(atMs === undefined ? {} : { atMs }) };
+}
+
+/**
+ * The judge of rules over a sequence (a client's requests within its windows, a walk of a snapshot, a
+ * client's conduct towards the service): one per kind, fed the exchanges of one sequence in order,
+ * saying what each broke. Pure and k6-safe: it reads time from the exchanges, never from a clock.
+ */
+export interface Observer {
+  observe(exchange: Exchange): readonly Finding[];
+  /** What only the whole sequence shows, once it is over. */
+  end?(): readonly Finding[];
+}
