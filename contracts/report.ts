@@ -1,0 +1,77 @@
+/**
+ * The one set of renderers of what a run found: a finding's one line of text, JUnit XML and HTML
+ * pages, with the project's one XML escaper and one HTML escaper. The Playwright summary reporter
+ * (harness/report/), k6's handleSummary (load/lib/summary.ts), `npm test`'s index page and the mock's
+ * `GET /_mock/findings` all write through it. k6-safe: no Node API, ES2017.
+ */
+import type { Finding } from './rules/finding.ts';
+import { sentence } from './rules/exchange.ts';
+
+/** HTML text and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+}
+
+/** XML text and attribute values; characters XML 1.0 forbids even escaped (control characters but tab, LF, CR) are dropped. */
+export function escapeXml(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters to drop
+  return escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ''));
+}
+
+/** A finding on one line: `<rule> (<level>): expected …, got … (<request>)`. */
+export function findingLine(f: Finding): string {
+  return `${f.rule} (${f.level}): ${sentence(f)} (${f.request})`;
+}
+
+/** One testcase: passed unless it has failures or a skip reason; `out` is a note beside a pass. */
+export interface JUnitCase {
+  readonly classname: string;
+  readonly name: string;
+  readonly failures?: readonly { readonly type: string; readonly message: string; readonly text?: string }[];
+  readonly skipped?: string;
+  readonly out?: string;
+}
+
+export interface JUnitSuite {
+  readonly name: string;
+  readonly cases: readonly JUnitCase[];
+}
+
+/** A JUnit XML file: `<testsuites>` named `name`, its counts added up from the suites'. */
+export function junitXml(name: string, suites: readonly JUnitSuite[], seconds = 0): string {
+  const total = { tests: 0, failures: 0, skipped: 0 };
+  const blocks = suites.map((suite) => {
+    const counts = { tests: suite.cases.length, failures: 0, skipped: 0 };
+    const cases = suite.cases.map((c) => {
+      const failures = c.failures ?? [];
+      if (failures.length > 0) counts.failures++;
+      else if (c.skipped !== undefined) counts.skipped++;
+      const body = [
+        ...failures.map((f) => `<failure message="${escapeXml(f.message)}" type="${escapeXml(f.type)}">${escapeXml(f.text ?? f.message)}</failure>`),
+        ...(failures.length === 0 && c.skipped !== undefined ? [`<skipped message="${escapeXml(c.skipped)}"/>`] : []),
+        ...(c.out === undefined ? [] : [`<system-out>${escapeXml(c.out)}</system-out>`]),
+      ];
+      return `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="0">${body.join('')}</testcase>`;
+    });
+    total.tests += counts.tests;
+    total.failures += counts.failures;
+    total.skipped += counts.skipped;
+    return `  <testsuite ${attributes(suite.name, counts, seconds)}>\n${cases.map((c) => `${c}\n`).join('')}  </testsuite>\n`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attributes(name, total, seconds)}>\n${blocks.join('')}</testsuites>\n`;
+}
+
+function attributes(name: string, c: { tests: number; failures: number; skipped: number }, seconds: number): string {
+  return `name="${escapeXml(name)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds.toFixed(3)}"`;
+}
+
+/** A table: a header row and rows of cells already rendered as HTML (`<td>` or `<th>`). */
+export function htmlTable(head: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
+  const header = `<tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
+  return `<table${className === '' ? '' : ` class="${className}"`}>${header}\n${rows.map((row) => `<tr>${row.join('')}</tr>`).join('\n')}</table>`;
+}
+
+/** A self-contained page: inline CSS, no script, no external resource. */
+export function htmlPage(title: string, body: string, style = ''): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${style}</style></head>\n<body>${body}</body></html>\n`;
+}
