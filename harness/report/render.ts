@@ -4,6 +4,7 @@
  * `renderRunHtml` (the page beside the HTML report).
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
+import { escapeHtml, htmlPage, htmlTable } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
 import type { TargetDescription } from './target-description.ts';
 import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
@@ -81,14 +82,12 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /** A rule's last cell: for a broken rule, why (its first failure message) above the failing tests. */
 function whyCell(item: RuleCoverage): string {
-  const list = item.why.map((w) => escapeHtml(w)).join('<br>');
-  if (item.state !== 'broken') return list;
+  const list = item.why.map(escapeHtml).join('<br>');
+  if (item.state !== 'broken') return `<td>${list}</td>`;
   const why = item.firstFailure === undefined ? '' : `<pre class="why">${escapeHtml(item.firstFailure)}</pre>`;
-  return `${why}<small>failing tests:</small><br>${list}`;
+  return `<td>${why}<small>failing tests:</small><br>${list}</td>`;
 }
 
 export interface RunPage {
@@ -99,38 +98,33 @@ export interface RunPage {
   readonly deviations?: readonly Deviation[];
 }
 
+const STYLE = `body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
+.broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
+.deviations code{white-space:nowrap}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}`;
+
 /** A self-contained page: the target, the run's verdict per rule (a broken rule with why), the deviations. */
 export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): string {
   const { title, target, deviations = [] } = page;
-  const rows = byArea(items)
-    .map(
-      ([area, list]) =>
-        `<tr><th colspan="4">${escapeHtml(RULE_AREAS[area])}</th></tr>` +
-        list
-          .map(
-            (item) =>
-              `<tr class="${item.state.replace(' ', '-')}"><td>${MARK[item.state]}</td><td><code>${item.id}</code> <small>${RULES[item.id].level}</small><br>${escapeHtml(RULES[item.id].statement)}</td>` +
-              `<td>${item.state}</td><td>${whyCell(item)}</td></tr>`,
-          )
-          .join(''),
-    )
-    .join('');
-  const targetBlock = target
-    ? `<h2>Target</h2><p>${escapeHtml(target.line)}</p><dl>${Object.entries(target.facts)
-        .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
-        .join('')}</dl>`
-    : '';
-  const deviationBlock =
-    deviations.length === 0
-      ? '<h2 id="deviations">Platform deviations</h2><p>None.</p>'
-      : `<h2 id="deviations">Platform deviations</h2><p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>` +
-        `<table class="deviations"><tr><th>rule</th><th>what deviated</th><th>test</th></tr>${deviations
-          .map((d) => `<tr><td><code>${escapeHtml(d.rule)}</code></td><td>${escapeHtml(d.message)}</td><td>${escapeHtml(d.test)}</td></tr>`)
-          .join('')}</table>`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
-body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
-.broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
-.deviations code{white-space:nowrap}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}</style></head><body>
-<h1>${escapeHtml(title)}</h1>${targetBlock}<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>
-<table>${rows}</table>${deviationBlock}</body></html>\n`;
+  const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
+  const rows = byArea(items).flatMap(([area, list]) => [
+    [`<th colspan="4">${escapeHtml(RULE_AREAS[area])}</th>`],
+    ...list.map((item) => [
+      `<td class="${item.state.replace(' ', '-')}">${MARK[item.state]}</td>`,
+      `<td><code>${item.id}</code> <small>${RULES[item.id].level}</small><br>${escapeHtml(RULES[item.id].statement)}</td>`,
+      td(item.state),
+      whyCell(item),
+    ]),
+  ]);
+  const facts = Object.entries(target?.facts ?? {}).map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`);
+  const deviationRows = deviations.map((d) => [`<td><code>${escapeHtml(d.rule)}</code></td>`, td(d.message), td(d.test)]);
+  return htmlPage(
+    title,
+    `<h1>${escapeHtml(title)}</h1>${target ? `<h2>Target</h2><p>${escapeHtml(target.line)}</p><dl>${facts.join('')}</dl>` : ''}` +
+      `<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>` +
+      `${htmlTable(['', 'rule', 'state', 'why'], rows)}<h2 id="deviations">Platform deviations</h2>` +
+      (deviations.length === 0
+        ? '<p>None.</p>'
+        : `<p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>${htmlTable(['rule', 'what deviated', 'test'], deviationRows, 'deviations')}`),
+    STYLE,
+  );
 }

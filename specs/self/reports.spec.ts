@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { escapeXml } from '../../contracts/report.ts';
 import { describeTarget } from '../../harness/report/target-description.ts';
 import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/child-run.ts';
 import { readConfig } from '../../harness/target/config.ts';
@@ -50,8 +51,10 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
       }
 
       const junit = readFileSync(path.join(work, 'reports', 'junit.xml'), 'utf8');
-      expect(junit).toContain(`<property name="lp.target" value="${target.line}"/>`);
-      expect(junit).toContain('<property name="lp.profile" value="lenient"/>');
+      // Named by Playwright's junit reporter: in the <testsuites> name, and on each testcase (an annotation of the fixtures).
+      expect(junit).toContain(`name="Learning Platform API contract suite against ${escapeXml(target.line)}"`);
+      expect(junit).toContain(`<property name="lp.target" value="${escapeXml(target.line)}">`);
+      expect(target.line).toContain('profile lenient');
       const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary', 'child.json'), 'utf8')) as { target?: Record<string, string> };
       expect(summary.target).toEqual({ line: target.line, ...target.facts });
 
