@@ -32,7 +32,7 @@ const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, juni
 // The JUnit file names the target in its <testsuites> (Playwright's junit reporter reads this), and on each
 // testcase as the `lp.target` property (an annotation of specs/fixtures). A child run does not inherit it
 // (harness/self-check/child-run.ts clears PLAYWRIGHT_*).
-process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target.line}`;
+process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
 // The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 

@@ -105,10 +105,10 @@ function writeIndex(total: Counts): void {
     let line = 'did not run';
     let target = '';
     try {
-      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: { line?: string } };
+      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: string };
       line = formatCounts(summary);
       // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
-      if (summary.target?.line) target = `<br>target: ${escapeHtml(summary.target.line)}`;
+      if (summary.target) target = `<br>target: ${escapeHtml(summary.target)}`;
     } catch {
       // No summary: the phase died before its reporter wrote one.
     }

@@ -6,7 +6,6 @@
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
 import { escapeHtml, htmlPage, htmlTable } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
-import type { TargetDescription } from './target-description.ts';
 import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
 
 const MARK = { held: '✓', broken: '✗', deviates: '!', 'not checked': '-', 'no test': '·' } as const;
@@ -93,14 +92,14 @@ function whyCell(item: RuleCoverage): string {
 export interface RunPage {
   readonly title: string;
   /** What the run was pointed at; named under the title. */
-  readonly target?: TargetDescription;
+  readonly target?: string;
   /** The run's platform deviations, listed in a section of their own. */
   readonly deviations?: readonly Deviation[];
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
 .broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
-.deviations code{white-space:nowrap}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}`;
+.deviations code{white-space:nowrap}`;
 
 /** A self-contained page: the target, the run's verdict per rule (a broken rule with why), the deviations. */
 export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): string {
@@ -115,11 +114,10 @@ export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): st
       whyCell(item),
     ]),
   ]);
-  const facts = Object.entries(target?.facts ?? {}).map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`);
   const deviationRows = deviations.map((d) => [`<td><code>${escapeHtml(d.rule)}</code></td>`, td(d.message), td(d.test)]);
   return htmlPage(
     title,
-    `<h1>${escapeHtml(title)}</h1>${target ? `<h2>Target</h2><p>${escapeHtml(target.line)}</p><dl>${facts.join('')}</dl>` : ''}` +
+    `<h1>${escapeHtml(title)}</h1>${target === undefined ? '' : `<h2>Target</h2><p>${escapeHtml(target)}</p>`}` +
       `<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>` +
       `${htmlTable(['', 'rule', 'state', 'why'], rows)}<h2 id="deviations">Platform deviations</h2>` +
       (deviations.length === 0

@@ -19,11 +19,10 @@ import { trippedSentence } from '../target/breaker.ts';
 import { RESPONSE_RULES } from '../verdict/response-rules.ts';
 import { coverage, deviationsOf, type TestRecord } from './coverage.ts';
 import { countsLine, renderRunHtml, renderRunText } from './render.ts';
-import type { TargetDescription } from './target-description.ts';
 
 export interface SummaryReporterOptions {
   /** The run's target, named in every report. Default: none named (a config that gives none). */
-  readonly target?: TargetDescription;
+  readonly target?: string;
   /** Where the html reporter writes (PLAYWRIGHT_HTML_OUTPUT_DIR wins, as it does for that reporter). Default reports/html. */
   readonly htmlDir?: string;
   /** Where the junit reporter writes (PLAYWRIGHT_JUNIT_OUTPUT_FILE wins, as it does for that reporter). Default: no JUnit file. */
@@ -58,7 +57,7 @@ export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
   /** Issued, logged out, already ended, not logged out. */
   readonly #tokens = [0, 0, 0, 0];
-  readonly #target: TargetDescription | undefined;
+  readonly #target: string | undefined;
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
   #summaryFile = '';
@@ -117,7 +116,7 @@ export default class SummaryReporter implements Reporter {
     const summary = {
       ...counts,
       status: result.status,
-      ...(target ? { target: { line: target.line, ...target.facts } } : {}),
+      ...(target ? { target } : {}),
       tokens: { issued: this.#tokens[0], loggedOut: this.#tokens[1], alreadyEnded: this.#tokens[2], notLoggedOut: this.#tokens[3] },
       deviationList: deviations,
       rules: rules?.map(({ id, state, why, firstFailure }) => ({ id, state, why, ...(firstFailure === undefined ? {} : { firstFailure }) })),
@@ -127,7 +126,7 @@ export default class SummaryReporter implements Reporter {
     const lines: string[] = [];
     if (rules) {
       // The html reporter reads its title in its own onEnd, which comes after this one's: the verdict heads the report.
-      const against = target ? ` · target: ${target.line}` : '';
+      const against = target ? ` · target: ${target}` : '';
       process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)}${against} · rules: ${countsLine(rules)} · per rule: rules.html beside this report`;
       lines.push(`\n${renderRunText(rules)}`);
       if (deviations.length > 0) lines.push(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
@@ -150,7 +149,7 @@ export default class SummaryReporter implements Reporter {
       );
     }
     if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
-    if (rules) lines.push(`\nTarget: ${target?.line ?? 'not named (the config gives the summary reporter no target)'}`);
+    if (rules) lines.push(`\nTarget: ${target ?? 'not named (the config gives the summary reporter no target)'}`);
     this.#printed = [...lines, formatCounts(counts)];
     // Skipped tests alone would exit 0: a run that stopped itself must not.
     return stopped === undefined ? undefined : { status: 'failed' };

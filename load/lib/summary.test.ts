@@ -85,20 +85,19 @@ test.describe('reading k6 summary data', () => {
   test('the report: rules counted, thresholds with the value they read, plot buckets in order, plot metrics left out', () => {
     const report = buildReport(DATA, OPTIONS);
     expect(report.ok).toBe(false);
-    expect(report.rules.find((r) => r.rule === 'rate.retry-after')).toEqual({
-      rule: 'rate.retry-after',
-      sentence: RULES['rate.retry-after'].statement,
-      count: 3,
-      judged: 5,
+    const rule = (id: RuleId) => report.lines.find((l) => l.name === named(id));
+    expect(rule('rate.retry-after')).toEqual({
+      kind: 'rules',
+      name: named('rate.retry-after'),
       state: 'broken',
-      reportedOnly: false,
+      detail: 'broken 3 time(s) in 5 judged; expected never',
     });
-    expect(report.rules.find((r) => r.rule === 'rate.remaining')).toMatchObject({ count: 0, judged: 40, state: 'ok' });
-    expect(report.rules.find((r) => r.rule === 'rate.429')).toMatchObject({ count: 0, judged: 0, state: 'not checked', reason: 'no request exercised it' });
-    expect(report.rules.find((r) => r.rule === 'platform.retry-after-reset')).toMatchObject({ count: 2, reportedOnly: true });
-    expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, state: 'ok', value: 20 });
-    expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, state: 'ok', value: 0 });
-    expect(report.thresholds.some((t) => t.metric.startsWith(METRICS.plotRemaining))).toBe(false);
+    expect(rule('rate.remaining')).toMatchObject({ state: 'ok', detail: 'held in 40 judged' });
+    expect(rule('rate.429')).toMatchObject({ state: 'not checked', detail: 'no request exercised it' });
+    expect(rule('platform.retry-after-reset')).toMatchObject({ state: 'deviates' });
+    expect(report.lines).toContainEqual({ kind: 'thresholds', name: `${METRICS.budgetMeasured} min>=20`, state: 'ok', detail: 'got 20' });
+    expect(report.lines).toContainEqual({ kind: 'thresholds', name: 'http_req_failed rate==0', state: 'ok', detail: 'got 0' });
+    expect(report.lines.some((l) => l.name.startsWith(METRICS.plotRemaining) || l.name.includes('{rule:'))).toBe(false);
     expect(Object.keys(report.metrics).some((name) => name.startsWith(METRICS.plotRefused))).toBe(false);
     expect(report.plot).toEqual(plotSeries(DATA.metrics));
     expect(plotSeries(DATA.metrics)).toEqual([
@@ -167,7 +166,7 @@ test.describe('the report files', () => {
 
   test('LP_STRICT=1: a broken platform rule fails the run', () => {
     const report = buildReport(DATA, { ...OPTIONS, rules: { ...OPTIONS.rules, strict: true } });
-    expect(report.rules.find((r) => r.rule === 'platform.retry-after-reset')).toMatchObject({ count: 2, reportedOnly: false, state: 'broken' });
+    expect(report.lines.find((l) => l.name === named('platform.retry-after-reset'))).toMatchObject({ state: 'broken' });
   });
 });
 
@@ -177,8 +176,7 @@ test('a passing run without a plot', () => {
   expect(report).toMatchObject({
     ok: true,
     plot: undefined,
-    rules: [],
-    thresholds: [{ metric: 'checks', expression: 'rate==1', ok: true, state: 'ok', value: 1 }],
+    lines: [{ kind: 'thresholds', name: 'checks rate==1', state: 'ok', detail: 'got 1' }],
   });
 });
 
@@ -200,7 +198,10 @@ test.describe('nothing exercised is never called ok', () => {
     };
     const files = summaryFiles(data, { script: 'smoke', rules });
     expect(JSON.parse(files['reports/load/smoke.summary.json'] ?? '{}')).toMatchObject({
-      checks: [{ name: 'the next page is reachable', group: '', passes: 0, fails: 0, state: 'not checked' }],
+      lines: [
+        ...IDS.map(() => expect.anything()),
+        { kind: 'checks', name: 'the next page is reachable', state: 'not checked', detail: 'no request exercised it' },
+      ],
     });
     expect(files['reports/load/smoke.junit.xml']).toContain(
       'name="the next page is reachable" time="0"><skipped message="not checked: no request exercised it"/>',
@@ -217,10 +218,10 @@ test.describe('nothing exercised is never called ok', () => {
       },
     };
     const report = buildReport(data, { script: 'smoke', rules });
-    expect(report.rules.map((r) => [r.rule, r.state, r.reason])).toEqual([
-      ['token.response', 'ok', undefined],
-      ['snapshot.next', 'not checked', 'no request exercised it'],
-      ['snapshot.traversal', 'not checked', 'LP_EXPECTED_ITEMS is not set'],
+    expect(report.lines.filter((l) => l.kind === 'rules').map((l) => [l.name, l.state, l.detail])).toEqual([
+      [named('token.response'), 'ok', 'held in 3 judged'],
+      [named('snapshot.next'), 'not checked', 'no request exercised it'],
+      [named('snapshot.traversal'), 'not checked', 'LP_EXPECTED_ITEMS is not set'],
     ]);
     expect(report.ok).toBe(true);
     const files = summaryFiles(data, { script: 'smoke', rules });
@@ -250,11 +251,11 @@ test.describe('nothing exercised is never called ok', () => {
     const report = JSON.parse(files['reports/load/smoke.summary.json'] ?? '{}') as {
       ok: boolean;
       notice: string;
-      rules: Array<{ state: string; reason: string }>;
+      lines: Array<{ kind: string; state: string; detail: string }>;
     };
     expect(report.ok).toBe(false);
     expect(report.notice).toBe(KEY_REFUSED);
-    expect(report.rules.every((r) => r.state === 'not checked' && r.reason === KEY_REFUSED_LINE)).toBe(true);
+    expect(report.lines.every((l) => l.kind === 'checks' || (l.state === 'not checked' && l.detail === KEY_REFUSED_LINE))).toBe(true);
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe(`load/smoke: FAILED in 0.9 s: ${KEY_REFUSED}`);
     expect(text).toContain('LP_CLIENT_SECRET');

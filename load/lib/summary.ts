@@ -69,39 +69,18 @@ export interface SummaryOptions {
   readonly target?: string;
 }
 
-/** ok: exercised and held; broken: exercised and failed; not checked: nothing exercised it. */
-type LineState = 'ok' | 'broken' | 'not checked';
-
-interface ThresholdResult {
-  readonly metric: string;
-  readonly expression: string;
-  readonly ok: boolean;
-  readonly state: LineState;
-  /** Why it is not checked. */
-  readonly reason?: string;
-  /** The metric's value the expression reads, where one is known. */
-  readonly value: number | undefined;
-}
-
-interface RuleResult {
-  readonly rule: string;
-  readonly sentence: string;
-  readonly count: number;
-  /** Times a request was judged against the rule, held or broken. */
-  readonly judged: number;
-  readonly state: LineState;
-  /** Why it is not checked. */
-  readonly reason?: string;
-  /** Reported, not failing: a platform deviation without LP_STRICT=1. */
-  readonly reportedOnly: boolean;
-}
-
-interface CheckResult {
+/**
+ * One line of every output: a rule, a threshold or a check. ok: exercised and held; broken: exercised
+ * and failed; deviates: a broken platform rule, reported only (without LP_STRICT=1); not checked:
+ * nothing exercised it.
+ */
+export interface Line {
+  readonly kind: 'rules' | 'thresholds' | 'checks';
+  /** A rule's id and statement, a threshold's metric and expression, a check's group and name. */
   readonly name: string;
-  readonly group: string;
-  readonly passes: number;
-  readonly fails: number;
-  readonly state: LineState;
+  readonly state: 'ok' | 'broken' | 'deviates' | 'not checked';
+  /** What it says: what held, how it broke, or why it was not checked. */
+  readonly detail: string;
 }
 
 export interface PlotPoint {
@@ -112,6 +91,7 @@ export interface PlotPoint {
   readonly refused: number;
 }
 
+/** What every output is written from; the JSON file is this. */
 export interface Report {
   readonly script: string;
   readonly ok: boolean;
@@ -120,9 +100,7 @@ export interface Report {
   readonly durationMs: number | undefined;
   readonly target: string | undefined;
   readonly generatedAt: string | undefined;
-  readonly thresholds: readonly ThresholdResult[];
-  readonly rules: readonly RuleResult[];
-  readonly checks: readonly CheckResult[];
+  readonly lines: readonly Line[];
   /** k6 and custom metrics, without the plot's per-bucket submetrics. */
   readonly metrics: Readonly<Record<string, { readonly type: string; readonly values: Readonly<Record<string, number>> }>>;
   readonly plot: readonly PlotPoint[] | undefined;
@@ -154,15 +132,20 @@ function thresholdValue(metric: K6MetricSummary, expression: string): number | u
   return aggregate === undefined || hasNoSamples(metric) ? undefined : metric.values[aggregate];
 }
 
-function checksOf(group: K6Group | undefined, out: CheckResult[] = []): CheckResult[] {
+function checksOf(group: K6Group | undefined, out: Line[] = []): Line[] {
   if (!group) return out;
-  for (const { name, passes, fails } of group.checks) out.push({ name, group: group.path ?? group.name, passes, fails, state: lineState(passes, fails) });
+  const path = group.path ?? group.name;
+  for (const { name, passes, fails } of group.checks) {
+    const [state, detail] =
+      fails > 0
+        ? (['broken', `${fails} of ${passes + fails} failed`] as const)
+        : passes > 0
+          ? (['ok', `${passes} passed`] as const)
+          : (['not checked', NOT_EXERCISED] as const);
+    out.push({ kind: 'checks', name: path !== '' && path !== '::' ? `${path} › ${name}` : name, state, detail });
+  }
   for (const child of group.groups) checksOf(child, out);
   return out;
-}
-
-function lineState(held: number, broken: number): LineState {
-  return broken > 0 ? 'broken' : held > 0 ? 'ok' : 'not checked';
 }
 
 /** The sentence of a run whose key the token endpoint refused: it names the settings, never the service. */
@@ -213,58 +196,60 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
   }
   const keyRefused = (data.metrics[METRICS.keyRefused]?.values.count ?? 0) > 0;
   const given = options.rules;
-  const rules = (given?.ids ?? []).map((rule): RuleResult => {
-    const count = counts[rule] ?? 0;
+  const rules = (given?.ids ?? []).map((id): Line => {
+    const count = counts[id] ?? 0;
     // A finding is a judgement even where the judged count went missing.
-    const times = Math.max(judged[rule] ?? 0, count);
-    const state = lineState(times - count, count);
-    const reason = state !== 'not checked' ? undefined : keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[rule] ?? NOT_EXERCISED);
+    const times = Math.max(judged[id] ?? 0, count);
     // A tag the registry does not know is shown by its tag, and fails as a contract rule would.
-    const known: Rule | undefined = RULES[rule];
-    return {
-      rule,
-      sentence: known?.statement ?? rule,
-      count,
-      judged: times,
-      state,
-      ...(reason === undefined ? {} : { reason }),
-      reportedOnly: known?.level === 'platform' && given?.strict !== true,
-    };
+    const rule: Rule | undefined = RULES[id];
+    const name = `${id}: ${rule?.statement ?? id}`;
+    const broken = `broken ${count} time(s) in ${times} judged; expected never`;
+    if (count > 0 && rule?.level === 'platform' && given?.strict !== true)
+      return { kind: 'rules', name, state: 'deviates', detail: `platform deviation: ${broken} (fails only with LP_STRICT=1)` };
+    if (count > 0) return { kind: 'rules', name, state: 'broken', detail: broken };
+    if (times > 0) return { kind: 'rules', name, state: 'ok', detail: `held in ${times} judged` };
+    return { kind: 'rules', name, state: 'not checked', detail: keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[id] ?? NOT_EXERCISED) };
   });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
   const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
-  const thresholds: ThresholdResult[] = [];
+  const thresholds: Line[] = [];
+  let thresholdsOk = true;
   for (const key of keys) {
     const metric = data.metrics[key];
+    const { metric: name, tags } = parseMetricKey(key);
     // The violations counter's total says nothing when no rule was judged; after a refused key, nothing does.
-    const unjudged = keyRefused ? KEY_REFUSED_LINE : parseMetricKey(key).metric === given?.metric ? notice : undefined;
-    for (const [expression, threshold] of Object.entries(metric?.thresholds ?? {})) {
-      const value = metric && thresholdValue(metric, expression);
-      const noSamples = value === undefined && metric && hasNoSamples(metric) ? 'no samples' : undefined;
+    const unjudged = keyRefused ? KEY_REFUSED_LINE : name === given?.metric ? notice : undefined;
+    for (const [expression, { ok }] of Object.entries(metric?.thresholds ?? {})) {
+      thresholdsOk &&= ok;
+      // Thresholds on a rule's submetric are reported as that rule.
+      if (!metric || tags.rule !== undefined) continue;
+      const value = thresholdValue(metric, expression);
       // After a refused key even a failed threshold (the refusal itself counted as a failed request, no
       // walk completed) says nothing of the service: the run fails on the key, named in the notice.
-      const reason = keyRefused ? KEY_REFUSED_LINE : threshold.ok ? (unjudged ?? noSamples) : undefined;
-      const state: LineState = reason !== undefined ? 'not checked' : threshold.ok ? 'ok' : 'broken';
-      thresholds.push({ metric: key, expression, ok: threshold.ok, state, ...(reason === undefined ? {} : { reason }), value });
+      const reason = keyRefused ? KEY_REFUSED_LINE : ok ? (unjudged ?? (hasNoSamples(metric) ? 'no samples' : undefined)) : undefined;
+      const got = `got ${formatNumber(value)}`;
+      const [state, detail] =
+        reason !== undefined ? (['not checked', reason] as const) : ok ? (['ok', got] as const) : (['broken', `expected ${expression}, ${got}`] as const);
+      thresholds.push({ kind: 'thresholds', name: `${key} ${expression}`, state, detail });
     }
   }
-  const checks = checksOf(data.root_group);
-  const ok =
-    notice === undefined && thresholds.every((t) => t.ok) && checks.every((c) => c.fails === 0) && rules.every((r) => r.state !== 'broken' || r.reportedOnly);
+  const lines = [...rules, ...thresholds, ...checksOf(data.root_group)];
   return {
     script: options.script,
-    ok,
+    ok: notice === undefined && thresholdsOk && lines.every((l) => l.state !== 'broken'),
     notice,
     durationMs: data.state?.testRunDurationMs,
     target: options.target,
     generatedAt: options.generatedAt,
-    thresholds,
-    rules,
-    checks,
+    lines,
     metrics,
     plot: options.plotBucketMs === undefined ? undefined : plotSeries(data.metrics),
     plotBucketMs: options.plotBucketMs,
   };
+}
+
+function formatNumber(value: number | undefined): string {
+  return value === undefined || Number.isNaN(value) ? '-' : Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
 /** Every string under a key that names a token or a secret, anywhere in `value` (e.g. setup data). */
@@ -278,47 +263,6 @@ export function collectSecrets(value: unknown, out: string[] = [], depth = 0): s
   return out;
 }
 
-function formatNumber(value: number | undefined): string {
-  if (value === undefined || Number.isNaN(value)) return '-';
-  return Number.isInteger(value) ? String(value) : value.toFixed(2);
-}
-
-/**
- * One line of every output: a rule, a threshold or a check, in one of four states (a deviation is a
- * broken platform rule reported only), and what it says: why it broke, why it was not checked, or what held.
- */
-interface Line {
-  readonly kind: 'rules' | 'thresholds' | 'checks';
-  readonly name: string;
-  readonly state: LineState | 'deviates';
-  readonly detail: string;
-}
-
-function linesOf(report: Report): Line[] {
-  const rules = report.rules.map((r): Line => {
-    const broken = `broken ${r.count} time(s) in ${r.judged} judged; expected never`;
-    const name = `${r.rule}: ${r.sentence}`;
-    if (r.state === 'not checked') return { kind: 'rules', name, state: r.state, detail: r.reason ?? NOT_EXERCISED };
-    if (r.state === 'ok') return { kind: 'rules', name, state: r.state, detail: `held in ${r.judged} judged` };
-    if (r.reportedOnly) return { kind: 'rules', name, state: 'deviates', detail: `platform deviation: ${broken} (fails only with LP_STRICT=1)` };
-    return { kind: 'rules', name, state: r.state, detail: broken };
-  });
-  // Thresholds on a rule's submetric are reported as that rule above.
-  const thresholds = report.thresholds
-    .filter((t) => t.metric.indexOf('{rule:') < 0)
-    .map((t): Line => {
-      const detail = t.state === 'not checked' ? (t.reason ?? NOT_EXERCISED) : `${t.ok ? '' : `expected ${t.expression}, `}got ${formatNumber(t.value)}`;
-      return { kind: 'thresholds', name: `${t.metric} ${t.expression}`, state: t.state, detail };
-    });
-  const checks = report.checks.map((c): Line => ({
-    kind: 'checks',
-    name: c.group !== '' && c.group !== '::' ? `${c.group} › ${c.name}` : c.name,
-    state: c.state,
-    detail: c.state === 'not checked' ? NOT_EXERCISED : `${c.fails > 0 ? c.fails : c.passes} of ${c.passes + c.fails} ${c.fails > 0 ? 'failed' : 'passed'}`,
-  }));
-  return [...rules, ...thresholds, ...checks];
-}
-
 /** JUnit XML: one testcase per rule, threshold and check; a run that checked nothing fails as a run (skips alone would read as green). */
 function junit(report: Report): string {
   const suite = `load.${report.script}`;
@@ -326,7 +270,7 @@ function junit(report: Report): string {
     report.notice === undefined
       ? []
       : [{ classname: `${suite}.run`, name: 'the run exercised the service', failures: [{ type: 'run', message: report.notice }] }];
-  for (const { kind, name, state, detail } of linesOf(report)) {
+  for (const { kind, name, state, detail } of report.lines) {
     const c = { classname: `${suite}.${kind}`, name };
     if (state === 'broken') cases.push({ ...c, failures: [{ type: kind, message: detail }] });
     else if (state === 'not checked') cases.push({ ...c, skipped: `not checked: ${detail}` });
@@ -341,7 +285,7 @@ const MARK = { ok: 'ok  ', broken: 'FAIL', deviates: 'warn', 'not checked': '-- 
 function text(report: Report): string {
   const seconds = report.durationMs === undefined ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
   const lines = [`load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${seconds}${report.notice === undefined ? '' : `: ${report.notice}`}`];
-  for (const line of linesOf(report)) lines.push(`  ${MARK[line.state]} ${line.name} (${line.state === 'not checked' ? 'not checked: ' : ''}${line.detail})`);
+  for (const line of report.lines) lines.push(`  ${MARK[line.state]} ${line.name} (${line.state === 'not checked' ? 'not checked: ' : ''}${line.detail})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -430,9 +374,8 @@ function html(report: Report): string {
       '<p class="legend"><span style="color:#0969da">━ lowest Remaining in the bucket (band: lowest to highest)</span><span style="color:#cf222e">▮ 429 responses in the bucket</span></p>',
     );
   }
-  const lines = linesOf(report);
   for (const kind of ['rules', 'thresholds', 'checks'] as const) {
-    const rows = lines.filter((l) => l.kind === kind).map((l) => [STATUS[l.state], td(l.name), td(l.detail)]);
+    const rows = report.lines.filter((l) => l.kind === kind).map((l) => [STATUS[l.state], td(l.name), td(l.detail)]);
     if (rows.length > 0) sections.push(`<h2>${SECTIONS[kind]}</h2>`, htmlTable(['', SECTIONS[kind], ''], rows));
   }
   const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));
