@@ -19,7 +19,7 @@ export function escapeXml(text: string): string {
 }
 
 /** A finding on one line: `<rule> (<level>): expected …, got … (<request>)`. */
-export function findingLine(f: Finding): string {
+export function findingLine(f: Pick<Finding, 'expected' | 'got' | 'request'> & { readonly rule: string; readonly level: string }): string {
   return `${f.rule} (${f.level}): ${sentence(f)} (${f.request})`;
 }
 

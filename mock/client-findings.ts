@@ -15,7 +15,7 @@
  */
 import { CLIENT_RULE_IDS, CLIENT_RULES, type ClientRuleId } from '../contracts/client-rules.ts';
 import { ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
-import { junitXml } from '../contracts/report.ts';
+import { findingLine, junitXml } from '../contracts/report.ts';
 import { parseRetryAfter } from '../contracts/rate-limit.ts';
 import { REDACTED, Redactor } from '../contracts/redact.ts';
 import { type BearerHeader, parseBearer } from './bearer.ts';
@@ -282,7 +282,7 @@ export class ClientFindings {
       cases: CLIENT_RULE_IDS.map((rule) => {
         const count = state.counts.get(rule) ?? 0;
         const kept = count === 0 ? [] : this.#findings.filter((f) => f.rule === rule && f.clientId === state.id);
-        const failures = kept.map((f) => ({ type: rule, message: f.detail, text: `${f.at} ${f.request}\nExpected: ${f.expected}` }));
+        const failures = kept.map((f) => ({ type: rule, message: f.detail, text: `${f.at} ${findingLine({ ...f, level: 'client', got: f.detail })}` }));
         if (count > kept.length) failures.push({ type: rule, message: `${count - kept.length} more findings were counted but not kept`, text: '' });
         return { classname: `client.${state.id}`, name: rule, failures };
       }),

@@ -74,7 +74,7 @@ export interface SummaryOptions {
  * and failed; deviates: a broken platform rule, reported only (without LP_STRICT=1); not checked:
  * nothing exercised it.
  */
-export interface Line {
+interface Line {
   readonly kind: 'rules' | 'thresholds' | 'checks';
   /** A rule's id and statement, a threshold's metric and expression, a check's group and name. */
   readonly name: string;
