@@ -65,9 +65,48 @@ function attributes(name: string, c: { tests: number; failures: number; skipped:
   return `name="${escapeXml(name)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds.toFixed(3)}"`;
 }
 
+/**
+ * A line of a run's report (a rule, a threshold, a check): its state, and what it says: what held, how it
+ * broke, why it was not checked. A deviation is a broken platform rule, reported without failing the run.
+ */
+export interface ReportLine {
+  readonly name: string;
+  readonly state: 'ok' | 'broken' | 'deviates' | 'not checked';
+  readonly detail: string;
+}
+
+const MARK = { ok: 'ok  ', broken: 'FAIL', deviates: 'warn', 'not checked': '--  ' } as const;
+const CELL = { ok: 'pass', broken: 'FAIL', deviates: 'deviation', 'not checked': 'not checked' } as const;
+/** Characters of what a line says on the terminal: a rule's sentence and most requests fit. */
+const TEXT_COLUMNS = 220;
+
+/** A line on the terminal: `FAIL <name> (<what it says, on one line>)`. */
+export function lineText({ name, state, detail }: ReportLine): string {
+  const flat = `${state === 'not checked' ? 'not checked: ' : ''}${detail}`.replace(/\s+/g, ' ').trim();
+  return `${MARK[state]} ${name}${flat === '' ? '' : ` (${flat.length > TEXT_COLUMNS ? `${flat.slice(0, TEXT_COLUMNS - 1)}…` : flat})`}`;
+}
+
+/** Lines as one table, a heading row before each group: state, name, what it says (kept as written, lines and all). */
+export function linesTable(groups: readonly (readonly [string, readonly ReportLine[]])[]): string {
+  const rows = groups.flatMap(([heading, lines]) => [
+    [`<th colspan="3">${escapeHtml(heading)}</th>`],
+    ...lines.map((l) => [
+      `<td class="${l.state.replace(' ', '-')}">${CELL[l.state]}</td>`,
+      `<td>${escapeHtml(l.name)}</td>`,
+      `<td class="detail">${escapeHtml(l.detail)}</td>`,
+    ]),
+  ]);
+  return htmlTable([], rows);
+}
+
+/** The style of a page of lines; a page adds its own after it. */
+export const LINES_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:72rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}td.detail{white-space:pre-wrap}
+.ok{color:#1a7f37}.broken{color:#cf222e;font-weight:600}.deviates{color:#9a6700}.not-checked{color:#6e7781;font-style:italic}`;
+
 /** A table: a header row and rows of cells already rendered as HTML (`<td>` or `<th>`). */
 export function htmlTable(head: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
-  const header = `<tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
+  const header = head.length === 0 ? '' : `<tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
   return `<table${className === '' ? '' : ` class="${className}"`}>${header}\n${rows.map((row) => `<tr>${row.join('')}</tr>`).join('\n')}</table>`;
 }
 

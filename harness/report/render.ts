@@ -1,14 +1,12 @@
 /**
- * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs` and
- * `npm run docs`), `renderRunText` (the end of a run's terminal output) and
- * `renderRunHtml` (the page beside the HTML report).
+ * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs`),
+ * `renderRunText` (the end of a run's terminal output) and `renderRunHtml` (the page beside the HTML
+ * report), the last two as lines of contracts/report.ts, as k6's reports are.
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
-import { escapeHtml, htmlPage, htmlTable } from '../../contracts/report.ts';
+import { escapeHtml, htmlPage, htmlTable, LINES_STYLE, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
 import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
-
-const MARK = { held: '✓', broken: '✗', deviates: '!', 'not checked': '-', 'no test': '·' } as const;
 
 /** One line of counts: `31 held, 1 broken, 2 deviate, 9 not checked, 1 without a test`. */
 export function countsLine(items: readonly RuleCoverage[]): string {
@@ -16,31 +14,20 @@ export function countsLine(items: readonly RuleCoverage[]): string {
   return `${c.held} held, ${c.broken} broken, ${c.deviates} deviate, ${c['not checked']} not checked, ${c['no test']} without a test (of ${items.length} rules)`;
 }
 
-/** Characters of a broken rule's message on its terminal line: the rule's sentence and most requests fit. */
-const MESSAGE_COLUMNS = 220;
-
-/** A message on one line: its whitespace runs collapsed, cut at `columns` with an ellipsis. */
-export function oneLine(text: string, columns: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > columns ? `${flat.slice(0, columns - 1)}…` : flat;
+/** A rule's line: a broken one says why (its first failure message) and which tests failed; the others list theirs (skip sentences, deviations). */
+function lineOf(item: RuleCoverage): ReportLine {
+  const rule = RULES[item.id];
+  const name = `${item.id} (${rule.level}): ${rule.statement}`;
+  if (item.state === 'no test') return { name, state: 'not checked', detail: 'no test states it' };
+  if (item.state !== 'broken') return { name, state: item.state === 'held' ? 'ok' : item.state, detail: item.why.join('\n') };
+  const why = item.firstFailure?.replace(`${item.id} (${rule.level}): `, '');
+  return { name, state: 'broken', detail: `${why === undefined ? '' : `${why}\n`}failing tests: ${item.why.join(' | ')}` };
 }
 
 /** What a run checked and what it did not, and why, per rule: the last block of a run's output. */
 export function renderRunText(items: readonly RuleCoverage[]): string {
   const lines = [`Rules of the API document: ${countsLine(items)}`];
-  for (const [area, list] of byArea(items)) {
-    lines.push(`  ${RULE_AREAS[area]}`);
-    for (const item of list) {
-      const why =
-        item.state === 'held'
-          ? ''
-          : item.why.length === 0
-            ? ''
-            : ` — ${item.why.slice(0, 2).join(' | ')}${item.why.length > 2 ? ` (+${item.why.length - 2})` : ''}`;
-      lines.push(`    ${MARK[item.state]} ${item.id} [${RULES[item.id].level}] ${item.state}${why}`);
-      if (item.firstFailure !== undefined) lines.push(`        why: ${oneLine(item.firstFailure, MESSAGE_COLUMNS)}`);
-    }
-  }
+  for (const [area, list] of byArea(items)) lines.push(`  ${RULE_AREAS[area]}`, ...list.map((item) => `    ${lineText(lineOf(item))}`));
   return lines.join('\n');
 }
 
@@ -81,14 +68,6 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/** A rule's last cell: for a broken rule, why (its first failure message) above the failing tests. */
-function whyCell(item: RuleCoverage): string {
-  const list = item.why.map(escapeHtml).join('<br>');
-  if (item.state !== 'broken') return `<td>${list}</td>`;
-  const why = item.firstFailure === undefined ? '' : `<pre class="why">${escapeHtml(item.firstFailure)}</pre>`;
-  return `<td>${why}<small>failing tests:</small><br>${list}</td>`;
-}
-
 export interface RunPage {
   readonly title: string;
   /** What the run was pointed at; named under the title. */
@@ -97,32 +76,19 @@ export interface RunPage {
   readonly deviations?: readonly Deviation[];
 }
 
-const STYLE = `body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
-.broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
-.deviations code{white-space:nowrap}`;
-
 /** A self-contained page: the target, the run's verdict per rule (a broken rule with why), the deviations. */
 export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): string {
   const { title, target, deviations = [] } = page;
   const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
-  const rows = byArea(items).flatMap(([area, list]) => [
-    [`<th colspan="4">${escapeHtml(RULE_AREAS[area])}</th>`],
-    ...list.map((item) => [
-      `<td class="${item.state.replace(' ', '-')}">${MARK[item.state]}</td>`,
-      `<td><code>${item.id}</code> <small>${RULES[item.id].level}</small><br>${escapeHtml(RULES[item.id].statement)}</td>`,
-      td(item.state),
-      whyCell(item),
-    ]),
-  ]);
   const deviationRows = deviations.map((d) => [`<td><code>${escapeHtml(d.rule)}</code></td>`, td(d.message), td(d.test)]);
   return htmlPage(
     title,
     `<h1>${escapeHtml(title)}</h1>${target === undefined ? '' : `<h2>Target</h2><p>${escapeHtml(target)}</p>`}` +
       `<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>` +
-      `${htmlTable(['', 'rule', 'state', 'why'], rows)}<h2 id="deviations">Platform deviations</h2>` +
+      `${linesTable(byArea(items).map(([area, list]) => [RULE_AREAS[area], list.map(lineOf)]))}<h2 id="deviations">Platform deviations</h2>` +
       (deviations.length === 0
         ? '<p>None.</p>'
-        : `<p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>${htmlTable(['rule', 'what deviated', 'test'], deviationRows, 'deviations')}`),
-    STYLE,
+        : `<p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>${htmlTable(['rule', 'what deviated', 'test'], deviationRows)}`),
+    LINES_STYLE,
   );
 }

@@ -206,7 +206,7 @@ test.describe('nothing exercised is never called ok', () => {
     expect(files['reports/load/smoke.junit.xml']).toContain(
       'name="the next page is reachable" time="0"><skipped message="not checked: no request exercised it"/>',
     );
-    expect(files['reports/load/smoke.summary.html']).toContain('<td class="unchecked">not checked</td><td>the next page is reachable</td>');
+    expect(files['reports/load/smoke.summary.html']).toContain('<td class="not-checked">not checked</td><td>the next page is reachable</td>');
     expect(files.stdout).not.toMatch(/^ {2}ok .*next page/m);
   });
 

@@ -16,7 +16,18 @@
  * by [redacted] in every output as a last line of defence.
  */
 import { Redactor } from '../../contracts/redact.ts';
-import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml } from '../../contracts/report.ts';
+import {
+  escapeHtml,
+  escapeXml,
+  htmlPage,
+  htmlTable,
+  type JUnitCase,
+  junitXml,
+  LINES_STYLE,
+  lineText,
+  linesTable,
+  type ReportLine,
+} from '../../contracts/report.ts';
 import { type Rule, RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 
@@ -69,18 +80,9 @@ export interface SummaryOptions {
   readonly target?: string;
 }
 
-/**
- * One line of every output: a rule, a threshold or a check. ok: exercised and held; broken: exercised
- * and failed; deviates: a broken platform rule, reported only (without LP_STRICT=1); not checked:
- * nothing exercised it.
- */
-interface Line {
+/** One line of every output: a rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
+interface Line extends ReportLine {
   readonly kind: 'rules' | 'thresholds' | 'checks';
-  /** A rule's id and statement, a threshold's metric and expression, a check's group and name. */
-  readonly name: string;
-  readonly state: 'ok' | 'broken' | 'deviates' | 'not checked';
-  /** What it says: what held, how it broke, or why it was not checked. */
-  readonly detail: string;
 }
 
 export interface PlotPoint {
@@ -279,14 +281,11 @@ function junit(report: Report): string {
   return junitXml(suite, [{ name: suite, cases }], (report.durationMs ?? 0) / 1000);
 }
 
-const MARK = { ok: 'ok  ', broken: 'FAIL', deviates: 'warn', 'not checked': '--  ' } as const;
-
 /** A few lines for the console: the verdict, then every line in one of its states, with what it says. */
 function text(report: Report): string {
   const seconds = report.durationMs === undefined ? '' : ` in ${(report.durationMs / 1000).toFixed(1)} s`;
-  const lines = [`load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${seconds}${report.notice === undefined ? '' : `: ${report.notice}`}`];
-  for (const line of report.lines) lines.push(`  ${MARK[line.state]} ${line.name} (${line.state === 'not checked' ? 'not checked: ' : ''}${line.detail})`);
-  return `${lines.join('\n')}\n`;
+  const verdict = `load/${report.script}: ${report.ok ? 'PASSED' : 'FAILED'}${seconds}${report.notice === undefined ? '' : `: ${report.notice}`}`;
+  return `${[verdict, ...report.lines.map((line) => `  ${lineText(line)}`)].join('\n')}\n`;
 }
 
 const PLOT = { width: 760, height: 260, left: 52, right: 52, top: 20, bottom: 36 } as const;
@@ -341,23 +340,13 @@ export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string 
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${PLOT.width} ${PLOT.height}" width="${PLOT.width}" height="${PLOT.height}" role="img" aria-label="X-Rate-Limit-Remaining and 429 responses over time">${axes.join('')}${parts.join('')}</svg>`;
 }
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:60rem}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
-.ok{color:#1a7f37}.fail{color:#cf222e;font-weight:600}.unchecked{color:#6e7781;font-style:italic}.verdict{font-size:1.2rem}
-svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
+const STYLE = `${LINES_STYLE}
+.verdict{font-size:1.2rem}.verdict.fail{color:#cf222e}svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
 svg .band{fill:#0969da;opacity:.15}svg .refused{fill:#cf222e;opacity:.7}.legend span{margin-right:1.2rem}`;
 
 const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'iterations', 'dropped_iterations', 'checks'];
-const STATUS = {
-  ok: '<td class="ok">pass</td>',
-  deviates: '<td class="ok">deviation</td>',
-  broken: '<td class="fail">FAIL</td>',
-  'not checked': '<td class="unchecked">not checked</td>',
-} as const;
-const SECTIONS = { rules: 'Rules', thresholds: 'Thresholds', checks: 'Checks' } as const;
 
-/** A self-contained page: the verdict, the probe's plot, a table per kind of line, the main metrics. */
+/** A self-contained page: the verdict, the probe's plot, the lines by kind, the main metrics. */
 function html(report: Report): string {
   const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const verdict = `${report.ok ? 'Passed' : 'Failed'}${report.notice === undefined ? '' : `: ${report.notice}`}`;
@@ -374,10 +363,8 @@ function html(report: Report): string {
       '<p class="legend"><span style="color:#0969da">━ lowest Remaining in the bucket (band: lowest to highest)</span><span style="color:#cf222e">▮ 429 responses in the bucket</span></p>',
     );
   }
-  for (const kind of ['rules', 'thresholds', 'checks'] as const) {
-    const rows = report.lines.filter((l) => l.kind === kind).map((l) => [STATUS[l.state], td(l.name), td(l.detail)]);
-    if (rows.length > 0) sections.push(`<h2>${SECTIONS[kind]}</h2>`, htmlTable(['', SECTIONS[kind], ''], rows));
-  }
+  const kinds = (['rules', 'thresholds', 'checks'] as const).map((kind) => [kind, report.lines.filter((l) => l.kind === kind)] as const);
+  sections.push('<h2>What the run checked</h2>', linesTable(kinds.filter(([, lines]) => lines.length > 0)));
   const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));
   const values = (name: string) =>
     Object.entries(report.metrics[name]?.values ?? {})

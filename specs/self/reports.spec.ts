@@ -59,7 +59,9 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
       expect(summary.target).toBe(target);
 
       const rules = readFileSync(path.join(work, 'reports', 'html', 'rules.html'), 'utf8');
-      expect(rules, 'why token.response broke').toMatch(/<pre class="why">token\.response \(contract\): expected [^<]*expires_in must be integer/);
+      expect(rules, 'why token.response broke').toMatch(
+        /<td>token\.response \(contract\): [^<]*<\/td><td class="detail">expected [^<]*expires_in must be integer/,
+      );
       expect(rules.slice(rules.indexOf('<h2 id="deviations">Platform deviations</h2>')), 'the deviations section').toContain(
         '<code>platform.token-type-case</code>',
       );
