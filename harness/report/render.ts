@@ -6,13 +6,7 @@
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
 import { escapeHtml, htmlPage, htmlTable, LINES_STYLE, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
-import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
-
-/** One line of counts: `31 held, 1 broken, 2 deviate, 9 not checked, 1 without a test`. */
-export function countsLine(items: readonly RuleCoverage[]): string {
-  const c = countStates(items);
-  return `${c.held} held, ${c.broken} broken, ${c.deviates} deviate, ${c['not checked']} not checked, ${c['no test']} without a test (of ${items.length} rules)`;
-}
+import { byArea, countsLine, type Deviation, type RuleCoverage } from './coverage.ts';
 
 /** A rule's line: a broken one says why (its first failure message) and which tests failed; the others list theirs (skip sentences, deviations). */
 function lineOf(item: RuleCoverage): ReportLine {

@@ -17,8 +17,8 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { trippedSentence } from '../target/breaker.ts';
 import { RESPONSE_RULES } from '../verdict/response-rules.ts';
-import { coverage, deviationsOf, type TestRecord } from './coverage.ts';
-import { countsLine, renderRunHtml, renderRunText } from './render.ts';
+import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
+import { renderRunHtml, renderRunText } from './render.ts';
 
 export interface SummaryReporterOptions {
   /** The run's target, named in every report. Default: none named (a config that gives none). */
