@@ -29,7 +29,7 @@ const target = describeTarget(suite);
 const HTML_DIR = path.resolve('reports', 'html');
 const JUNIT_FILE = path.resolve('reports', 'junit.xml');
 const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
-// The JUnit file names the target in its <testsuites> (Playwright's junit reporter reads this), and on each
+// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this), and on each
 // testcase as the `lp.target` property (an annotation of specs/fixtures). A child run does not inherit it
 // (harness/self-check/child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
