@@ -39,13 +39,15 @@ export interface JUnitSuite {
 
 /** A JUnit XML file: `<testsuites>` named `name`, its counts added up from the suites'. */
 export function junitXml(name: string, suites: readonly JUnitSuite[], seconds = 0): string {
-  const total = { tests: 0, failures: 0, skipped: 0 };
+  const failing = (c: JUnitCase) => (c.failures ?? []).length > 0;
+  const counted = (cases: readonly JUnitCase[]) => ({
+    tests: cases.length,
+    failures: cases.filter(failing).length,
+    skipped: cases.filter((c) => !failing(c) && c.skipped !== undefined).length,
+  });
   const blocks = suites.map((suite) => {
-    const counts = { tests: suite.cases.length, failures: 0, skipped: 0 };
     const cases = suite.cases.map((c) => {
       const failures = c.failures ?? [];
-      if (failures.length > 0) counts.failures++;
-      else if (c.skipped !== undefined) counts.skipped++;
       const body = [
         ...failures.map((f) => `<failure message="${escapeXml(f.message)}" type="${escapeXml(f.type)}">${escapeXml(f.text ?? f.message)}</failure>`),
         ...(failures.length === 0 && c.skipped !== undefined ? [`<skipped message="${escapeXml(c.skipped)}"/>`] : []),
@@ -53,12 +55,9 @@ export function junitXml(name: string, suites: readonly JUnitSuite[], seconds = 
       ];
       return `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="0">${body.join('')}</testcase>`;
     });
-    total.tests += counts.tests;
-    total.failures += counts.failures;
-    total.skipped += counts.skipped;
-    return `  <testsuite ${attributes(suite.name, counts, seconds)}>\n${cases.map((c) => `${c}\n`).join('')}  </testsuite>\n`;
+    return `  <testsuite ${attributes(suite.name, counted(suite.cases), seconds)}>\n${cases.map((c) => `${c}\n`).join('')}  </testsuite>\n`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attributes(name, total, seconds)}>\n${blocks.join('')}</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attributes(name, counted(suites.flatMap((s) => s.cases)), seconds)}>\n${blocks.join('')}</testsuites>\n`;
 }
 
 function attributes(name: string, c: { tests: number; failures: number; skipped: number }, seconds: number): string {
@@ -99,18 +98,18 @@ export function linesTable(groups: readonly (readonly [string, readonly ReportLi
   return htmlTable([], rows);
 }
 
-/** The style of a page of lines; a page adds its own after it. */
-export const LINES_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:72rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
+/** The style of every page; a page adds its own after it. */
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d1d1f;max-width:72rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}td.detail{white-space:pre-wrap}
 .ok{color:#1a7f37}.broken{color:#cf222e;font-weight:600}.deviates{color:#9a6700}.not-checked{color:#6e7781;font-style:italic}`;
 
 /** A table: a header row and rows of cells already rendered as HTML (`<td>` or `<th>`). */
-export function htmlTable(head: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
+export function htmlTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const header = head.length === 0 ? '' : `<tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
-  return `<table${className === '' ? '' : ` class="${className}"`}>${header}\n${rows.map((row) => `<tr>${row.join('')}</tr>`).join('\n')}</table>`;
+  return `<table>${header}\n${rows.map((row) => `<tr>${row.join('')}</tr>`).join('\n')}</table>`;
 }
 
 /** A self-contained page: inline CSS, no script, no external resource. */
 export function htmlPage(title: string, body: string, style = ''): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${style}</style></head>\n<body>${body}</body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}${style}</style></head>\n<body>${body}</body></html>\n`;
 }

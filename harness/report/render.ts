@@ -4,7 +4,7 @@
  * report), the last two as lines of contracts/report.ts, as k6's reports are.
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
-import { escapeHtml, htmlPage, htmlTable, LINES_STYLE, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
+import { escapeHtml, htmlPage, htmlTable, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
 import { byArea, countsLine, type Deviation, type RuleCoverage } from './coverage.ts';
 
@@ -83,6 +83,5 @@ export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): st
       (deviations.length === 0
         ? '<p>None.</p>'
         : `<p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>${htmlTable(['rule', 'what deviated', 'test'], deviationRows)}`),
-    LINES_STYLE,
   );
 }

@@ -16,18 +16,7 @@
  * by [redacted] in every output as a last line of defence.
  */
 import { Redactor } from '../../contracts/redact.ts';
-import {
-  escapeHtml,
-  escapeXml,
-  htmlPage,
-  htmlTable,
-  type JUnitCase,
-  junitXml,
-  LINES_STYLE,
-  lineText,
-  linesTable,
-  type ReportLine,
-} from '../../contracts/report.ts';
+import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { type Rule, RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 
@@ -340,8 +329,7 @@ export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string 
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${PLOT.width} ${PLOT.height}" width="${PLOT.width}" height="${PLOT.height}" role="img" aria-label="X-Rate-Limit-Remaining and 429 responses over time">${axes.join('')}${parts.join('')}</svg>`;
 }
 
-const STYLE = `${LINES_STYLE}
-.verdict{font-size:1.2rem}.verdict.fail{color:#cf222e}svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
+const STYLE = `.verdict{font-size:1.2rem}.verdict.fail{color:#cf222e}svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
 svg .band{fill:#0969da;opacity:.15}svg .refused{fill:#cf222e;opacity:.7}.legend span{margin-right:1.2rem}`;
 
 const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'iterations', 'dropped_iterations', 'checks'];
