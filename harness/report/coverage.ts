@@ -25,7 +25,7 @@ export interface TestRecord {
   readonly failures: readonly string[];
 }
 
-export type RuleState = 'held' | 'broken' | 'deviates' | 'not checked' | 'no test';
+type RuleState = 'held' | 'broken' | 'deviates' | 'not checked' | 'no test';
 
 export interface RuleCoverage {
   readonly id: RuleId;
