@@ -29,6 +29,10 @@ const target = describeTarget(suite);
 const HTML_DIR = path.resolve('reports', 'html');
 const JUNIT_FILE = path.resolve('reports', 'junit.xml');
 const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
+// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this), and on each
+// testcase as the `lp.target` property (an annotation of specs/fixtures). A child run does not inherit it
+// (harness/self-check/child-run.ts clears PLAYWRIGHT_*).
+process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
 // The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
@@ -66,7 +70,6 @@ export default defineConfig({
     [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), summaryOptions],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],
-    [path.join(__dirname, 'harness', 'report', 'rate-limit-retries.ts')],
   ],
   projects: [
     {

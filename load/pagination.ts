@@ -22,6 +22,7 @@ import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { compareRate } from './lib/plans/common.ts';
 import { paginationOptions, paginationPlan } from './lib/plans/pagination.ts';
+import type { RuleId } from '../contracts/rules/index.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
@@ -117,7 +118,7 @@ const NOT_CHECKED: Record<string, string> = {
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'pagination',
-    rules: { metric: METRICS.walkViolations, sentences: WALK_RULES, notChecked: NOT_CHECKED },
+    rules: { metric: METRICS.walkViolations, ids: Object.keys(WALK_RULES) as RuleId[], notChecked: NOT_CHECKED },
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],
     target: env.baseUrl,

@@ -27,6 +27,7 @@ import { judgeRules, type StandaloneValidator, schemaProblem } from './lib/check
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { SMOKE_RULES, smokeOptions, smokePlan } from './lib/plans/smoke.ts';
+import type { RuleId } from '../contracts/rules/index.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl, type QueryParams, queryParam, withQueryParam } from './lib/url.ts';
 
@@ -156,7 +157,7 @@ export default function (): void {
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'smoke',
-    rules: { metric: METRICS.smokeViolations, sentences: SMOKE_RULES },
+    rules: { metric: METRICS.smokeViolations, ids: Object.keys(SMOKE_RULES) as RuleId[] },
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],
     target: env.baseUrl,

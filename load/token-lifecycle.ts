@@ -15,6 +15,7 @@ import { verdicts } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { LIFECYCLE_RULES, lifecycleOptions, lifecyclePlan } from './lib/plans/token-lifecycle.ts';
+import type { RuleId } from '../contracts/rules/index.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
@@ -91,7 +92,7 @@ export default function (): void {
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'token-lifecycle',
-    rules: { metric: METRICS.lifecycleViolations, sentences: LIFECYCLE_RULES },
+    rules: { metric: METRICS.lifecycleViolations, ids: Object.keys(LIFECYCLE_RULES) as RuleId[] },
     dir: reportDir(__ENV),
     secrets: [env.clientSecret],
     target: env.baseUrl,

@@ -15,6 +15,7 @@
  */
 import { CLIENT_RULE_IDS, CLIENT_RULES, type ClientRuleId } from '../contracts/client-rules.ts';
 import { ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
+import { findingLine, junitXml } from '../contracts/report.ts';
 import { parseRetryAfter } from '../contracts/rate-limit.ts';
 import { REDACTED, Redactor } from '../contracts/redact.ts';
 import { type BearerHeader, parseBearer } from './bearer.ts';
@@ -276,31 +277,17 @@ export class ClientFindings {
    * finding kept (and one saying how many more were only counted).
    */
   junit(): string {
-    const suites: string[] = [];
-    let failures = 0;
-    let tests = 0;
-    for (const state of this.#clients.values()) {
-      const cases: string[] = [];
-      let suiteFailures = 0;
-      for (const rule of CLIENT_RULE_IDS) {
+    const suites = [...this.#clients.values()].map((state) => ({
+      name: `client ${state.id}`,
+      cases: CLIENT_RULE_IDS.map((rule) => {
         const count = state.counts.get(rule) ?? 0;
         const kept = count === 0 ? [] : this.#findings.filter((f) => f.rule === rule && f.clientId === state.id);
-        const body = kept.map(
-          (f) => `      <failure type="${rule}" message="${xml(f.detail)}">${xml(`${f.at} ${f.request}\nExpected: ${f.expected}`)}</failure>`,
-        );
-        if (count > kept.length) body.push(`      <failure type="${rule}" message="${count - kept.length} more findings were counted but not kept"/>`);
-        suiteFailures += count > 0 ? 1 : 0;
-        cases.push(
-          body.length === 0
-            ? `    <testcase classname="client.${xml(state.id)}" name="${rule}"/>`
-            : `    <testcase classname="client.${xml(state.id)}" name="${rule}">\n${body.join('\n')}\n    </testcase>`,
-        );
-      }
-      tests += cases.length;
-      failures += suiteFailures;
-      suites.push(`  <testsuite name="client ${xml(state.id)}" tests="${cases.length}" failures="${suiteFailures}">\n${cases.join('\n')}\n  </testsuite>`);
-    }
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="client findings" tests="${tests}" failures="${failures}">\n${suites.join('\n')}${suites.length > 0 ? '\n' : ''}</testsuites>\n`;
+        const failures = kept.map((f) => ({ type: rule, message: f.detail, text: `${f.at} ${findingLine({ ...f, level: 'client', got: f.detail })}` }));
+        if (count > kept.length) failures.push({ type: rule, message: `${count - kept.length} more findings were counted but not kept`, text: '' });
+        return { classname: `client.${state.id}`, name: rule, failures };
+      }),
+    }));
+    return junitXml('client findings', suites);
   }
 
   clear(): void {
@@ -592,8 +579,4 @@ export function findingsRoutes(findings: ClientFindings, replies: Replies): Reco
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }

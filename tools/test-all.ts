@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { BUILT_IN_PROFILES } from '../mock/profile.ts';
@@ -99,27 +100,23 @@ async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh
   return { access, refresh };
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 function writeIndex(total: Counts): void {
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
     let line = 'did not run';
     let target = '';
     try {
-      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: { line?: string } };
+      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: string };
       line = formatCounts(summary);
       // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
-      if (summary.target?.line) target = `<br>target: ${escapeHtml(summary.target.line)}`;
+      if (summary.target) target = `<br>target: ${escapeHtml(summary.target)}`;
     } catch {
       // No summary: the phase died before its reporter wrote one.
     }
     const links = [`<a href="${phase}/html/rules.html">rules checked</a>`, `<a href="${phase}/junit.xml">JUnit</a>`].join(', ');
     return `<li><a href="${phase}/html/index.html">${PHASES[phase].title}</a> (${links}): ${line}${target}</li>`;
   });
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>npm test: ${formatCounts(total)}</title></head><body><h1>npm test: ${formatCounts(total)}</h1><ul>${rows.join('')}</ul></body></html>\n`;
-  writeFileSync(path.join(ROOT, 'reports', 'index.html'), html);
+  const title = `npm test: ${formatCounts(total)}`;
+  writeFileSync(path.join(ROOT, 'reports', 'index.html'), htmlPage(title, `<h1>${escapeHtml(title)}</h1><ul>${rows.join('')}</ul>`));
 }
 
 function addUpSummaries(): Counts {

@@ -39,7 +39,7 @@ export function urlSettings(env: Env): { authSetting: string; baseSetting: strin
  */
 function targetLine(config: SuiteConfig): string {
   const t = config.target;
-  const line = `target: ${describeTarget(config).line}`;
+  const line = `target: ${describeTarget(config)}`;
   return t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`;
 }
 

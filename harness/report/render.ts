@@ -1,46 +1,27 @@
 /**
- * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs` and
- * `npm run docs`), `renderRunText` (the end of a run's terminal output) and
- * `renderRunHtml` (the page beside the HTML report).
+ * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs`),
+ * `renderRunText` (the end of a run's terminal output) and `renderRunHtml` (the page beside the HTML
+ * report), the last two as lines of contracts/report.ts, as k6's reports are.
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
+import { escapeHtml, htmlPage, htmlTable, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { NEEDS } from '../verdict/needs.ts';
-import type { TargetDescription } from './target-description.ts';
-import { byArea, countStates, type Deviation, type RuleCoverage } from './coverage.ts';
+import { byArea, countsLine, type Deviation, type RuleCoverage } from './coverage.ts';
 
-const MARK = { held: '✓', broken: '✗', deviates: '!', 'not checked': '-', 'no test': '·' } as const;
-
-/** One line of counts: `31 held, 1 broken, 2 deviate, 9 not checked, 1 without a test`. */
-export function countsLine(items: readonly RuleCoverage[]): string {
-  const c = countStates(items);
-  return `${c.held} held, ${c.broken} broken, ${c.deviates} deviate, ${c['not checked']} not checked, ${c['no test']} without a test (of ${items.length} rules)`;
-}
-
-/** Characters of a broken rule's message on its terminal line: the rule's sentence and most requests fit. */
-const MESSAGE_COLUMNS = 220;
-
-/** A message on one line: its whitespace runs collapsed, cut at `columns` with an ellipsis. */
-export function oneLine(text: string, columns: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > columns ? `${flat.slice(0, columns - 1)}…` : flat;
+/** A rule's line: a broken one says why (its first failure message) and which tests failed; the others list theirs (skip sentences, deviations). */
+function lineOf(item: RuleCoverage): ReportLine {
+  const rule = RULES[item.id];
+  const name = `${item.id} (${rule.level}): ${rule.statement}`;
+  if (item.state === 'no test') return { name, state: 'not checked', detail: 'no test states it' };
+  if (item.state !== 'broken') return { name, state: item.state === 'held' ? 'ok' : item.state, detail: item.why.join('\n') };
+  const why = item.firstFailure?.replace(`${item.id} (${rule.level}): `, '');
+  return { name, state: 'broken', detail: `${why === undefined ? '' : `${why}\n`}failing tests: ${item.why.join(' | ')}` };
 }
 
 /** What a run checked and what it did not, and why, per rule: the last block of a run's output. */
 export function renderRunText(items: readonly RuleCoverage[]): string {
   const lines = [`Rules of the API document: ${countsLine(items)}`];
-  for (const [area, list] of byArea(items)) {
-    lines.push(`  ${RULE_AREAS[area]}`);
-    for (const item of list) {
-      const why =
-        item.state === 'held'
-          ? ''
-          : item.why.length === 0
-            ? ''
-            : ` — ${item.why.slice(0, 2).join(' | ')}${item.why.length > 2 ? ` (+${item.why.length - 2})` : ''}`;
-      lines.push(`    ${MARK[item.state]} ${item.id} [${RULES[item.id].level}] ${item.state}${why}`);
-      if (item.firstFailure !== undefined) lines.push(`        why: ${oneLine(item.firstFailure, MESSAGE_COLUMNS)}`);
-    }
-  }
+  for (const [area, list] of byArea(items)) lines.push(`  ${RULE_AREAS[area]}`, ...list.map((item) => `    ${lineText(lineOf(item))}`));
   return lines.join('\n');
 }
 
@@ -81,20 +62,10 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A rule's last cell: for a broken rule, why (its first failure message) above the failing tests. */
-function whyCell(item: RuleCoverage): string {
-  const list = item.why.map((w) => escapeHtml(w)).join('<br>');
-  if (item.state !== 'broken') return list;
-  const why = item.firstFailure === undefined ? '' : `<pre class="why">${escapeHtml(item.firstFailure)}</pre>`;
-  return `${why}<small>failing tests:</small><br>${list}`;
-}
-
 export interface RunPage {
   readonly title: string;
   /** What the run was pointed at; named under the title. */
-  readonly target?: TargetDescription;
+  readonly target?: string;
   /** The run's platform deviations, listed in a section of their own. */
   readonly deviations?: readonly Deviation[];
 }
@@ -102,35 +73,15 @@ export interface RunPage {
 /** A self-contained page: the target, the run's verdict per rule (a broken rule with why), the deviations. */
 export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): string {
   const { title, target, deviations = [] } = page;
-  const rows = byArea(items)
-    .map(
-      ([area, list]) =>
-        `<tr><th colspan="4">${escapeHtml(RULE_AREAS[area])}</th></tr>` +
-        list
-          .map(
-            (item) =>
-              `<tr class="${item.state.replace(' ', '-')}"><td>${MARK[item.state]}</td><td><code>${item.id}</code> <small>${RULES[item.id].level}</small><br>${escapeHtml(RULES[item.id].statement)}</td>` +
-              `<td>${item.state}</td><td>${whyCell(item)}</td></tr>`,
-          )
-          .join(''),
-    )
-    .join('');
-  const targetBlock = target
-    ? `<h2>Target</h2><p>${escapeHtml(target.line)}</p><dl>${Object.entries(target.facts)
-        .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
-        .join('')}</dl>`
-    : '';
-  const deviationBlock =
-    deviations.length === 0
-      ? '<h2 id="deviations">Platform deviations</h2><p>None.</p>'
-      : `<h2 id="deviations">Platform deviations</h2><p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>` +
-        `<table class="deviations"><tr><th>rule</th><th>what deviated</th><th>test</th></tr>${deviations
-          .map((d) => `<tr><td><code>${escapeHtml(d.rule)}</code></td><td>${escapeHtml(d.message)}</td><td>${escapeHtml(d.test)}</td></tr>`)
-          .join('')}</table>`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
-body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
-.broken{background:#fdd}.deviates{background:#ffd}.not-checked,.no-test{color:#777}pre.why{white-space:pre-wrap;margin:0 0 4px;font-size:13px}
-.deviations code{white-space:nowrap}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}</style></head><body>
-<h1>${escapeHtml(title)}</h1>${targetBlock}<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>
-<table>${rows}</table>${deviationBlock}</body></html>\n`;
+  const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
+  const deviationRows = deviations.map((d) => [`<td><code>${escapeHtml(d.rule)}</code></td>`, td(d.message), td(d.test)]);
+  return htmlPage(
+    title,
+    `<h1>${escapeHtml(title)}</h1>${target === undefined ? '' : `<h2>Target</h2><p>${escapeHtml(target)}</p>`}` +
+      `<h2>Rules</h2><p>${escapeHtml(countsLine(items))}. <a href="#deviations">${deviations.length} platform deviations</a> below. <a href="index.html">The test report</a>.</p>` +
+      `${linesTable(byArea(items).map(([area, list]) => [RULE_AREAS[area], list.map(lineOf)]))}<h2 id="deviations">Platform deviations</h2>` +
+      (deviations.length === 0
+        ? '<p>None.</p>'
+        : `<p>Reported, not failed (LP_STRICT=1 fails them): where the target differs from the real platform’s documented choice or the mock’s stricter one, on a point the document leaves open.</p>${htmlTable(['rule', 'what deviated', 'test'], deviationRows)}`),
+  );
 }

@@ -1,31 +1,28 @@
 /**
  * The end of every run's output:
  * - what the run checked of the API document, per rule, and what it did not, and why (skip sentences);
+ * - what the rate limit cost it: 429s retried outside @quota tests and waits for a window, from the
+ *   fixtures' annotations (neither fails, but a run that needs many spends more than its share of the key);
  * - what became of the tokens the workers were issued (their `[tokens]` lines, added up);
  * - the plain closing line CI reads: `N passed, N failed[, N skipped][, N platform deviations]`.
  * It writes the counts, the deviations and the rules' states to reports/summary/<run>.json (so
  * tools/test-all.ts can add up several runs), gives the HTML report a title that states the verdict
  * (read by the html reporter in its own onEnd, which comes after this one's), and writes the rules
- * page `rules.html` beside that report once it exists.
- *
- * Every one of those names the run's target (harness/report/target-description.ts, given by
- * playwright.config.ts as the `target` option), as does the JUnit file (the testsuites' name and
- * each testsuite's properties, added once the junit reporter has written it); the last lines say
- * where the reports are.
+ * page `rules.html` beside that report once it exists. Each names the run's target
+ * (harness/report/target-description.ts, given by playwright.config.ts as the `target` option); the
+ * last lines say where the reports are.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { trippedSentence } from '../target/breaker.ts';
 import { RESPONSE_RULES } from '../verdict/response-rules.ts';
-import { addSuiteProperties } from './junit-properties.ts';
-import { coverage, deviationsOf, type RuleCoverage, type TestRecord } from './coverage.ts';
-import { countsLine, renderRunHtml, renderRunText } from './render.ts';
-import type { TargetDescription } from './target-description.ts';
+import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
+import { renderRunHtml, renderRunText } from './render.ts';
 
 export interface SummaryReporterOptions {
   /** The run's target, named in every report. Default: none named (a config that gives none). */
-  readonly target?: TargetDescription;
+  readonly target?: string;
   /** Where the html reporter writes (PLAYWRIGHT_HTML_OUTPUT_DIR wins, as it does for that reporter). Default reports/html. */
   readonly htmlDir?: string;
   /** Where the junit reporter writes (PLAYWRIGHT_JUNIT_OUTPUT_FILE wins, as it does for that reporter). Default: no JUnit file. */
@@ -41,35 +38,36 @@ export interface Counts {
   deviations?: number;
 }
 
-export interface TokenCounts {
-  issued: number;
-  loggedOut: number;
-  alreadyEnded: number;
-  notLoggedOut: number;
-}
-
 export function formatCounts(c: Counts): string {
   return `${c.passed} passed, ${c.failed} failed${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}${(c.deviations ?? 0) > 0 ? `, ${c.deviations} platform deviations` : ''}`;
 }
 
 /** The annotation types of specs/fixtures (not imported: a reporter loads without the fixtures' Playwright test). */
-const RULE = 'rule';
-const NEEDS = 'needs';
-const CHECKED = '_rules-checked';
-const DEVIATION = 'platform-deviation';
+const ANNOTATIONS = {
+  rule: 'rule',
+  needs: 'needs',
+  checked: '_rules-checked',
+  deviation: 'platform-deviation',
+  retry: 'rate-limit-retry',
+  wait: 'rate-limit-wait',
+};
 const TOKENS_LINE = /^\[tokens\] worker \d+: (\d+) issued, (\d+) logged out, (\d+) already ended, (\d+) not logged out/;
 
 export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
-  readonly #tokens: TokenCounts = { issued: 0, loggedOut: 0, alreadyEnded: 0, notLoggedOut: 0 };
-  #rules: RuleCoverage[] | undefined;
-  #records: TestRecord[] = [];
-  readonly #target: TargetDescription | undefined;
+  /** Issued, logged out, already ended, not logged out. */
+  readonly #tokens = [0, 0, 0, 0];
+  readonly #target: string | undefined;
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
   #summaryFile = '';
   /** The projects' output folders, where the breaker of harness/target/breaker.ts leaves its sentence. */
   #outputDirs: string[] = [];
+  /** When the run began: a report file older than that is an earlier run's, not this one's. */
+  #began = Date.now();
+  /** What onEnd found, printed by onExit, and the rules page it writes. */
+  #printed: string[] = [];
+  #page: string | undefined;
 
   constructor(options: SummaryReporterOptions = {}) {
     this.#target = options.target;
@@ -80,8 +78,6 @@ export default class SummaryReporter implements Reporter {
   onBegin(config: FullConfig): void {
     this.#outputDirs = [...new Set(config.projects.map((p) => p.outputDir))];
     this.#began = Date.now();
-    // Read by the junit reporter in its onEnd: the name of the file's <testsuites>.
-    if (this.#target) process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${this.#target.line}`;
   }
 
   onTestEnd(test: TestCase): void {
@@ -92,120 +88,86 @@ export default class SummaryReporter implements Reporter {
     if (test) return;
     for (const line of chunk.toString().split('\n')) {
       const m = TOKENS_LINE.exec(line.trim());
-      if (!m) continue;
-      this.#tokens.issued += Number(m[1]);
-      this.#tokens.loggedOut += Number(m[2]);
-      this.#tokens.alreadyEnded += Number(m[3]);
-      this.#tokens.notLoggedOut += Number(m[4]);
+      if (m) for (let i = 0; i < 4; i++) this.#tokens[i] = (this.#tokens[i] ?? 0) + Number(m[i + 1]);
     }
   }
 
-  /** What onEnd found, printed by onExit. */
-  #printed: string[] = [];
-  /** The counts line, printed last of all. */
-  #closing = '';
-  /** When the run began: a report file older than that is an earlier run's, not this one's. */
-  #began = Date.now();
-
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
-    const records: TestRecord[] = [];
-    const deviations: string[] = [];
+    const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
+    const records = [...this.#tests].map(recordOf);
     for (const test of this.#tests) {
       const outcome = test.outcome();
-      if (outcome === 'expected') counts.passed++;
-      else if (outcome === 'flaky') {
-        counts.passed++;
-        counts.flaky++;
-      } else if (outcome === 'skipped') counts.skipped++;
-      else counts.failed++;
-      const record = recordOf(test);
-      records.push(record);
-      deviations.push(...record.deviations.map((d) => `${record.title}: ${d}`));
+      if (outcome === 'skipped') counts.skipped++;
+      else if (outcome === 'unexpected') counts.failed++;
+      else counts.passed++;
+      if (outcome === 'flaky') counts.flaky++;
     }
+    const deviations = records.flatMap((r) => r.deviations.map((d) => `${r.title}: ${d}`));
     counts.deviations = deviations.length;
-    // A run that broke before or around its tests (config error, global setup, timeout) must not read as green.
-    if (result.status !== 'passed' && counts.failed === 0) counts.failed = 1;
-    // The run stopped itself (harness/target/breaker.ts): its tests were skipped, the run is red, the sentence said once.
+    // A run that broke before or around its tests (config error, global setup, timeout) must not read as
+    // green, nor one that stopped itself (harness/target/breaker.ts: its tests were skipped, its sentence said once).
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
-    if (stopped !== undefined && counts.failed === 0) counts.failed = 1;
+    if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
 
-    const declaring = records.some((r) => r.declared.length > 0);
-    this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
-    this.#records = records;
-    const name = process.env.LP_SUMMARY_NAME ?? 'last';
-    const dir = path.join('reports', 'summary');
-    mkdirSync(dir, { recursive: true });
+    const rules = records.some((r) => r.declared.length > 0) ? coverage(records, RESPONSE_RULES) : undefined;
+    const target = this.#target;
+    mkdirSync(path.join('reports', 'summary'), { recursive: true });
+    this.#summaryFile = path.join('reports', 'summary', `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);
     const summary = {
       ...counts,
       status: result.status,
-      ...(this.#target ? { target: { line: this.#target.line, ...this.#target.facts } } : {}),
-      tokens: this.#tokens,
+      ...(target ? { target } : {}),
+      tokens: { issued: this.#tokens[0], loggedOut: this.#tokens[1], alreadyEnded: this.#tokens[2], notLoggedOut: this.#tokens[3] },
       deviationList: deviations,
-      rules: this.#rules?.map((r) => ({ id: r.id, state: r.state, why: r.why, ...(r.firstFailure === undefined ? {} : { firstFailure: r.firstFailure }) })),
+      rules: rules?.map(({ id, state, why, firstFailure }) => ({ id, state, why, ...(firstFailure === undefined ? {} : { firstFailure }) })),
     };
-    this.#summaryFile = path.join(dir, `${name}.json`);
     writeFileSync(this.#summaryFile, `${JSON.stringify(summary, null, 1)}\n`);
 
     const lines: string[] = [];
-    if (this.#rules) {
-      // The html reporter reads its title in its own onEnd; this reporter comes before it in the
-      // config, so the verdict heads the report.
-      const against = this.#target ? ` · target: ${this.#target.line}` : '';
-      process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)}${against} · rules: ${countsLine(this.#rules)} · per rule: rules.html beside this report`;
-      lines.push(`\n${renderRunText(this.#rules)}`);
+    if (rules) {
+      // The html reporter reads its title in its own onEnd, which comes after this one's: the verdict heads the report.
+      const against = target ? ` · target: ${target}` : '';
+      process.env.PLAYWRIGHT_HTML_TITLE ??= `${formatCounts(counts)}${against} · rules: ${countsLine(rules)} · per rule: rules.html beside this report`;
+      lines.push(`\n${renderRunText(rules)}`);
       if (deviations.length > 0) lines.push(`\nPlatform deviations (reported; LP_STRICT=1 fails them):\n${deviations.map((d) => `  ${d}`).join('\n')}`);
+      const title = 'Rules of the API document: what this run checked';
+      this.#page = renderRunHtml(rules, { title, deviations: deviationsOf(records), ...(target ? { target } : {}) });
     }
-    if (this.#tokens.issued > 0) {
+    const retries = records.reduce((n, r) => n + r.retries, 0);
+    const waits = records.flatMap((r) => r.waits);
+    if (retries + waits.length > 0) {
+      const waited = waits.reduce((ms, w) => ms + Number(/(\d+) ms/.exec(w)?.[1] ?? 0), 0);
+      const tests = records.filter((r) => r.retries + r.waits.length > 0).length;
       lines.push(
-        `\nTokens: ${this.#tokens.issued} issued, ${this.#tokens.loggedOut} logged out, ${this.#tokens.alreadyEnded} already ended (logged out or expired by a test), ${this.#tokens.notLoggedOut} not logged out`,
+        `\nRate limit: ${retries} request(s) retried after 429 (Retry-After honoured), ${waits.length} wait(s) for a window to reset (${(waited / 1000).toFixed(1)} s), in ${tests} test(s); see the "${ANNOTATIONS.retry}" and "${ANNOTATIONS.wait}" annotations`,
+      );
+    }
+    const [issued = 0, loggedOut, ended, notLoggedOut] = this.#tokens;
+    if (issued > 0) {
+      lines.push(
+        `\nTokens: ${issued} issued, ${loggedOut} logged out, ${ended} already ended (logged out or expired by a test), ${notLoggedOut} not logged out`,
       );
     }
     if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
-    this.#printed = lines;
-    this.#closing = formatCounts(counts);
+    if (rules) lines.push(`\nTarget: ${target ?? 'not named (the config gives the summary reporter no target)'}`);
+    this.#printed = [...lines, formatCounts(counts)];
     // Skipped tests alone would exit 0: a run that stopped itself must not.
     return stopped === undefined ? undefined : { status: 'failed' };
   }
 
-  /** After every reporter's onEnd: the summary is the last thing the run prints, its counts the last line. */
+  /** After every reporter's onEnd (the html reporter's clears its folder first): the summary is the last thing the run prints, its counts the last line. */
   async onExit(): Promise<void> {
-    const lines = [...this.#printed];
-    if (this.#rules) {
-      this.#writeRulesPage(this.#rules);
-      if (this.#target) this.#addJUnitProperties(this.#target);
-      lines.push(`\nTarget: ${this.#target?.line ?? 'not named (the config gives the summary reporter no target)'}`);
+    if (this.#page !== undefined) {
+      try {
+        mkdirSync(this.#htmlDir, { recursive: true });
+        writeFileSync(path.join(this.#htmlDir, 'rules.html'), this.#page);
+      } catch {
+        // No report folder to write beside (an html reporter elsewhere): the terminal and the summary file have it all.
+      }
     }
+    const closing = this.#printed.pop() ?? '';
     // Whatever the run held: the reports exist for a run of unit tests too (which has no target to name).
-    lines.push(`${this.#rules ? '' : '\n'}${this.#reportsLine()}`, this.#closing);
-    for (const line of lines) console.log(line);
-  }
-
-  /** After the html reporter's onEnd, which clears its folder first. */
-  #writeRulesPage(rules: readonly RuleCoverage[]): void {
-    try {
-      mkdirSync(this.#htmlDir, { recursive: true });
-      const page = renderRunHtml(rules, {
-        title: 'Rules of the API document: what this run checked',
-        deviations: deviationsOf(this.#records),
-        ...(this.#target ? { target: this.#target } : {}),
-      });
-      writeFileSync(path.join(this.#htmlDir, 'rules.html'), page);
-    } catch {
-      // No report folder to write beside (an html reporter elsewhere): the terminal and the summary file have it all.
-    }
-  }
-
-  /** After the junit reporter's onEnd, which writes its file whole. */
-  #addJUnitProperties(target: TargetDescription): void {
-    if (this.#junitFile === undefined || !existsSync(this.#junitFile)) return;
-    const properties: Record<string, string> = { 'lp.target': target.line };
-    for (const [key, value] of Object.entries(target.facts)) properties[`lp.${key}`] = value;
-    try {
-      writeFileSync(this.#junitFile, addSuiteProperties(readFileSync(this.#junitFile, 'utf8'), properties));
-    } catch {
-      // A JUnit file this process cannot rewrite keeps the target in its <testsuites> name.
-    }
+    for (const line of [...this.#printed, `${this.#page === undefined ? '\n' : ''}${this.#reportsLine()}`, closing]) console.log(line);
   }
 
   /** Where this run's reports are, those that exist, relative to the working directory when inside it. */
@@ -227,21 +189,25 @@ export default class SummaryReporter implements Reporter {
   }
 }
 
-function recordOf(test: TestCase): TestRecord {
+function recordOf(test: TestCase): TestRecord & { retries: number; waits: string[] } {
   const last = test.results.at(-1) as TestResult | undefined;
   const annotations = [...test.annotations, ...(last?.annotations ?? [])];
   const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];
   const outcome = test.outcome();
   const status = last === undefined ? 'did-not-run' : outcome === 'skipped' ? 'skipped' : outcome === 'unexpected' ? 'failed' : 'passed';
   const skip = annotations.find((a) => a.type === 'skip')?.description;
+  // Every result's retries and waits, each once (a test's annotations repeat its last result's).
+  const spent = test.results.flatMap((r) => r.annotations);
   return {
     title: `${path.basename(test.location.file)} › ${test.titlePath().slice(3).join(' › ')}`,
-    declared: of(RULE),
-    needs: of(NEEDS),
-    checked: of(CHECKED).flatMap((d) => d.split(' ')),
+    declared: of(ANNOTATIONS.rule),
+    needs: of(ANNOTATIONS.needs),
+    checked: of(ANNOTATIONS.checked).flatMap((d) => d.split(' ')),
     status,
     ...(skip === undefined ? {} : { skipReason: skip }),
-    deviations: of(DEVIATION),
+    deviations: of(ANNOTATIONS.deviation),
     failures: (last?.errors ?? []).map((e) => e.message ?? ''),
+    retries: spent.filter((a) => a.type === ANNOTATIONS.retry).length,
+    waits: spent.filter((a) => a.type === ANNOTATIONS.wait).map((a) => a.description ?? ''),
   };
 }

@@ -1,28 +1,22 @@
 import { expect, test } from '@playwright/test';
+import { escapeXml } from '../../contracts/report.ts';
+import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
-
-const SENTENCES = {
-  'rate.retry-after': 'every 429 carries Retry-After',
-  'rate.remaining': 'X-Rate-Limit-Remaining falls by one per request',
-  'rate.429': 'a request past the budget gets 429',
-  'platform.retry-after-reset': 'Retry-After names the reset',
-};
 import {
   buildReport,
   collectSecrets,
-  escapeXml,
-  htmlSummary,
-  junitXml,
   type K6SummaryData,
   KEY_REFUSED,
   KEY_REFUSED_LINE,
   parseMetricKey,
   plotSeries,
-  redact,
   summaryFiles,
   svgPlot,
-  textSummary,
 } from './summary.ts';
+
+const RATE_IDS: RuleId[] = ['rate.retry-after', 'rate.remaining', 'rate.429', 'platform.retry-after-reset'];
+/** A rule's name in every output: its id and its statement. */
+const named = (id: RuleId) => `${id}: ${RULES[id].statement}`;
 
 const TOKEN = 'eyJhbGciOi.secret-access-token';
 const SECRET = 'client<secret>&"';
@@ -72,7 +66,7 @@ const DATA: K6SummaryData = {
 
 const OPTIONS = {
   script: 'rate-limit',
-  rules: { metric: METRICS.rateFindings, sentences: SENTENCES, reportedOnly: ['platform.retry-after-reset'] },
+  rules: { metric: METRICS.rateFindings, ids: RATE_IDS },
   plotBucketMs: 1000,
   secrets: [SECRET],
   target: 'http://127.0.0.1:4011',
@@ -91,20 +85,19 @@ test.describe('reading k6 summary data', () => {
   test('the report: rules counted, thresholds with the value they read, plot buckets in order, plot metrics left out', () => {
     const report = buildReport(DATA, OPTIONS);
     expect(report.ok).toBe(false);
-    expect(report.rules.find((r) => r.rule === 'rate.retry-after')).toEqual({
-      rule: 'rate.retry-after',
-      sentence: SENTENCES['rate.retry-after'],
-      count: 3,
-      judged: 5,
+    const rule = (id: RuleId) => report.lines.find((l) => l.name === named(id));
+    expect(rule('rate.retry-after')).toEqual({
+      kind: 'rules',
+      name: named('rate.retry-after'),
       state: 'broken',
-      reportedOnly: false,
+      detail: 'broken 3 time(s) in 5 judged; expected never',
     });
-    expect(report.rules.find((r) => r.rule === 'rate.remaining')).toMatchObject({ count: 0, judged: 40, state: 'ok' });
-    expect(report.rules.find((r) => r.rule === 'rate.429')).toMatchObject({ count: 0, judged: 0, state: 'not checked', reason: 'no request exercised it' });
-    expect(report.rules.find((r) => r.rule === 'platform.retry-after-reset')).toMatchObject({ count: 2, reportedOnly: true });
-    expect(report.thresholds).toContainEqual({ metric: METRICS.budgetMeasured, expression: 'min>=20', ok: true, state: 'ok', value: 20 });
-    expect(report.thresholds).toContainEqual({ metric: 'http_req_failed', expression: 'rate==0', ok: true, state: 'ok', value: 0 });
-    expect(report.thresholds.some((t) => t.metric.startsWith(METRICS.plotRemaining))).toBe(false);
+    expect(rule('rate.remaining')).toMatchObject({ state: 'ok', detail: 'held in 40 judged' });
+    expect(rule('rate.429')).toMatchObject({ state: 'not checked', detail: 'no request exercised it' });
+    expect(rule('platform.retry-after-reset')).toMatchObject({ state: 'deviates' });
+    expect(report.lines).toContainEqual({ kind: 'thresholds', name: `${METRICS.budgetMeasured} min>=20`, state: 'ok', detail: 'got 20' });
+    expect(report.lines).toContainEqual({ kind: 'thresholds', name: 'http_req_failed rate==0', state: 'ok', detail: 'got 0' });
+    expect(report.lines.some((l) => l.name.startsWith(METRICS.plotRemaining) || l.name.includes('{rule:'))).toBe(false);
     expect(Object.keys(report.metrics).some((name) => name.startsWith(METRICS.plotRefused))).toBe(false);
     expect(report.plot).toEqual(plotSeries(DATA.metrics));
     expect(plotSeries(DATA.metrics)).toEqual([
@@ -139,14 +132,13 @@ test.describe('the report files', () => {
   test('JUnit: a failing testcase per broken rule and failed check, saying what was expected', () => {
     const xml = files['reports/load/rate-limit.junit.xml'] ?? '';
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="load.rate-limit" tests="\d+" failures="3"/);
+    const named = (id: RuleId) => `name="${escapeXml(`${id}: ${RULES[id].statement}`)}" time="0">`;
+    expect(xml).toContain(`${named('rate.retry-after')}<failure message="broken 3 time(s) in 5 judged; expected never" type="rules"`);
     expect(xml).toContain(
-      'name="rate.retry-after: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s) in 5 judged; expected never" type="rules"',
+      `${named('platform.retry-after-reset')}<system-out>platform deviation: broken 2 time(s) in 2 judged; expected never (fails only with LP_STRICT=1)</system-out>`,
     );
-    expect(xml).toContain(
-      'name="platform.retry-after-reset: Retry-After names the reset" time="0"><system-out>platform deviation: broken 2 time(s) in 2 judged; expected never (fails only with LP_STRICT=1)</system-out>',
-    );
-    expect(xml).toContain('name="rate.remaining: X-Rate-Limit-Remaining falls by one per request" time="0"></testcase>');
-    expect(xml).toContain('name="rate.429: a request past the budget gets 429" time="0"><skipped message="not checked: no request exercised it"/></testcase>');
+    expect(xml).toContain(`${named('rate.remaining')}</testcase>`);
+    expect(xml).toContain(`${named('rate.429')}<skipped message="not checked: no request exercised it"/></testcase>`);
     expect(xml).toContain('<failure message="expected count==0, got 3"');
     expect(xml).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
     expect(xml).not.toMatch(/<b>bold/);
@@ -162,14 +154,19 @@ test.describe('the report files', () => {
     expect(html).toContain('<rect class="refused"');
   });
 
-  test('stdout: verdict first, then what failed', () => {
+  test('stdout: verdict first, then every line with what it says', () => {
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe('load/rate-limit: FAILED in 22.5 s');
-    expect(text).toContain('FAIL rate.retry-after: every 429 carries Retry-After (3x)');
-    expect(text).toContain('ok   rate.remaining: X-Rate-Limit-Remaining falls by one per request\n');
-    expect(text).toContain('--   rate.429: a request past the budget gets 429 (not checked: no request exercised it)');
-    expect(text).toContain('warn platform.retry-after-reset: Retry-After names the reset (2x, a platform deviation)');
-    expect(text).toContain('FAIL check "leaky [redacted]": 1 of 2 failed');
+    expect(text).toContain(`FAIL ${named('rate.retry-after')} (broken 3 time(s) in 5 judged; expected never)`);
+    expect(text).toContain(`ok   ${named('rate.remaining')} (held in 40 judged)\n`);
+    expect(text).toContain(`--   ${named('rate.429')} (not checked: no request exercised it)`);
+    expect(text).toContain(`warn ${named('platform.retry-after-reset')} (platform deviation: broken 2 time(s) in 2 judged`);
+    expect(text).toContain('FAIL leaky [redacted] (1 of 2 failed)');
+  });
+
+  test('LP_STRICT=1: a broken platform rule fails the run', () => {
+    const report = buildReport(DATA, { ...OPTIONS, rules: { ...OPTIONS.rules, strict: true } });
+    expect(report.lines.find((l) => l.name === named('platform.retry-after-reset'))).toMatchObject({ state: 'broken' });
   });
 });
 
@@ -179,17 +176,16 @@ test('a passing run without a plot', () => {
   expect(report).toMatchObject({
     ok: true,
     plot: undefined,
-    rules: [],
-    thresholds: [{ metric: 'checks', expression: 'rate==1', ok: true, state: 'ok', value: 1 }],
+    lines: [{ kind: 'thresholds', name: 'checks rate==1', state: 'ok', detail: 'got 1' }],
   });
 });
 
 test.describe('nothing exercised is never called ok', () => {
-  const SMOKE = { token: 'the token endpoint issues a token', pagination: 'the next page is reachable', 'item-count': 'a walk yields every item' };
-  const rules = { metric: METRICS.smokeViolations, sentences: SMOKE, notChecked: { 'item-count': 'LP_EXPECTED_ITEMS is not set' } };
-  const judgedOnly = (counts: Record<string, number>) =>
+  const IDS: RuleId[] = ['token.response', 'snapshot.next', 'snapshot.traversal'];
+  const rules = { metric: METRICS.smokeViolations, ids: IDS, notChecked: { 'snapshot.traversal': 'LP_EXPECTED_ITEMS is not set' } };
+  const judgedOnly = (counts: Partial<Record<RuleId, number>>) =>
     Object.fromEntries(
-      Object.keys(SMOKE).map((rule) => [
+      IDS.map((rule) => [
         `${METRICS.rulesJudged}{rule:${rule}}`,
         { type: 'counter' as const, values: { count: counts[rule] ?? 0 }, thresholds: { 'count>=0': { ok: true } } },
       ]),
@@ -198,34 +194,42 @@ test.describe('nothing exercised is never called ok', () => {
   test('a check with zero passes and zero fails is "not checked", in every output', () => {
     const data: K6SummaryData = {
       root_group: { name: '', path: '', groups: [], checks: [{ name: 'the next page is reachable', passes: 0, fails: 0 }] },
-      metrics: { ...judgedOnly({ token: 1 }) },
+      metrics: { ...judgedOnly({ 'token.response': 1 }) },
     };
-    const report = buildReport(data, { script: 'smoke', rules });
-    expect(report.checks).toEqual([{ name: 'the next page is reachable', group: '', passes: 0, fails: 0, state: 'not checked' }]);
-    expect(junitXml(report)).toContain('name="the next page is reachable" time="0"><skipped message="not checked: no request exercised it"/>');
-    expect(htmlSummary(report)).toContain('<td class="unchecked">not checked</td><td>the next page is reachable</td>');
-    expect(textSummary(report)).not.toMatch(/^ {2}ok .*next page/m);
+    const files = summaryFiles(data, { script: 'smoke', rules });
+    expect(JSON.parse(files['reports/load/smoke.summary.json'] ?? '{}')).toMatchObject({
+      lines: [
+        ...IDS.map(() => expect.anything()),
+        { kind: 'checks', name: 'the next page is reachable', state: 'not checked', detail: 'no request exercised it' },
+      ],
+    });
+    expect(files['reports/load/smoke.junit.xml']).toContain(
+      'name="the next page is reachable" time="0"><skipped message="not checked: no request exercised it"/>',
+    );
+    expect(files['reports/load/smoke.summary.html']).toContain('<td class="not-checked">not checked</td><td>the next page is reachable</td>');
+    expect(files.stdout).not.toMatch(/^ {2}ok .*next page/m);
   });
 
   test('a rule: ok when judged and held, broken when a judgement failed, else not checked with the reason the script gives', () => {
     const data: K6SummaryData = {
       metrics: {
-        ...judgedOnly({ token: 3, pagination: 0 }),
+        ...judgedOnly({ 'token.response': 3, 'snapshot.next': 0 }),
         [METRICS.smokeViolations]: { type: 'counter', values: { count: 0 }, thresholds: { 'count==0': { ok: true } } },
       },
     };
     const report = buildReport(data, { script: 'smoke', rules });
-    expect(report.rules.map((r) => [r.rule, r.state, r.reason])).toEqual([
-      ['token', 'ok', undefined],
-      ['pagination', 'not checked', 'no request exercised it'],
-      ['item-count', 'not checked', 'LP_EXPECTED_ITEMS is not set'],
+    expect(report.lines.filter((l) => l.kind === 'rules').map((l) => [l.name, l.state, l.detail])).toEqual([
+      [named('token.response'), 'ok', 'held in 3 judged'],
+      [named('snapshot.next'), 'not checked', 'no request exercised it'],
+      [named('snapshot.traversal'), 'not checked', 'LP_EXPECTED_ITEMS is not set'],
     ]);
     expect(report.ok).toBe(true);
-    const text = textSummary(report);
-    expect(text).toContain('  ok   token: the token endpoint issues a token\n');
-    expect(text).toContain('  --   pagination: the next page is reachable (not checked: no request exercised it)');
-    expect(text).toContain('  --   item-count: a walk yields every item (not checked: LP_EXPECTED_ITEMS is not set)');
-    const xml = junitXml(report);
+    const files = summaryFiles(data, { script: 'smoke', rules });
+    const text = files.stdout ?? '';
+    expect(text).toContain(`  ok   ${named('token.response')} (held in 3 judged)\n`);
+    expect(text).toContain(`  --   ${named('snapshot.next')} (not checked: no request exercised it)`);
+    expect(text).toContain(`  --   ${named('snapshot.traversal')} (not checked: LP_EXPECTED_ITEMS is not set)`);
+    const xml = files['reports/load/smoke.junit.xml'] ?? '';
     expect(xml).toMatch(/<testsuites name="load.smoke" tests="4" failures="0" errors="0" skipped="2"/);
     expect(xml).toContain('<skipped message="not checked: LP_EXPECTED_ITEMS is not set"/>');
   });
@@ -247,11 +251,11 @@ test.describe('nothing exercised is never called ok', () => {
     const report = JSON.parse(files['reports/load/smoke.summary.json'] ?? '{}') as {
       ok: boolean;
       notice: string;
-      rules: Array<{ state: string; reason: string }>;
+      lines: Array<{ kind: string; state: string; detail: string }>;
     };
     expect(report.ok).toBe(false);
     expect(report.notice).toBe(KEY_REFUSED);
-    expect(report.rules.every((r) => r.state === 'not checked' && r.reason === KEY_REFUSED_LINE)).toBe(true);
+    expect(report.lines.every((l) => l.kind === 'checks' || (l.state === 'not checked' && l.detail === KEY_REFUSED_LINE))).toBe(true);
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe(`load/smoke: FAILED in 0.9 s: ${KEY_REFUSED}`);
     expect(text).toContain('LP_CLIENT_SECRET');
@@ -270,9 +274,7 @@ test.describe('nothing exercised is never called ok', () => {
   });
 });
 
-test('helpers: redaction ignores very short secrets; secrets are collected by key name; the plot copes with no data', () => {
-  expect(redact('a b c abcdef', ['a', 'abcdef'])).toBe('a b c [redacted]');
-  expect(redact('Authorization: Bearer abcdefghijklmnopqrstuvwx', [])).toBe('Authorization: [redacted]');
+test('helpers: secrets are collected by key name; the plot copes with no data', () => {
   expect(collectSecrets({ accessToken: 'x1', nested: { client_secret: 'y2', other: 'z' }, list: [{ refresh_token: 'w3' }] })).toEqual(['x1', 'y2', 'w3']);
   expect(svgPlot([], 1000)).toMatch(/^<svg .*<\/svg>$/);
 });

@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { escapeXml } from '../../contracts/report.ts';
 import { describeTarget } from '../../harness/report/target-description.ts';
 import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/child-run.ts';
 import { readConfig } from '../../harness/target/config.ts';
@@ -31,12 +32,12 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
       });
       const tail = run.log.trimEnd().split('\n').slice(-3);
       expect(tail, `the last lines of the child run\n${run.log.slice(-2000)}`).toEqual([
-        `Target: ${target.line}`,
+        `Target: ${target}`,
         'Reports: reports/html/index.html, reports/html/rules.html, reports/junit.xml, reports/summary/child.json',
         expect.stringMatching(/^\d+ passed, [1-9]\d* failed, \d+ platform deviations$/),
       ]);
 
-      const named = scanTree(work, [{ label: 'target', value: target.line }]).findings.map((f) => f.where.replaceAll('\\', '/'));
+      const named = scanTree(work, [{ label: 'target', value: target }]).findings.map((f) => f.where.replaceAll('\\', '/'));
       for (const place of [
         /^reports\/html\/index\.html!embedded\.zip!report\.json$/,
         /^reports\/html\/rules\.html$/,
@@ -50,13 +51,17 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
       }
 
       const junit = readFileSync(path.join(work, 'reports', 'junit.xml'), 'utf8');
-      expect(junit).toContain(`<property name="lp.target" value="${target.line}"/>`);
-      expect(junit).toContain('<property name="lp.profile" value="lenient"/>');
-      const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary', 'child.json'), 'utf8')) as { target?: Record<string, string> };
-      expect(summary.target).toEqual({ line: target.line, ...target.facts });
+      // Named by Playwright's junit reporter: in the <testsuites> name, and on each testcase (an annotation of the fixtures).
+      expect(junit).toContain(`name="Learning Platform API contract suite against ${escapeXml(target)}"`);
+      expect(junit).toContain(`<property name="lp.target" value="${escapeXml(target)}">`);
+      expect(target).toContain('profile lenient');
+      const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary', 'child.json'), 'utf8')) as { target?: string };
+      expect(summary.target).toBe(target);
 
       const rules = readFileSync(path.join(work, 'reports', 'html', 'rules.html'), 'utf8');
-      expect(rules, 'why token.response broke').toMatch(/<pre class="why">token\.response \(contract\): expected [^<]*expires_in must be integer/);
+      expect(rules, 'why token.response broke').toMatch(
+        /<td>token\.response \(contract\): [^<]*<\/td><td class="detail">expected [^<]*expires_in must be integer/,
+      );
       expect(rules.slice(rules.indexOf('<h2 id="deviations">Platform deviations</h2>')), 'the deviations section').toContain(
         '<code>platform.token-type-case</code>',
       );
