@@ -5,8 +5,7 @@
  * settings table does not know, and for a remote target three requests that prove the URLs and the
  * key work (probe.ts), so that a wrong setting ends the run at once with one sentence naming it.
  */
-import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
-import { type Env, settingText } from '../../contracts/settings.ts';
+import { type Env, settingText, unknownSettingWarnings } from '../../contracts/settings.ts';
 import type { SuiteConfig } from '../target/config.ts';
 import { describeTarget } from '../report/target-description.ts';
 import { type ProbeOptions, type ProbeTokens, probeRemote } from './probe.ts';

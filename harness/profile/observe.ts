@@ -21,15 +21,7 @@ import { decideTimestamps } from './timestamps.ts';
 import { mainToken, probeTokens } from './tokens.ts';
 import { probeUsers } from './users.ts';
 import type { ApiResponse } from '../client/transport.ts';
-
-/** What the logouts at the end did. */
-interface TokenCleanup {
-  readonly issued: number;
-  readonly loggedOut: number;
-  /** Refused as already ended (a logout probe's token, a token handed out twice). */
-  readonly alreadyEnded: number;
-  readonly failed: number;
-}
+import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
 export interface Observation {
   /** The profile observed: valid against schemas/profile.schema.json; undecided options are left to `extends`. */
@@ -102,20 +94,10 @@ export async function observe(context: APIRequestContext, target: Target, settin
 async function logOut(p: Probe, which: (token: string) => boolean): Promise<TokenCleanup> {
   const picked = [...p.ledger].filter(([token]) => which(token));
   p.counter.cap = Math.max(p.counter.cap, p.counter.sent + picked.length);
-  let loggedOut = 0;
-  let alreadyEnded = 0;
-  let failed = 0;
-  for (const [token, held] of picked) {
-    const status = await p.api.logout({ token }, held.refreshToken).then(
-      (r) => p.noteRated(r)?.status,
-      () => undefined,
-    );
+  return logOutEach(picked, async ([token, held]) => {
     p.ledger.delete(token);
-    if (status !== undefined && status >= 200 && status <= 299) loggedOut++;
-    else if (status === 401 || status === 403) alreadyEnded++;
-    else failed++;
-  }
-  return { issued: picked.length, loggedOut, alreadyEnded, failed };
+    return p.noteRated(await p.api.logout({ token }, held.refreshToken))?.status;
+  });
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
