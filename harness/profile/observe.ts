@@ -11,6 +11,7 @@ import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
 import { decideErrorBody, probeAuth } from './auth.ts';
+import { sameValue } from './compare.ts';
 import { probeLogout } from './logout.ts';
 import { probePagination } from './pagination.ts';
 import { probeQuery } from './query.ts';
@@ -78,12 +79,8 @@ export async function observe(context: APIRequestContext, target: Target, settin
     stopped.push(redact(`the 429 probe stopped: ${(error as Error).message}`));
   }
   const loggedOutAfter = await logOut(p, () => true);
-  const tokens: TokenCleanup = {
-    issued: loggedOutBefore.issued + loggedOutAfter.issued,
-    loggedOut: loggedOutBefore.loggedOut + loggedOutAfter.loggedOut,
-    alreadyEnded: loggedOutBefore.alreadyEnded + loggedOutAfter.alreadyEnded,
-    failed: loggedOutBefore.failed + loggedOutAfter.failed,
-  };
+  const sum = (key: keyof TokenCleanup) => loggedOutBefore[key] + loggedOutAfter[key];
+  const tokens: TokenCleanup = { issued: sum('issued'), loggedOut: sum('loggedOut'), alreadyEnded: sum('alreadyEnded'), failed: sum('failed') };
   for (const option of ALL_OPTIONS) {
     if (!p.records.has(option)) p.unknown(option, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   }
@@ -98,11 +95,6 @@ async function logOut(p: Probe, which: (token: string) => boolean): Promise<Toke
     p.ledger.delete(token);
     return p.noteRated(await p.api.logout({ token }, held.refreshToken))?.status;
   });
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown) => JSON.stringify(Array.isArray(v) ? [...v].sort() : v);
-  return norm(a) === norm(b);
 }
 
 /** The built-in profile that agrees with the most decided options: what the undecided ones are left to. */
