@@ -1,24 +1,10 @@
 /** `npm run profile` as a user runs it, for the tests: a child process with an environment of the test's own. */
 import { spawn } from 'node:child_process';
+import { SETTINGS } from '../../contracts/settings.ts';
 import { ROOT, tsNodeArgs } from '../root.ts';
 
-/** LP_* a developer's .env might set, emptied: dotenv never overrides a variable that exists. */
-const NEUTRAL_ENV: Record<string, string> = Object.fromEntries(
-  [
-    'LP_ENVIRONMENT',
-    'LP_DATA_CENTER',
-    'LP_ORG_HOST',
-    'LP_CONTROL_URL',
-    'LP_PROVIDER_CLIENT_ID',
-    'LP_PROVIDER_CLIENT_SECRET',
-    'LP_PROVIDER_NAME',
-    'LP_REFRESH_GRANT',
-    'LP_FULL',
-    'LP_ALLOW_PRODUCTION',
-    'LP_MOCK_PROFILE',
-    'LP_MOCK_FAULTS',
-  ].map((name) => [name, '']),
-);
+/** Every LP_* setting emptied, so that neither this run's nor a developer's .env reaches the child: dotenv never overrides a variable that exists. */
+const NEUTRAL_ENV: Record<string, string> = Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, '']));
 
 export interface Run {
   readonly code: number | null;
