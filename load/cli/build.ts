@@ -12,9 +12,6 @@ import { standaloneValidatorsSource } from '../../schemas/index.ts';
 import { refuseArguments, runMain } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
-/** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
-export const VALIDATORS_MODULE = 'generated:validators';
-
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
 export const FORBIDDEN_GLOBALS = [
   'URL',
@@ -59,11 +56,9 @@ export interface LoadBuild {
 }
 
 export class LoadBuildError extends Error {
-  readonly problems: readonly string[];
+  override readonly name = 'LoadBuildError';
   constructor(problems: readonly string[]) {
     super(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'LoadBuildError';
-    this.problems = problems;
   }
 }
 
@@ -75,7 +70,7 @@ export function loadEntries(root: string): string[] {
     .sort();
 }
 
-/** Serves the generated validators under VALIDATORS_MODULE, resolving its ajv runtime imports from the project. */
+/** Serves the generated validators as `generated:validators` (declared in load/types/validators.d.ts), resolving its ajv runtime imports from the project. */
 function validatorsPlugin(source: string, root: string): Plugin {
   return {
     name: 'lp-generated-validators',
