@@ -31,7 +31,7 @@ export interface ProbeTarget {
   readonly baseSetting: string;
 }
 
-export interface ProbeTokens {
+interface ProbeTokens {
   readonly issued: number;
   readonly loggedOut: number;
   readonly notLoggedOut: number;
