@@ -56,9 +56,7 @@ const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 const contractUse = { trace: 'off' } as const;
 
 export default defineConfig({
-  // The preflight: the target on the first line, unknown LP_* names warned about, and for a remote
-  // target three requests that prove the URLs and the key, before any worker starts (a wrong
-  // setting costs one sentence, not minutes of failures).
+  // The preflight (global-setup.ts): a remote target's URLs and key proved before any worker starts.
   globalSetup: path.join(__dirname, 'harness', 'preflight', 'global-setup.ts'),
   forbidOnly: !!process.env.CI,
   outputDir: path.resolve('test-results'),

@@ -11,7 +11,7 @@
  */
 import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from '../schemas/index.ts';
 import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from './endpoints.ts';
-import { DATA_CENTERS, ENVIRONMENTS, HOSTS, organizationHosts } from './environments.ts';
+import { DATA_CENTERS, ENVIRONMENTS, HOSTS, type Hosts, organizationHosts } from './environments.ts';
 import { DEFAULT_RATE, DEFAULT_TOKEN_TTL_SECONDS, PAGE_LIMIT, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SNAPSHOT_TTL_SECONDS } from './limits.ts';
 import { MISSING_SCOPE_STATUSES, TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from './open-behaviours.ts';
 import { formatScopeList, SCOPES, type Scope } from './scopes.ts';
@@ -97,7 +97,7 @@ function parameterKey(name: string): string {
  */
 function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins | undefined): JsonObject[] {
   const placeholder = origin === 'auth' ? 'auth_url' : 'base_url';
-  const urlOf = (hosts: { authUrl: string; baseUrl: string }) => (origin === 'auth' ? hosts.authUrl : hosts.baseUrl);
+  const urlOf = (hosts: ServedOrigins) => (origin === 'auth' ? hosts.authUrl : hosts.baseUrl);
   // A document served by one running service names that service only: a client generated from it
   // must reach the service that served it, not a platform host.
   if (origins !== undefined) return [{ url: `${urlOf(origins)}${pathPrefix}`, description: `This service's {${placeholder}}.` }];
@@ -304,10 +304,7 @@ function operationFor(endpoint: Endpoint): JsonObject {
 }
 
 /** The two origins of one running service (e.g. the mock's authUrl and baseUrl). */
-export interface ServedOrigins {
-  readonly authUrl: string;
-  readonly baseUrl: string;
-}
+type ServedOrigins = Pick<Hosts, 'authUrl' | 'baseUrl'>;
 
 /**
  * Builds the document; a fresh object on each call. With `origins`, the servers (and the token URL)

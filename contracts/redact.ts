@@ -44,8 +44,4 @@ export class Redactor {
     for (const [pattern, replacement] of PLACED) out = out.replace(pattern, replacement);
     return out;
   }
-
-  get size(): number {
-    return this.#secrets.size;
-  }
 }

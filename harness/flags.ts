@@ -4,8 +4,24 @@
  * pointer to `--help` a refused command line ends with, and the integer flags of `npm run fuzz` and
  * `npm run soak` (`--name value` or `--name=value`), read by node:util parseArgs, whose usage text
  * is generated from their spec table; a bad one exits 2 with a sentence naming the flag and its bounds.
+ * Every command but the mock's ends through `runMain`.
  */
 import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
+
+/**
+ * Runs a command's `main` and exits with the code it returns. What it throws ends the command: with
+ * `onError` a prefix, that prefix and the message on stderr, exit `code`; with a function, what it reports and returns.
+ */
+export function runMain(main: () => Promise<number>, onError: string | ((error: unknown) => number), code = 1): void {
+  main().then(
+    (exit) => process.exit(exit),
+    (error: unknown) => {
+      if (typeof onError === 'function') process.exit(onError(error));
+      process.stderr.write(`${onError}${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(code);
+    },
+  );
+}
 
 /** What a sentence refusing a command line of `npm run <script>` ends with. */
 export function helpPointer(script: string): string {
@@ -106,7 +122,8 @@ export function integerFlags<K extends string>(script: string, argv: readonly st
   return values;
 }
 
-function usage(message: string): never {
+/** Ends a command refused for its command line or settings: the sentence on stderr, exit 2. */
+export function usage(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }

@@ -7,10 +7,7 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
 
-/** Node flags that let a child process run a `.ts` entry file. */
-const TS_NODE_FLAGS: readonly string[] = ['--import', 'tsx'];
-
-/** The arguments of `node` that run `entry` (relative to the root) with `args`, after `nodeFlags` (V8 options). */
+/** The arguments of `node` that run `entry` (relative to the root) with `args`, after `nodeFlags` (V8 options), through tsx. */
 export function tsNodeArgs(entry: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): string[] {
-  return [...nodeFlags, ...TS_NODE_FLAGS, path.join(ROOT, entry), ...args];
+  return [...nodeFlags, '--import', 'tsx', path.join(ROOT, entry), ...args];
 }

@@ -21,7 +21,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { mockValidatorsSource } from '../schemas/standalone.ts';
-import { refuseArguments } from '../harness/flags.ts';
+import { refuseArguments, runMain } from '../harness/flags.ts';
 import { ROOT } from '../harness/root.ts';
 
 export const PACKAGE_NAME = 'lp-mock';
@@ -208,7 +208,5 @@ async function main(args: readonly string[]): Promise<number> {
 
 // Imported (tests), this file only exports.
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  runMain(() => main(process.argv.slice(2)), 'build:mock: ');
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs as parseFlags } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
-import { answerHelp, helpPointer } from '../harness/flags.ts';
+import { answerHelp, helpPointer, runMain } from '../harness/flags.ts';
 import { ROOT } from '../harness/root.ts';
 
 const USAGE = 'usage: npm run openapi [-- --out <file>]';
@@ -54,12 +54,4 @@ async function main(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`openapi: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runMain(() => main(process.argv.slice(2)), 'openapi: ');

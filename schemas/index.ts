@@ -10,7 +10,7 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { fail, type Result } from '../contracts/result.ts';
 import type { SchemaValidators } from '../contracts/rules/exchange.ts';
 import { formatErrors, type FormatErrorsOptions } from '../contracts/rules/schema-errors.ts';
-import type { SchemaKey } from './registry.ts';
+import { SCHEMA_IDS, type SchemaKey, validatorName } from './registry.ts';
 import * as compiled from './validators.ts';
 
 export type * from './types.ts';
@@ -37,19 +37,9 @@ export const RULE_VALIDATORS: SchemaValidators = {
 };
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
-export const VALIDATORS = {
-  listEnvelope: compiled.validateListEnvelope,
-  resourceObject: compiled.validateResourceObject,
-  contentAttributes: compiled.validateContentAttributes,
-  contentItem: compiled.validateContentItem,
-  contentList: compiled.validateContentList,
-  usersItem: compiled.validateUsersItem,
-  usersList: compiled.validateUsersList,
-  tokenResponse: compiled.validateTokenResponse,
-  errorBody: compiled.validateErrorBody,
-  rateLimitHeaders: compiled.validateRateLimitHeaders,
-  profile: compiled.validateProfile,
-} as const satisfies Record<SchemaKey, ValidateFunction>;
+export const VALIDATORS = Object.fromEntries(
+  Object.keys(SCHEMA_IDS).map((key) => [key, compiled[validatorName(key as SchemaKey) as keyof typeof compiled]]),
+) as Readonly<Record<SchemaKey, ValidateFunction>>;
 
 export { formatErrors, type FormatErrorsOptions } from '../contracts/rules/schema-errors.ts';
 

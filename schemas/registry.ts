@@ -18,22 +18,6 @@ import usersListSchema from './users-list.schema.json';
 /** Every schema's `$id` lives under this base; a schema's file is `<name>.schema.json`, its id `<base><name>.json`. */
 export const SCHEMA_BASE = 'https://lp-contract.dev/schemas/';
 
-export const SCHEMA_IDS = {
-  listEnvelope: `${SCHEMA_BASE}list-envelope.json`,
-  resourceObject: `${SCHEMA_BASE}resource-object.json`,
-  contentAttributes: `${SCHEMA_BASE}content-attributes.json`,
-  contentItem: `${SCHEMA_BASE}content-item.json`,
-  contentList: `${SCHEMA_BASE}content-list.json`,
-  usersItem: `${SCHEMA_BASE}users-item.json`,
-  usersList: `${SCHEMA_BASE}users-list.json`,
-  tokenResponse: `${SCHEMA_BASE}token-response.json`,
-  errorBody: `${SCHEMA_BASE}error-body.json`,
-  rateLimitHeaders: `${SCHEMA_BASE}rate-limit-headers.json`,
-  profile: `${SCHEMA_BASE}profile.json`,
-} as const;
-export type SchemaKey = keyof typeof SCHEMA_IDS;
-export type SchemaId = (typeof SCHEMA_IDS)[SchemaKey];
-
 /** A schema as read from its file: a JSON Schema 2020-12 object with `$id`, `title` and `description`. */
 export interface JsonSchema {
   readonly $schema: string;
@@ -43,8 +27,7 @@ export interface JsonSchema {
   readonly [keyword: string]: unknown;
 }
 
-/** The schema objects by key, exactly as in their files (do not mutate: both Ajv instances and the OpenAPI builder share them). */
-export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = {
+const FILES = {
   listEnvelope: listEnvelopeSchema,
   resourceObject: resourceObjectSchema,
   contentAttributes: contentAttributesSchema,
@@ -57,6 +40,12 @@ export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = {
   rateLimitHeaders: rateLimitHeadersSchema,
   profile: profileSchema,
 };
+export type SchemaKey = keyof typeof FILES;
+
+/** The schema objects by key, exactly as in their files (do not mutate: both Ajv instances and the OpenAPI builder share them). */
+export const SCHEMA_BY_KEY: Readonly<Record<SchemaKey, JsonSchema>> = FILES;
+
+export const SCHEMA_IDS = Object.fromEntries(Object.entries(SCHEMA_BY_KEY).map(([key, schema]) => [key, schema.$id])) as Readonly<Record<SchemaKey, string>>;
 
 /** Every schema object, each once: what an Ajv instance (or the k6 build) adds before compiling. */
 export const SCHEMAS: readonly JsonSchema[] = Object.values(SCHEMA_BY_KEY);

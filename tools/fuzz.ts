@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
 import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest } from '../mock/test/fuzz-harness.ts';
-import { integerFlags } from '../harness/flags.ts';
+import { integerFlags, runMain } from '../harness/flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
 const flags = integerFlags('fuzz', process.argv.slice(2), {
@@ -140,10 +140,4 @@ async function run(mock: MockProcess): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`fuzz: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+runMain(main, 'fuzz: ');

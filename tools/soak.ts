@@ -19,7 +19,7 @@
  * script is read as one scenario from start to verdict.
  */
 import type { ClientConfig } from '../mock/clients.ts';
-import { integerFlags } from '../harness/flags.ts';
+import { integerFlags, runMain } from '../harness/flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
 const flags = integerFlags('soak', process.argv.slice(2), {
@@ -324,10 +324,4 @@ function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number;
   return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`soak: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+runMain(main, 'soak: ');

@@ -23,7 +23,7 @@ import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { BUILT_IN_PROFILES } from '../mock/profile.ts';
-import { refuseArguments } from '../harness/flags.ts';
+import { refuseArguments, runMain } from '../harness/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
 import { ROOT } from '../harness/root.ts';
@@ -225,10 +225,4 @@ async function main(args: readonly string[]): Promise<number> {
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`npm test stopped: ${(error as Error).message}\n`);
-    process.exit(1);
-  },
-);
+runMain(() => main(process.argv.slice(2)), 'npm test stopped: ');

@@ -5,16 +5,10 @@
  * settings table does not know, and for a remote target three requests that prove the URLs and the
  * key work (probe.ts), so that a wrong setting ends the run at once with one sentence naming it.
  */
-import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
-import { type Env, settingText } from '../../contracts/settings.ts';
+import { type Env, settingText, unknownSettingWarnings } from '../../contracts/settings.ts';
 import type { SuiteConfig } from '../target/config.ts';
 import { describeTarget } from '../report/target-description.ts';
-import { type ProbeOptions, type ProbeTokens, probeRemote } from './probe.ts';
-
-export type { ProbeOptions };
-
-/** Prefix of the preflight's line about its token (the workers' lines are `[tokens] worker N: …`). */
-const PREFLIGHT_TOKENS_PREFIX = '[tokens] preflight:';
+import { probeRemote } from './probe.ts';
 
 export interface PreflightOutcome {
   /** The lines to print, in order: the target first, then warnings, then the probe's result. */
@@ -43,10 +37,6 @@ function targetLine(config: SuiteConfig): string {
   return t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`;
 }
 
-function tokensLine(tokens: ProbeTokens): string {
-  return `${PREFLIGHT_TOKENS_PREFIX} ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`;
-}
-
 /** What the preflight says before any request: the target, then a warning per unknown `LP_*` name. */
 export function preflightLines(config: SuiteConfig, env: Env): string[] {
   return [targetLine(config), ...unknownSettingWarnings(env)];
@@ -56,12 +46,14 @@ export function preflightLines(config: SuiteConfig, env: Env): string[] {
  * The probe of a remote target (nothing for the embedded mock): the lines to print after
  * preflightLines, and the sentence that stops the run, if any.
  */
-export async function preflight(config: SuiteConfig, env: Env, o: ProbeOptions = {}): Promise<PreflightOutcome> {
+export async function preflight(config: SuiteConfig, env: Env): Promise<PreflightOutcome> {
   const lines: string[] = [];
   const t = config.target;
   if (t.kind === 'mock') return { lines, failure: undefined };
-  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(env) }, o);
-  lines.push(tokensLine(probed.tokens));
+  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(env) });
+  const { tokens } = probed;
+  // Beside the workers' `[tokens] worker N: …` lines.
+  lines.push(`[tokens] preflight: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`);
   if (probed.ok) lines.push('preflight: the base URL answered, the key got a token and its logout was accepted.');
   return { lines, failure: probed.ok ? undefined : probed.sentence };
 }

@@ -14,7 +14,7 @@
  * answered (status and a short body, redacted). Node's fetch, not Playwright: `npm run load` and
  * `npm run profile` use it too.
  */
-import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
 import { Redactor } from '../../contracts/redact.ts';
 import { formatScopeList } from '../../contracts/scopes.ts';
 
@@ -31,7 +31,7 @@ export interface ProbeTarget {
   readonly baseSetting: string;
 }
 
-export interface ProbeTokens {
+interface ProbeTokens {
   readonly issued: number;
   readonly loggedOut: number;
   readonly notLoggedOut: number;
@@ -48,7 +48,6 @@ export interface ProbeOptions {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const BODY_CHARS = 160;
-const API_PREFIX = '/api/v2';
 
 interface Answer {
   readonly status: number;
@@ -71,57 +70,40 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   };
   const short = (answer: Answer) => `${answer.status} ${shortBody(redactor.redact(answer.text))}`.trim();
   const none: ProbeTokens = { issued: 0, loggedOut: 0, notLoggedOut: 0 };
+  const left: ProbeTokens = { issued: 1, loggedOut: 0, notLoggedOut: 1 };
+  const refuse = (sentence: string, tokens = none): ProbeResult => ({ ok: false, tokens, sentence });
 
   // 1. The base URL, without a token.
   const listUrl = `${target.baseUrl}${ENDPOINTS.listContent.path}?limit=1`;
   const base = await send(listUrl, { method: 'GET', headers: { accept: 'application/json' } });
-  if (typeof base === 'string') {
-    return { ok: false, tokens: none, sentence: `${target.baseSetting}: ${target.baseUrl} did not answer (GET ${listUrl}: ${base}); no token was requested.` };
-  }
-  if (base.status === 429) return { ok: false, tokens: none, sentence: budgetSpent(`GET ${listUrl}`, base, 'no token was requested') };
+  if (typeof base === 'string') return refuse(`${target.baseSetting}: ${target.baseUrl} did not answer (GET ${listUrl}: ${base}); no token was requested.`);
+  if (base.status === 429) return refuse(budgetSpent(`GET ${listUrl}`, base, 'no token was requested'));
   if (base.status === 404 && target.baseUrl.endsWith(API_PREFIX)) {
     const fixed = target.baseUrl.slice(0, -API_PREFIX.length);
-    return {
-      ok: false,
-      tokens: none,
-      sentence: `${target.baseSetting} ends with ${API_PREFIX}, which the suite adds itself: GET ${listUrl} answered ${short(base)}; set it to ${fixed}.`,
-    };
+    return refuse(`${target.baseSetting} ends with ${API_PREFIX}, which the suite adds itself: GET ${listUrl} answered ${short(base)}; set it to ${fixed}.`);
   }
   // The document shows no status for a request without a token: any 4xx but a missing path or method
   // is an API host refusing it (401 and 403 are the usual ones), and a 2xx an API host serving it.
   const refused = base.status >= 400 && base.status <= 499 && base.status !== 404 && base.status !== 405;
   if (!(refused || (base.status >= 200 && base.status <= 299))) {
-    return {
-      ok: false,
-      tokens: none,
-      sentence: `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
-    };
+    return refuse(
+      `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
+    );
   }
 
   // 2. A token of the key.
   const tokenUrl = `${target.authUrl}${ENDPOINTS.token.path}`;
-  const form = new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: target.clientId,
-    client_secret: target.clientSecret,
-    scope: formatScopeList(target.scopes),
-  });
-  const issued = await send(tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-  });
-  if (typeof issued === 'string') {
-    return { ok: false, tokens: none, sentence: `${target.authSetting}: ${target.authUrl} did not answer (POST ${tokenUrl}: ${issued}).` };
-  }
+  const form = { grant_type: 'client_credentials', client_id: target.clientId, client_secret: target.clientSecret, scope: formatScopeList(target.scopes) };
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const issued = await send(tokenUrl, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+  if (typeof issued === 'string') return refuse(`${target.authSetting}: ${target.authUrl} did not answer (POST ${tokenUrl}: ${issued}).`);
   const accessToken = tokenOf(issued.text);
   const refreshToken = member(issued.text, 'refresh_token');
   redactor.add(accessToken, refreshToken);
   // The document shows no status for an accepted token request: any 2xx with a token in it is one.
   if (issued.status < 200 || issued.status > 299 || accessToken === undefined) {
     // A 2xx with a token in a shape we did not read is still a token: none is left unreported.
-    const left = accessToken === undefined ? none : { issued: 1, loggedOut: 0, notLoggedOut: 1 };
-    return { ok: false, tokens: left, sentence: tokenRefusal(target, tokenUrl, issued, short(issued)) };
+    return refuse(tokenRefusal(target, tokenUrl, issued, short(issued)), accessToken === undefined ? none : left);
   }
 
   // 3. Log that token out on the base URL.
@@ -133,26 +115,22 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
     body: JSON.stringify(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
   });
   if (typeof logout !== 'string' && logout.status >= 200 && logout.status <= 299) return { ok: true, tokens: { issued: 1, loggedOut: 1, notLoggedOut: 0 } };
-  const left = { issued: 1, loggedOut: 0, notLoggedOut: 1 };
   if (typeof logout === 'string') {
-    return {
-      ok: false,
-      tokens: left,
-      sentence: `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`,
-    };
+    return refuse(
+      `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`,
+      left,
+    );
   }
   if (logout.status === 401 || logout.status === 403) {
-    return {
-      ok: false,
-      tokens: left,
-      sentence: `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`,
-    };
+    return refuse(
+      `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`,
+      left,
+    );
   }
-  return {
-    ok: false,
-    tokens: left,
-    sentence: `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`,
-  };
+  return refuse(
+    `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`,
+    left,
+  );
 }
 
 function tokenRefusal(target: ProbeTarget, url: string, answer: Answer, shown: string): string {

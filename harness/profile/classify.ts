@@ -68,10 +68,3 @@ export function cursorForm(value: string): 'base64url' | 'letters' | undefined {
   if (/^[A-Za-z0-9_-]{22}$/.test(value)) return 'base64url';
   return undefined;
 }
-
-/** The query parameters of a URL, decoded, in order. */
-export function queryOf(url: string): [string, string][] {
-  const at = url.indexOf('?');
-  if (at < 0) return [];
-  return [...new URLSearchParams(url.slice(at + 1))];
-}

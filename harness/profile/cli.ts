@@ -22,6 +22,7 @@ import { remoteTarget, startEmbeddedMock, type Target } from '../target/target.t
 import { compareProfiles, readSavedProfile } from './compare.ts';
 import { observe } from './observe.ts';
 import type { ProbeSettings } from './session.ts';
+import { runMain, usage } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
 const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profile>]
@@ -33,11 +34,6 @@ const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profil
   --help, -h          this text
 
 The target, keys and budget come from the LP_* settings (docs/configuration.md).`;
-
-function usage(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
 
 function outputPaths(out: string | undefined): { profile: string; evidence: string } {
   const profile = path.resolve(out ?? path.join(ROOT, 'reports', 'profile.json'));
@@ -130,11 +126,8 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const message = error instanceof SettingError ? error.message : `profile: ${redact((error as Error).message)}`;
-    process.stderr.write(`${message}\n`);
-    process.exit(error instanceof SettingError ? 2 : 1);
-  },
-);
+runMain(main, (error) => {
+  if (error instanceof SettingError) usage(error.message);
+  process.stderr.write(`profile: ${redact((error as Error).message)}\n`);
+  return 1;
+});

@@ -36,8 +36,10 @@ export function readSavedProfile(nameOrPath: string): ProfileFile {
   return value;
 }
 
-function norm(value: unknown): string {
-  return JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
+/** Whether two values of an option are the same (a list in any order). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const norm = (value: unknown) => JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
+  return norm(a) === norm(b);
 }
 
 function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
@@ -55,7 +57,7 @@ export function compareProfiles(saved: ProfileFile, observed: ProfileFile): Comp
   const undecided: OptionKey[] = [];
   for (const [option, value] of optionsOf(saved)) {
     if (!now.has(option)) undecided.push(option);
-    else if (norm(now.get(option)) !== norm(value)) drift.push({ option, saved: value, observed: now.get(option) });
+    else if (!sameValue(now.get(option), value)) drift.push({ option, saved: value, observed: now.get(option) });
   }
   return { drift, undecided };
 }

@@ -11,6 +11,7 @@ import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
 import { decideErrorBody, probeAuth } from './auth.ts';
+import { sameValue } from './compare.ts';
 import { probeLogout } from './logout.ts';
 import { probePagination } from './pagination.ts';
 import { probeQuery } from './query.ts';
@@ -21,15 +22,7 @@ import { decideTimestamps } from './timestamps.ts';
 import { mainToken, probeTokens } from './tokens.ts';
 import { probeUsers } from './users.ts';
 import type { ApiResponse } from '../client/transport.ts';
-
-/** What the logouts at the end did. */
-interface TokenCleanup {
-  readonly issued: number;
-  readonly loggedOut: number;
-  /** Refused as already ended (a logout probe's token, a token handed out twice). */
-  readonly alreadyEnded: number;
-  readonly failed: number;
-}
+import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
 export interface Observation {
   /** The profile observed: valid against schemas/profile.schema.json; undecided options are left to `extends`. */
@@ -86,12 +79,8 @@ export async function observe(context: APIRequestContext, target: Target, settin
     stopped.push(redact(`the 429 probe stopped: ${(error as Error).message}`));
   }
   const loggedOutAfter = await logOut(p, () => true);
-  const tokens: TokenCleanup = {
-    issued: loggedOutBefore.issued + loggedOutAfter.issued,
-    loggedOut: loggedOutBefore.loggedOut + loggedOutAfter.loggedOut,
-    alreadyEnded: loggedOutBefore.alreadyEnded + loggedOutAfter.alreadyEnded,
-    failed: loggedOutBefore.failed + loggedOutAfter.failed,
-  };
+  const sum = (key: keyof TokenCleanup) => loggedOutBefore[key] + loggedOutAfter[key];
+  const tokens: TokenCleanup = { issued: sum('issued'), loggedOut: sum('loggedOut'), alreadyEnded: sum('alreadyEnded'), failed: sum('failed') };
   for (const option of ALL_OPTIONS) {
     if (!p.records.has(option)) p.unknown(option, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   }
@@ -102,25 +91,10 @@ export async function observe(context: APIRequestContext, target: Target, settin
 async function logOut(p: Probe, which: (token: string) => boolean): Promise<TokenCleanup> {
   const picked = [...p.ledger].filter(([token]) => which(token));
   p.counter.cap = Math.max(p.counter.cap, p.counter.sent + picked.length);
-  let loggedOut = 0;
-  let alreadyEnded = 0;
-  let failed = 0;
-  for (const [token, held] of picked) {
-    const status = await p.api.logout({ token }, held.refreshToken).then(
-      (r) => p.noteRated(r)?.status,
-      () => undefined,
-    );
+  return logOutEach(picked, async ([token, held]) => {
     p.ledger.delete(token);
-    if (status !== undefined && status >= 200 && status <= 299) loggedOut++;
-    else if (status === 401 || status === 403) alreadyEnded++;
-    else failed++;
-  }
-  return { issued: picked.length, loggedOut, alreadyEnded, failed };
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown) => JSON.stringify(Array.isArray(v) ? [...v].sort() : v);
-  return norm(a) === norm(b);
+    return p.noteRated(await p.api.logout({ token }, held.refreshToken))?.status;
+  });
 }
 
 /** The built-in profile that agrees with the most decided options: what the undecided ones are left to. */

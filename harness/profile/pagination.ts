@@ -5,7 +5,9 @@
  */
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { cursorForm, queryOf } from './classify.ts';
+import { nextValue } from '../../contracts/pagination.ts';
+import { parseQuery } from '../../contracts/url.ts';
+import { cursorForm } from './classify.ts';
 import { dataOf, isRefusal, isSuccess, linksOf, nextUrl, type Probe } from './session.ts';
 import { createdItem, dayFilters } from './query.ts';
 
@@ -27,7 +29,7 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
   }
 
   p.decide('pagination.self', self.includes('?') ? 'with-query' : 'without-query', `links.self of GET ?limit=${PAGE} is ${self}`, first);
-  const pairs = queryOf(next);
+  const pairs = parseQuery(next.includes('?') ? next.slice(next.indexOf('?')) : '');
   const cursor = pairs.find(([name]) => name === 'next')?.[1] ?? '';
   const repeats = pairs.some(([name, value]) => name === 'limit' && value === String(PAGE));
   p.decide('pagination.nextLink', repeats ? 'repeat-query' : 'cursor-only', repeats ? 'links.next repeats limit' : 'links.next carries next only', first);
@@ -46,7 +48,7 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
 
   // nextWithoutQuery: a fresh snapshot's next value, sent without the query that started it.
   const fresh = p.seen(await p.api.list('listContent', { limit: PAGE }, { token }));
-  const freshCursor = queryOf(nextUrl(fresh) ?? '').find(([name]) => name === 'next')?.[1];
+  const freshCursor = nextValue(nextUrl(fresh) ?? '');
   if (freshCursor === undefined) p.unknown('pagination.nextWithoutQuery', `a first page (${fresh.status}) had no next value`, fresh);
   else {
     const bare = p.seen(await p.api.list('listContent', { next: freshCursor }, { token }));

@@ -21,16 +21,16 @@ const PRODUCTION = {
 
 test('a production host is refused before any request unless LP_ALLOW_PRODUCTION=1', async () => {
   const run = await runProfile([], { ...PRODUCTION, LP_QUOTA: '' });
-  expect(run.code, run.output).toBe(2);
-  expect(run.output).toContain('The target https://api.degreed.com is production');
-  expect(run.output).toContain('LP_ALLOW_PRODUCTION=1');
-  expect(run.output).not.toContain('secret-value');
+  expect(run.code, run.log).toBe(2);
+  expect(run.log).toContain('The target https://api.degreed.com is production');
+  expect(run.log).toContain('LP_ALLOW_PRODUCTION=1');
+  expect(run.log).not.toContain('secret-value');
 });
 
 test('--out inside the repository must be under reports/', async () => {
   const run = await runProfile(['--out', path.join(ROOT, 'docs', 'profile.json')], { ...PRODUCTION });
-  expect(run.code, run.output).toBe(2);
-  expect(run.output).toContain('--out must be under reports/');
+  expect(run.code, run.log).toBe(2);
+  expect(run.log).toContain('--out must be under reports/');
 });
 
 test('drift: only options both profiles name are compared', () => {

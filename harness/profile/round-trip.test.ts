@@ -17,7 +17,8 @@ import { DEFAULT_CLIENTS } from '../../mock/app.ts';
 import { BUILT_IN_PROFILES, PROFILE_NAMES, type ProfileName } from '../../mock/profile.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { startMockProcess } from '../../mock/test/mock-process.ts';
-import { type Run, runProfile } from './cli-run.ts';
+import type { ChildRun } from '../self-check/child-run.ts';
+import { runProfile } from './cli-run.ts';
 import { ALL_OPTIONS } from './observe.ts';
 
 // A budget a loaded machine spends well within one window (the 429 probe must meet its 429 before the window ends).
@@ -43,7 +44,7 @@ function expected(name: ProfileName): ProfileFile {
   return { ...builtIn, rateLimit: { ...builtIn.rateLimit, rate: RATE } } as ProfileFile;
 }
 
-async function roundTrip(name: ProfileName, dir: string): Promise<{ run: Run; observed: ProfileFile; evidence: string }> {
+async function roundTrip(name: ProfileName, dir: string): Promise<{ run: ChildRun; observed: ProfileFile; evidence: string }> {
   const mock = await startMockProcess(['--profile', name, '--no-control', '--rate', RATE, '--snapshot-ttl', SNAPSHOT_LIFETIME, '--items', '1100']);
   try {
     const saved = path.join(dir, `${name}-expected.json`);
@@ -74,8 +75,8 @@ test('npm run profile finds each built-in profile again from the API alone', asy
   const runs = await Promise.all(PROFILE_NAMES.map(async (name) => [name, await roundTrip(name, dir)] as const));
   for (const [name, { run, observed, evidence }] of runs) {
     // --compare with the built-in: no drift on any option decided.
-    expect(run.code, `${name}: ${run.output}`).toBe(0);
-    expect(run.output, name).toContain('compare: no drift');
+    expect(run.code, `${name}: ${run.log}`).toBe(0);
+    expect(run.log, name).toContain('compare: no drift');
     expect(observed.observed?.unknown, `${name}: options left unknown`).toEqual(UNDECIDABLE[name]);
     const want = expected(name) as unknown as Record<string, Record<string, unknown>>;
     const got = observed as unknown as Record<string, Record<string, unknown> | undefined>;
@@ -85,10 +86,10 @@ test('npm run profile finds each built-in profile again from the API alone', asy
       else expect(got[group]?.[key], `${name} ${option}`).toEqual(want[group]?.[key]);
     }
     // Nothing secret in what it wrote: not the key's secret, no token (the mock's are 43 base64url characters).
-    for (const text of [evidence, JSON.stringify(observed), run.output]) {
+    for (const text of [evidence, JSON.stringify(observed), run.log]) {
       expect(text).not.toContain(org.secret);
       expect(text).not.toMatch(/[A-Za-z0-9_-]{43}/);
     }
-    expect(run.output, `${name}: every token issued is logged out`).toMatch(/tokens: (\d+) issued, \1 logged out/);
+    expect(run.log, `${name}: every token issued is logged out`).toMatch(/tokens: (\d+) issued, \1 logged out/);
   }
 });

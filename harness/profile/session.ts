@@ -56,12 +56,7 @@ export type OptionRecord =
   | { readonly option: OptionKey; readonly value: unknown; readonly basis: string; readonly exchanges: readonly ExchangeRecord[] }
   | { readonly option: OptionKey; readonly unknown: string; readonly exchanges: readonly ExchangeRecord[] };
 
-/** Thrown when the next request would go beyond the budget: the probe that sent it stops there. */
-class BudgetSpent extends Error {
-  override readonly name = 'BudgetSpent';
-}
-
-/** Counts every request sent, and refuses one beyond the cap. */
+/** Counts every request sent, and refuses one beyond the cap: the probe that would send it stops there. */
 export class RequestCounter {
   sent = 0;
   cap: number;
@@ -71,7 +66,7 @@ export class RequestCounter {
   }
 
   take(): void {
-    if (this.sent >= this.cap) throw new BudgetSpent(`the request budget (${this.cap} requests, one rate window) is spent`);
+    if (this.sent >= this.cap) throw new Error(`the request budget (${this.cap} requests, one rate window) is spent`);
     this.sent++;
   }
 }

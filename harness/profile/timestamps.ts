@@ -38,22 +38,15 @@ export function decideTimestamps(p: Probe): void {
     .sort((a, b) => a[0] - b[0])
     .map(([digits, n]) => `${n} with ${digits} digit(s)`)
     .join(', ');
-  if (seen < ENOUGH) {
-    p.unknown('timestamps.trimZeros', `only ${seen} timestamps were seen (${ENOUGH} decide)`);
-    p.unknown('timestamps.fractionDigits', `only ${seen} timestamps were seen (${ENOUGH} decide)`);
-    return;
-  }
+  const unknown = (reason: string) => (['timestamps.trimZeros', 'timestamps.fractionDigits'] as const).forEach((option) => p.unknown(option, reason));
+  if (seen < ENOUGH) return unknown(`only ${seen} timestamps were seen (${ENOUGH} decide)`);
   const most = Math.max(...counts.keys());
   if (counts.size === 1 && most >= 1 && most <= 7) {
-    p.decide('timestamps.trimZeros', false, `all ${seen} timestamps have ${most} fractional digits`);
-    p.decide('timestamps.fractionDigits', most, `all ${seen} timestamps have ${most} fractional digits`);
-    return;
+    const basis = `all ${seen} timestamps have ${most} fractional digits`;
+    p.decide('timestamps.trimZeros', false, basis);
+    return p.decide('timestamps.fractionDigits', most, basis);
   }
-  if (most > 7) {
-    p.unknown('timestamps.trimZeros', `timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
-    p.unknown('timestamps.fractionDigits', `timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
-    return;
-  }
+  if (most > 7) return unknown(`timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
   p.decide('timestamps.trimZeros', true, `the fractional digits vary: ${tally}`);
   if (most === 7) p.decide('timestamps.fractionDigits', 7, `trailing zeros are dropped, and up to 7 digits are written (${tally})`);
   else {

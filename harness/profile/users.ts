@@ -15,9 +15,7 @@ const PLATFORM_ATTRIBUTES = ['first-name', 'last-name', 'full-name', 'organizati
 export async function probeUsers(p: Probe): Promise<void> {
   const scope = p.target.client.scopes.find((s) => s.startsWith('users:'));
   if (scope === undefined) {
-    p.unknown('users.type', 'the key holds no users scope (LP_SCOPES)');
-    p.unknown('users.attributes', 'the key holds no users scope (LP_SCOPES)');
-    p.unknown('users.limit', 'the key holds no users scope (LP_SCOPES)');
+    for (const option of ['users.type', 'users.attributes', 'users.limit'] as const) p.unknown(option, 'the key holds no users scope (LP_SCOPES)');
     return;
   }
   const token = await p.issue([scope]);
@@ -26,8 +24,7 @@ export async function probeUsers(p: Probe): Promise<void> {
   const first = users[0];
   decideLimit(p, answer, users.length);
   if (answer.status !== 200 || first === undefined) {
-    p.unknown('users.type', `GET users got ${answer.status} and ${users.length} users`, answer);
-    p.unknown('users.attributes', `GET users got ${answer.status} and ${users.length} users`, answer);
+    for (const option of ['users.type', 'users.attributes'] as const) p.unknown(option, `GET users got ${answer.status} and ${users.length} users`, answer);
     return;
   }
   const type = first.type;

@@ -11,7 +11,7 @@ import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import { RULES } from '../../contracts/rules/index.ts';
 import { RESPONSE_RULES } from '../verdict/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './coverage.ts';
-import { parseCommandLine } from '../flags.ts';
+import { parseCommandLine, runMain } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -76,11 +76,5 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(`rules: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(2);
-    },
-  );
+  runMain(main, 'rules: ', 2);
 }

@@ -1,30 +1,16 @@
 /**
  * `npm run build:load`: bundles each k6 entry load/<name>.ts into dist/load/<name>.js for k6 v0.47+
- * (docs/load.md, "The k6 runtime"), then proves the bundles fit that runtime:
- *
- * 1. ajv standalone validators are generated from schemas/ (schemas/index.ts standaloneValidatorsSource:
- *    its own Ajv2020 without ajv-formats, non-`u` regexes, ESM code) and bundled: k6 compiles no schema.
- * 2. esbuild's metafile must show that each bundle imports nothing but `k6` modules, and that
- *    ajv-formats never got in. The bundles are CommonJS (`require("k6…")`, `module.exports`): k6 v0.47
- *    runs an ES module through Babel first, 4-5 s of CPU per VU at start, and a CommonJS one as it is.
- * 3. Each bundle is scanned for what k6 v0.47 lacks or cannot load (FORBIDDEN_GLOBALS, regexes with
- *    the `u`/`v` flag, `\u{...}` escapes or named groups). The scan parses the bundle with the
- *    TypeScript parser and looks at identifiers and regex literals (and `RegExp(...)` calls with
- *    literal arguments) only: comments and string contents never match, and `x.URL` or `{ URL: 1 }`
- *    (property names) are not uses of the global.
- *
- * Importable (tests, load/cli/run.ts); it runs as a command only when it is the entry file.
+ * (docs/load.md, "The k6 runtime"), with ajv standalone validators generated from schemas/ (k6 compiles
+ * no schema), then proves the bundles fit that runtime: esbuild's metafile shows k6 imports only and no
+ * ajv-formats (checkMetafile), and each bundle is scanned for what k6 v0.47 lacks or cannot load (scanBundle).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../../schemas/index.ts';
-import { refuseArguments } from '../../harness/flags.ts';
+import { refuseArguments, runMain } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
-
-/** The module name the entries import the generated validators by (declared in load/types/validators.d.ts). */
-export const VALIDATORS_MODULE = 'generated:validators';
 
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
 export const FORBIDDEN_GLOBALS = [
@@ -70,11 +56,9 @@ export interface LoadBuild {
 }
 
 export class LoadBuildError extends Error {
-  readonly problems: readonly string[];
+  override readonly name = 'LoadBuildError';
   constructor(problems: readonly string[]) {
     super(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'LoadBuildError';
-    this.problems = problems;
   }
 }
 
@@ -86,7 +70,7 @@ export function loadEntries(root: string): string[] {
     .sort();
 }
 
-/** Serves the generated validators under VALIDATORS_MODULE, resolving its ajv runtime imports from the project. */
+/** Serves the generated validators as `generated:validators` (declared in load/types/validators.d.ts), resolving its ajv runtime imports from the project. */
 function validatorsPlugin(source: string, root: string): Plugin {
   return {
     name: 'lp-generated-validators',
@@ -150,7 +134,12 @@ export function checkMetafile(metafile: Metafile): string[] {
   return problems;
 }
 
-/** Where a forbidden thing is used in `code` (a bundle); see the header for the approach. */
+/**
+ * Where a forbidden thing is used in `code` (a bundle): FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag,
+ * `\u{...}` escapes or named groups. The TypeScript parser reads the bundle, and only identifiers and regex
+ * literals (and `RegExp(...)` calls with literal arguments) are looked at: comments and string contents never
+ * match, and `x.URL` or `{ URL: 1 }` (property names) are not uses of the global.
+ */
 export function scanBundle(code: string, file = 'bundle.js'): ScanFinding[] {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const lines = code.split('\n');
@@ -269,23 +258,15 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(refused);
     return 2;
   }
-  const root = ROOT;
-  try {
-    const built = await buildLoad({ root });
-    for (const bundle of built.bundles) console.log(`${path.relative(root, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
-    console.log(
-      `${path.relative(root, path.join(built.outdir, 'meta.json'))}: imports checked (k6 modules only); bundles scanned for k6 v0.47 globals and regexes`,
-    );
-    return 0;
-  } catch (error) {
-    console.error(`build:load: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  const built = await buildLoad({ root: ROOT });
+  for (const bundle of built.bundles) console.log(`${path.relative(ROOT, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
+  console.log(
+    `${path.relative(ROOT, path.join(built.outdir, 'meta.json'))}: imports checked (k6 modules only); bundles scanned for k6 v0.47 globals and regexes`,
+  );
+  return 0;
 }
 
 // Imported (tests, load/cli/run.ts), this file only exports.
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  runMain(() => main(process.argv.slice(2)), 'build:load: ');
 }

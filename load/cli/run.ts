@@ -1,30 +1,22 @@
 /**
- * `npm run load -- <script> [k6 args]`: runs one k6 load script against the target the LP_*
- * variables name. In order: the script name is checked, .env is loaded (never overriding the real
- * environment), the LP_* configuration is checked the way the script will read it (production refused
- * unless LP_ALLOW_PRODUCTION=1), the bundles are built and checked (load/cli/build.ts), k6 is
- * found (K6_BIN, else PATH), the report directory (LP_REPORT_DIR, default reports/load) is created
- * (k6 v0.47 does not create it), and
- * `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js` runs with this environment.
+ * `npm run load -- <script> [k6 args]` (its usage below): the LP_* configuration checked the way the
+ * script will read it, the bundles built and checked (load/cli/build.ts), the report directory created
+ * (k6 v0.47 does not create it), then `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js`.
  *
  * Why the environment and not `-e` flags: `k6 run` passes system environment variables to `__ENV`
  * (--include-system-env-vars defaults to true for `k6 run`; the flag is given anyway so the intent
  * is explicit), and the client secret then never appears in a process list. `k6 cloud` and
  * `k6 archive` do not include them by default: see docs/load.md for those.
- *
- * `--help` (or `-h`) in the script's place prints the usage; after a script name, every argument is k6's.
- *
- * Exit codes: k6's own; 2 for an unknown script; 1 for a configuration, build or missing-k6 problem.
  */
 import { fail, ok, type Result } from '../../contracts/result.ts';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { unknownSettingWarnings } from '../../contracts/setting-names.ts';
-import { EnvError, readLoadEnv, reportDir } from '../lib/env.ts';
-import { buildLoad, LoadBuildError, loadEntries } from './build.ts';
-import { answerHelp, helpPointer } from '../../harness/flags.ts';
+import { unknownSettingWarnings } from '../../contracts/settings.ts';
+import { readLoadEnv, reportDir } from '../lib/env.ts';
+import { buildLoad, loadEntries } from './build.ts';
+import { answerHelp, helpPointer, runMain } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
@@ -81,24 +73,12 @@ async function main(args: readonly string[]): Promise<number> {
   }
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
-  try {
-    const env = readLoadEnv(process.env);
-    // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
-    console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
-    for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
-  } catch (error) {
-    if (!(error instanceof EnvError)) throw error;
-    console.error(`load: ${error.message}`);
-    return 1;
-  }
-
-  try {
-    await buildLoad({ root });
-  } catch (error) {
-    if (!(error instanceof LoadBuildError)) throw error;
-    console.error(`load: ${error.message}`);
-    return 1;
-  }
+  // A bad setting (EnvError) or build (LoadBuildError) ends the run through runMain: `load: <sentence>`, exit 1.
+  const env = readLoadEnv(process.env);
+  // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
+  console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
+  for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
+  await buildLoad({ root });
   const bundle = path.join('dist', 'load', `${script}.js`);
 
   const k6 = findK6(process.env);
@@ -130,13 +110,5 @@ async function main(args: readonly string[]): Promise<number> {
 
 // Imported (tests), this file only exports.
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`load: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
+  runMain(() => main(process.argv.slice(2)), 'load: ');
 }

@@ -22,6 +22,7 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
+import { runMain } from '../../harness/flags.ts';
 import { type Child, repeat, ROOT, runLoad, type Shot, startNode, stopAll, type Tally } from './load.ts';
 
 export const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
@@ -369,8 +370,5 @@ async function main(argv: string[]): Promise<number> {
 
 if (require.main === module) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
-  main(process.argv.slice(2)).then(
-    (code) => stopAll().then(() => process.exit(code)),
-    (error: unknown) => stopAll().then(() => (print(`bench: ${(error as Error).message}`), process.exit(2))),
-  );
+  runMain(() => main(process.argv.slice(2)).finally(stopAll), 'bench: ', 2);
 }

@@ -12,7 +12,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
-import { parseCommandLine } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../harness/flags.ts';
 import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
 import { ROOT } from '../../harness/root.ts';
 
@@ -115,10 +115,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  },
-);
+runMain(main, '');

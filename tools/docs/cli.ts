@@ -10,7 +10,7 @@ import { configurationDocs } from './configuration.ts';
 import { faultMatrixDocs } from './fault-matrix.ts';
 import type { GeneratedFile } from './generated.ts';
 import { profileDocs } from './profiles.ts';
-import { parseCommandLine } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../harness/flags.ts';
 import { rulesDocs } from './rules.ts';
 import { ROOT } from '../../harness/root.ts';
 
@@ -55,10 +55,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`docs: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+runMain(main, 'docs: ', 2);

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
 import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
-import { helpPointer, parseCommandLine } from '../../harness/flags.ts';
+import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, renderText, type Selection } from './matrix.ts';
 import type { RunOutcome } from './outcome.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -170,11 +170,8 @@ async function main(): Promise<number> {
   return counts.failed > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    say(`test:faults stopped: ${(error as Error).message}`);
-    say('0 passed, 1 failed');
-    process.exit(1);
-  },
-);
+runMain(main, (error) => {
+  say(`test:faults stopped: ${(error as Error).message}`);
+  say('0 passed, 1 failed');
+  return 1;
+});
