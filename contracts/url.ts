@@ -19,7 +19,8 @@ export function parseQuery(search: string): Array<[string, string]> {
   return pairs;
 }
 
-function decodeComponent(text: string): string {
+/** A query or form component, decoded (`+` is a space). */
+export function decodeComponent(text: string): string {
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
