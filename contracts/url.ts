@@ -21,6 +21,7 @@ export function parseQuery(search: string): Array<[string, string]> {
 
 /** A query or form component, decoded (`+` is a space). */
 export function decodeComponent(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);

@@ -39,51 +39,76 @@ function zeroCounts(): Record<ClientRuleId, number> {
   return Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
 }
 
-/** A header's value from a reply's flat list, by its name in any case. */
-function header(reply: Reply, name: string): string | undefined {
-  const headers = reply.headers;
-  for (let i = 0; i < headers.length - 1; i += 2) {
-    const key = headers[i] as string;
-    // Lengths rule out most names before anything is lowered.
-    if (key.length === name.length && key.toLowerCase() === name) return headers[i + 1];
+/** A request as the judge reads it (the judge asks for no other header). */
+class Asked {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly route: Request,
+  ) {}
+
+  header(name: string): string | undefined {
+    return name === 'authorization' ? this.route.authorization : name === 'content-type' ? this.route.contentType : undefined;
   }
-  return undefined;
+
+  get body(): string {
+    return this.route.body.toString('utf8');
+  }
 }
 
 /**
- * An answered request as the judge reads it. Bodies are read only when the judge asks: a token reply
- * whole, a list page by its links alone (the chunks before and after its items, which nothing the
- * client is judged on reads, and parsing them would cost more than answering).
+ * An answered request as the judge reads it: classes, not objects of closures, as closures made per
+ * request cost more than the judging. Bodies are read only when the judge asks: a token reply whole,
+ * a list page by its links alone (the chunks before and after its items, which nothing the client is
+ * judged on reads, and parsing them would cost more than answering). The mock answers at once: a
+ * request's time is its answer's.
  */
-function exchangeOf(endpoint: EndpointId, request: Request, reply: Reply, atMs: number): Exchange {
-  const { method, path, origin, paginated, resourceType }: Endpoint = ENDPOINTS[endpoint];
-  return {
-    origin,
-    list: paginated ? resourceType : undefined,
-    request: {
-      method,
-      url: request.search === '' ? path : `${path}?${request.search}`,
-      header: (name) => (name === 'authorization' ? request.authorization : name === 'content-type' ? request.contentType : undefined),
-      get body() {
-        return request.body.toString('utf8');
-      },
-    },
-    status: reply.status,
-    header: (name) => header(reply, name.toLowerCase()),
-    get body(): unknown {
-      const chunks = reply.body;
-      try {
-        return JSON.parse(typeof chunks === 'string' ? chunks : `${chunks[0]?.toString('utf8') ?? ''}${chunks.at(-1)?.toString('utf8') ?? ''}`);
-      } catch {
-        return undefined;
-      }
-    },
-    get text() {
-      return typeof reply.body === 'string' ? reply.body : Buffer.concat(reply.body as Buffer[]).toString('utf8');
-    },
-    sentMs: atMs,
-    receivedMs: atMs,
-  };
+class Answered implements Exchange {
+  readonly origin: Exchange['origin'];
+  readonly list: Exchange['list'];
+  readonly request: Asked;
+  readonly status: number;
+
+  constructor(
+    { method, path, origin, paginated, resourceType }: Endpoint,
+    route: Request,
+    readonly reply: Reply,
+    readonly sentMs: number,
+  ) {
+    this.origin = origin;
+    this.list = paginated ? resourceType : undefined;
+    this.request = new Asked(method, route.search === '' ? path : `${path}?${route.search}`, route);
+    this.status = reply.status;
+  }
+
+  get receivedMs(): number {
+    return this.sentMs;
+  }
+
+  /** A header's value from the reply's flat list, by its name in any case. */
+  header(name: string): string | undefined {
+    const headers = this.reply.headers;
+    const lower = name.toLowerCase();
+    for (let i = 0; i < headers.length - 1; i += 2) {
+      const key = headers[i] as string;
+      // Lengths rule out most names before anything is lowered.
+      if (key.length === lower.length && key.toLowerCase() === lower) return headers[i + 1];
+    }
+    return undefined;
+  }
+
+  get body(): unknown {
+    const chunks = this.reply.body;
+    try {
+      return JSON.parse(typeof chunks === 'string' ? chunks : `${chunks[0]?.toString('utf8') ?? ''}${chunks.at(-1)?.toString('utf8') ?? ''}`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  get text(): string {
+    return typeof this.reply.body === 'string' ? this.reply.body : Buffer.concat(this.reply.body as Buffer[]).toString('utf8');
+  }
 }
 
 export class ClientFindings {
@@ -106,10 +131,9 @@ export class ClientFindings {
   /** `inner` with this endpoint's requests and replies judged; the reply is returned unchanged. */
   observe(endpoint: EndpointId, inner: RouteHandler): RouteHandler {
     return (request) => {
-      // The mock answers at once: the request's time is its answer's.
       const atMs = this.#clock.now();
       const reply = inner(request);
-      const found = this.#conduct.observe(exchangeOf(endpoint, request, reply, atMs));
+      const found = this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs));
       for (const f of found) this.#keep(f);
       return reply;
     };

@@ -172,7 +172,7 @@ export class ClientConduct implements Observer {
 
   observe(exchange: Exchange): readonly Finding[] {
     const url = exchange.request.url;
-    const parts = splitUrl(url);
+    const parts = url.startsWith('/') ? undefined : splitUrl(url);
     const query = url.indexOf('?');
     this.#exchange = exchange;
     this.#path = parts?.path ?? (query < 0 ? url : url.slice(0, query));
@@ -191,9 +191,9 @@ export class ClientConduct implements Observer {
   }
 
   #token(exchange: Exchange): void {
-    const { header, body = '' } = exchange.request;
-    const type = (header?.('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    const fields = tokenFields(header?.('authorization'), body, type === FORM);
+    const request = exchange.request;
+    const type = (request.header?.('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const fields = tokenFields(request.header?.('authorization'), request.body ?? '', type === FORM);
     const state = this.#client(fields.clientId ?? UNKNOWN_CLIENT);
     if (type !== FORM) this.#find('client.token-form-body', `Content-Type was ${type === '' ? 'missing' : printable(type, 60)}.`);
     // A request naming no client shares one entry: its rate is nobody's, so it is not judged.
@@ -244,10 +244,9 @@ export class ClientConduct implements Observer {
     const exchange = this.#exchange as Exchange;
     const now = this.#atMs;
     const told = info ?? state;
-    const reset = parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
     if (exchange.status !== 429) {
       state.streak = 0;
-      if (exchange.header('x-rate-limit-remaining') === '0') told.spentUntilMs = Number.isNaN(reset) ? now : reset;
+      if (exchange.header('x-rate-limit-remaining') === '0') told.spentUntilMs = resetOf(exchange) || now;
       return;
     }
     // A request already found too early after a 429 is not counted twice; the first 429 without
@@ -266,7 +265,7 @@ export class ClientConduct implements Observer {
     const retryAfter = parseRetryAfter(exchange.header('retry-after'), now);
     state.refusedAtMs = now;
     state.retryAfterMs = retryAfter.ok ? retryAfter.value * 1000 : 0;
-    told.spentUntilMs = Math.max(now + state.retryAfterMs, Number.isNaN(reset) ? 0 : reset);
+    told.spentUntilMs = Math.max(now + state.retryAfterMs, resetOf(exchange) || 0);
   }
 
   /** A token was handed out: remember whose it is, and judge `client.token-reuse`. */
@@ -349,6 +348,11 @@ export class ClientConduct implements Observer {
   }
 }
 
+/** X-Rate-Limit-Reset in epoch ms; NaN when absent or unreadable. */
+function resetOf(exchange: Exchange): number {
+  return parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
+}
+
 /** Who asks for a token and for what: from HTTP Basic, the form, or a JSON body (read only to name the client). */
 function tokenFields(authorization: string | undefined, text: string, form: boolean) {
   let fields: Record<string, unknown> | undefined;
@@ -389,9 +393,12 @@ function printable(text: string, max: number): string {
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
+/** The first value of `name` in a query, decoded; undefined when absent or empty. */
 function valueOf(search: string, name: string): string | undefined {
-  const value = parseQuery(search).find(([key]) => key === name)?.[1];
-  return value === '' ? undefined : value;
+  const at = `&${search}`.indexOf(`&${name}=`);
+  if (at < 0) return undefined;
+  const end = search.indexOf('&', at);
+  return decodeComponent(search.slice(at + name.length + 1, end < 0 ? undefined : end)) || undefined;
 }
 
 /** The query without `next`, sorted: two requests with the same one are "the same request". */
