@@ -20,10 +20,10 @@ import type { Exchange as Request, RouteHandler } from './routes.ts';
 const MAX_FINDINGS = 1000;
 
 /** A finding of a client rule, and the client it judged (its client_id, `(unknown)` or `(other clients)`). */
-type ClientFinding = Finding & { readonly client: string };
+type FindingOfClient = Finding & { readonly clientId: string };
 
 export interface FindingsReport {
-  readonly findings: readonly ClientFinding[];
+  readonly findings: readonly FindingOfClient[];
   /** Every finding, kept or not, by rule. */
   readonly counts: Readonly<Record<ClientRuleId, number>>;
   readonly total: number;
@@ -116,7 +116,7 @@ export class ClientFindings {
   readonly #log: Log | undefined;
   readonly #max: number;
   #conduct = new ClientConduct();
-  #findings: ClientFinding[] = [];
+  #findings: FindingOfClient[] = [];
   #counts = zeroCounts();
   /** Per client, its findings by rule (for the JUnit form). */
   #byClient = new Map<string, Map<ClientRuleId, number>>();
@@ -157,7 +157,7 @@ export class ClientFindings {
       let suiteFailures = 0;
       for (const rule of CLIENT_RULE_IDS) {
         const count = this.#byClient.get(client)?.get(rule) ?? 0;
-        const kept = count === 0 ? [] : this.#findings.filter((f) => f.rule === rule && f.client === client);
+        const kept = count === 0 ? [] : this.#findings.filter((f) => f.rule === rule && f.clientId === client);
         const body = kept.map(
           (f) => `      <failure type="${rule}" message="${xml(f.got)}">${xml(`${iso(f.atMs ?? 0)} ${f.request}\nExpected: ${f.expected}`)}</failure>`,
         );
@@ -186,12 +186,12 @@ export class ClientFindings {
 
   #keep(f: Finding): void {
     const rule = f.rule as ClientRuleId;
-    const client = this.#conduct.client;
+    const client = this.#conduct.clientId;
     this.#total++;
     this.#counts[rule]++;
     const counts = this.#byClient.get(client) ?? new Map<ClientRuleId, number>();
     this.#byClient.set(client, counts.set(rule, (counts.get(rule) ?? 0) + 1));
-    if (this.#findings.length < this.#max) this.#findings.push({ ...f, client });
+    if (this.#findings.length < this.#max) this.#findings.push({ ...f, clientId: client });
     this.#log?.(`client-finding ${rule} client=${client} at=${iso(f.atMs ?? 0)} ${f.request}: ${f.got}`);
   }
 }

@@ -155,7 +155,7 @@ interface Walk {
 
 export class ClientConduct implements Observer {
   /** The client the last exchange was judged as: its client_id, `(unknown)`, or `(other clients)`. */
-  client = UNKNOWN_CLIENT;
+  clientId = UNKNOWN_CLIENT;
   readonly #redactor = new Redactor();
   readonly #clients = new Map<string, ClientState>();
   readonly #tokens = new BoundedMap<string, TokenInfo>(MAX_TRACKED);
@@ -321,7 +321,7 @@ export class ClientConduct implements Observer {
   /** The state of a client, made on its first exchange; the client of this exchange. */
   #client(id: string): ClientState {
     const key = this.#clients.has(id) || this.#clients.size < MAX_CLIENTS ? id : OTHER_CLIENTS;
-    this.client = key;
+    this.clientId = key;
     const state = this.#clients.get(key) ?? new ClientState(key);
     this.#clients.set(key, state);
     return state;

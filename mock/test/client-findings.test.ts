@@ -74,7 +74,7 @@ test.describe('a careless client', () => {
     const report = await findings(mock);
     expect(rulesOf(report)).toEqual(expect.arrayContaining(['client.newest-next', 'client.retry-after-honoured', 'client.new-token-after-401']));
     for (const f of report.findings) {
-      expect(f.client).toBe(ORG.id);
+      expect(f.clientId).toBe(ORG.id);
       expect(f.expected.length).toBeGreaterThan(10);
     }
     const retry = report.findings.find((f) => f.rule === 'client.retry-after-honoured');
@@ -153,8 +153,8 @@ test.describe('one rule at a time', () => {
     await api(mock, '/api/v2/content', refresh_token);
     const report = await findings(mock);
     expect(report.counts).toMatchObject({ 'client.bearer-header': 2, 'client.refresh-not-bearer': 1 });
-    expect(report.findings.find((f) => f.rule === 'client.refresh-not-bearer')?.client).toBe(ORG.id);
-    expect(report.findings.find((f) => f.rule === 'client.bearer-header')?.client).toBe('(unknown)');
+    expect(report.findings.find((f) => f.rule === 'client.refresh-not-bearer')?.clientId).toBe(ORG.id);
+    expect(report.findings.find((f) => f.rule === 'client.bearer-header')?.clientId).toBe('(unknown)');
   });
 
   test('token-reuse: a fourth token for the same scopes with no reason, found once', async ({ mock }) => {
@@ -189,7 +189,7 @@ test.describe('one rule at a time', () => {
     const body = JSON.stringify({ grant_type: 'client_credentials', client_id: ORG.id, client_secret: ORG.secret, scope: 'content:read' });
     await postToken(mock, body, { 'content-type': 'application/json' });
     const report = await findings(mock);
-    expect(report.findings).toEqual([expect.objectContaining({ rule: 'client.token-form-body', client: ORG.id, got: 'Content-Type was application/json.' })]);
+    expect(report.findings).toEqual([expect.objectContaining({ rule: 'client.token-form-body', clientId: ORG.id, got: 'Content-Type was application/json.' })]);
   });
 });
 
@@ -314,7 +314,7 @@ test.describe('the judge alone', () => {
       sentMs: START_MS,
       receivedMs: START_MS,
     });
-    expect(conduct.client).toBe('café client');
+    expect(conduct.clientId).toBe('café client');
     expect(found).toEqual([
       {
         rule: 'client.token-form-body',

@@ -44,7 +44,7 @@ async function printFindings(mock: MockProcess): Promise<void> {
   const report = JSON.parse(res.text) as FindingsReport;
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
-  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.client} ${f.request}: ${f.got}`);
+  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.got}`);
 }
 
 /** A GET to the mock as the client reaches it: its CA trusted, its names resolved to its address. */
