@@ -35,10 +35,6 @@ export interface FindingsReport {
 
 type Log = (line: string) => void;
 
-function zeroCounts(): Record<ClientRuleId, number> {
-  return Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
-}
-
 /** A request as the judge reads it (the judge asks for no other header). */
 class Asked {
   constructor(
@@ -74,15 +70,12 @@ class Answered implements Exchange {
     route: Request,
     readonly reply: Reply,
     readonly sentMs: number,
+    readonly receivedMs: number,
   ) {
     this.origin = origin;
     this.list = paginated ? resourceType : undefined;
     this.request = new Asked(method, route.search === '' ? path : `${path}?${route.search}`, route);
     this.status = reply.status;
-  }
-
-  get receivedMs(): number {
-    return this.sentMs;
   }
 
   /** A header's value from the reply's flat list, by its name in any case. */
@@ -117,7 +110,6 @@ export class ClientFindings {
   readonly #max: number;
   #conduct = new ClientConduct();
   #findings: FindingOfClient[] = [];
-  #counts = zeroCounts();
   /** Per client, its findings by rule (for the JUnit form). */
   #byClient = new Map<string, Map<ClientRuleId, number>>();
   #total = 0;
@@ -133,15 +125,17 @@ export class ClientFindings {
     return (request) => {
       const atMs = this.#clock.now();
       const reply = inner(request);
-      const found = this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs));
+      const found = this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs));
       for (const f of found) this.#keep(f);
       return reply;
     };
   }
 
   report(): FindingsReport {
+    const counts = Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
+    for (const rules of this.#byClient.values()) for (const [rule, count] of rules) counts[rule] += count;
     const clients = this.#conduct.clients();
-    return { findings: this.#findings.slice(), counts: { ...this.#counts }, total: this.#total, dropped: this.#total - this.#findings.length, clients };
+    return { findings: this.#findings.slice(), counts, total: this.#total, dropped: this.#total - this.#findings.length, clients };
   }
 
   /**
@@ -179,7 +173,6 @@ export class ClientFindings {
   clear(): void {
     this.#conduct = new ClientConduct();
     this.#findings = [];
-    this.#counts = zeroCounts();
     this.#byClient = new Map();
     this.#total = 0;
   }
@@ -188,7 +181,6 @@ export class ClientFindings {
     const rule = f.rule as ClientRuleId;
     const client = this.#conduct.clientId;
     this.#total++;
-    this.#counts[rule]++;
     const counts = this.#byClient.get(client) ?? new Map<ClientRuleId, number>();
     this.#byClient.set(client, counts.set(rule, (counts.get(rule) ?? 0) + 1));
     if (this.#findings.length < this.#max) this.#findings.push({ ...f, clientId: client });
