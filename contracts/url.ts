@@ -19,7 +19,9 @@ export function parseQuery(search: string): Array<[string, string]> {
   return pairs;
 }
 
-function decodeComponent(text: string): string {
+/** A query or form component, decoded (`+` is a space). */
+export function decodeComponent(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);

@@ -102,10 +102,7 @@ class Mock implements MockServer {
     const replies = new Replies(shapes);
     const controlReplies = new Replies();
     // The mock judges its callers unless told not to (mock/client-findings.ts); findings go to the log too.
-    const findings =
-      options.findings === false
-        ? undefined
-        : new ClientFindings({ clock: this.clock, unauthenticatedStatus: profile.auth.unauthenticatedStatus, log: options.log });
+    const findings = options.findings === false ? undefined : new ClientFindings({ clock: this.clock, log: options.log });
     this.#findings = findings;
 
     // The core's components, each wrapped by its seam where one is given.
@@ -138,7 +135,7 @@ class Mock implements MockServer {
       users: checkInteger('users', options.users ?? 50, 0),
       snapshotTtlSeconds: checkInteger('snapshotTtlSeconds', options.snapshotTtlSeconds ?? SNAPSHOT_TTL_SECONDS, 1),
       profile,
-      pages: findings ? findings.pages(seams.pages) : seams.pages,
+      pages: seams.pages,
     });
     const lists = new ListEndpoint({ access, rate, resources: this.#resources, replies, baseUrl: () => this.baseUrl });
     this.#control =

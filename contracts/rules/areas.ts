@@ -18,6 +18,8 @@ const AREA_LIST = [
   { id: 'rate-limit', title: 'Rate limit' },
   { id: '429', title: '429 and Retry-After' },
   { id: 'errors', title: 'Errors' },
+  // What the document asks of a client: the mock judges its callers by these; no spec, no fault.
+  { id: 'client', title: 'Client conduct' },
 ] as const;
 
 export type RuleArea = (typeof AREA_LIST)[number]['id'];

@@ -12,7 +12,8 @@ export interface Exchange {
   readonly origin: 'auth' | 'api';
   /** The list a GET of the api origin asked for; undefined for any other request. */
   readonly list?: 'content' | 'users' | undefined;
-  readonly request: { readonly method: string; readonly url: string };
+  /** The request; its headers and body where a judge of the client needs them (the mock's client findings). */
+  readonly request: { readonly method: string; readonly url: string; readonly header?: HeaderLookup; readonly body?: string };
   readonly status: number;
   readonly header: HeaderLookup;
   /** The parsed JSON body; undefined when the body is empty or not JSON. */

@@ -7,6 +7,7 @@
  */
 import { AREA_IDS } from './areas.ts';
 import { BEARER_RULES } from './bearer.ts';
+import { CLIENT_RULES } from './client.ts';
 import { CONTENT_RULES } from './content.ts';
 import { ENVELOPE_RULES } from './envelope.ts';
 import { ERRORS_RULES } from './errors.ts';
@@ -38,6 +39,7 @@ export const RULES = {
   ...RATE_LIMIT_RULES,
   ...RETRY_AFTER_RULES,
   ...ERRORS_RULES,
+  ...CLIENT_RULES,
 } as const satisfies Record<string, Rule>;
 
 export type RuleId = keyof typeof RULES;

@@ -48,7 +48,7 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
     for (const item of list) {
       const rule = RULES[item.id];
       out.push(`### \`${item.id}\` (${rule.level})`, '', rule.statement, '');
-      if (rule.level === 'contract') out.push(`> ${rule.quote}`, '>', `> — ${rule.section}`, '');
+      if (rule.level !== 'platform') out.push(`> ${rule.quote}`, '>', `> — ${rule.section}`, '');
       else out.push(`Basis: ${rule.basis === 'mock' ? "the mock's own choice" : "the platform's public documentation"}. ${rule.note}`, '');
       if (item.everyResponse) out.push(`Judged on ${item.everyResponse}.`, '');
       if (item.tests.length === 0 && !item.everyResponse) out.push('**No test states this rule.**', '');

@@ -1,7 +1,7 @@
 /** Client findings: the mock judging its callers by what the API document asks of a client. */
-import { CLIENT_RULE_IDS, type ClientRuleId } from '../../contracts/client-rules.ts';
+import { CLIENT_RULE_IDS, CLIENT_RULES, ClientConduct, type ClientRuleId, MAX_TRACKED } from '../../contracts/rules/client.ts';
 import type { MockServer } from '../app.ts';
-import { ClientFindings, type FindingsReport, MAX_TRACKED } from '../client-findings.ts';
+import { ClientFindings, type FindingsReport } from '../client-findings.ts';
 import { ManualClock } from '../clock.ts';
 import type { Exchange } from '../routes.ts';
 import { api, control, expect, getToken, json, ORG, postToken, START_MS, test, type TokenResponse } from './http-fixtures.ts';
@@ -72,15 +72,15 @@ test.describe('a careless client', () => {
     expect((await api(mock, '/api/v2/content?limit=2', t.access_token)).status).toBe(401);
     await api(mock, '/api/v2/content?limit=2', t.access_token);
     const report = await findings(mock);
-    expect(rulesOf(report)).toEqual(expect.arrayContaining(['newest-next', 'retry-after-honoured', 'new-token-after-401']));
+    expect(rulesOf(report)).toEqual(expect.arrayContaining(['client.newest-next', 'client.retry-after-honoured', 'client.new-token-after-401']));
     for (const f of report.findings) {
       expect(f.clientId).toBe(ORG.id);
       expect(f.expected.length).toBeGreaterThan(10);
     }
-    const retry = report.findings.find((f) => f.rule === 'retry-after-honoured');
-    expect(retry).toMatchObject({ at: new Date(START_MS).toISOString(), request: 'GET /api/v2/content?limit=2' });
-    expect(retry?.detail).toMatch(/Sent 0\.00 s after a 429 whose Retry-After asked to wait 10\.00 s/);
-    expect(report.counts['new-token-after-401']).toBe(1);
+    const retry = report.findings.find((f) => f.rule === 'client.retry-after-honoured');
+    expect(retry).toMatchObject({ atMs: START_MS, level: 'client', request: 'GET /api/v2/content?limit=2' });
+    expect(retry?.got).toMatch(/Sent 0\.00 s after a 429 whose Retry-After asked to wait 10\.00 s/);
+    expect(report.counts['client.new-token-after-401']).toBe(1);
   });
 });
 
@@ -100,7 +100,7 @@ test.describe('one rule at a time', () => {
       await api(mock, '/api/v2/content?limit=1', access_token);
       mock.clock.advance(30);
       expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(200);
-      expect((await findings(mock)).counts).toMatchObject({ 'retry-after-honoured': 1, 'within-rate': 1 });
+      expect((await findings(mock)).counts).toMatchObject({ 'client.retry-after-honoured': 1, 'client.within-rate': 1 });
     });
 
     test('backoff-grows: a fixed wait between 429s in a row is found, a doubling one is not', async ({ mock }) => {
@@ -111,11 +111,11 @@ test.describe('one rule at a time', () => {
       };
       expect(await call(0)).toBe(200);
       expect([await call(0), await call(1), await call(2), await call(4)]).toEqual([429, 429, 429, 429]);
-      expect((await findings(mock)).counts['backoff-grows']).toBe(0);
+      expect((await findings(mock)).counts['client.backoff-grows']).toBe(0);
       expect([await call(4), await call(4)]).toEqual([429, 429]);
       const report = await findings(mock);
-      expect(report.counts['backoff-grows']).toBe(2);
-      expect(report.findings.find((f) => f.rule === 'backoff-grows')?.detail).toMatch(/after a wait of 4\.00 s; the wait before was 4\.00 s/);
+      expect(report.counts['client.backoff-grows']).toBe(2);
+      expect(report.findings.find((f) => f.rule === 'client.backoff-grows')?.got).toMatch(/after a wait of 4\.00 s; the wait before was 4\.00 s/);
     });
 
     test('within-rate: a request after a response said Remaining 0; not the first 429 without warning', async ({ mock }) => {
@@ -123,11 +123,11 @@ test.describe('one rule at a time', () => {
       const b = await getToken(mock, 'content:read');
       expect((await api(mock, '/api/v2/content?limit=1', a.access_token)).headers.get('x-rate-limit-remaining')).toBe('0');
       expect((await api(mock, '/api/v2/content?limit=1', b.access_token)).status).toBe(429);
-      expect((await findings(mock)).counts['within-rate']).toBe(0);
+      expect((await findings(mock)).counts['client.within-rate']).toBe(0);
       mock.clock.advance(60);
       expect((await api(mock, '/api/v2/content?limit=1', a.access_token)).status).toBe(200);
       expect((await api(mock, '/api/v2/content?limit=1', a.access_token)).status).toBe(429);
-      expect((await findings(mock)).counts['within-rate']).toBe(1);
+      expect((await findings(mock)).counts['client.within-rate']).toBe(1);
     });
   });
 
@@ -140,9 +140,9 @@ test.describe('one rule at a time', () => {
     const other = await nextOf(await api(mock, '/api/v2/content?limit=2', access_token));
     await api(mock, `/api/v2/content?limit=3&next=${other}`, access_token);
     const report = await findings(mock);
-    expect(report.counts).toMatchObject({ 'newest-next': 1, 'same-request-with-next': 1 });
-    const same = report.findings.find((f) => f.rule === 'same-request-with-next');
-    expect(same?.detail).toBe('The query without next was "limit=3"; the snapshot was started by "limit=2".');
+    expect(report.counts).toMatchObject({ 'client.newest-next': 1, 'client.same-request-with-next': 1 });
+    const same = report.findings.find((f) => f.rule === 'client.same-request-with-next');
+    expect(same?.got).toBe('The query without next was "limit=3"; the snapshot was started by "limit=2".');
     expect(same?.request).toBe('GET /api/v2/content?limit=3&next=[redacted]');
   });
 
@@ -152,9 +152,9 @@ test.describe('one rule at a time', () => {
     await api(mock, '/api/v2/users', undefined, { headers: { authorization: 'Basic eDp5' } });
     await api(mock, '/api/v2/content', refresh_token);
     const report = await findings(mock);
-    expect(report.counts).toMatchObject({ 'bearer-header': 2, 'refresh-not-bearer': 1 });
-    expect(report.findings.find((f) => f.rule === 'refresh-not-bearer')?.clientId).toBe(ORG.id);
-    expect(report.findings.find((f) => f.rule === 'bearer-header')?.clientId).toBe('(unknown)');
+    expect(report.counts).toMatchObject({ 'client.bearer-header': 2, 'client.refresh-not-bearer': 1 });
+    expect(report.findings.find((f) => f.rule === 'client.refresh-not-bearer')?.clientId).toBe(ORG.id);
+    expect(report.findings.find((f) => f.rule === 'client.bearer-header')?.clientId).toBe('(unknown)');
   });
 
   test('token-reuse: a fourth token for the same scopes with no reason, found once', async ({ mock }) => {
@@ -163,12 +163,12 @@ test.describe('one rule at a time', () => {
       tokens.push(await getToken(mock, 'content:read'));
       await api(mock, '/api/v2/content?limit=1', tokens[i]?.access_token);
     }
-    expect((await findings(mock)).counts['token-reuse']).toBe(0);
+    expect((await findings(mock)).counts['client.token-reuse']).toBe(0);
     await getToken(mock, 'content:read');
     await getToken(mock, 'content:read');
     const report = await findings(mock);
-    expect(report.counts['token-reuse']).toBe(1); // once per client
-    expect(report.findings[0]?.detail).toBe(
+    expect(report.counts['client.token-reuse']).toBe(1); // once per client
+    expect(report.findings[0]?.got).toBe(
       '3 new tokens for the same scopes within 3 resource requests while the one before was still good; the last time, it had 60.0 days left.',
     );
   });
@@ -189,7 +189,7 @@ test.describe('one rule at a time', () => {
     const body = JSON.stringify({ grant_type: 'client_credentials', client_id: ORG.id, client_secret: ORG.secret, scope: 'content:read' });
     await postToken(mock, body, { 'content-type': 'application/json' });
     const report = await findings(mock);
-    expect(report.findings).toEqual([expect.objectContaining({ rule: 'token-form-body', clientId: ORG.id, detail: 'Content-Type was application/json.' })]);
+    expect(report.findings).toEqual([expect.objectContaining({ rule: 'client.token-form-body', clientId: ORG.id, got: 'Content-Type was application/json.' })]);
   });
 });
 
@@ -207,9 +207,9 @@ test.describe('reading and resetting', () => {
       expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="client findings" tests="20" failures="1" /);
       expect(xml).toContain(`<testsuite name="client ${ORG.id}" tests="${CLIENT_RULE_IDS.length}" failures="1" `);
       expect(xml).toMatch(
-        /<testcase classname="client.mock-org-client" name="new-token-after-401" time="0"><failure message="The access token was sent again[^"]*" type="new-token-after-401">/,
+        /<testcase classname="client.mock-org-client" name="client.new-token-after-401" time="0"><failure message="The access token was sent again[^"]*" type="client.new-token-after-401">/,
       );
-      expect(xml).toContain('<testcase classname="client.mock-org-client" name="newest-next" time="0"></testcase>');
+      expect(xml).toContain('<testcase classname="client.mock-org-client" name="client.newest-next" time="0"></testcase>');
     }
     expect((await fetch(`${mock.baseUrl}/_mock/findings`, { method: 'POST' })).status).toBe(405);
     expect((await control(mock, '/reset')).status).toBe(204);
@@ -247,7 +247,7 @@ test.describe('redaction', () => {
     const junit = await (await fetch(`${mock.baseUrl}/_mock/findings.xml`)).text();
     const text = [JSON.stringify(report), junit, ...lines].join('\n');
     for (const secret of secrets) expect(text).not.toContain(secret);
-    expect(report.findings.find((f) => f.rule === 'newest-next')?.request).toBe(
+    expect(report.findings.find((f) => f.rule === 'client.newest-next')?.request).toBe(
       'GET /api/v2/content?limit=3&next=[redacted]&access_token=[redacted]&x=[redacted]',
     );
   });
@@ -255,49 +255,75 @@ test.describe('redaction', () => {
 
 test.describe('memory', () => {
   test('findings past the cap are counted, not kept', () => {
-    const clock = new ManualClock(START_MS);
-    const findings = new ClientFindings({ clock, unauthenticatedStatus: 401, maxFindings: 3 });
+    const findings = new ClientFindings({ clock: new ManualClock(START_MS), maxFindings: 3 });
     const handler = findings.observe('listContent', () => ({ status: 401, headers: [], body: '' }));
     const exchange: Exchange = { authorization: undefined, contentType: undefined, search: '', body: Buffer.alloc(0) };
     for (let i = 0; i < 5; i++) handler(exchange);
     const report = findings.report();
     expect(report.findings.length).toBe(3);
-    expect(report).toMatchObject({ total: 5, dropped: 2, counts: { 'bearer-header': 5 } });
-    expect(findings.junit()).toContain('<failure message="2 more findings were counted but not kept" type="bearer-header"></failure>');
-    const rules: ClientRuleId[] = ['bearer-header'];
+    expect(report).toMatchObject({ total: 5, dropped: 2, counts: { 'client.bearer-header': 5 } });
+    expect(findings.junit()).toContain('<failure message="2 more findings were counted but not kept" type="client.bearer-header"></failure>');
+    const rules: ClientRuleId[] = ['client.bearer-header'];
     expect(rulesOf(report)).toEqual([...rules, ...rules, ...rules]);
   });
+
   test('cursors are remembered up to MAX_TRACKED, the oldest forgotten first', () => {
-    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
-    const seam = findings.pages(undefined);
+    const conduct = new ClientConduct();
     let fresh = 0;
-    // A page of the list endpoint hands out one cursor, continuing the walk of the `next` it was asked with.
-    const page = findings.observe('listContent', (exchange) => {
-      const previous = new URLSearchParams(exchange.search).get('next') ?? undefined;
-      seam.cursor?.(`cursor-${fresh++}`, previous);
-      return { status: 200, headers: [], body: '' };
-    });
-    const ask = (search: string) => page({ authorization: undefined, contentType: undefined, search, body: Buffer.alloc(0) });
-    const olderNext = () => findings.report().counts['newest-next'];
-    ask('limit=1'); // cursor-0 starts a walk
-    ask('limit=1&next=cursor-0'); // cursor-1 is its newest
-    for (let i = 2; i < MAX_TRACKED; i++) ask('limit=1');
+    // A page hands out one cursor in its links.next, continuing the walk of the `next` it was asked with.
+    const olderNexts = (search: string) =>
+      conduct
+        .observe({
+          origin: 'api',
+          list: 'content',
+          request: { method: 'GET', url: `https://api.example.com/api/v2/content?${search}`, header: () => 'Bearer unknown-token' },
+          status: 200,
+          header: () => undefined,
+          body: { links: { next: `https://api.example.com/api/v2/content?limit=1&next=cursor-${fresh++}` } },
+          text: '',
+          sentMs: START_MS,
+          receivedMs: START_MS,
+        })
+        .filter((f) => f.rule === 'client.newest-next').length;
+    olderNexts('limit=1'); // cursor-0 starts a walk
+    olderNexts('limit=1&next=cursor-0'); // cursor-1 is its newest
+    for (let i = 2; i < MAX_TRACKED; i++) olderNexts('limit=1');
     // MAX_TRACKED cursors are held: cursor-0 is still known, an older next of its walk. The page
     // answered hands out one more, and cursor-0, the oldest, is forgotten: no longer judged.
-    ask('limit=1&next=cursor-0');
-    expect(olderNext()).toBe(1);
-    ask('limit=1&next=cursor-0');
-    expect(olderNext()).toBe(1);
+    expect(olderNexts('limit=1&next=cursor-0')).toBe(1);
+    expect(olderNexts('limit=1&next=cursor-0')).toBe(0);
   });
 });
 
-test.describe('beside the fault layer', () => {
-  test('the cursor seam of a fault is kept: the findings see the cursor it hands out', () => {
-    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
-    const seam = findings.pages({ cursor: (fresh, previous) => previous ?? fresh, plan: (plan) => plan });
-    expect(seam.plan).toBeDefined();
-    expect(seam.cursor?.('fresh-2', 'first-1')).toBe('first-1');
-    expect(seam.cursor?.('fresh-1', undefined)).toBe('fresh-1');
-    expect(findings.pages(undefined).cursor?.('fresh-3', undefined)).toBe('fresh-3');
+test.describe('the judge alone', () => {
+  test('names the client of HTTP Basic credentials (form-encoded, then base64) in any exchange', () => {
+    const conduct = new ClientConduct();
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent('café client')}:secret`).toString('base64')}`;
+    const found = conduct.observe({
+      origin: 'auth',
+      request: {
+        method: 'POST',
+        url: 'https://auth.example.com/oauth/token',
+        header: (name) => (name === 'authorization' ? basic : 'application/json'),
+        body: '{"grant_type":"client_credentials"}',
+      },
+      status: 400,
+      header: () => undefined,
+      body: undefined,
+      text: '',
+      sentMs: START_MS,
+      receivedMs: START_MS,
+    });
+    expect(conduct.clientId).toBe('café client');
+    expect(found).toEqual([
+      {
+        rule: 'client.token-form-body',
+        level: 'client',
+        expected: CLIENT_RULES['client.token-form-body'].statement,
+        got: 'Content-Type was application/json.',
+        request: 'POST /oauth/token',
+        atMs: START_MS,
+      },
+    ]);
   });
 });

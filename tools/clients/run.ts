@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { parseCommandLine, runMain } from '../../harness/flags.ts';
+import type { FindingsReport } from '../../mock/client-findings.ts';
 import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
 import { ROOT } from '../../harness/root.ts';
 
@@ -40,14 +41,10 @@ async function printFindings(mock: MockProcess): Promise<void> {
     console.log(`client findings: not available (${res.status})`);
     return;
   }
-  const report = JSON.parse(res.text) as {
-    findings: { rule: string; clientId: string; request: string; detail: string }[];
-    counts: Record<string, number>;
-    total: number;
-  };
+  const report = JSON.parse(res.text) as FindingsReport;
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
-  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.detail}`);
+  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.got}`);
 }
 
 /** A GET to the mock as the client reaches it: its CA trusted, its names resolved to its address. */

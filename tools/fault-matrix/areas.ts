@@ -29,6 +29,8 @@ export const AREA_SPECS: Readonly<Record<RuleArea, readonly string[]>> = {
   'rate-limit': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts', 'rate-limit-period.spec.ts'],
   '429': ['rate-limit-headers.spec.ts', 'rate-limit.spec.ts', 'rate-limit-period.spec.ts'],
   errors: ['errors.spec.ts'],
+  // The mock judges its callers by these (contracts/rules/client.ts): no spec states one, no fault breaks one.
+  client: [],
 };
 
 /** The area of a fault: its rule's. */
