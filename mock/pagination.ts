@@ -35,10 +35,12 @@ export interface Snapshot {
   readonly end: number;
   lastRequestMs: number;
   /**
-   * Cursors of this snapshot that may still be followed (one, unless older cursors stay valid). An
-   * array made at its first cursor's size: a snapshot lives 2 minutes, and load tests open thousands a second.
+   * The cursors of this snapshot that may still be followed, in the order handed out: the first, and
+   * the rest where older cursors stay valid (undefined when none; no array for the one cursor most
+   * snapshots hold: a snapshot lives 2 minutes, and load tests open thousands a second).
    */
-  cursors: string[];
+  cursor: string | undefined;
+  more: string[] | undefined;
 }
 
 /** Where a cursor leads: its snapshot and the page it names. */
@@ -65,8 +67,6 @@ export type CursorChoice = (fresh: string, previous: string | undefined) => stri
 type Tombstone = 'expired' | 'superseded';
 /** Retired cursors remembered to tell "obsolete" from "superseded": bounded, oldest forgotten first. */
 const MAX_TOMBSTONES = 4096;
-/** Shared by every snapshot without a cursor; never changed (a snapshot's first cursor gets an array of its own). */
-const NO_CURSORS: string[] = [];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const OBSOLETE = 'the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next';
 
@@ -104,7 +104,7 @@ export class Snapshots {
   open(endpoint: string, clientId: string, query: ListQuery, revision: number, end: number): Snapshot {
     const { key, limit, filters } = query;
     const pairs = this.#keepPairs ? query.pairs : undefined;
-    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursors: NO_CURSORS };
+    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursor: undefined, more: undefined };
   }
 
   /**
@@ -150,14 +150,14 @@ export class Snapshots {
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
-    if (snapshot.cursors.length === 0) {
+    if (snapshot.cursor === undefined) {
       // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
-      snapshot.cursors = [cursor];
+      snapshot.cursor = cursor;
       snapshot.lastRequestMs = this.#clock.now();
       this.#order.add(snapshot);
       return cursor;
     }
-    if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
+    if (snapshot.cursor !== cursor && snapshot.more?.includes(cursor) !== true) (snapshot.more ??= []).push(cursor);
     this.touch(snapshot);
     return cursor;
   }
@@ -165,7 +165,7 @@ export class Snapshots {
   /** Stamps a request of the set (the last request is what the 2 minutes count from). */
   touch(snapshot: Snapshot): void {
     snapshot.lastRequestMs = this.#clock.now();
-    if (snapshot.cursors.length === 0) return;
+    if (snapshot.cursor === undefined) return;
     // Re-inserted at the end: the set stays in order of last request.
     this.#order.delete(snapshot);
     this.#order.add(snapshot);
@@ -204,23 +204,36 @@ export class Snapshots {
 
   /** Every cursor of an obsolete snapshot is retired as expired. */
   #drop(snapshot: Snapshot): void {
-    const cursors = snapshot.cursors;
-    snapshot.cursors = NO_CURSORS;
-    for (const cursor of cursors) this.#retire(cursor, snapshot, 'expired');
+    const { cursor, more } = snapshot;
+    snapshot.cursor = undefined;
+    snapshot.more = undefined;
+    if (cursor !== undefined) this.#retire(cursor, snapshot, 'expired');
+    for (const older of more ?? []) this.#retire(older, snapshot, 'expired');
     this.#order.delete(snapshot);
   }
 
   #retire(cursor: string, snapshot: Snapshot, why: Tombstone): void {
     this.#cursors.delete(cursor);
-    const at = snapshot.cursors.indexOf(cursor);
-    if (at >= 0) snapshot.cursors = snapshot.cursors.length === 1 ? NO_CURSORS : snapshot.cursors.filter((c) => c !== cursor);
-    if (snapshot.cursors.length === 0) this.#order.delete(snapshot);
+    if (snapshot.cursor === cursor) {
+      snapshot.cursor = snapshot.more?.shift();
+      if (snapshot.more?.length === 0) snapshot.more = undefined;
+    } else if (snapshot.more !== undefined) {
+      snapshot.more = snapshot.more.filter((c) => c !== cursor);
+      if (snapshot.more.length === 0) snapshot.more = undefined;
+    }
+    if (snapshot.cursor === undefined) this.#order.delete(snapshot);
     this.#tombstones.set(cursor, why);
   }
 
+  /**
+   * A cursor no snapshot holds. 128 random bits never repeat in practice, so they are not looked up:
+   * the lookup in a table of every cursor of the last 2 minutes cost a cache miss or more per page.
+   * Letter cursors (57 bits) are.
+   */
   #freshCursor(): string {
+    if (!this.#letters) return this.#base64Cursor(16);
     for (;;) {
-      const cursor = this.#letters ? this.#letterCursor(10) : this.#base64Cursor(16);
+      const cursor = this.#letterCursor(10);
       if (!this.#cursors.has(cursor)) return cursor;
     }
   }

@@ -1,6 +1,7 @@
 /** The mock's resource side, driven directly with a manual clock: pagination, snapshots, filters, strictness. */
 import { expect, test } from '@playwright/test';
 import { BASE, cursorOf, setup } from './listing-fixtures.ts';
+import { bodyText } from '../http.ts';
 
 test.describe('snapshot pagination', () => {
   test('a walk yields every item exactly once, with a new next on each page and none on the last', () => {
@@ -124,7 +125,7 @@ test.describe('users and data', () => {
   test('users are paginated the same way, type users', () => {
     const { resources } = setup();
     const result = resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'limit=50', baseUrl: BASE });
-    const body = JSON.parse('body' in result ? Buffer.concat(result.body).toString() : '{}');
+    const body = JSON.parse('body' in result ? bodyText(result.body) : '{}');
     expect(body.data).toHaveLength(30);
     expect(body.data[0]).toMatchObject({ type: 'users', attributes: { 'permission-role': expect.any(String) } });
     expect(resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'filter[start_date]=2020-01-01', baseUrl: BASE }).status).toBe(
