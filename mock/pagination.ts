@@ -41,6 +41,8 @@ export interface Snapshot {
    */
   cursor: string | undefined;
   more: string[] | undefined;
+  /** Its newest entry in the order of last requests (mock/pagination.ts Order); -1 while it holds no cursor. */
+  queued: number;
 }
 
 /** Where a cursor leads: its snapshot and the page it names. */
@@ -80,7 +82,7 @@ export class Snapshots {
   readonly #choose: CursorChoice | undefined;
   #cursors = new Map<string, Continuation>();
   /** Snapshots holding cursors, in order of their last request. */
-  #order = new Set<Snapshot>();
+  #order = new Order();
   #tombstones = new Tombstones(MAX_TOMBSTONES);
   readonly #pool = Buffer.alloc(4096);
   #poolOffset = 4096;
@@ -104,7 +106,7 @@ export class Snapshots {
   open(endpoint: string, clientId: string, query: ListQuery, revision: number, end: number): Snapshot {
     const { key, limit, filters } = query;
     const pairs = this.#keepPairs ? query.pairs : undefined;
-    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursor: undefined, more: undefined };
+    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursor: undefined, more: undefined, queued: -1 };
   }
 
   /**
@@ -154,7 +156,7 @@ export class Snapshots {
       // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
       snapshot.cursor = cursor;
       snapshot.lastRequestMs = this.#clock.now();
-      this.#order.add(snapshot);
+      this.#order.push(snapshot);
       return cursor;
     }
     if (snapshot.cursor !== cursor && snapshot.more?.includes(cursor) !== true) (snapshot.more ??= []).push(cursor);
@@ -165,18 +167,15 @@ export class Snapshots {
   /** Stamps a request of the set (the last request is what the 2 minutes count from). */
   touch(snapshot: Snapshot): void {
     snapshot.lastRequestMs = this.#clock.now();
-    if (snapshot.cursor === undefined) return;
-    // Re-inserted at the end: the set stays in order of last request.
-    this.#order.delete(snapshot);
-    this.#order.add(snapshot);
+    if (snapshot.cursor !== undefined) this.#order.push(snapshot);
   }
 
   /** Drops obsolete snapshots from the front (oldest last request first). */
   sweep(): void {
     const now = this.#clock.now();
-    for (const snapshot of this.#order) {
-      if (!snapshotObsolete(snapshot.lastRequestMs, this.#ttlSeconds, now)) break;
-      this.#drop(snapshot);
+    for (let oldest = this.#order.first(); oldest !== undefined; oldest = this.#order.first()) {
+      if (!snapshotObsolete(oldest.lastRequestMs, this.#ttlSeconds, now)) break;
+      this.#drop(oldest);
     }
   }
 
@@ -191,14 +190,14 @@ export class Snapshots {
       this.#drop(found.snapshot);
       return 1;
     }
-    const active = [...this.#order];
+    const active = this.#order.all();
     for (const snapshot of active) this.#drop(snapshot);
     return active.length;
   }
 
   reset(): void {
     this.#cursors = new Map();
-    this.#order = new Set();
+    this.#order = new Order();
     this.#tombstones = new Tombstones(MAX_TOMBSTONES);
   }
 
@@ -209,7 +208,7 @@ export class Snapshots {
     snapshot.more = undefined;
     if (cursor !== undefined) this.#retire(cursor, snapshot, 'expired');
     for (const older of more ?? []) this.#retire(older, snapshot, 'expired');
-    this.#order.delete(snapshot);
+    this.#order.remove(snapshot);
   }
 
   #retire(cursor: string, snapshot: Snapshot, why: Tombstone): void {
@@ -221,7 +220,7 @@ export class Snapshots {
       snapshot.more = snapshot.more.filter((c) => c !== cursor);
       if (snapshot.more.length === 0) snapshot.more = undefined;
     }
-    if (snapshot.cursor === undefined) this.#order.delete(snapshot);
+    if (snapshot.cursor === undefined) this.#order.remove(snapshot);
     this.#tombstones.set(cursor, why);
   }
 
@@ -264,6 +263,71 @@ export class Snapshots {
     let out = '';
     for (let i = at; i < at + n; i++) out += LETTERS[(this.#pool[i] as number) % 52];
     return out;
+  }
+}
+
+/**
+ * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its
+ * end with a delete and an add (an add into a set of every snapshot of the last 2 minutes cost a cache
+ * miss per page, and the holes deletes left at its front were walked over by every sweep). A snapshot
+ * names its newest entry (`queued`); its older entries, and those of a snapshot removed, are stale and
+ * skipped, and the queue is rebuilt from its live entries once the stale ones outnumber them.
+ */
+class Order {
+  #snapshots: Snapshot[] = [];
+  #entries: number[] = [];
+  #head = 0;
+  #next = 0;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Puts `snapshot` at the end, where it is from now on (its entry before, if any, goes stale). */
+  push(snapshot: Snapshot): void {
+    if (snapshot.queued < 0) this.#size++;
+    const entry = this.#next++;
+    snapshot.queued = entry;
+    this.#snapshots.push(snapshot);
+    this.#entries.push(entry);
+    if (this.#snapshots.length > 2 * this.#size + 1024) {
+      const live = this.all();
+      this.#snapshots = live;
+      this.#entries = live.map((s) => s.queued);
+      this.#head = 0;
+    }
+  }
+
+  remove(snapshot: Snapshot): void {
+    if (snapshot.queued < 0) return;
+    snapshot.queued = -1;
+    this.#size--;
+  }
+
+  /** The snapshot whose last request is the oldest, or undefined when none is queued. */
+  first(): Snapshot | undefined {
+    for (; this.#head < this.#snapshots.length; this.#head++) {
+      const snapshot = this.#snapshots[this.#head] as Snapshot;
+      if (snapshot.queued === this.#entries[this.#head]) return snapshot;
+    }
+    if (this.#head > 0) {
+      // All stale: nothing holds on to the snapshots dropped.
+      this.#snapshots = [];
+      this.#entries = [];
+      this.#head = 0;
+    }
+    return undefined;
+  }
+
+  /** Every queued snapshot, oldest first. */
+  all(): Snapshot[] {
+    const live: Snapshot[] = [];
+    for (let i = this.#head; i < this.#snapshots.length; i++) {
+      const snapshot = this.#snapshots[i] as Snapshot;
+      if (snapshot.queued === this.#entries[i]) live.push(snapshot);
+    }
+    return live;
   }
 }
 

@@ -66,6 +66,22 @@ test.describe('snapshot pagination', () => {
     list('limit=250');
     expect(resources.stats().snapshots).toBe(0);
   });
+
+  test('a snapshot requested again outlives one opened after it, however many requests came between', () => {
+    const { clock, list, resources } = setup({ items: 5000 });
+    const query = (page: { links: { next: string } }) => page.links.next.split('?')[1] as string;
+    const walked = list('limit=1').body;
+    const idle = list('limit=1').body;
+    clock.advance(60);
+    // Each page of the walk moves its snapshot to the end of the order of last requests, thousands of times.
+    let next = query(walked);
+    for (let i = 0; i < 3000; i++) next = query(list(next).body);
+    expect(resources.stats().snapshots).toBe(2);
+    clock.advance(61);
+    expect(list(next).status).toBe(200);
+    expect(list(query(idle)).status).toBe(410);
+    expect(resources.stats().snapshots).toBe(1);
+  });
 });
 
 test.describe('query validation', () => {
