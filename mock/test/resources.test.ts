@@ -82,6 +82,34 @@ test.describe('snapshot pagination', () => {
     expect(list(query(idle)).status).toBe(410);
     expect(resources.stats().snapshots).toBe(1);
   });
+
+  test('thousands of walks at once each go on from their newest next, a used next is refused, and all expire together', () => {
+    const { clock, list, resources } = setup({ items: 5000 });
+    const query = (page: { links: { next: string } }) => page.links.next.split('?')[1] as string;
+    const walks = 3000;
+    const newest = Array.from({ length: walks }, () => query(list('limit=1').body));
+    const used: string[] = [];
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 3; round++) {
+      // The walks in a scrambled order: cursors are retired and handed out all over the table of cursors.
+      for (let k = 0; k < walks; k++) {
+        const i = (k * 7919 + round) % walks;
+        const page = list(newest[i] as string);
+        statuses.set(page.status, (statuses.get(page.status) ?? 0) + 1);
+        // Retired cursors are remembered up to a bound: those of the last round are.
+        if (round === 2 && k % 100 === 0) used.push(newest[i] as string);
+        newest[i] = query(page.body);
+      }
+    }
+    // One expect for the lot: thousands of them would take most of a minute.
+    expect([...statuses]).toEqual([[200, 3 * walks]]);
+    expect(resources.stats().snapshots).toBe(walks);
+    expect(used.map((next) => list(next).body.errors[0].detail).filter((detail) => !/newest/.test(detail))).toEqual([]);
+    clock.advance(120);
+    expect(newest.slice(0, 10).map((next) => list(next).status)).toEqual(Array(10).fill(410));
+    expect(resources.stats().snapshots).toBe(0);
+    expect(list('limit=1').status).toBe(200);
+  });
 });
 
 test.describe('query validation', () => {
