@@ -150,7 +150,8 @@ export class Snapshots {
     const snapshot = next.snapshot;
     const fresh = this.#freshCursor();
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
-    this.#tombstones.delete(cursor);
+    // A fresh 128-bit cursor was never retired; a letter cursor, or one a seam chose, may have been.
+    if (cursor !== fresh || this.#letters) this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
     if (snapshot.cursor === undefined) {
       // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
