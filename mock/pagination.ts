@@ -102,11 +102,13 @@ export class Snapshots {
     return this.#order.size;
   }
 
-  /** A new snapshot (rule 1), not yet holding a cursor. */
+  /** A new snapshot (rule 1), not yet holding a cursor; obsolete ones are dropped first. */
   open(endpoint: string, clientId: string, query: ListQuery, revision: number, end: number): Snapshot {
+    const now = this.#clock.now();
+    this.#sweep(now);
     const { key, limit, filters } = query;
     const pairs = this.#keepPairs ? query.pairs : undefined;
-    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursor: undefined, more: undefined, queued: -1 };
+    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: now, cursor: undefined, more: undefined, queued: -1 };
   }
 
   /**
@@ -121,7 +123,7 @@ export class Snapshots {
     key: string,
     sameQuery: boolean,
   ): { ok: true; value: Continuation } | { ok: false; error: ApiError } {
-    this.sweep();
+    this.#sweep(this.#clock.now());
     const found = this.#cursors.get(cursor);
     if (!found || found.snapshot.clientId !== clientId) {
       // Another client's cursor is answered like an unknown one: its existence is not this client's business.
@@ -172,8 +174,7 @@ export class Snapshots {
   }
 
   /** Drops obsolete snapshots from the front (oldest last request first). */
-  sweep(): void {
-    const now = this.#clock.now();
+  #sweep(now: number): void {
     for (let oldest = this.#order.first(); oldest !== undefined; oldest = this.#order.first()) {
       if (!snapshotObsolete(oldest.lastRequestMs, this.#ttlSeconds, now)) break;
       this.#drop(oldest);

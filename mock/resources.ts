@@ -115,7 +115,6 @@ export class Resources {
 
     let at: Continuation;
     if (query.next === undefined) {
-      this.#snapshots.sweep();
       at = {
         snapshot: this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count()),
         position: 0,
