@@ -18,32 +18,34 @@ export interface EnvelopeInput {
   /** The first request's query (without next), for a links.next that repeats it. */
   readonly pairs: ReadonlyArray<readonly [string, string]>;
   readonly next: NextLink;
-  /** The page's items, comma-separated. */
+  /** The page's items, comma-separated, and the envelope's `end` after them. */
   readonly data: Buffer;
 }
-
-const CLOSE = Buffer.from(']}');
 
 export class Envelope {
   readonly #withQuery: boolean;
   readonly #repeatQuery: boolean;
   /** The links.next member of the final page, as JSON text after `"self":…` ('' for none). */
   readonly #finalNext: string;
-  readonly #close: Buffer;
+  /** What follows the items: `]}`, or more members first (pagination.extraMembers). The page reader writes it after a page's items. */
+  readonly end: string;
   #last: Links | undefined;
 
   constructor(profile: Profile['pagination']) {
     this.#withQuery = profile.self === 'with-query';
     this.#repeatQuery = profile.nextLink === 'repeat-query';
     this.#finalNext = profile.finalPage === 'null' ? ',"next":null' : profile.finalPage === 'empty-string' ? ',"next":""' : '';
-    this.#close = profile.extraMembers ? Buffer.from('],"meta":{"mock":true}}') : CLOSE;
+    this.end = profile.extraMembers ? '],"meta":{"mock":true}}' : ']}';
   }
 
-  /** Three chunks, not one string: the page's bytes are written as cached, never copied or re-encoded. */
-  render(o: EnvelopeInput): readonly Buffer[] {
+  /**
+   * Two chunks: the links as text, which node joins to the response head, then the page's bytes as read
+   * (the items and this envelope's end), never copied or re-encoded.
+   */
+  render(o: EnvelopeInput): readonly [string, Buffer] {
     const links = this.#links(o);
     const next = o.next === 'final' ? this.#finalNext : `${links.next}${encodeURIComponent(o.next.cursor)}"`;
-    return [Buffer.from(`${links.self}${next}},"data":[`), o.data, this.#close];
+    return [`${links.self}${next}},"data":[`, o.data];
   }
 
   /**

@@ -17,8 +17,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export interface Reply {
   readonly status: number;
   readonly headers: string[];
-  /** Text, or chunks written in order (a cached page between its links and its closing bracket). */
-  readonly body: string | readonly Buffer[];
+  /** Text, or text and the bytes after it (a list page: its links, then its items as cached). */
+  readonly body: string | readonly [head: string, tail: Buffer];
+}
+
+/** A reply's body as one text. */
+export function bodyText(body: Reply['body']): string {
+  return typeof body === 'string' ? body : body[0] + body[1].toString('utf8');
 }
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 413; reason: string };
@@ -72,9 +77,9 @@ export function send(res: ServerResponse, reply: Reply, date: string): void {
     res.end(body);
     return;
   }
-  // All in one tick: node corks the socket, so head and chunks leave in one writev, without a copy.
-  for (let i = 0; i < body.length - 1; i++) res.write(body[i] as Buffer);
-  res.end(body[body.length - 1]);
+  // In one tick: node joins the text to the response head and corks the socket, so both leave in one writev, the bytes not copied.
+  res.write(body[0]);
+  res.end(body[1]);
 }
 
 /** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
@@ -105,10 +110,8 @@ export class Replies {
     this.shapes = shapes;
   }
 
-  json(status: number, body: string | readonly Buffer[], headers: string[] = []): Reply {
-    let length = 0;
-    if (typeof body === 'string') length = Buffer.byteLength(body);
-    else for (const chunk of body) length += chunk.length;
+  json(status: number, body: Reply['body'], headers: string[] = []): Reply {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.byteLength(body[0]) + body[1].length;
     headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(length));
     return { status, headers, body };
   }

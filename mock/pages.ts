@@ -29,7 +29,7 @@ export interface PagePlan {
 
 /** A page read, and where the walk goes on after it. */
 export interface Page {
-  /** The page's items, comma-separated, UTF-8. */
+  /** The page's items, comma-separated, and the envelope's end after them (mock/envelope.ts), UTF-8: the reply's last chunk. */
   readonly data: Buffer;
   readonly count: number;
   /** Index of the last item on the page (-1: none). */
@@ -58,6 +58,7 @@ export interface PageSeam {
 const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class PageReader {
+  readonly #end: string;
   readonly #pages = new Map<string, Page>();
   #bytes = 0;
   /**
@@ -65,6 +66,11 @@ export class PageReader {
    * by comparing a few fields, without writing its cache key.
    */
   #last: { readonly plan: PagePlan; readonly collection: Collection; readonly page: Page } | undefined;
+
+  /** `end`: the text after a page's items (the envelope's). */
+  constructor(end: string) {
+    this.#end = end;
+  }
 
   read(collection: Collection, plan: PagePlan): Page {
     const last = this.#last;
@@ -93,7 +99,7 @@ export class PageReader {
     // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
     // and the next page starts there, so the walk as a whole scans the data set once.
     while (position < plan.end && collection.fragment(position, plan.revision, keep) === undefined) position++;
-    const page: Page = { data: Buffer.from(data.join(',')), count: data.length, lastTaken, position };
+    const page: Page = { data: Buffer.from(data.join(',') + this.#end), count: data.length, lastTaken, position };
     this.#pages.set(key, page);
     this.#bytes += page.data.length;
     for (const [oldKey, old] of this.#pages) {

@@ -35,10 +35,14 @@ export interface Snapshot {
   readonly end: number;
   lastRequestMs: number;
   /**
-   * Cursors of this snapshot that may still be followed (one, unless older cursors stay valid). An
-   * array made at its first cursor's size: a snapshot lives 2 minutes, and load tests open thousands a second.
+   * The cursors of this snapshot that may still be followed, in the order handed out: the first, and
+   * the rest where older cursors stay valid (undefined when none; no array for the one cursor most
+   * snapshots hold: a snapshot lives 2 minutes, and load tests open thousands a second).
    */
-  cursors: string[];
+  cursor: string | undefined;
+  more: string[] | undefined;
+  /** Its newest entry in the order of last requests (mock/pagination.ts Order); -1 while it holds no cursor. */
+  queued: number;
 }
 
 /** Where a cursor leads: its snapshot and the page it names. */
@@ -65,8 +69,6 @@ export type CursorChoice = (fresh: string, previous: string | undefined) => stri
 type Tombstone = 'expired' | 'superseded';
 /** Retired cursors remembered to tell "obsolete" from "superseded": bounded, oldest forgotten first. */
 const MAX_TOMBSTONES = 4096;
-/** Shared by every snapshot without a cursor; never changed (a snapshot's first cursor gets an array of its own). */
-const NO_CURSORS: string[] = [];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const OBSOLETE = 'the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next';
 
@@ -80,7 +82,7 @@ export class Snapshots {
   readonly #choose: CursorChoice | undefined;
   #cursors = new Map<string, Continuation>();
   /** Snapshots holding cursors, in order of their last request. */
-  #order = new Set<Snapshot>();
+  #order = new Order();
   #tombstones = new Tombstones(MAX_TOMBSTONES);
   readonly #pool = Buffer.alloc(4096);
   #poolOffset = 4096;
@@ -100,11 +102,13 @@ export class Snapshots {
     return this.#order.size;
   }
 
-  /** A new snapshot (rule 1), not yet holding a cursor. */
+  /** A new snapshot (rule 1), not yet holding a cursor; obsolete ones are dropped first. */
   open(endpoint: string, clientId: string, query: ListQuery, revision: number, end: number): Snapshot {
+    const now = this.#clock.now();
+    this.#sweep(now);
     const { key, limit, filters } = query;
     const pairs = this.#keepPairs ? query.pairs : undefined;
-    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: this.#clock.now(), cursors: NO_CURSORS };
+    return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: now, cursor: undefined, more: undefined, queued: -1 };
   }
 
   /**
@@ -119,7 +123,7 @@ export class Snapshots {
     key: string,
     sameQuery: boolean,
   ): { ok: true; value: Continuation } | { ok: false; error: ApiError } {
-    this.sweep();
+    this.#sweep(this.#clock.now());
     const found = this.#cursors.get(cursor);
     if (!found || found.snapshot.clientId !== clientId) {
       // Another client's cursor is answered like an unknown one: its existence is not this client's business.
@@ -148,16 +152,17 @@ export class Snapshots {
     const snapshot = next.snapshot;
     const fresh = this.#freshCursor();
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
-    this.#tombstones.delete(cursor);
+    // A fresh 128-bit cursor was never retired; a letter cursor, or one a seam chose, may have been.
+    if (cursor !== fresh || this.#letters) this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
-    if (snapshot.cursors.length === 0) {
+    if (snapshot.cursor === undefined) {
       // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
-      snapshot.cursors = [cursor];
+      snapshot.cursor = cursor;
       snapshot.lastRequestMs = this.#clock.now();
-      this.#order.add(snapshot);
+      this.#order.push(snapshot);
       return cursor;
     }
-    if (!snapshot.cursors.includes(cursor)) snapshot.cursors.push(cursor);
+    if (snapshot.cursor !== cursor && snapshot.more?.includes(cursor) !== true) (snapshot.more ??= []).push(cursor);
     this.touch(snapshot);
     return cursor;
   }
@@ -165,18 +170,14 @@ export class Snapshots {
   /** Stamps a request of the set (the last request is what the 2 minutes count from). */
   touch(snapshot: Snapshot): void {
     snapshot.lastRequestMs = this.#clock.now();
-    if (snapshot.cursors.length === 0) return;
-    // Re-inserted at the end: the set stays in order of last request.
-    this.#order.delete(snapshot);
-    this.#order.add(snapshot);
+    if (snapshot.cursor !== undefined) this.#order.push(snapshot);
   }
 
   /** Drops obsolete snapshots from the front (oldest last request first). */
-  sweep(): void {
-    const now = this.#clock.now();
-    for (const snapshot of this.#order) {
-      if (!snapshotObsolete(snapshot.lastRequestMs, this.#ttlSeconds, now)) break;
-      this.#drop(snapshot);
+  #sweep(now: number): void {
+    for (let oldest = this.#order.first(); oldest !== undefined; oldest = this.#order.first()) {
+      if (!snapshotObsolete(oldest.lastRequestMs, this.#ttlSeconds, now)) break;
+      this.#drop(oldest);
     }
   }
 
@@ -191,36 +192,49 @@ export class Snapshots {
       this.#drop(found.snapshot);
       return 1;
     }
-    const active = [...this.#order];
+    const active = this.#order.all();
     for (const snapshot of active) this.#drop(snapshot);
     return active.length;
   }
 
   reset(): void {
     this.#cursors = new Map();
-    this.#order = new Set();
+    this.#order = new Order();
     this.#tombstones = new Tombstones(MAX_TOMBSTONES);
   }
 
   /** Every cursor of an obsolete snapshot is retired as expired. */
   #drop(snapshot: Snapshot): void {
-    const cursors = snapshot.cursors;
-    snapshot.cursors = NO_CURSORS;
-    for (const cursor of cursors) this.#retire(cursor, snapshot, 'expired');
-    this.#order.delete(snapshot);
+    const { cursor, more } = snapshot;
+    snapshot.cursor = undefined;
+    snapshot.more = undefined;
+    if (cursor !== undefined) this.#retire(cursor, snapshot, 'expired');
+    for (const older of more ?? []) this.#retire(older, snapshot, 'expired');
+    this.#order.remove(snapshot);
   }
 
   #retire(cursor: string, snapshot: Snapshot, why: Tombstone): void {
     this.#cursors.delete(cursor);
-    const at = snapshot.cursors.indexOf(cursor);
-    if (at >= 0) snapshot.cursors = snapshot.cursors.length === 1 ? NO_CURSORS : snapshot.cursors.filter((c) => c !== cursor);
-    if (snapshot.cursors.length === 0) this.#order.delete(snapshot);
+    if (snapshot.cursor === cursor) {
+      snapshot.cursor = snapshot.more?.shift();
+      if (snapshot.more?.length === 0) snapshot.more = undefined;
+    } else if (snapshot.more !== undefined) {
+      snapshot.more = snapshot.more.filter((c) => c !== cursor);
+      if (snapshot.more.length === 0) snapshot.more = undefined;
+    }
+    if (snapshot.cursor === undefined) this.#order.remove(snapshot);
     this.#tombstones.set(cursor, why);
   }
 
+  /**
+   * A cursor no snapshot holds. 128 random bits never repeat in practice, so they are not looked up:
+   * the lookup in a table of every cursor of the last 2 minutes cost a cache miss or more per page.
+   * Letter cursors (57 bits) are.
+   */
   #freshCursor(): string {
+    if (!this.#letters) return this.#base64Cursor(16);
     for (;;) {
-      const cursor = this.#letters ? this.#letterCursor(10) : this.#base64Cursor(16);
+      const cursor = this.#letterCursor(10);
       if (!this.#cursors.has(cursor)) return cursor;
     }
   }
@@ -251,6 +265,71 @@ export class Snapshots {
     let out = '';
     for (let i = at; i < at + n; i++) out += LETTERS[(this.#pool[i] as number) % 52];
     return out;
+  }
+}
+
+/**
+ * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its
+ * end with a delete and an add (an add into a set of every snapshot of the last 2 minutes cost a cache
+ * miss per page, and the holes deletes left at its front were walked over by every sweep). A snapshot
+ * names its newest entry (`queued`); its older entries, and those of a snapshot removed, are stale and
+ * skipped, and the queue is rebuilt from its live entries once the stale ones outnumber them.
+ */
+class Order {
+  #snapshots: Snapshot[] = [];
+  #entries: number[] = [];
+  #head = 0;
+  #next = 0;
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Puts `snapshot` at the end, where it is from now on (its entry before, if any, goes stale). */
+  push(snapshot: Snapshot): void {
+    if (snapshot.queued < 0) this.#size++;
+    const entry = this.#next++;
+    snapshot.queued = entry;
+    this.#snapshots.push(snapshot);
+    this.#entries.push(entry);
+    if (this.#snapshots.length > 2 * this.#size + 1024) {
+      const live = this.all();
+      this.#snapshots = live;
+      this.#entries = live.map((s) => s.queued);
+      this.#head = 0;
+    }
+  }
+
+  remove(snapshot: Snapshot): void {
+    if (snapshot.queued < 0) return;
+    snapshot.queued = -1;
+    this.#size--;
+  }
+
+  /** The snapshot whose last request is the oldest, or undefined when none is queued. */
+  first(): Snapshot | undefined {
+    for (; this.#head < this.#snapshots.length; this.#head++) {
+      const snapshot = this.#snapshots[this.#head] as Snapshot;
+      if (snapshot.queued === this.#entries[this.#head]) return snapshot;
+    }
+    if (this.#head > 0) {
+      // All stale: nothing holds on to the snapshots dropped.
+      this.#snapshots = [];
+      this.#entries = [];
+      this.#head = 0;
+    }
+    return undefined;
+  }
+
+  /** Every queued snapshot, oldest first. */
+  all(): Snapshot[] {
+    const live: Snapshot[] = [];
+    for (let i = this.#head; i < this.#snapshots.length; i++) {
+      const snapshot = this.#snapshots[i] as Snapshot;
+      if (snapshot.queued === this.#entries[i]) live.push(snapshot);
+    }
+    return live;
   }
 }
 

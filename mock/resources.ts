@@ -31,7 +31,7 @@ export interface ListRequest {
   readonly baseUrl: string;
 }
 
-export type ListResult = { status: 200; body: readonly Buffer[] } | { status: number; error: ApiError };
+export type ListResult = { status: 200; body: readonly [string, Buffer] } | { status: number; error: ApiError };
 export type ChangeResult = { ok: true; item: { type: 'content'; id: string; attributes: ContentAttributes } } | { ok: false; error: ApiError };
 
 export interface ResourceOptions {
@@ -51,7 +51,7 @@ export class Resources {
   readonly #clock: Clock;
   readonly #content: ContentStore;
   readonly #snapshots: Snapshots;
-  readonly #reader = new PageReader();
+  readonly #reader: PageReader;
   readonly #envelope: Envelope;
   readonly #collections: Readonly<Record<ListEndpointId, Collection>>;
   readonly #known: Readonly<Record<ListEndpointId, ReadonlySet<string>>>;
@@ -86,6 +86,7 @@ export class Resources {
       cursor: this.#seam.cursor,
     });
     this.#envelope = new Envelope(profile.pagination);
+    this.#reader = new PageReader(this.#envelope.end);
     this.#collections = {
       listContent: new ContentCollection(this.#content, profile),
       listUsers: new UsersCollection({ seed: options.seed, count: options.users, timestamp, profile }),
@@ -114,7 +115,6 @@ export class Resources {
 
     let at: Continuation;
     if (query.next === undefined) {
-      this.#snapshots.sweep();
       at = {
         snapshot: this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count()),
         position: 0,

@@ -7,7 +7,7 @@ import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
 import { apiErrors } from '../errors.ts';
-import { Replies } from '../http.ts';
+import { bodyText, Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
 import { type FaultInfo, type FaultTable, withHeader, withoutHeader } from './fault.ts';
 
@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 /** A reply whose 200 JSON body `change` edits in place. */
 function editJson(reply: Reply, change: (body: Json) => void): Reply {
   if (reply.status !== 200) return reply;
-  const text = typeof reply.body === 'string' ? reply.body : Buffer.concat(reply.body).toString('utf8');
+  const text = bodyText(reply.body);
   const body = JSON.parse(text) as Json;
   change(body);
   const out = JSON.stringify(body);
@@ -56,7 +56,7 @@ const LISTS: readonly EndpointId[] = ['listContent', 'listUsers'];
 /** The next value in links.next of a 200 list reply; undefined on the final page or another reply. */
 function nextOfReply(reply: Reply): string | undefined {
   if (reply.status !== 200) return undefined;
-  const text = typeof reply.body === 'string' ? reply.body : Buffer.concat(reply.body).toString('utf8');
+  const text = bodyText(reply.body);
   try {
     const next = links(JSON.parse(text) as Json).next;
     return typeof next === 'string' ? nextValue(next) : undefined;

@@ -2,6 +2,7 @@
 import { expect } from '@playwright/test';
 import { ManualClock } from '../clock.ts';
 import { errorsArray } from '../error-bodies.ts';
+import { bodyText } from '../http.ts';
 import { type ProfileFile, resolveProfile } from '../profile.ts';
 import { type ListRequest, Resources } from '../resources.ts';
 
@@ -15,7 +16,7 @@ export function setup(options: { items?: number; profile?: ProfileFile } = {}) {
   const resources = new Resources({ clock, seed: 1, items: options.items ?? 250, users: 30, snapshotTtlSeconds: 120, profile: profile.value });
   const list = (search: string, more: Partial<ListRequest> = {}) => {
     const result = resources.list({ endpoint: 'listContent', clientId: 'a', provider: undefined, search, baseUrl: BASE, ...more });
-    return { status: result.status, body: 'body' in result ? JSON.parse(Buffer.concat(result.body).toString()) : JSON.parse(errorsArray(result.error).text) };
+    return { status: result.status, body: 'body' in result ? JSON.parse(bodyText(result.body)) : JSON.parse(errorsArray(result.error).text) };
   };
   /** Follows links.next to the end; returns every page's body. */
   const walk = (search: string, more: Partial<ListRequest> = {}) => {

@@ -1,6 +1,7 @@
 /** The mock's resource side, driven directly with a manual clock: pagination, snapshots, filters, strictness. */
 import { expect, test } from '@playwright/test';
 import { BASE, cursorOf, setup } from './listing-fixtures.ts';
+import { bodyText } from '../http.ts';
 
 test.describe('snapshot pagination', () => {
   test('a walk yields every item exactly once, with a new next on each page and none on the last', () => {
@@ -65,6 +66,50 @@ test.describe('snapshot pagination', () => {
     list('limit=250');
     expect(resources.stats().snapshots).toBe(0);
   });
+
+  test('a snapshot requested again outlives one opened after it, however many requests came between', () => {
+    const { clock, list, resources } = setup({ items: 5000 });
+    const query = (page: { links: { next: string } }) => page.links.next.split('?')[1] as string;
+    const walked = list('limit=1').body;
+    const idle = list('limit=1').body;
+    clock.advance(60);
+    // Each page of the walk moves its snapshot to the end of the order of last requests, thousands of times.
+    let next = query(walked);
+    for (let i = 0; i < 3000; i++) next = query(list(next).body);
+    expect(resources.stats().snapshots).toBe(2);
+    clock.advance(61);
+    expect(list(next).status).toBe(200);
+    expect(list(query(idle)).status).toBe(410);
+    expect(resources.stats().snapshots).toBe(1);
+  });
+
+  test('thousands of walks at once each go on from their newest next, a used next is refused, and all expire together', () => {
+    const { clock, list, resources } = setup({ items: 5000 });
+    const query = (page: { links: { next: string } }) => page.links.next.split('?')[1] as string;
+    const walks = 3000;
+    const newest = Array.from({ length: walks }, () => query(list('limit=1').body));
+    const used: string[] = [];
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 3; round++) {
+      // The walks in a scrambled order: cursors are retired and handed out all over the table of cursors.
+      for (let k = 0; k < walks; k++) {
+        const i = (k * 7919 + round) % walks;
+        const page = list(newest[i] as string);
+        statuses.set(page.status, (statuses.get(page.status) ?? 0) + 1);
+        // Retired cursors are remembered up to a bound: those of the last round are.
+        if (round === 2 && k % 100 === 0) used.push(newest[i] as string);
+        newest[i] = query(page.body);
+      }
+    }
+    // One expect for the lot: thousands of them would take most of a minute.
+    expect([...statuses]).toEqual([[200, 3 * walks]]);
+    expect(resources.stats().snapshots).toBe(walks);
+    expect(used.map((next) => list(next).body.errors[0].detail).filter((detail) => !/newest/.test(detail))).toEqual([]);
+    clock.advance(120);
+    expect(newest.slice(0, 10).map((next) => list(next).status)).toEqual(Array(10).fill(410));
+    expect(resources.stats().snapshots).toBe(0);
+    expect(list('limit=1').status).toBe(200);
+  });
 });
 
 test.describe('query validation', () => {
@@ -124,7 +169,7 @@ test.describe('users and data', () => {
   test('users are paginated the same way, type users', () => {
     const { resources } = setup();
     const result = resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'limit=50', baseUrl: BASE });
-    const body = JSON.parse('body' in result ? Buffer.concat(result.body).toString() : '{}');
+    const body = JSON.parse('body' in result ? bodyText(result.body) : '{}');
     expect(body.data).toHaveLength(30);
     expect(body.data[0]).toMatchObject({ type: 'users', attributes: { 'permission-role': expect.any(String) } });
     expect(resources.list({ endpoint: 'listUsers', clientId: 'a', provider: undefined, search: 'filter[start_date]=2020-01-01', baseUrl: BASE }).status).toBe(
