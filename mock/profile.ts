@@ -145,7 +145,7 @@ function valueAt(data: unknown, pointer: string): unknown {
 }
 
 /** The schema of the option at `key` (`group.option` or a top-level member). */
-function schemaOf(key: string): Record<string, unknown> | undefined {
+export function schemaOf(key: string): Record<string, unknown> | undefined {
   const root = SCHEMA_BY_KEY.profile as unknown as { properties: Record<string, { properties?: Record<string, unknown> }>; $defs: Record<string, unknown> };
   const [group, option] = key.split('.');
   const top = root.properties[group ?? ''] as Record<string, unknown> | undefined;

@@ -140,10 +140,7 @@ async function run(mock: MockProcess): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`fuzz: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+main().then(process.exit, (error: unknown) => {
+  console.error(`fuzz: ${(error as Error).message}`);
+  process.exit(1);
+});

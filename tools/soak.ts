@@ -20,6 +20,7 @@
  */
 import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags } from '../harness/flags.ts';
+import { median } from './bench/bench.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
 const flags = integerFlags('soak', process.argv.slice(2), {
@@ -51,6 +52,8 @@ const CLIENTS: ClientConfig[] = [
   { id: 'soak-limited', secret: secretOf('soak-limited'), scopes: ['content:read'], rate: '5/1h', tokenTtl: '1h' },
   { id: 'soak-guarded', secret: secretOf('soak-guarded'), scopes: ['content:read'], rate: BUSY_RATE, tokenTtl: '1h' },
 ];
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 interface Answer {
   readonly status: number;
@@ -94,28 +97,19 @@ class Traffic {
     this.#unexpected(what);
   }
 
-  async token(
-    id: string,
-    scope = 'content:read',
-    secret = secretOf(id),
-    allowed: readonly number[] = [200],
-  ): Promise<{ access: string; refresh: string } | undefined> {
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
-    const answer = await this.call(`token ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+  /** POST {auth}/oauth/token with a form body. */
+  form(what: string, allowed: readonly number[], fields: Record<string, string>): Promise<Answer | undefined> {
+    return this.call(what, allowed, `${this.#mock.authUrl}/oauth/token`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields) });
+  }
+
+  async token(id: string, scope = 'content:read', secret = secretOf(id), allowed: readonly number[] = [200]): Promise<Tokens | undefined> {
+    const answer = await this.form(`token ${id}`, allowed, { grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
     return answer?.status === 200 ? tokens(answer.body) : undefined;
   }
 
-  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<{ access: string; refresh: string } | undefined> {
-    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken });
-    const answer = await this.call(`refresh ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<Tokens | undefined> {
+    const fields = { grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken };
+    const answer = await this.form(`refresh ${id}`, allowed, fields);
     return answer?.status === 200 ? tokens(answer.body) : undefined;
   }
 
@@ -150,7 +144,9 @@ class Traffic {
   }
 }
 
-function tokens(body: string): { access: string; refresh: string } {
+type Tokens = { access: string; refresh: string };
+
+function tokens(body: string): Tokens {
   const parsed = JSON.parse(body) as { access_token: string; refresh_token: string };
   return { access: parsed.access_token, refresh: parsed.refresh_token };
 }
@@ -267,11 +263,8 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   // The previous barrier moved the clock past the throttle window: the right secret works again.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [200]);
   for (let i = 0; i < 10; i++) await t.token('soak-guarded', 'content:read', `wrong-${i}`, [403]);
-  const throttledRes = await t.call('guarded client past its failures', [429], `${mock.authUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' }),
-  });
+  const fields = { grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' };
+  const throttledRes = await t.form('guarded client past its failures', [429], fields);
   if (throttledRes?.status === 429 && !/^\d+$/.test(throttledRes.headers.get('retry-after') ?? '')) t.fail('throttle 429 without Retry-After');
 
   await t.control('clock +2 h', '/clock', { advanceSeconds: ADVANCE_SECONDS });
@@ -289,12 +282,6 @@ function liveCounts(answer: Answer | undefined): string {
   if (answer === undefined) return '?';
   const s = JSON.parse(answer.body) as Record<string, number>;
   return `[tokens ${s.accessTokens}/${s.refreshTokens}, snapshots ${s.snapshots}, windows ${s.rateWindows}, throttled ${s.throttledClients}]`;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number; rssKiB: number }>, rounds: number, seconds: number): number {
@@ -324,10 +311,7 @@ function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number;
   return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`soak: ${(error as Error).message}`);
-    process.exit(1);
-  },
-);
+main().then(process.exit, (error: unknown) => {
+  console.error(`soak: ${(error as Error).message}`);
+  process.exit(1);
+});

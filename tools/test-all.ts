@@ -228,10 +228,7 @@ async function main(args: readonly string[]): Promise<number> {
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`npm test stopped: ${(error as Error).message}\n`);
-    process.exit(1);
-  },
-);
+main(process.argv.slice(2)).then(process.exit, (error: unknown) => {
+  process.stderr.write(`npm test stopped: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -2,7 +2,7 @@
 import { CLIENT_RULE_IDS, type ClientRuleId } from '../../contracts/client-rules.ts';
 import type { MockServer } from '../app.ts';
 import { ClientFindings, type FindingsReport, MAX_TRACKED } from '../client-findings.ts';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import type { Exchange } from '../routes.ts';
 import { api, control, expect, getToken, json, ORG, postToken, START_MS, test, type TokenResponse } from './http-fixtures.ts';
 
@@ -255,7 +255,7 @@ test.describe('redaction', () => {
 
 test.describe('memory', () => {
   test('findings past the cap are counted, not kept', () => {
-    const clock = new ManualClock(START_MS);
+    const clock = new VirtualClock(() => START_MS);
     const findings = new ClientFindings({ clock, unauthenticatedStatus: 401, maxFindings: 3 });
     const handler = findings.observe('listContent', () => ({ status: 401, headers: [], body: '' }));
     const exchange: Exchange = { authorization: undefined, contentType: undefined, search: '', body: Buffer.alloc(0) };
@@ -268,7 +268,7 @@ test.describe('memory', () => {
     expect(rulesOf(report)).toEqual([...rules, ...rules, ...rules]);
   });
   test('cursors are remembered up to MAX_TRACKED, the oldest forgotten first', () => {
-    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
+    const findings = new ClientFindings({ clock: new VirtualClock(() => START_MS), unauthenticatedStatus: 401 });
     const seam = findings.pages(undefined);
     let fresh = 0;
     // A page of the list endpoint hands out one cursor, continuing the walk of the `next` it was asked with.
@@ -293,7 +293,7 @@ test.describe('memory', () => {
 
 test.describe('beside the fault layer', () => {
   test('the cursor seam of a fault is kept: the findings see the cursor it hands out', () => {
-    const findings = new ClientFindings({ clock: new ManualClock(START_MS), unauthenticatedStatus: 401 });
+    const findings = new ClientFindings({ clock: new VirtualClock(() => START_MS), unauthenticatedStatus: 401 });
     const seam = findings.pages({ cursor: (fresh, previous) => previous ?? fresh, plan: (plan) => plan });
     expect(seam.plan).toBeDefined();
     expect(seam.cursor?.('fresh-2', 'first-1')).toBe('first-1');

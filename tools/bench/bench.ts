@@ -16,8 +16,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { parseCommandLine } from '../../harness/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
@@ -314,17 +314,11 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let values: { quick?: boolean; only?: string; compare?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    process.stderr.write(`bench: ${(error as Error).message.split('\n')[0]}; run with --help for the flags.\n`);
-    return 2;
-  }
-  if (values.help) return (print(USAGE), 0);
+  const { values } = parseCommandLine('bench', USAGE, {
+    args: argv,
+    options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' } },
+    strict: true,
+  });
   const only = values.only?.split(',').map((s) => s.trim()) ?? [...PIECES];
   const unknown = only.find((p) => !(PIECES as readonly string[]).includes(p));
   if (unknown !== undefined) return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${PIECES.join(', ')}.\n`), 2);
@@ -371,6 +365,6 @@ if (require.main === module) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
   main(process.argv.slice(2)).then(
     (code) => stopAll().then(() => process.exit(code)),
-    (error: unknown) => stopAll().then(() => (print(`bench: ${(error as Error).message}`), process.exit(2))),
+    (error: unknown) => stopAll().then(() => (process.stderr.write(`bench: ${(error as Error).message}\n`), process.exit(2))),
   );
 }

@@ -55,10 +55,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`docs: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+main().then(process.exit, (error: unknown) => {
+  console.error(`docs: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+});

@@ -2,9 +2,8 @@
  * docs/configuration.md and .env.example, from the one table of settings (contracts/settings.ts): a
  * setting documented anywhere else would drift from the code that reads it.
  */
-import { tableCell } from './markdown.ts';
 import { SETTING_GROUPS, type SettingGroup, SETTINGS, type SettingName, type SettingSpec } from '../../contracts/settings.ts';
-import type { GeneratedFile } from './generated.ts';
+import { type GeneratedFile, tableCell } from './generated.ts';
 
 const READERS: Record<string, string> = { suite: 'suite', load: 'load', profile: 'profile', runner: 'runner' };
 

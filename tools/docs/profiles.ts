@@ -3,12 +3,11 @@
  * document leaves open there, its values, and the value of each built-in profile. The schema is the
  * catalogue of open points; this page only lays it out.
  */
-import { tableCell } from './markdown.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
 import { ROOT } from '../../harness/root.ts';
-import type { GeneratedFile } from './generated.ts';
+import { type GeneratedFile, tableCell } from './generated.ts';
 
 const BUILT_INS = ['strict', 'platform', 'lenient'] as const;
 

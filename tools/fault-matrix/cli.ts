@@ -21,8 +21,7 @@ import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/inde
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
 import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine } from '../../harness/flags.ts';
-import { buildMatrix, checkCounts, headline, renderReport, renderText, type Selection } from './matrix.ts';
-import type { RunOutcome } from './outcome.ts';
+import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome, type Selection } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
 
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -170,11 +169,8 @@ async function main(): Promise<number> {
   return counts.failed > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    say(`test:faults stopped: ${(error as Error).message}`);
-    say('0 passed, 1 failed');
-    process.exit(1);
-  },
-);
+main().then(process.exit, (error: unknown) => {
+  say(`test:faults stopped: ${(error as Error).message}`);
+  say('0 passed, 1 failed');
+  process.exit(1);
+});

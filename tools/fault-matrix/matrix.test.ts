@@ -3,9 +3,8 @@ import { expect, test } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { AREA_SPECS, areaSpecs, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
-import { buildMatrix, type Catch, checkCounts, type Matrix, renderReport, renderText } from './matrix.ts';
-import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
-import { formProblem } from './failure-form.ts';
+import { buildMatrix, type Catch, checkCounts, formProblem, type Matrix, renderReport, renderText } from './matrix.ts';
+import type { ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 const SPECS_DIR = path.join(__dirname, '..', '..', 'specs');
 

@@ -1,7 +1,7 @@
 /**
  * The reporter of the fault matrix's child run (tools/fault-matrix/faults.config.ts): one progress line as
  * each project (a fault, a variant, the sound mock) finishes, and at the end every test's outcome as
- * JSON (outcome.ts) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
+ * JSON (matrix.ts: RunOutcome) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
  * writes, and this is the last place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
 import { Redactor } from '../../harness/client/redact.ts';
 import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
-import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
