@@ -15,16 +15,14 @@ function neverExpiring(inner: Tokens): Tokens {
     return tokens;
   };
   return {
+    ...bound(inner),
     issue: (client, scopes) => remember(inner.issue(client, scopes)) as IssuedTokens,
     live: (client, scopes) => remember(inner.live(client, scopes)),
     verify: (token) => inner.verify(token) ?? issued.get(token),
-    findRefresh: (token, client) => inner.findRefresh(token, client),
-    redeemRefresh: (token, clientId) => inner.redeemRefresh(token, clientId),
     expireAccess: (token) => {
       issued.delete(token);
       return inner.expireAccess(token);
     },
-    expireRefresh: (token, clientId) => inner.expireRefresh(token, clientId),
   };
 }
 
