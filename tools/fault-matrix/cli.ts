@@ -1,18 +1,9 @@
 /**
- * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no
- * false alarm against any legal profile, twice: with the mock's control plane, and blind, as a run
- * against a remote service with LP_QUOTA=1 sees it. One Playwright child run
- * (tools/fault-matrix/faults.config.ts: a project per fault, per legal profile and the sound mock, in each
- * column) on every core, progress lines as projects finish; then the matrix on the terminal and in
- * reports/faults/fault-matrix.md (never a tracked file), and last the plain line CI adds up:
- * `N passed, N failed[, N skipped]` (a fault caught in a column passes; an uncaught fault, a false
- * alarm or an error of the run fails; a fault the blind column cannot see is skipped). Exits
- * non-zero when anything failed.
- *
- *   npm run test:faults                        every fault and profile
- *   npm run test:faults -- <name>…             only those faults or profiles (and the sound mock)
- *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
- *   npm run test:faults -- --help              these forms, with the profiles' names; nothing runs
+ * `npm run test:faults` (its forms: USAGE): proves the contract suite catches every fault of the mock
+ * and raises no false alarm against any legal profile, with the mock's control plane and blind (areas.ts).
+ * One Playwright child run (faults.config.ts) on every core, progress lines as projects finish; then the
+ * matrix on the terminal and in reports/faults/fault-matrix.md (never a tracked file), and last the
+ * plain line CI adds up (matrix.ts checkCounts). Exits non-zero when anything failed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
