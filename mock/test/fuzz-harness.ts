@@ -85,6 +85,11 @@ export const marker = {
   next: (owner: CursorOwner, op: CursorOp, n = 0) => `{{next:${owner}:${op}:${n}}}`,
 };
 
+/** A request with what most generators leave as it is: HTTP/1.1, a right Host, a UTF-8 body. */
+export function fuzzRequestOf(r: Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'headers' | 'body' | 'framing'> & Partial<FuzzRequest>): FuzzRequest {
+  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...r };
+}
+
 const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g;
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
