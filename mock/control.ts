@@ -27,7 +27,7 @@ export const CONTROL_PREFIX = '/_mock';
 type ChangeResult = { ok: true; item: object } | { ok: false; error: ApiError };
 
 /** The part of mock/resources.ts the control plane drives. */
-export interface ContentControl {
+interface ContentControl {
   createContent(attributes: unknown): ChangeResult;
   modifyContent(id: string, attributes: unknown): ChangeResult;
 }

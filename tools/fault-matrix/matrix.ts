@@ -67,11 +67,11 @@ export interface RunOutcome {
 }
 
 /** `file › describe › title`, how the matrix names a test. */
-export function testName(t: Pick<TestOutcome, 'file' | 'title'>): string {
+function testName(t: Pick<TestOutcome, 'file' | 'title'>): string {
   return `${t.file} › ${t.title}`;
 }
 
-export interface Misreport {
+interface Misreport {
   readonly project: string;
   /** `file › describe › title`. */
   readonly test: string;
@@ -97,7 +97,7 @@ export function formProblem(site: FailureSite): string | undefined {
 const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
 
 /** Every failure of a fault project not in the rule's form, in the run's order. */
-export function misreports(run: RunOutcome): Misreport[] {
+function misreports(run: RunOutcome): Misreport[] {
   return run.projects
     .filter((p) => FAULT_PROJECTS.has(p.project))
     .flatMap((p) =>
