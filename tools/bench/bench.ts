@@ -22,7 +22,9 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
-import { type Child, repeat, ROOT, runLoad, type Shot, startNode, stopAll, type Tally } from './load.ts';
+import { ROOT } from '../../harness/root.ts';
+import { type NodeChild, startNode, stopAll } from '../../mock/test/mock-process.ts';
+import { repeat, runLoad, type Shot, type Tally } from './load.ts';
 
 export const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
 type Piece = (typeof PIECES)[number];
@@ -80,15 +82,16 @@ export function median(values: readonly number[]): number {
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
+const peakRss = (child: NodeChild) => child.memoryKiB('VmHWM') * 1024;
 
-function startMock(args: readonly string[] = []): Promise<Child & { auth: string; api: string }> {
+function startMock(args: readonly string[] = []): Promise<NodeChild & { auth: string; api: string }> {
   return startNode('the mock', ['--import', 'tsx', 'mock/cli.ts', '--rate', '0', '--items', String(ITEMS), ...args]).then((child) => {
     const { authUrl, baseUrl } = JSON.parse(child.ready) as { authUrl: string; baseUrl: string };
     return { ...child, auth: authUrl, api: baseUrl };
   });
 }
 
-async function startBare(scratch: string, replies: Record<string, CapturedReply>): Promise<Child & { url: string }> {
+async function startBare(scratch: string, replies: Record<string, CapturedReply>): Promise<NodeChild & { url: string }> {
   const file = path.join(scratch, `replies-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(replies));
   const child = await startNode('the bare node:http server', ['--import', 'tsx', 'tools/bench/bare-server.ts', file]);
@@ -132,7 +135,7 @@ interface Round {
 }
 
 /** One round of `script` against `server`: replies per second, its CPU per reply, and what went wrong. */
-async function round(server: Child, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
+async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
   const cpu = server.cpuSeconds();
   const own = process.cpuUsage();
   const t: Tally = await runLoad({ connections: CONNECTIONS, seconds, script });
@@ -153,8 +156,8 @@ async function paired(
   size: Size,
   name: string,
   bound: number,
-  mock: { server: Child; script: Parameters<typeof round>[1] },
-  bare: { server: Child; script: Parameters<typeof round>[1] },
+  mock: { server: NodeChild; script: Parameters<typeof round>[1] },
+  bare: { server: NodeChild; script: Parameters<typeof round>[1] },
   expected?: number,
 ): Promise<Figure> {
   await round(bare.server, bare.script, size.warmup);
@@ -297,13 +300,13 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
   const mock = await startMock();
   const tokenReply = await capture(tokenShot(mock.auth));
   const bare = await startBare(scratch, { token: tokenReply });
-  const idle = { mock: mock.peakRss(), bare: bare.peakRss() };
+  const idle = { mock: peakRss(mock), bare: peakRss(bare) };
   // Bounded by count, so both servers answer the same storm; the time bound only stops a stuck one.
-  const storm = async (server: Child, auth: string) => {
+  const storm = async (server: NodeChild, auth: string) => {
     const t = await runLoad({ connections: CONNECTIONS, seconds: 120, maxRequests: size.storm, script: repeat(tokenShot(auth)) });
     if (t.errors > 0 || t.statuses.get(200) !== t.replies)
       throw new Error(`the storm got ${[...t.statuses].map(([s, n]) => `${n}× ${s}`).join(', ')}, ${t.errors} errors`);
-    return { rss: server.peakRss(), rate: t.replies / t.seconds };
+    return { rss: peakRss(server), rate: t.replies / t.seconds };
   };
   const m = await storm(mock, mock.auth);
   const b = await storm(bare, bare.url);

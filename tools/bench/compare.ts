@@ -16,7 +16,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../../contracts/openapi.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { type Child, repeat, ROOT, runLoad, startNode } from './load.ts';
+import { ROOT } from '../../harness/root.ts';
+import { type NodeChild, startNode } from '../../mock/test/mock-process.ts';
+import { repeat, runLoad } from './load.ts';
 
 const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
 const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
@@ -70,7 +72,7 @@ export async function compare(size: { seconds: number; rounds: number }, servers
   print(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
 
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
-  let prism: Child | undefined;
+  let prism: NodeChild | undefined;
   try {
     const document = path.join(scratch, 'openapi.json');
     writeFileSync(document, JSON.stringify(buildOpenApiDocument()));
