@@ -106,7 +106,7 @@ async function run(mock: MockProcess): Promise<number> {
         lastProgress = now;
         const seconds = (now - started) / 1000;
         console.log(
-          `[${seconds.toFixed(0).padStart(4)} s] ${done} requests, ${(done / seconds).toFixed(0)}/s, problems ${problemCount}, mock RSS ${(mock.rssKiB() / 1024).toFixed(0)} MiB`,
+          `[${seconds.toFixed(0).padStart(4)} s] ${done} requests, ${(done / seconds).toFixed(0)}/s, problems ${problemCount}, mock RSS ${(mock.memoryKiB('VmRSS') / 1024).toFixed(0)} MiB`,
         );
       }
     }

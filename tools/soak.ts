@@ -221,7 +221,7 @@ async function run(mock: MockProcess): Promise<number> {
   let lastStats = 'not yet';
   const sample = () => {
     const seconds = (performance.now() - started) / 1000;
-    const rssKiB = mock.rssKiB();
+    const rssKiB = mock.memoryKiB('VmRSS');
     samples.push({ seconds, rssKiB });
     console.log(
       `[${seconds.toFixed(0).padStart(4)} s] requests ${t.requests} (${(t.requests / seconds).toFixed(0)}/s), unexpected ${t.unexpected}, mock RSS ${(rssKiB / 1024).toFixed(1)} MiB, live entries ${lastStats}`,

@@ -52,8 +52,6 @@ export interface MockProcess extends NodeChild {
   readonly caFile?: string | null;
   /** `host:port` the names of `--host-name` must lead to; absent without it. */
   readonly address?: string;
-  /** Resident memory in KiB (VmRSS); NaN where /proc is not available. */
-  rssKiB(): number;
   /** Its request log so far, one line per request (`api GET /api/v2/users 200 1.2ms`), when started with `--log`. */
   requestLog(): readonly string[];
 }
@@ -163,7 +161,7 @@ export async function startMockProcess(args: readonly string[], options: MockPro
     for (const line of lines) if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
   });
   const urls = JSON.parse(child.ready) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
-  return { ...child, ...urls, rssKiB: () => child.memoryKiB('VmRSS'), requestLog: () => [...log] };
+  return { ...child, ...urls, requestLog: () => [...log] };
 }
 
 /** Starts the mock, says where it listens, runs `body` against it and stops it, whatever `body` does. */
