@@ -154,17 +154,15 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
     if (!read.ok) return read;
     mock[key] = read.value;
   }
-  const rate = text('rate');
-  if (rate !== undefined) {
-    const read = parseRate(rate);
-    if (read === undefined) return fail(`--rate must be requests/period like 200/1m (period in s, m, h or d), or 0 for no limit, got "${rate}".`);
-    mock.rate = read;
-  }
-  const throttle = text('token-throttle');
-  if (throttle !== undefined) {
-    const read = parseRate(throttle);
-    if (read === undefined) return fail(`--token-throttle must be failures/period like 10/1m, or 0 for no throttling, got "${throttle}".`);
-    mock.tokenThrottle = read;
+  for (const [flag, key, form] of [
+    ['rate', 'rate', 'requests/period like 200/1m (period in s, m, h or d), or 0 for no limit'],
+    ['token-throttle', 'tokenThrottle', 'failures/period like 10/1m, or 0 for no throttling'],
+  ] as const) {
+    const value = text(flag);
+    if (value === undefined) continue;
+    const read = parseRate(value);
+    if (read === undefined) return fail(`--${flag} must be ${form}, got "${value}".`);
+    mock[key] = read;
   }
   for (const [flag, key] of [
     ['token-ttl', 'tokenTtlSeconds'],

@@ -1,10 +1,8 @@
 /**
- * `npm run fuzz [-- --requests N --seconds N --seed N --concurrency N]`: the fuzz spec's generators
- * and oracle (mock/test/fuzz-harness.ts) at high count against the mock in a child process.
- * Bounded: stops at --requests (default 100,000) or --seconds (default 240), whichever comes first.
- * Prints a progress line every few seconds and the count per status at the end; exits 1 on any 5xx,
- * hang, bare close, a crash of the mock, or a valid request refused (checked every 500 requests).
- * The seed is printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
+ * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count
+ * against the mock in a child process, bounded by a count and a time; exits 1 on any 5xx, hang, bare
+ * close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is
+ * printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
  */
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';

@@ -1,22 +1,14 @@
 /**
- * `npm run soak [-- --seconds N --workers N]`: the mock in a child process under mixed traffic for
- * a bounded time (default 180 s), in rounds. Each round: a few seconds of sessions from every worker
- * (token, page walks with random queries, some abandoned half-way, users, refresh, logout, failed
- * token requests of invented client_ids), then a barrier where the driver checks the rate limit and
- * the throttle of failed token requests, moves the virtual clock two hours (tokens, refresh tokens,
- * snapshots, rate and throttle windows all end) and checks that what it kept from the round is now
- * refused as the document says (401, 400 invalid_grant, 410).
+ * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds. Each
+ * round: a few seconds of sessions from every worker (tokens, page walks, some abandoned, users,
+ * refresh, logout, failed token requests), then a barrier that checks the rate limit and the throttle,
+ * moves the virtual clock two hours and checks that what the round kept is now refused as the document
+ * says (401, 400 invalid_grant, 410). Every request has the statuses it may get; anything else is
+ * unexpected. Passes only with none, no crash, and the mock's RSS at the end (median of the last three
+ * samples) at most 10 % above its plateau (median of the middle half of the run).
  *
- * Every request has the exact statuses it may get; anything else is unexpected. Every 5 s: requests,
- * unexpected, the mock's RSS (VmRSS of its process) and its live entry counts (/_mock/stats).
- * Passes only with zero unexpected statuses, no crash, and the RSS at the end (median of the last
- * three samples) at most 10 % above its plateau (median of the samples in the middle half of the
- * run); a drop is fine. Exits 1 otherwise. The mock runs with its young generation at full size
- * from the start (MOCK_NODE_FLAGS), so that what RSS shows is the mock's state, not V8 warming up.
- *
- * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share
- * one run's state (the counts, the tokens and cursors kept from a round, the RSS samples), and the
- * script is read as one scenario from start to verdict.
+ * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share one
+ * run's state, and the script reads as one scenario from start to verdict.
  */
 import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags } from '../harness/flags.ts';

@@ -1,16 +1,9 @@
 /**
- * `npm run bench -- [--quick] [--only <pieces>] [--compare]`: the mock's headline figures, each a ratio
- * against a baseline measured in the same run (absolute numbers on a shared 2-core machine drift
- * between minutes; two things measured side by side drift together). How to read them:
- * docs/benchmarks.md.
- *
- *   content  GET /api/v2/content?limit=100, mock ÷ a bare node:http server sending the same bytes
- *   mixed    an SDK test's mix of requests, per profile, mock ÷ the bare server replaying its replies
- *   start    the installable bundle's start to its ready line ÷ `node -e ''`
- *   memory   the mock's peak resident memory under a token storm ÷ the bare server's under the same
- *
- * Full mode enforces the bounds (exit code 1 when one does not hold); --quick measures briefly, for
- * CI, and only reports them. Exit code 2: a figure could not be measured at all.
+ * `npm run bench`: the mock's headline figures (PIECES; docs/benchmarks.md reads them), each a ratio
+ * against a baseline measured in the same run: absolute numbers on a shared 2-core machine drift
+ * between minutes, two things measured side by side drift together. Full mode enforces the bounds
+ * (exit code 1 when one does not hold); --quick measures briefly and only reports them. Exit code 2: a
+ * figure could not be measured at all.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
