@@ -1,8 +1,9 @@
 /**
- * The mock in a child process, started as `npm run mock` starts it (or with faults, as
- * `mock/faults/cli.ts` starts it), for `npm run fuzz`, `npm run soak` and the real-k6 runs of
- * load/k6-runs.test.ts: a crash shows as an exit instead of taking the driver down with it, the
- * driver's own work does not share the mock's event loop, and the mock's memory (VmRSS) is its own.
+ * Node child processes that say they are up with a first stdout line: the mock, started as `npm run
+ * mock` starts it (or with faults, as `mock/faults/cli.ts` does), for `npm run fuzz`, `npm run soak`,
+ * `npm test` and the real-k6 runs of load/k6-runs.test.ts, and the servers the bench measures. A crash
+ * shows as an exit instead of taking the driver down with it, the driver's own work does not share the
+ * child's event loop, and the child's memory is its own.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
