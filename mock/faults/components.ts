@@ -26,7 +26,6 @@ function neverExpiring(inner: Tokens): Tokens {
   };
 }
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const COMPONENT_FAULT_INFO = {
   'token-wrong-secret-accepted': { rule: 'token.credentials', breaks: 'a wrong client secret gets a token' },
   'token-never-expires': { rule: 'lifetime.expiry', breaks: 'a token still authenticates after its lifetime' },

@@ -81,7 +81,6 @@ function remember<V>(walks: Map<string, V>, next: string, value: V): void {
   }
 }
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const EXCHANGE_FAULT_INFO = {
   'token-unsupported-grant-accepted': { rule: 'token.grant-type', breaks: 'a grant_type other than client_credentials gets a token' },
   'scope-list-refused': { rule: 'token.scope-list', breaks: 'several scopes requested as a comma-delimited list are refused' },

@@ -172,17 +172,13 @@ async function paired(
   return problem === undefined ? figure : { ...figure, error: problem };
 }
 
-/** The mock and the bare server sending its content page, and the token that page is asked with. */
-async function contentServers(scratch: string) {
+/** The mock and a bare server sending the content page the mock sent, asked with one token. */
+async function content(size: Size, scratch: string, compareToo: boolean): Promise<Figure[]> {
   const mock = await startMock();
   const headers = { authorization: `Bearer ${accessToken(await capture(tokenShot(mock.auth)))}` };
   const reply = await capture({ method: 'GET', url: `${mock.api}${CONTENT_PATH}`, headers });
   print(`  captured: ${reply.status}, ${count(Buffer.byteLength(reply.body))} bytes of body`);
-  return { mock, bare: await startBare(scratch, { default: reply }), headers };
-}
-
-async function content(size: Size, scratch: string, compareToo: boolean): Promise<Figure[]> {
-  const { mock, bare, headers } = await contentServers(scratch);
+  const bare = await startBare(scratch, { default: reply });
   const shot = (origin: string): Shot => ({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers });
   const name = `content page (GET ${CONTENT_PATH}, ${count(ITEMS)} items, rate limit off, ${CONNECTIONS} connections), mock ÷ bare node:http`;
   const figure = await paired(size, name, 0.9, { server: mock, script: repeat(shot(mock.api)) }, { server: bare, script: repeat(shot(bare.url)) }, 200);
