@@ -68,13 +68,13 @@ function parseArgs(args: readonly string[]): Choice {
   });
   const limitMinutes = values.limit === undefined ? DEFAULT_LIMIT_MINUTES : Number(values.limit);
   if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${values.limit}".`);
-  const names: string[] = [];
-  for (const arg of positionals) {
-    if (!isFaultName(arg) && !isMatrixProfile(arg)) {
-      throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`);
-    }
-    names.push(arg);
+  const unknown = positionals.find((arg) => !isFaultName(arg) && !isMatrixProfile(arg));
+  if (unknown !== undefined) {
+    throw new Error(
+      `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
+    );
   }
+  const names = positionals;
   const limitMs = limitMinutes * 60_000;
   if (names.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
   return { faults: names.filter(isFaultName), variants: names.filter(isMatrixProfile), full: false, limitMs };
