@@ -76,17 +76,12 @@ class Traffic {
       answer = { status: res.status, headers: res.headers, body: await res.text() };
     } catch (error) {
       this.#count('error');
-      this.#unexpected(`${what}: ${(error as Error).name} ${(error as Error).message}`);
+      this.fail(`${what}: ${(error as Error).name} ${(error as Error).message}`);
       return undefined;
     }
     this.#count(String(answer.status));
-    if (!allowed.includes(answer.status)) this.#unexpected(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
+    if (!allowed.includes(answer.status)) this.fail(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
     return answer;
-  }
-
-  /** A check of the driver's own that failed (a header missing, a value wrong). */
-  fail(what: string): void {
-    this.#unexpected(what);
   }
 
   /** POST {auth}/oauth/token with a form body. */
@@ -130,7 +125,8 @@ class Traffic {
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
-  #unexpected(text: string): void {
+  /** Something unexpected: a status, an error, or a check of the driver's own that failed (a header missing, a value wrong). */
+  fail(text: string): void {
     this.unexpected++;
     if (this.shown.length < SHOWN_UNEXPECTED) this.shown.push(text);
   }

@@ -40,14 +40,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The servers of the content figure, already started by the bench. */
-export interface ContentServers {
-  readonly mock: string;
-  readonly bare: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-export async function compare(size: { seconds: number; rounds: number }, servers: ContentServers, print: (line: string) => void): Promise<void> {
+/** Both comparisons, against the servers of the content figure the bench started (their origins) and the headers it asks with. */
+export async function compare(
+  size: { seconds: number; rounds: number },
+  servers: { mock: string; bare: string; headers: Readonly<Record<string, string>> },
+  print: (line: string) => void,
+): Promise<void> {
   if (!PACKAGES.every((p) => existsSync(path.join(CACHE, 'node_modules', p.slice(0, p.lastIndexOf('@')))))) {
     print(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
     execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });

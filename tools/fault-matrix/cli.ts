@@ -74,10 +74,9 @@ function parseArgs(args: readonly string[]): Choice {
       `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
     );
   }
-  const names = positionals;
   const limitMs = limitMinutes * 60_000;
-  if (names.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
-  return { faults: names.filter(isFaultName), variants: names.filter(isMatrixProfile), full: false, limitMs };
+  if (positionals.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
+  return { faults: positionals.filter(isFaultName), variants: positionals.filter(isMatrixProfile), full: false, limitMs };
 }
 
 /** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
