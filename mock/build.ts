@@ -1,21 +1,11 @@
 /**
- * `npm run build:mock`: the mock as an installable package in dist/mock/, for SDK developers who are
- * not Node developers (docs/sdk.md):
- *
- *   dist/mock/package.json        name lp-mock, the root's version, bin lp-mock, no dependencies
- *   dist/mock/bin/lp-mock.js      mock/cli.ts bundled by esbuild into one CommonJS file with a shebang;
- *                                 the profiles and schemas it reads are inlined (JSON imports), and the
- *                                 schema validators are ajv standalone code generated here (no schema
- *                                 is compiled when the mock starts: half its start time otherwise); the
- *                                 certificate library of --tls is in it too, evaluated only with --tls
- *   dist/mock/README.md           mock/package/README.md
- *   dist/mock/LICENSE             the project's licence, then each bundled package's name, version and licence text
- *
- * `npm pack` of that folder gives a tarball that `npm install ./lp-mock-<version>.tgz` installs offline;
- * mock/Dockerfile copies the same folder into a Node image. The build is deterministic: no dates, no
- * absolute paths, the same bytes for the same sources.
- *
- * Importable (mock/test/build.test.ts); it runs as a command only when it is the entry file.
+ * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md), for SDK
+ * developers who are not Node developers: package.json (bin lp-mock, no dependencies), bin/lp-mock.js
+ * (mock/cli.ts bundled by esbuild into one CommonJS file, its JSON inlined, the schema validators as
+ * ajv standalone code generated here: no schema is compiled when the mock starts, half its start time
+ * otherwise), mock/package/README.md, and a LICENSE with each bundled package's notice. `npm pack` of
+ * that folder installs offline; mock/Dockerfile copies it into a Node image. The build is
+ * deterministic: no dates, no absolute paths, the same bytes for the same sources.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

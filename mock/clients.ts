@@ -82,20 +82,24 @@ export function validateClients(value: unknown, source: string): ClientConfig[] 
   });
 }
 
-/** Reads and validates a clients file; throws an Error with one sentence saying what is wrong. */
-export function loadClientsFile(path: string): ClientConfig[] {
+/** A JSON file's value; throws an Error with the sentence for a file it cannot read (by its error code) or that is not JSON. */
+export function readJsonFile(path: string, unreadable: (code: string | undefined) => string, notJson: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read the clients file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: error });
+    throw new Error(unreadable((error as NodeJS.ErrnoException).code), { cause: error });
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
-    throw new Error(`The clients file ${path} is not valid JSON.`);
+    throw new Error(notJson);
   }
+}
+
+/** Reads and validates a clients file; throws an Error with one sentence saying what is wrong. */
+export function loadClientsFile(path: string): ClientConfig[] {
+  const value = readJsonFile(path, (code) => `Cannot read the clients file ${path} (${code ?? 'error'}).`, `The clients file ${path} is not valid JSON.`);
   return validateClients(value, `clients file ${path}`);
 }
 

@@ -48,20 +48,6 @@ export class VirtualClock implements Clock {
   }
 }
 
-/** A clock that moves only when told: for the mock's unit tests. */
-export class ManualClock implements Clock {
-  #nowMs: number;
-  constructor(startMs = Date.UTC(2026, 0, 1)) {
-    this.#nowMs = startMs;
-  }
-  now(): number {
-    return this.#nowMs;
-  }
-  advance(seconds: number): void {
-    this.#nowMs += seconds * 1000;
-  }
-}
-
 /**
  * The Date header's value (RFC 9110 §5.6.7) at `clock`'s time: the same clock as X-Rate-Limit-Reset,
  * Retry-After and every time in a body, so that a client can read one against the other. Node's own

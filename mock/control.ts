@@ -20,14 +20,14 @@
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
-import { SDK_CONTROL_ROUTES, type SdkControl } from './sdk-control.ts';
+import { SDK_CONTROL_ROUTES, type SdkControl, shown } from './sdk-control.ts';
 
 export const CONTROL_PREFIX = '/_mock';
 
 type ChangeResult = { ok: true; item: object } | { ok: false; error: ApiError };
 
 /** The part of mock/resources.ts the control plane drives. */
-export interface ContentControl {
+interface ContentControl {
   createContent(attributes: unknown): ChangeResult;
   modifyContent(id: string, attributes: unknown): ChangeResult;
 }
@@ -59,35 +59,27 @@ const ROUTES: Record<string, readonly string[]> = {
   [`${CONTROL_PREFIX}/profile`]: ['GET'],
 };
 
+interface ControlParts {
+  readonly clock: VirtualClock;
+  readonly content: ContentControl;
+  readonly reset: () => void;
+  readonly stats: () => object;
+  readonly profile: object;
+  readonly replies: Replies;
+  /** The SDK scenario calls; without it their paths are unknown. */
+  readonly sdk?: SdkControl;
+  readonly routes?: Readonly<Record<string, ControlRoute>>;
+}
+
 export class ControlPlane {
-  readonly #clock: VirtualClock;
-  readonly #content: ContentControl;
-  readonly #reset: () => void;
-  readonly #stats: () => object;
+  readonly #o: ControlParts;
   readonly #profile: string;
-  readonly #replies: Replies;
-  readonly #sdk: SdkControl | undefined;
   readonly #routes: Readonly<Record<string, ControlRoute>>;
 
-  constructor(o: {
-    clock: VirtualClock;
-    content: ContentControl;
-    reset: () => void;
-    stats: () => object;
-    profile: object;
-    replies: Replies;
-    /** The SDK scenario calls; without it their paths are unknown. */
-    sdk?: SdkControl;
-    routes?: Readonly<Record<string, ControlRoute>>;
-  }) {
-    this.#clock = o.clock;
-    this.#content = o.content;
-    this.#reset = o.reset;
-    this.#stats = o.stats;
-    this.#profile = JSON.stringify(o.profile);
-    this.#replies = o.replies;
-    this.#sdk = o.sdk;
-    this.#routes = o.routes ?? {};
+  constructor(parts: ControlParts) {
+    this.#o = parts;
+    this.#profile = JSON.stringify(parts.profile);
+    this.#routes = parts.routes ?? {};
   }
 
   /** Whether a request for `method path` reads a body (so the router reads it first). */
@@ -100,77 +92,77 @@ export class ControlPlane {
     const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
     if (route !== undefined) {
       if (route.methods.includes(method)) return route.respond(request);
-      return this.#replies.api(apiErrors.methodNotAllowed(`${path} answers ${route.methods.join(', ')}.`), ['Allow', route.methods.join(', ')]);
+      return this.#o.replies.api(apiErrors.methodNotAllowed(`${path} answers ${route.methods.join(', ')}.`), ['Allow', route.methods.join(', ')]);
     }
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
-    const sdk = this.#sdk !== undefined && Object.hasOwn(SDK_CONTROL_ROUTES, path) ? this.#sdk : undefined;
+    const sdk = this.#o.sdk !== undefined && Object.hasOwn(SDK_CONTROL_ROUTES, path) ? this.#o.sdk : undefined;
     const allowed = isItem ? ['PATCH'] : sdk ? SDK_CONTROL_ROUTES[path] : ROUTES[path];
     if (allowed === undefined) {
-      return this.#replies.api(
+      return this.#o.replies.api(
         apiErrors.notFound(
-          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile${this.#sdk ? ', GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire' : ''}${Object.keys(this.#routes).length > 0 ? `, GET ${Object.keys(this.#routes).join(', GET ')}` : ''}.`,
+          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile${this.#o.sdk ? ', GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire' : ''}${Object.keys(this.#routes).length > 0 ? `, GET ${Object.keys(this.#routes).join(', GET ')}` : ''}.`,
         ),
       );
     }
     if (!allowed.includes(method)) {
-      return this.#replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed.join(', ')}.`), ['Allow', allowed.join(', ')]);
+      return this.#o.replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed.join(', ')}.`), ['Allow', allowed.join(', ')]);
     }
     if (sdk) return sdk.respond(path, request.body);
     if (isItem)
       return this.#change(
         request.body,
-        (attributes) => this.#content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), attributes),
+        (attributes) => this.#o.content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), attributes),
         200,
       );
     switch (path) {
       case `${CONTROL_PREFIX}/clock`:
         return method === 'GET' ? this.#now() : this.#advance(request.body);
       case `${CONTROL_PREFIX}/reset`:
-        this.#reset();
-        return this.#replies.empty(204);
+        this.#o.reset();
+        return this.#o.replies.empty(204);
       case `${CONTROL_PREFIX}/stats`:
-        return this.#replies.json(200, JSON.stringify(this.#stats()));
+        return this.#o.replies.json(200, JSON.stringify(this.#o.stats()));
       case `${CONTROL_PREFIX}/profile`:
-        return this.#replies.json(200, this.#profile);
+        return this.#o.replies.json(200, this.#profile);
       default:
-        return this.#change(request.body, (attributes) => this.#content.createContent(attributes), 201);
+        return this.#change(request.body, (attributes) => this.#o.content.createContent(attributes), 201);
     }
   }
 
   #now(): Reply {
-    return this.#replies.json(200, JSON.stringify({ now: new Date(this.#clock.now()).toISOString() }));
+    return this.#o.replies.json(200, JSON.stringify({ now: new Date(this.#o.clock.now()).toISOString() }));
   }
 
   #advance(body: Buffer): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.error}.`));
+    if (!parsed.ok) return this.#o.replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.error}.`));
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-      return this.#replies.api(
+      return this.#o.replies.api(
         apiErrors.invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'),
       );
     }
-    const max = this.#clock.maxAdvanceSeconds();
+    const max = this.#o.clock.maxAdvanceSeconds();
     if (seconds > max) {
-      return this.#replies.api(
+      return this.#o.replies.api(
         apiErrors.invalidBody(
           `advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`,
           'advanceSeconds',
         ),
       );
     }
-    this.#clock.advance(seconds);
+    this.#o.clock.advance(seconds);
     return this.#now();
   }
 
   #change(body: Buffer, apply: (attributes: unknown) => ChangeResult, status: 200 | 201): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.error}.`));
+    if (!parsed.ok) return this.#o.replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.error}.`));
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
     const value = parsed.value;
     const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;
     const result = apply(attributes);
-    return result.ok ? this.#replies.json(status, JSON.stringify(result.item)) : this.#replies.api(result.error);
+    return result.ok ? this.#o.replies.json(status, JSON.stringify(result.item)) : this.#o.replies.api(result.error);
   }
 }
 
@@ -180,10 +172,4 @@ function decodePathSegment(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-function shown(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

@@ -10,39 +10,33 @@ import { quotaExceeded, type RateLimit } from './rate-limit.ts';
 import type { Resources } from './resources.ts';
 import type { Exchange } from './routes.ts';
 
-export class ListEndpoint {
-  readonly #access: AccessControl;
-  readonly #rate: RateLimit;
-  readonly #resources: Resources;
-  readonly #replies: Replies;
-  readonly #baseUrl: () => string;
+type ListParts = { access: AccessControl; rate: RateLimit; resources: Resources; replies: Replies; baseUrl: () => string };
 
-  constructor(o: { access: AccessControl; rate: RateLimit; resources: Resources; replies: Replies; baseUrl: () => string }) {
-    this.#access = o.access;
-    this.#rate = o.rate;
-    this.#resources = o.resources;
-    this.#replies = o.replies;
-    this.#baseUrl = o.baseUrl;
+export class ListEndpoint {
+  readonly #o: ListParts;
+
+  constructor(o: ListParts) {
+    this.#o = o;
   }
 
   respond(endpoint: ListEndpointId, request: Exchange): Reply {
-    const auth = this.#access.authenticate(request.authorization);
-    if (!auth.ok) return this.#replies.api(auth.error, auth.headers);
+    const auth = this.#o.access.authenticate(request.authorization);
+    if (!auth.ok) return this.#o.replies.api(auth.error, auth.headers);
     const grant = auth.grant;
-    const rate = this.#rate.take(grant);
-    if (rate.refused) return this.#replies.api(quotaExceeded(grant.client), rate.headers);
-    const refusal = this.#access.authorize(grant, endpoint);
+    const rate = this.#o.rate.take(grant);
+    if (rate.refused) return this.#o.replies.api(quotaExceeded(grant.client), rate.headers);
+    const refusal = this.#o.access.authorize(grant, endpoint);
     if (refusal !== undefined) {
       for (const h of rate.headers) refusal.headers.push(h);
-      return this.#replies.api(refusal.error, refusal.headers);
+      return this.#o.replies.api(refusal.error, refusal.headers);
     }
-    const result = this.#resources.list({
+    const result = this.#o.resources.list({
       endpoint,
       clientId: grant.client.id,
       provider: grant.client.provider,
       search: request.search,
-      baseUrl: this.#baseUrl(),
+      baseUrl: this.#o.baseUrl(),
     });
-    return 'error' in result ? this.#replies.api(result.error, rate.headers) : this.#replies.json(200, result.body, rate.headers);
+    return 'error' in result ? this.#o.replies.api(result.error, rate.headers) : this.#o.replies.json(200, result.body, rate.headers);
   }
 }

@@ -18,33 +18,27 @@ const LOGGED_OUT_JSON = '{"status":"logged-out"}';
 
 type Body = { ok: true; refreshToken: string | undefined } | { ok: false; detail: string; parameter?: string };
 
-export class Logout {
-  readonly #access: AccessControl;
-  readonly #tokens: Tokens;
-  readonly #rate: RateLimit;
-  readonly #replies: Replies;
-  readonly #profile: Profile['logout'];
+type LogoutParts = { access: AccessControl; tokens: Tokens; rate: RateLimit; replies: Replies; profile: Profile['logout'] };
 
-  constructor(o: { access: AccessControl; tokens: Tokens; rate: RateLimit; replies: Replies; profile: Profile['logout'] }) {
-    this.#access = o.access;
-    this.#tokens = o.tokens;
-    this.#rate = o.rate;
-    this.#replies = o.replies;
-    this.#profile = o.profile;
+export class Logout {
+  readonly #o: LogoutParts;
+
+  constructor(o: LogoutParts) {
+    this.#o = o;
   }
 
   respond(request: Exchange): Reply {
-    const auth = this.#access.authenticate(request.authorization);
-    if (!auth.ok) return this.#replies.api(auth.error, auth.headers);
-    const rate = this.#rate.take(auth.grant);
-    if (rate.refused) return this.#replies.api(quotaExceeded(auth.grant.client), rate.headers);
+    const auth = this.#o.access.authenticate(request.authorization);
+    if (!auth.ok) return this.#o.replies.api(auth.error, auth.headers);
+    const rate = this.#o.rate.take(auth.grant);
+    if (rate.refused) return this.#o.replies.api(quotaExceeded(auth.grant.client), rate.headers);
 
     // Check the whole body before expiring anything: a refused logout changes nothing.
     const body = this.#body(request.body);
-    if (!body.ok) return this.#replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
-    this.#tokens.expireAccess(auth.grant.token);
+    if (!body.ok) return this.#o.replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
+    this.#o.tokens.expireAccess(auth.grant.token);
     // Another client's refresh token is left alone: logging out must not reach across clients.
-    if (body.refreshToken !== undefined) this.#tokens.expireRefresh(body.refreshToken, auth.grant.client.id);
+    if (body.refreshToken !== undefined) this.#o.tokens.expireRefresh(body.refreshToken, auth.grant.client.id);
     return this.#done(rate.headers);
   }
 
@@ -53,7 +47,7 @@ export class Logout {
    * yet a JSON object's refresh_token still expires: the document says a provided one does.
    */
   #body(bytes: Buffer): Body {
-    const kind = this.#profile.request;
+    const kind = this.#o.profile.request;
     const parsed = parseJsonBody(bytes);
     const expected = kind === 'json-object' ? 'a JSON object' : 'empty or a JSON object';
     if (!parsed.ok)
@@ -76,13 +70,13 @@ export class Logout {
   }
 
   #done(headers: string[]): Reply {
-    switch (this.#profile.response) {
+    switch (this.#o.profile.response) {
       case '200-json':
-        return this.#replies.json(200, LOGGED_OUT_JSON, headers);
+        return this.#o.replies.json(200, LOGGED_OUT_JSON, headers);
       case '200-empty':
-        return this.#replies.empty(200, headers);
+        return this.#o.replies.empty(200, headers);
       case '204':
-        return this.#replies.empty(204, headers);
+        return this.#o.replies.empty(204, headers);
     }
   }
 }

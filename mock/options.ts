@@ -154,27 +154,17 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
     if (!read.ok) return read;
     mock[key] = read.value;
   }
-  const rate = text('rate');
-  if (rate !== undefined) {
-    const read = parseRate(rate);
-    if (read === undefined) return fail(`--rate must be requests/period like 200/1m (period in s, m, h or d), or 0 for no limit, got "${rate}".`);
-    mock.rate = read;
-  }
-  const throttle = text('token-throttle');
-  if (throttle !== undefined) {
-    const read = parseRate(throttle);
-    if (read === undefined) return fail(`--token-throttle must be failures/period like 10/1m, or 0 for no throttling, got "${throttle}".`);
-    mock.tokenThrottle = read;
-  }
-  for (const [flag, key] of [
-    ['token-ttl', 'tokenTtlSeconds'],
-    ['snapshot-ttl', 'snapshotTtlSeconds'],
+  for (const [flag, key, parse, form] of [
+    ['rate', 'rate', parseRate, 'requests/period like 200/1m (period in s, m, h or d), or 0 for no limit'],
+    ['token-throttle', 'tokenThrottle', parseRate, 'failures/period like 10/1m, or 0 for no throttling'],
+    ['token-ttl', 'tokenTtlSeconds', parsePeriod, PERIOD_HINT],
+    ['snapshot-ttl', 'snapshotTtlSeconds', parsePeriod, PERIOD_HINT],
   ] as const) {
     const value = text(flag);
     if (value === undefined) continue;
-    const seconds = parsePeriod(value);
-    if (seconds === undefined) return fail(`--${flag} must be ${PERIOD_HINT}, got "${value}".`);
-    mock[key] = seconds;
+    const read = parse(value);
+    if (read === undefined) return fail(`--${flag} must be ${form}, got "${value}".`);
+    Object.assign(mock, { [key]: read });
   }
   if (v['no-control'] === true) mock.control = false;
   const names = hostNamesOf(text('host-name'), text('api-host-name'), mock);

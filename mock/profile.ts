@@ -4,10 +4,10 @@
  * `extends` (default `strict`) and sets only what differs. A bad file is refused with one sentence
  * naming the key, e.g. `pagination.finalPage must be one of "absent", "null", … got "last"`.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020';
 import { fail, ok, type Result } from '../contracts/result.ts';
+import { readJsonFile } from './clients.ts';
 import { SCHEMA_BY_KEY, validateProfile } from '../schemas/index.ts';
 import type { Profile, ProfileFile, ProfileGroup } from '../schemas/types.ts';
 import lenientFile from './profiles/lenient.json';
@@ -98,20 +98,12 @@ export function checkComplete(value: unknown): Result<Profile> {
  */
 export function loadProfile(nameOrPath: string): Profile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath];
-  let text: string;
-  try {
-    text = readFileSync(nameOrPath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable');
-    throw new Error(`Profile "${nameOrPath}" is neither a built-in profile (${PROFILE_NAMES.join(', ')}) nor a readable file (${why}).`, { cause: error });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error(`Profile file ${nameOrPath} is not valid JSON.`);
-  }
+  const value = readJsonFile(
+    nameOrPath,
+    (code) =>
+      `Profile "${nameOrPath}" is neither a built-in profile (${PROFILE_NAMES.join(', ')}) nor a readable file (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}).`,
+    `Profile file ${nameOrPath} is not valid JSON.`,
+  );
   const stem = path
     .basename(nameOrPath)
     .replace(/\.json$/i, '')
@@ -145,13 +137,14 @@ function valueAt(data: unknown, pointer: string): unknown {
 }
 
 /** The schema of the option at `key` (`group.option` or a top-level member). */
-function schemaOf(key: string): Record<string, unknown> | undefined {
+export function schemaOf(key: string): Record<string, unknown> | undefined {
   const root = SCHEMA_BY_KEY.profile as unknown as { properties: Record<string, { properties?: Record<string, unknown> }>; $defs: Record<string, unknown> };
   const [group, option] = key.split('.');
   const top = root.properties[group ?? ''] as Record<string, unknown> | undefined;
   let schema = option === undefined ? top : ((top as { properties?: Record<string, unknown> } | undefined)?.properties?.[option] as Record<string, unknown>);
   const ref = schema?.$ref;
-  if (typeof ref === 'string') schema = root.$defs[ref.replace('#/$defs/', '')] as Record<string, unknown>;
+  // The option's own words (its description) over the definition it refers to.
+  if (typeof ref === 'string') schema = { ...(root.$defs[ref.replace('#/$defs/', '')] as Record<string, unknown>), ...schema };
   return schema;
 }
 

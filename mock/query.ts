@@ -9,6 +9,7 @@ import { fail, ok, type Result } from '../contracts/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { ApiError } from './errors.ts';
+import { formDecode } from './token-request.ts';
 
 export interface ListQuery {
   readonly limit: number;
@@ -30,14 +31,6 @@ export interface QueryRules {
 const FILTERS: ReadonlyMap<string, (typeof CONTENT_FILTERS)[number]> = new Map(CONTENT_FILTERS.map((f) => [f.name, f]));
 const INTEGER = /^-?\d{1,15}$/;
 const DAY_MS = 86_400_000;
-
-function decode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
 
 /** The error of a refused query: the profile's status, the parameter named. */
 export function invalidParameter(status: number, parameter: string, detail: string): ApiError {
@@ -73,8 +66,8 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
     const segment = segments[index] as string;
     if (segment === '') continue;
     const eq = segment.indexOf('=');
-    const name = decode(eq < 0 ? segment : segment.slice(0, eq));
-    const value = decode(eq < 0 ? '' : segment.slice(eq + 1));
+    const name = formDecode(eq < 0 ? segment : segment.slice(0, eq));
+    const value = formDecode(eq < 0 ? '' : segment.slice(eq + 1));
     if (name === undefined || value === undefined) {
       if (q.invalidValue === 'ignore') continue;
       stop = { index, parameter: name || segment.slice(0, 40), detail: `malformed percent-encoding in the query segment "${segment.slice(0, 80)}"` };

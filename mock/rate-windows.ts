@@ -10,19 +10,6 @@ import type { Rate } from '../contracts/duration.ts';
 import type { Counted, DuringBlock, WindowCount, WindowKind } from '../contracts/rate-limit-window.ts';
 import { windowCount } from '../contracts/rate-limit-window.ts';
 
-export interface Budget {
-  take(key: string, rate: Rate, now: number): Counted;
-  /**
-   * Sets what is left of `key`'s budget now to `remaining` (0 to rate.requests), as if the requests
-   * before had spent the rest: a window starts now where none is open. Returns when the limit resets.
-   */
-  spend(key: string, rate: Rate, remaining: number, now: number): number;
-  /** Drops what no longer limits anyone; returns how many clients are left. */
-  sweep(now: number): number;
-  clear(): void;
-  readonly size: number;
-}
-
 const SWEEP_FLOOR = 1024;
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -31,11 +18,11 @@ const SWEEP_INTERVAL_MS = 60_000;
  *   in whole seconds, so that the reset it names is the window's end, not up to a second after it.
  */
 export function budgetOf(kind: WindowKind, duringBlock: DuringBlock, resolutionMs = 1): Budget {
-  return new ClientCounts(() => windowCount(kind, duringBlock, resolutionMs));
+  return new Budget(() => windowCount(kind, duringBlock, resolutionMs));
 }
 
 /** One count per client, swept amortised: when the map has doubled, or a minute of virtual time has passed. */
-class ClientCounts implements Budget {
+export class Budget {
   readonly #counts = new Map<string, WindowCount>();
   readonly #open: () => WindowCount;
   #sweepAt = SWEEP_FLOOR;
@@ -68,10 +55,15 @@ class ClientCounts implements Budget {
     return this.#count(key, now).take(rate, now);
   }
 
+  /**
+   * Sets what is left of `key`'s budget now to `remaining` (0 to rate.requests), as if the requests
+   * before had spent the rest: a window starts now where none is open. Returns when the limit resets.
+   */
   spend(key: string, rate: Rate, remaining: number, now: number): number {
     return this.#count(key, now).spend(rate, remaining, now);
   }
 
+  /** Drops what no longer limits anyone; returns how many clients are left. */
   sweep(now: number): number {
     this.#nextSweepMs = now + SWEEP_INTERVAL_MS;
     for (const [key, count] of this.#counts) if (count.ended(now)) this.#counts.delete(key);

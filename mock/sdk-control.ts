@@ -44,38 +44,30 @@ const MAX_SPENT_REQUESTS = 1_000_000;
 
 type Body = { ok: true; value: Record<string, unknown> } | { ok: false; error: ApiError };
 
+interface SdkControlParts {
+  readonly clients: ClientDirectory;
+  readonly tokens: TokenStore;
+  readonly limiter: RateLimiter;
+  readonly resources: Resources;
+  readonly origins: () => { authUrl: string; baseUrl: string };
+  readonly replies: Replies;
+}
+
 export class SdkControl {
-  readonly #clients: ClientDirectory;
-  readonly #tokens: TokenStore;
-  readonly #limiter: RateLimiter;
-  readonly #resources: Resources;
-  readonly #origins: () => { authUrl: string; baseUrl: string };
-  readonly #replies: Replies;
+  readonly #o: SdkControlParts;
   /** Built on first request: the origins are known once the mock listens, and never change after. */
   #openapi: string | undefined;
 
-  constructor(o: {
-    clients: ClientDirectory;
-    tokens: TokenStore;
-    limiter: RateLimiter;
-    resources: Resources;
-    origins: () => { authUrl: string; baseUrl: string };
-    replies: Replies;
-  }) {
-    this.#clients = o.clients;
-    this.#tokens = o.tokens;
-    this.#limiter = o.limiter;
-    this.#resources = o.resources;
-    this.#origins = o.origins;
-    this.#replies = o.replies;
+  constructor(parts: SdkControlParts) {
+    this.#o = parts;
   }
 
   /** Answers a request for one of SDK_CONTROL_ROUTES with an allowed method (mock/control.ts checked both). */
   respond(path: string, body: Buffer): Reply {
     switch (path) {
       case SDK_CONTROL_PATHS.openapi:
-        this.#openapi ??= JSON.stringify(buildOpenApiDocument(this.#origins()));
-        return this.#replies.json(200, this.#openapi);
+        this.#openapi ??= JSON.stringify(buildOpenApiDocument(this.#o.origins()));
+        return this.#o.replies.json(200, this.#openapi);
       case SDK_CONTROL_PATHS.rateLimit:
         return this.#spend(body);
       case SDK_CONTROL_PATHS.expireTokens:
@@ -87,53 +79,55 @@ export class SdkControl {
 
   #spend(raw: Buffer): Reply {
     const body = objectBody(raw, '{"clientId": "…", "remaining": n}');
-    if (!body.ok) return this.#replies.api(body.error);
+    if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, remaining = 0 } = body.value;
     if (typeof clientId !== 'string')
-      return this.#replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
+      return this.#o.replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
     if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0) {
-      return this.#replies.api(apiErrors.invalidBody(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining'));
+      return this.#o.replies.api(apiErrors.invalidBody(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining'));
     }
-    const client = this.#clients.get(clientId);
-    if (client === undefined) return this.#replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+    const client = this.#o.clients.get(clientId);
+    if (client === undefined) return this.#o.replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
     if (client.rate === null)
-      return this.#replies.api(apiErrors.invalidBody(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId'));
+      return this.#o.replies.api(apiErrors.invalidBody(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId'));
     if (client.rate.requests - remaining > MAX_SPENT_REQUESTS) {
-      return this.#replies.api(apiErrors.invalidBody(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining'));
+      return this.#o.replies.api(
+        apiErrors.invalidBody(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining'),
+      );
     }
-    const resetMs = this.#limiter.spend(client, remaining) as number;
+    const resetMs = this.#o.limiter.spend(client, remaining) as number;
     const left = Math.min(remaining, client.rate.requests);
-    return this.#replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
+    return this.#o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
   }
 
   #expireTokens(raw: Buffer): Reply {
     const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
-    if (!body.ok) return this.#replies.api(body.error);
+    if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, token } = body.value;
     if ((clientId === undefined) === (token === undefined)) {
-      return this.#replies.api(apiErrors.invalidBody('Give exactly one of clientId (all its access tokens) and token (one access token).'));
+      return this.#o.replies.api(apiErrors.invalidBody('Give exactly one of clientId (all its access tokens) and token (one access token).'));
     }
     if (token !== undefined) {
       // The token itself is never repeated back: answers and logs carry no token.
-      if (typeof token !== 'string') return this.#replies.api(apiErrors.invalidBody('token must be an access token string.', 'token'));
-      const owner = this.#tokens.clientOf(token);
-      if (owner !== undefined) this.#tokens.expireAccess(token);
-      return this.#replies.json(200, JSON.stringify({ expired: owner === undefined ? 0 : 1 }));
+      if (typeof token !== 'string') return this.#o.replies.api(apiErrors.invalidBody('token must be an access token string.', 'token'));
+      const owner = this.#o.tokens.clientOf(token);
+      if (owner !== undefined) this.#o.tokens.expireAccess(token);
+      return this.#o.replies.json(200, JSON.stringify({ expired: owner === undefined ? 0 : 1 }));
     }
     if (typeof clientId !== 'string')
-      return this.#replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
-    if (this.#clients.get(clientId) === undefined) return this.#replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
-    return this.#replies.json(200, JSON.stringify({ clientId, expired: this.#tokens.expireAccessOf(clientId) }));
+      return this.#o.replies.api(apiErrors.invalidBody(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId'));
+    if (this.#o.clients.get(clientId) === undefined) return this.#o.replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+    return this.#o.replies.json(200, JSON.stringify({ clientId, expired: this.#o.tokens.expireAccessOf(clientId) }));
   }
 
   #expireSnapshots(raw: Buffer): Reply {
     const body = objectBody(raw, '{} or {"next": "…"}');
-    if (!body.ok) return this.#replies.api(body.error);
+    if (!body.ok) return this.#o.replies.api(body.error);
     const { next } = body.value;
     if (next !== undefined && (typeof next !== 'string' || next === '')) {
-      return this.#replies.api(apiErrors.invalidBody('next must be a next value (cursor) the mock issued.', 'next'));
+      return this.#o.replies.api(apiErrors.invalidBody('next must be a next value (cursor) the mock issued.', 'next'));
     }
-    return this.#replies.json(200, JSON.stringify({ expired: this.#resources.expireSnapshots(next) }));
+    return this.#o.replies.json(200, JSON.stringify({ expired: this.#o.resources.expireSnapshots(next) }));
   }
 }
 
@@ -146,7 +140,7 @@ function objectBody(raw: Buffer, expected: string): Body {
   return { ok: true, value: parsed.value };
 }
 
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;

@@ -8,6 +8,8 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Origin } from '../contracts/endpoints.ts';
+import type { ErrorBody } from './error-bodies.ts';
+import type { ApiError } from './errors.ts';
 
 /**
  * How long a slow or idle client may hold a connection. The defaults let any real client through;
@@ -24,13 +26,10 @@ export interface MockTimeouts {
   checkIntervalMs?: number;
 }
 
-/** Idle keep-alive sockets are closed after this; the load generators reuse connections well within it. */
+// The defaults of MockTimeouts; the load generators reuse keep-alive connections well within the first.
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/** A client that has not sent its whole head within this is dropped (slowloris). */
 const HEADERS_TIMEOUT_MS = 10_000;
-/** A request (head and body) must arrive within this. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Upper bound of how often node checks the two timeouts above. */
 const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
 /** Largest request head: a long bearer token and a long query fit many times over. */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -42,16 +41,8 @@ export const MAX_URL_BYTES = 8 * 1024;
 
 export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
 
-/** An error that must be answered without a request object: its body in the error shape of the origin. */
-interface RawError {
-  readonly status: number;
-  readonly code: string;
-  readonly title: string;
-  readonly detail: string;
-}
-
-/** Content-Type and text of an error body (an empty text: no body). */
-export type RawErrorRenderer = (origin: Origin, error: RawError) => { readonly contentType: string; readonly text: string };
+/** The body of an error that must be answered without a request object, in the error shape of the origin. */
+export type RawErrorRenderer = (origin: Origin, error: ApiError) => ErrorBody;
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -192,7 +183,7 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 }
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
-function writeRawError(socket: Duplex, origin: Origin, error: RawError, hooks: ServerHooks): void {
+function writeRawError(socket: Duplex, origin: Origin, error: ApiError, hooks: ServerHooks): void {
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -70,8 +70,8 @@ function jsonFields(body: Buffer): TokenFields | OAuthError {
   return fields;
 }
 
-/** RFC 6749 appendix B: the Basic user and password are form-encoded before base64. */
-function formDecode(text: string): string | undefined {
+/** Form decoding (`+` is a space), undefined for broken percent-encoding: a query's parts, and (RFC 6749 appendix B) the Basic user and password. */
+export function formDecode(text: string): string | undefined {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

@@ -28,38 +28,31 @@ interface Window {
   failures: number;
 }
 
+/** `rate`: failures allowed per client_id and period; `isKnown`: whether a client_id belongs to a configured key. */
+type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean };
+
 export class FailureThrottle implements TokenThrottle {
-  readonly #clock: Clock;
-  readonly #rate: Rate;
-  readonly #replies: Replies;
-  readonly #isKnown: (clientId: string) => boolean;
+  readonly #o: ThrottleParts;
   readonly #known = new Map<string, Window>();
   readonly #unknown = new Map<string, Window>();
   #sweepAt = SWEEP_FLOOR;
   #nextSweepMs = 0;
 
-  /**
-   * @param o.rate failures allowed per client_id and period.
-   * @param o.isKnown whether a client_id belongs to a configured key.
-   */
-  constructor(o: { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean }) {
-    this.#clock = o.clock;
-    this.#rate = o.rate;
-    this.#replies = o.replies;
-    this.#isKnown = o.isKnown;
+  constructor(o: ThrottleParts) {
+    this.#o = o;
   }
 
   admit(clientId: string): Reply | undefined {
     const window = this.#map(clientId).get(clientId);
-    if (window === undefined || window.failures < this.#rate.requests) return undefined;
-    const now = this.#clock.now();
+    if (window === undefined || window.failures < this.#o.rate.requests) return undefined;
+    const now = this.#o.clock.now();
     if (now >= window.endMs) return undefined;
     const seconds = Math.max(1, Math.ceil((window.endMs - now) / 1000));
-    return this.#replies.oauth(
+    return this.#o.replies.oauth(
       {
         status: 429,
         error: 'invalid_request',
-        description: `Too many failed token requests for this client_id (${this.#rate.requests} per ${this.#rate.period}); retry after ${seconds} s.`,
+        description: `Too many failed token requests for this client_id (${this.#o.rate.requests} per ${this.#o.rate.period}); retry after ${seconds} s.`,
       },
       ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
     );
@@ -71,11 +64,11 @@ export class FailureThrottle implements TokenThrottle {
       map.delete(clientId);
       return;
     }
-    const now = this.#clock.now();
+    const now = this.#o.clock.now();
     let window = map.get(clientId);
     if (window === undefined || now >= window.endMs) {
       if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
-      window = { endMs: now + this.#rate.periodSeconds * 1000, failures: 0 };
+      window = { endMs: now + this.#o.rate.periodSeconds * 1000, failures: 0 };
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
       map.delete(clientId);
       map.set(clientId, window);
@@ -100,12 +93,12 @@ export class FailureThrottle implements TokenThrottle {
   }
 
   #map(clientId: string): Map<string, Window> {
-    return this.#isKnown(clientId) ? this.#known : this.#unknown;
+    return this.#o.isKnown(clientId) ? this.#known : this.#unknown;
   }
 
   #sweep(now: number): void {
     for (const map of [this.#known, this.#unknown]) for (const [id, w] of map) if (now >= w.endMs) map.delete(id);
     this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.size);
-    this.#nextSweepMs = now + this.#rate.periodSeconds * 1000;
+    this.#nextSweepMs = now + this.#o.rate.periodSeconds * 1000;
   }
 }

@@ -1,10 +1,8 @@
 /**
- * `npm run fuzz [-- --requests N --seconds N --seed N --concurrency N]`: the fuzz spec's generators
- * and oracle (mock/test/fuzz-harness.ts) at high count against the mock in a child process.
- * Bounded: stops at --requests (default 100,000) or --seconds (default 240), whichever comes first.
- * Prints a progress line every few seconds and the count per status at the end; exits 1 on any 5xx,
- * hang, bare close, a crash of the mock, or a valid request refused (checked every 500 requests).
- * The seed is printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
+ * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count
+ * against the mock in a child process, bounded by a count and a time; exits 1 on any 5xx, hang, bare
+ * close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is
+ * printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
  */
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
@@ -50,6 +48,7 @@ async function run(mock: MockProcess): Promise<number> {
   const problems: string[] = [];
   let problemCount = 0;
   let sent = 0;
+  let done = 0;
   let batch: FuzzRequest[] = [];
   let stopReason: string | undefined;
   const started = performance.now();
@@ -98,15 +97,15 @@ async function run(mock: MockProcess): Promise<number> {
             ? 'abandoned'
             : outcome.kind;
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      done++;
       if (found !== undefined) problem(`${showRequest(request)} got ${found}`);
-      const done = [...counts.values()].reduce((a, b) => a + b, 0);
       if (done % ALIVE_EVERY === 0) await checkAlive();
       const now = performance.now();
       if (now - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = now;
         const seconds = (now - started) / 1000;
         console.log(
-          `[${seconds.toFixed(0).padStart(4)} s] ${done} requests, ${(done / seconds).toFixed(0)}/s, problems ${problemCount}, mock RSS ${(mock.rssKiB() / 1024).toFixed(0)} MiB`,
+          `[${seconds.toFixed(0).padStart(4)} s] ${done} requests, ${(done / seconds).toFixed(0)}/s, problems ${problemCount}, mock RSS ${(mock.memoryKiB('VmRSS') / 1024).toFixed(0)} MiB`,
         );
       }
     }
@@ -115,9 +114,8 @@ async function run(mock: MockProcess): Promise<number> {
   await Promise.all(Array.from({ length: flags.concurrency }, worker));
   await checkAlive();
 
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\n${total} requests in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s)${stopReason ? `, stopped by ${stopReason}` : ''}`);
+  console.log(`\n${done} requests in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s)${stopReason ? `, stopped by ${stopReason}` : ''}`);
   console.log('count per status:');
   for (const [status, n] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
     const note = FATAL.test(status)
@@ -133,7 +131,7 @@ async function run(mock: MockProcess): Promise<number> {
   if (problemCount > 0) {
     console.log(`\n${problemCount} problems${problemCount > problems.length ? ` (first ${problems.length})` : ''}:`);
     for (const p of problems) console.log(`  ${p}`);
-    console.log(`replay: npm run fuzz -- --seed ${flags.seed} --requests ${total}`);
+    console.log(`replay: npm run fuzz -- --seed ${flags.seed} --requests ${done}`);
   }
   const failed = fatal > 0 || problemCount > 0 || mock.ended() !== undefined;
   console.log(failed ? '\nFUZZ FAILED' : '\nfuzz passed: no 5xx, no hang, no crash, every 4xx with a JSON error body');

@@ -1,25 +1,18 @@
 /**
- * `npm run soak [-- --seconds N --workers N]`: the mock in a child process under mixed traffic for
- * a bounded time (default 180 s), in rounds. Each round: a few seconds of sessions from every worker
- * (token, page walks with random queries, some abandoned half-way, users, refresh, logout, failed
- * token requests of invented client_ids), then a barrier where the driver checks the rate limit and
- * the throttle of failed token requests, moves the virtual clock two hours (tokens, refresh tokens,
- * snapshots, rate and throttle windows all end) and checks that what it kept from the round is now
- * refused as the document says (401, 400 invalid_grant, 410).
+ * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds. Each
+ * round: a few seconds of sessions from every worker (tokens, page walks, some abandoned, users,
+ * refresh, logout, failed token requests), then a barrier that checks the rate limit and the throttle,
+ * moves the virtual clock two hours and checks that what the round kept is now refused as the document
+ * says (401, 400 invalid_grant, 410). Every request has the statuses it may get; anything else is
+ * unexpected. Passes only with none, no crash, and the mock's RSS at the end (median of the last three
+ * samples) at most 10 % above its plateau (median of the middle half of the run).
  *
- * Every request has the exact statuses it may get; anything else is unexpected. Every 5 s: requests,
- * unexpected, the mock's RSS (VmRSS of its process) and its live entry counts (/_mock/stats).
- * Passes only with zero unexpected statuses, no crash, and the RSS at the end (median of the last
- * three samples) at most 10 % above its plateau (median of the samples in the middle half of the
- * run); a drop is fine. Exits 1 otherwise. The mock runs with its young generation at full size
- * from the start (MOCK_NODE_FLAGS), so that what RSS shows is the mock's state, not V8 warming up.
- *
- * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share
- * one run's state (the counts, the tokens and cursors kept from a round, the RSS samples), and the
- * script is read as one scenario from start to verdict.
+ * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share one
+ * run's state, and the script reads as one scenario from start to verdict.
  */
 import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags, runMain } from '../harness/flags.ts';
+import { median } from './bench/bench.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
 const flags = integerFlags('soak', process.argv.slice(2), {
@@ -52,6 +45,8 @@ const CLIENTS: ClientConfig[] = [
   { id: 'soak-guarded', secret: secretOf('soak-guarded'), scopes: ['content:read'], rate: BUSY_RATE, tokenTtl: '1h' },
 ];
 
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
 interface Answer {
   readonly status: number;
   readonly headers: Headers;
@@ -81,41 +76,27 @@ class Traffic {
       answer = { status: res.status, headers: res.headers, body: await res.text() };
     } catch (error) {
       this.#count('error');
-      this.#unexpected(`${what}: ${(error as Error).name} ${(error as Error).message}`);
+      this.fail(`${what}: ${(error as Error).name} ${(error as Error).message}`);
       return undefined;
     }
     this.#count(String(answer.status));
-    if (!allowed.includes(answer.status)) this.#unexpected(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
+    if (!allowed.includes(answer.status)) this.fail(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
     return answer;
   }
 
-  /** A check of the driver's own that failed (a header missing, a value wrong). */
-  fail(what: string): void {
-    this.#unexpected(what);
+  /** POST {auth}/oauth/token with a form body. */
+  form(what: string, allowed: readonly number[], fields: Record<string, string>): Promise<Answer | undefined> {
+    return this.call(what, allowed, `${this.#mock.authUrl}/oauth/token`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields) });
   }
 
-  async token(
-    id: string,
-    scope = 'content:read',
-    secret = secretOf(id),
-    allowed: readonly number[] = [200],
-  ): Promise<{ access: string; refresh: string } | undefined> {
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
-    const answer = await this.call(`token ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+  async token(id: string, scope = 'content:read', secret = secretOf(id), allowed: readonly number[] = [200]): Promise<Tokens | undefined> {
+    const answer = await this.form(`token ${id}`, allowed, { grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
     return answer?.status === 200 ? tokens(answer.body) : undefined;
   }
 
-  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<{ access: string; refresh: string } | undefined> {
-    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken });
-    const answer = await this.call(`refresh ${id}`, allowed, `${this.#mock.authUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<Tokens | undefined> {
+    const fields = { grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken };
+    const answer = await this.form(`refresh ${id}`, allowed, fields);
     return answer?.status === 200 ? tokens(answer.body) : undefined;
   }
 
@@ -144,13 +125,16 @@ class Traffic {
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
-  #unexpected(text: string): void {
+  /** Something unexpected: a status, an error, or a check of the driver's own that failed (a header missing, a value wrong). */
+  fail(text: string): void {
     this.unexpected++;
     if (this.shown.length < SHOWN_UNEXPECTED) this.shown.push(text);
   }
 }
 
-function tokens(body: string): { access: string; refresh: string } {
+type Tokens = { access: string; refresh: string };
+
+function tokens(body: string): Tokens {
   const parsed = JSON.parse(body) as { access_token: string; refresh_token: string };
   return { access: parsed.access_token, refresh: parsed.refresh_token };
 }
@@ -225,7 +209,7 @@ async function run(mock: MockProcess): Promise<number> {
   let lastStats = 'not yet';
   const sample = () => {
     const seconds = (performance.now() - started) / 1000;
-    const rssKiB = mock.rssKiB();
+    const rssKiB = mock.memoryKiB('VmRSS');
     samples.push({ seconds, rssKiB });
     console.log(
       `[${seconds.toFixed(0).padStart(4)} s] requests ${t.requests} (${(t.requests / seconds).toFixed(0)}/s), unexpected ${t.unexpected}, mock RSS ${(rssKiB / 1024).toFixed(1)} MiB, live entries ${lastStats}`,
@@ -267,11 +251,8 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   // The previous barrier moved the clock past the throttle window: the right secret works again.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [200]);
   for (let i = 0; i < 10; i++) await t.token('soak-guarded', 'content:read', `wrong-${i}`, [403]);
-  const throttledRes = await t.call('guarded client past its failures', [429], `${mock.authUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' }),
-  });
+  const fields = { grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' };
+  const throttledRes = await t.form('guarded client past its failures', [429], fields);
   if (throttledRes?.status === 429 && !/^\d+$/.test(throttledRes.headers.get('retry-after') ?? '')) t.fail('throttle 429 without Retry-After');
 
   await t.control('clock +2 h', '/clock', { advanceSeconds: ADVANCE_SECONDS });
@@ -289,12 +270,6 @@ function liveCounts(answer: Answer | undefined): string {
   if (answer === undefined) return '?';
   const s = JSON.parse(answer.body) as Record<string, number>;
   return `[tokens ${s.accessTokens}/${s.refreshTokens}, snapshots ${s.snapshots}, windows ${s.rateWindows}, throttled ${s.throttledClients}]`;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number; rssKiB: number }>, rounds: number, seconds: number): number {

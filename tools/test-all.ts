@@ -1,19 +1,10 @@
 /**
- * `npm test`: every test of the project, then the contract suite once more against the mock started
- * from its CLI as a remote target (the way CI meets a real service), then one last line adding up
- * both runs: `N passed, N failed[, N skipped][, N platform deviations]`. Exits non-zero when any run failed.
- *
- *   1. `playwright test` (all projects) against the embedded mock
- *      → reports/embedded/html/, reports/embedded/junit.xml, reports/summary/embedded.json
- *   2. the mock CLI on free ports (mock/test/mock-process.ts), then the contract projects with
- *      LP_TARGET=remote and the mock's default keys
- *      → reports/cli-remote/html/, reports/cli-remote/junit.xml, reports/summary/cli-remote.json
- *      (tests tagged @self check the suite itself, not the target: they ran in phase 1, and
- *      playwright.config.ts leaves them out for a remote target). Then the mock's count of valid access
- *      tokens (`GET /_mock/stats`) must be 0: the run logged out every token it was issued.
- * Each phase is a Playwright run of its own, and a run's html reporter empties its folder first: so each
- * phase has its own folder (one shared folder would end up holding the last phase's report, or "No tests
- * found"), and reports/index.html links them with their counts.
+ * `npm test`: every test of the project against the embedded mock, then the contract suite once more
+ * against the mock started from its CLI as a remote target (the way CI meets a real service; @self
+ * tests are left out there, they ran already), whose count of valid tokens must then be 0: the run
+ * logged out every token it was issued. Last, one line adding up both runs. Exits non-zero when any
+ * run failed. Each phase is a Playwright run of its own, and a run's html reporter empties its folder
+ * first: so each phase has its own folder under reports/, and reports/index.html links them.
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';

@@ -15,20 +15,17 @@ function neverExpiring(inner: Tokens): Tokens {
     return tokens;
   };
   return {
+    ...bound(inner),
     issue: (client, scopes) => remember(inner.issue(client, scopes)) as IssuedTokens,
     live: (client, scopes) => remember(inner.live(client, scopes)),
     verify: (token) => inner.verify(token) ?? issued.get(token),
-    findRefresh: (token, client) => inner.findRefresh(token, client),
-    redeemRefresh: (token, clientId) => inner.redeemRefresh(token, clientId),
     expireAccess: (token) => {
       issued.delete(token);
       return inner.expireAccess(token);
     },
-    expireRefresh: (token, clientId) => inner.expireRefresh(token, clientId),
   };
 }
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const COMPONENT_FAULT_INFO = {
   'token-wrong-secret-accepted': { rule: 'token.credentials', breaks: 'a wrong client secret gets a token' },
   'token-never-expires': { rule: 'lifetime.expiry', breaks: 'a token still authenticates after its lifetime' },

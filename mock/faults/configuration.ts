@@ -19,7 +19,6 @@ function halved(rate: Rate): Rate {
   return { ...rate, requests: Math.max(1, Math.floor(rate.requests / 2)) };
 }
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const CONFIGURATION_FAULT_INFO = {
   'token-unheld-scope-granted': {
     rule: 'token.held-scopes',

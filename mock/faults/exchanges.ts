@@ -13,11 +13,12 @@ import { type FaultInfo, type FaultTable, withHeader, withoutHeader } from './fa
 
 type Json = Record<string, unknown>;
 
+const textOf = (reply: Reply) => bodyText(reply.body);
+
 /** A reply whose 200 JSON body `change` edits in place. */
 function editJson(reply: Reply, change: (body: Json) => void): Reply {
   if (reply.status !== 200) return reply;
-  const text = bodyText(reply.body);
-  const body = JSON.parse(text) as Json;
+  const body = JSON.parse(textOf(reply)) as Json;
   change(body);
   const out = JSON.stringify(body);
   return { status: reply.status, headers: withHeader(reply.headers, 'Content-Length', String(Buffer.byteLength(out))), body: out };
@@ -26,6 +27,11 @@ function editJson(reply: Reply, change: (body: Json) => void): Reply {
 /** The items of a list body. */
 function items(body: Json): Json[] {
   return Array.isArray(body.data) ? (body.data as Json[]) : [];
+}
+
+/** The attributes of each item of a list body. */
+function attributesOf(body: Json): Json[] {
+  return items(body).map((i) => i.attributes as Json);
 }
 
 function links(body: Json): Json {
@@ -56,19 +62,25 @@ const LISTS: readonly EndpointId[] = ['listContent', 'listUsers'];
 /** The next value in links.next of a 200 list reply; undefined on the final page or another reply. */
 function nextOfReply(reply: Reply): string | undefined {
   if (reply.status !== 200) return undefined;
-  const text = bodyText(reply.body);
   try {
-    const next = links(JSON.parse(text) as Json).next;
+    const next = links(JSON.parse(textOf(reply)) as Json).next;
     return typeof next === 'string' ? nextValue(next) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Walks the expiry fault remembers the first request of: bounded, oldest forgotten first (load tests open thousands). */
+/** Walks a fault remembers something of: bounded, oldest forgotten first (load tests open thousands). */
 const MAX_REMEMBERED_WALKS = 4096;
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
+function remember<V>(walks: Map<string, V>, next: string, value: V): void {
+  walks.set(next, value);
+  for (const oldest of walks.keys()) {
+    if (walks.size <= MAX_REMEMBERED_WALKS) break;
+    walks.delete(oldest);
+  }
+}
+
 export const EXCHANGE_FAULT_INFO = {
   'token-unsupported-grant-accepted': { rule: 'token.grant-type', breaks: 'a grant_type other than client_credentials gets a token' },
   'scope-list-refused': { rule: 'token.scope-list', breaks: 'several scopes requested as a comma-delimited list are refused' },
@@ -115,21 +127,14 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
   'token-type-not-bearer': () => ({ seams: replies(['token'], (b) => void (b.token_type = 'mac')) }),
   'token-refresh-token-missing': () => ({ seams: replies(['token'], (b) => void delete b.refresh_token) }),
   'expires-in-above-lifetime': () => ({ seams: replies(['token'], (b) => void (b.expires_in = Number(b.expires_in) + 86_400)) }),
-  'attribute-wrong-type': () => ({
-    seams: replies(['listContent'], (b) => items(b).forEach((i) => ((i.attributes as Json)['is-obsolete'] = String((i.attributes as Json)['is-obsolete'])))),
-  }),
-  'attribute-missing': () => ({ seams: replies(['listContent'], (b) => items(b).forEach((i) => delete (i.attributes as Json).summary)) }),
-  'timestamp-with-zone': () => ({
-    seams: replies(['listContent'], (b) =>
-      items(b).forEach((i) => ((i.attributes as Json)['created-at'] = `${String((i.attributes as Json)['created-at'])}Z`)),
-    ),
-  }),
+  'attribute-wrong-type': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => (a['is-obsolete'] = String(a['is-obsolete'])))) }),
+  'attribute-missing': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => delete a.summary)) }),
+  'timestamp-with-zone': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => (a['created-at'] = `${String(a['created-at'])}Z`))) }),
   // The pattern still holds (yyyy-mm-ddThh:mm:ss.fff); only the calendar is broken.
   'modified-at-impossible-day': () => ({
     seams: replies(['listContent'], (b) =>
-      items(b).forEach((i, n) => {
-        const attributes = i.attributes as Json;
-        if (n % 3 === 0) attributes['modified-at'] = String(attributes['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
+      attributesOf(b).forEach((a, n) => {
+        if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
       }),
     ),
   }),
@@ -166,13 +171,7 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
         const answered = owner === undefined ? request : { ...request, authorization: owner };
         const reply = inner(answered);
         const handedOut = nextOfReply(reply);
-        if (handedOut !== undefined && answered.authorization !== undefined) {
-          issuedTo.set(handedOut, answered.authorization);
-          for (const oldest of issuedTo.keys()) {
-            if (issuedTo.size <= MAX_REMEMBERED_WALKS) break;
-            issuedTo.delete(oldest);
-          }
-        }
+        if (handedOut !== undefined && answered.authorization !== undefined) remember(issuedTo, handedOut, answered.authorization);
         return reply;
       };
     }),
@@ -198,13 +197,7 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
           }
           const reply = inner(request);
           const handedOut = nextOfReply(reply);
-          if (handedOut !== undefined && firstMs !== undefined) {
-            began.set(handedOut, firstMs);
-            for (const oldest of began.keys()) {
-              if (began.size <= MAX_REMEMBERED_WALKS) break;
-              began.delete(oldest);
-            }
-          }
+          if (handedOut !== undefined && firstMs !== undefined) remember(began, handedOut, firstMs);
           return reply;
         };
       },

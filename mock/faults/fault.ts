@@ -9,11 +9,12 @@ import { BUILT_IN_PROFILES } from '../profile.ts';
 import type { MockSeams } from '../seams.ts';
 import type { FaultName } from './catalogue.ts';
 
-/** What a fault breaks, written beside its implementation in the module of its seam. */
+/**
+ * What a fault breaks, written in its module's `*_FAULT_INFO` beside how (`*_FAULTS`): the rule of
+ * contracts/rules/ and a few words. mock/faults/catalogue.ts gathers them.
+ */
 export interface FaultInfo {
-  /** The rule the fault breaks. */
   readonly rule: RuleId;
-  /** What the mock does wrong, in a few words. */
   readonly breaks: string;
 }
 

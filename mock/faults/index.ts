@@ -26,31 +26,18 @@ function then<T, C>(a: ((inner: T, core: C) => T) | undefined, b: ((inner: T, co
 
 function pagesThen(a: PageSeam | undefined, b: PageSeam | undefined): PageSeam | undefined {
   if (a === undefined || b === undefined) return a ?? b;
-  const plan =
-    a.plan && b.plan
-      ? (p: Parameters<NonNullable<PageSeam['plan']>>[0], live: Parameters<NonNullable<PageSeam['plan']>>[1]) => b.plan!(a.plan!(p, live), live)
-      : (a.plan ?? b.plan);
-  const advance =
-    a.advance && b.advance
-      ? (p: Parameters<NonNullable<PageSeam['advance']>>[0], page: Parameters<NonNullable<PageSeam['advance']>>[1]) =>
-          b.advance!(p, { ...page, position: a.advance!(p, page) })
-      : (a.advance ?? b.advance);
-  const cursor =
-    a.cursor && b.cursor ? (fresh: string, previous: string | undefined) => b.cursor!(a.cursor!(fresh, previous), previous) : (a.cursor ?? b.cursor);
+  const plan: PageSeam['plan'] = a.plan && b.plan ? (p, live) => b.plan!(a.plan!(p, live), live) : (a.plan ?? b.plan);
+  const advance: PageSeam['advance'] =
+    a.advance && b.advance ? (p, page) => b.advance!(p, { ...page, position: a.advance!(p, page) }) : (a.advance ?? b.advance);
+  const cursor: PageSeam['cursor'] = a.cursor && b.cursor ? (fresh, previous) => b.cursor!(a.cursor!(fresh, previous), previous) : (a.cursor ?? b.cursor);
   return { ...(plan ? { plan } : {}), ...(advance ? { advance } : {}), ...(cursor ? { cursor } : {}) };
 }
 
 /** Seams applied in order: each wraps what the ones before it made. */
 export function composeSeams(list: readonly MockSeams[]): MockSeams {
   return list.reduce<MockSeams>((all, s) => {
-    const exchange =
-      all.exchange && s.exchange
-        ? (
-            id: Parameters<NonNullable<MockSeams['exchange']>>[0],
-            inner: Parameters<NonNullable<MockSeams['exchange']>>[1],
-            core: Parameters<NonNullable<MockSeams['exchange']>>[2],
-          ) => s.exchange!(id, all.exchange!(id, inner, core), core)
-        : (all.exchange ?? s.exchange);
+    const exchange: MockSeams['exchange'] =
+      all.exchange && s.exchange ? (id, inner, core) => s.exchange!(id, all.exchange!(id, inner, core), core) : (all.exchange ?? s.exchange);
     const parts: MockSeams = {
       clients: then(all.clients, s.clients),
       tokens: then(all.tokens, s.tokens),

@@ -18,7 +18,6 @@ function withoutFilter(name: ContentFilterName) {
   });
 }
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const PAGE_FAULT_INFO = {
   'limit-ignored': { rule: 'content.limit', breaks: 'limit is ignored: pages hold the default count' },
   'limit-off-by-one': { rule: 'content.limit', breaks: 'a page holds limit + 1 items' },

@@ -33,7 +33,6 @@ const HOURS_LATE_MS = 2 * 3600_000;
 /** The wait `retry-after-hours` asks for: over eight hours. */
 const LONG_RETRY_AFTER_SECONDS = 30_000;
 
-/** What each fault of this module breaks: the rule of contracts/rules/ and a few words (mock/faults/catalogue.ts gathers them). */
 export const RATE_FAULT_INFO = {
   'rate-header-limit-missing': { rule: 'rate.headers', breaks: 'responses lack X-Rate-Limit-Limit' },
   'rate-header-remaining-missing': { rule: 'rate.headers', breaks: 'responses lack X-Rate-Limit-Remaining' },

@@ -2,7 +2,7 @@
 import { CLIENT_RULE_IDS, CLIENT_RULES, ClientConduct, type ClientRuleId, MAX_TRACKED } from '../../contracts/rules/client.ts';
 import type { MockServer } from '../app.ts';
 import { ClientFindings, type FindingsReport } from '../client-findings.ts';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import type { Exchange } from '../routes.ts';
 import { api, control, expect, getToken, json, ORG, postToken, START_MS, test, type TokenResponse } from './http-fixtures.ts';
 
@@ -255,7 +255,7 @@ test.describe('redaction', () => {
 
 test.describe('memory', () => {
   test('findings past the cap are counted, not kept', () => {
-    const findings = new ClientFindings({ clock: new ManualClock(START_MS), maxFindings: 3 });
+    const findings = new ClientFindings({ clock: new VirtualClock(() => START_MS), maxFindings: 3 });
     const handler = findings.observe('listContent', () => ({ status: 401, headers: [], body: '' }));
     const exchange: Exchange = { authorization: undefined, contentType: undefined, search: '', body: Buffer.alloc(0) };
     for (let i = 0; i < 5; i++) handler(exchange);

@@ -15,7 +15,18 @@
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
 
-type Framing = 'length' | 'none' | 'chunked' | 'bad-chunk' | 'short' | 'long' | 'not-a-number' | 'conflicting' | 'chunked-and-length';
+/** How the body is delimited: Content-Length right, absent, wrong, garbled, or chunked; the head lines of each. */
+const FRAMING_LINES = {
+  length: (n: number) => [`Content-Length: ${n}`],
+  none: () => [],
+  chunked: () => ['Transfer-Encoding: chunked'],
+  'bad-chunk': () => ['Transfer-Encoding: chunked'],
+  short: (n: number) => [`Content-Length: ${n + 10}`],
+  long: (n: number) => [`Content-Length: ${Math.max(0, n - 3)}`],
+  'not-a-number': () => ['Content-Length: 12abc'],
+  conflicting: (n: number) => [`Content-Length: ${n}`, `Content-Length: ${n + 1}`],
+  'chunked-and-length': (n: number) => ['Transfer-Encoding: chunked', `Content-Length: ${n}`],
+} satisfies Record<string, (bodyLength: number) => string[]>;
 
 /** One generated request, before its markers are filled in. */
 export interface FuzzRequest {
@@ -30,8 +41,7 @@ export interface FuzzRequest {
   readonly body: string;
   /** true: `body` is bytes (one char, one byte); false: UTF-8 text. */
   readonly binary: boolean;
-  /** How the body is delimited: Content-Length right, absent, wrong, garbled, or chunked. */
-  readonly framing: Framing;
+  readonly framing: keyof typeof FRAMING_LINES;
 }
 
 const ALL_SCOPES = ['content:read', 'content:write', 'users:read', 'users:write'];
@@ -53,13 +63,14 @@ export const FUZZ_CLIENTS: readonly ClientConfig[] = [
 /** Client_ids and secrets the generators may use, right or wrong. */
 export const ATTACKED = { id: 'fuzz-target', secret: 'fuzz-target-secret', otherId: 'mock-org-client', otherSecret: 'mock-org-secret' } as const;
 
+/** The session's keys by role: a client_id of FUZZ_CLIENTS (its secret is `<id>-secret`) and the scope its tokens ask for. */
 const SESSION_KEYS = {
-  org: { id: 'fuzz-org', secret: 'fuzz-org-secret', scope: ALL_SCOPES.join(',') },
-  provider: { id: 'fuzz-provider', secret: 'fuzz-provider-secret', scope: 'content:read' },
-  limited: { id: 'fuzz-limited', secret: 'fuzz-limited-secret', scope: 'content:read' },
-  narrow: { id: 'fuzz-org', secret: 'fuzz-org-secret', scope: 'users:read' },
-  check: { id: 'fuzz-check', secret: 'fuzz-check-secret', scope: 'content:read' },
-  target: { id: 'fuzz-target', secret: 'fuzz-target-secret', scope: 'content:read,users:read' },
+  org: { id: 'fuzz-org', scope: ALL_SCOPES.join(',') },
+  provider: { id: 'fuzz-provider', scope: 'content:read' },
+  limited: { id: 'fuzz-limited', scope: 'content:read' },
+  narrow: { id: 'fuzz-org', scope: 'users:read' },
+  check: { id: 'fuzz-check', scope: 'content:read' },
+  target: { id: 'fuzz-target', scope: 'content:read,users:read' },
 } as const;
 
 type PoolKey = 'org' | 'provider' | 'limited' | 'narrow';
@@ -74,6 +85,11 @@ export const marker = {
   next: (owner: CursorOwner, op: CursorOp, n = 0) => `{{next:${owner}:${op}:${n}}}`,
 };
 
+/** A request with what most generators leave as it is: HTTP/1.1, a right Host, a UTF-8 body. */
+export function fuzzRequestOf(r: Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'headers' | 'body' | 'framing'> & Partial<FuzzRequest>): FuzzRequest {
+  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...r };
+}
+
 const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g;
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -85,38 +101,15 @@ function serialize(request: FuzzRequest): Buffer {
   else if (request.host === 'twice') lines.push('Host: 127.0.0.1', 'Host: example.com');
   else if (request.host === 'empty') lines.push('Host:');
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
-  let payload = body;
-  switch (request.framing) {
-    case 'length':
-      lines.push(`Content-Length: ${body.length}`);
-      break;
-    case 'none':
-      break;
-    case 'chunked':
-    case 'bad-chunk':
-      lines.push('Transfer-Encoding: chunked');
-      payload = Buffer.concat([
+  lines.push(...FRAMING_LINES[request.framing](body.length));
+  const chunked = request.framing === 'chunked' || request.framing === 'bad-chunk';
+  const payload = !chunked
+    ? body
+    : Buffer.concat([
         Buffer.from(request.framing === 'chunked' ? `${body.length.toString(16)}\r\n` : 'zz\r\n'),
         body,
         Buffer.from(body.length > 0 ? '\r\n0\r\n\r\n' : '\r\n'),
       ]);
-      break;
-    case 'short':
-      lines.push(`Content-Length: ${body.length + 10}`);
-      break;
-    case 'long':
-      lines.push(`Content-Length: ${Math.max(0, body.length - 3)}`);
-      break;
-    case 'not-a-number':
-      lines.push('Content-Length: 12abc');
-      break;
-    case 'conflicting':
-      lines.push(`Content-Length: ${body.length}`, `Content-Length: ${body.length + 1}`);
-      break;
-    case 'chunked-and-length':
-      lines.push('Transfer-Encoding: chunked', `Content-Length: ${body.length}`);
-      break;
-  }
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
@@ -243,7 +236,7 @@ export class FuzzSession {
     field: 'access_token' | 'refresh_token' = 'access_token',
   ): Promise<string | { status: number | string; detail: string }> {
     const k = SESSION_KEYS[key];
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: k.id, client_secret: k.secret, scope: k.scope }).toString();
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: k.id, client_secret: `${k.id}-secret`, scope: k.scope }).toString();
     const outcome = await rawExchange(
       this.authUrl,
       Buffer.from(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`),

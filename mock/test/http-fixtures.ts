@@ -5,9 +5,11 @@
  */
 import { test as base } from '@playwright/test';
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
+import type { TokenResponse } from '../../schemas/types.ts';
 import { type Profile, type ProfileFile, resolveProfile } from '../profile.ts';
 
 export { expect } from '@playwright/test';
+export type { TokenResponse } from '../../schemas/types.ts';
 
 export const START_MS = Date.UTC(2026, 0, 1);
 
@@ -37,13 +39,6 @@ export const FORM = 'application/x-www-form-urlencoded';
 export function postToken(mock: MockServer, form: Record<string, string> | string, headers: Record<string, string> = {}): Promise<Response> {
   const body = typeof form === 'string' ? form : new URLSearchParams(form).toString();
   return fetch(`${mock.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': FORM, ...headers }, body });
-}
-
-export interface TokenResponse {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  refresh_token: string;
 }
 
 /** A token of `client` for `scope` (comma-delimited); fails the test with the answer when refused. */

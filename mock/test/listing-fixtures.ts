@@ -1,6 +1,6 @@
 /** Drives mock/resources.ts directly, without HTTP: for the tests of pagination, queries and the listing options of profiles. */
 import { expect } from '@playwright/test';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import { errorsArray } from '../error-bodies.ts';
 import { bodyText } from '../http.ts';
 import { type ProfileFile, resolveProfile } from '../profile.ts';
@@ -10,7 +10,7 @@ export const BASE = 'http://127.0.0.1:9';
 
 /** Resources on a manual clock, under the strict profile or the options given over it; `list` and `walk` answer parsed bodies. */
 export function setup(options: { items?: number; profile?: ProfileFile } = {}) {
-  const clock = new ManualClock();
+  const clock = new VirtualClock(() => Date.UTC(2026, 0, 1));
   const profile = resolveProfile(options.profile ?? {});
   if (!profile.ok) throw new Error(profile.error);
   const resources = new Resources({ clock, seed: 1, items: options.items ?? 250, users: 30, snapshotTtlSeconds: 120, profile: profile.value });

@@ -1,8 +1,9 @@
 /**
- * The mock in a child process, started as `npm run mock` starts it (or with faults, as
- * `mock/faults/cli.ts` starts it), for `npm run fuzz`, `npm run soak` and the real-k6 runs of
- * load/k6-runs.test.ts: a crash shows as an exit instead of taking the driver down with it, the
- * driver's own work does not share the mock's event loop, and the mock's memory (VmRSS) is its own.
+ * Node child processes that say they are up with a first stdout line: the mock, started as `npm run
+ * mock` starts it (or with faults, as `mock/faults/cli.ts` does), for `npm run fuzz`, `npm run soak`,
+ * `npm test` and the real-k6 runs of load/k6-runs.test.ts, and the servers the bench measures. A crash
+ * shows as an exit instead of taking the driver down with it, the driver's own work does not share the
+ * child's event loop, and the child's memory is its own.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,8 +28,24 @@ export interface MockProcessOptions {
   readonly entry?: keyof typeof MOCK_ENTRIES;
 }
 
-export interface MockProcess {
+/** A node child process that says it is up with a first line on stdout. */
+export interface NodeChild {
   readonly pid: number;
+  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}, the bench's bare server's {"url"}). */
+  readonly ready: string;
+  /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
+  ended(): string | undefined;
+  /** The last lines it wrote on stderr. */
+  stderrTail(): string;
+  /** Resident memory in KiB from /proc/<pid>/status: VmRSS now, VmHWM its peak; NaN where /proc is not available. */
+  memoryKiB(field: 'VmRSS' | 'VmHWM'): number;
+  /** CPU seconds used so far, from /proc/<pid>/stat (NaN elsewhere). */
+  cpuSeconds(): number;
+  /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+export interface MockProcess extends NodeChild {
   readonly authUrl: string;
   readonly baseUrl: string;
   readonly controlUrl: string | null;
@@ -36,16 +53,8 @@ export interface MockProcess {
   readonly caFile?: string | null;
   /** `host:port` the names of `--host-name` must lead to; absent without it. */
   readonly address?: string;
-  /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
-  ended(): string | undefined;
-  /** Resident memory in KiB (VmRSS of /proc/<pid>/status); NaN where /proc is not available. */
-  rssKiB(): number;
-  /** The last lines the mock wrote on stderr. */
-  stderrTail(): string;
   /** Its request log so far, one line per request (`api GET /api/v2/users 200 1.2ms`), when started with `--log`. */
   requestLog(): readonly string[];
-  /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
-  stop(): Promise<void>;
 }
 
 /** Writes `clients` to a temporary clients file and returns its path (for `--clients`). */
@@ -56,7 +65,7 @@ export function clientsFile(clients: readonly ClientConfig[]): string {
 }
 
 /**
- * Mocks still running, killed when the driver exits: one exit listener for all of them (a driver may
+ * Children still running, killed when the driver exits: one exit listener for all of them (a driver may
  * run a dozen at once, and Node warns past ten listeners).
  */
 const running = new Set<ChildProcessWithoutNullStreams>();
@@ -64,24 +73,42 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
-export function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
-  const { nodeFlags = [], entry = 'mock' } = options;
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    // No port flags: the CLI's ports default to free ones, and --host-name takes --port instead.
-    tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags),
-    { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+/** Stops every child still running: on a driver's end, its error, or a signal. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((child) => stopChild(child)));
+}
+
+function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
+  running.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function procFile(pid: number, file: 'stat' | 'status'): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees every chunk of its stderr. */
+export function startNode(name: string, args: readonly string[], onStderr: (chunk: string) => void = () => {}): Promise<NodeChild> {
+  const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+  // The driver must never leave a child behind, whatever way it ends.
+  running.add(child);
   let stderr = '';
-  let partial = '';
-  const log: string[] = [];
   let status: string | undefined;
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = `${stderr}${chunk}`.slice(-STDERR_TAIL);
-    const lines = `${partial}${chunk}`.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
+    onStderr(chunk);
   });
   const exited = new Promise<void>((resolve) =>
     child.on('exit', (code, signal) => {
@@ -90,52 +117,52 @@ export function startMockProcess(args: readonly string[], options: MockProcessOp
       resolve();
     }),
   );
-  // The driver must never leave a mock behind, whatever way it ends.
-  running.add(child);
-
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`The mock did not print its URLs within ${START_TIMEOUT_MS / 1000} s; stderr: ${stderr}`));
-    }, START_TIMEOUT_MS);
-    exited.then(() => {
+    const failed = (why: string) => {
       clearTimeout(timer);
-      reject(new Error(`The mock stopped before it listened (${status}); stderr: ${stderr}`));
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
+      void stopChild(child);
+      reject(new Error(`${name} ${why}; its stderr ended with: ${stderr.trim() || '(nothing)'}`));
+    };
+    const timer = setTimeout(() => failed(`printed no ready line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    void exited.then(() => failed(`exited before it was ready (${status})`));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (out.includes('\n')) return; // ready already; the pipe keeps draining
       out += chunk;
-      const newline = out.indexOf('\n');
-      if (newline < 0) return;
+      if (!out.includes('\n')) return;
       clearTimeout(timer);
-      const urls = JSON.parse(out.slice(0, newline)) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
+      const pid = child.pid as number;
       resolve({
-        pid: child.pid as number,
-        ...urls,
+        pid,
+        ready: out.slice(0, out.indexOf('\n')),
         ended: () => status,
-        rssKiB: () => rssKiB(child.pid as number),
         stderrTail: () => stderr,
-        requestLog: () => [...log],
-        stop: async () => {
-          running.delete(child);
-          if (status !== undefined) return;
-          const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-          child.kill('SIGTERM');
-          await exited;
-          clearTimeout(kill);
+        memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
+        // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
+        cpuSeconds: () => {
+          const stat = procFile(pid, 'stat');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return (Number(fields[11]) + Number(fields[12])) / 100;
         },
+        stop: () => stopChild(child),
       });
     });
   });
 }
 
-function rssKiB(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
+/** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
+export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
+  const { nodeFlags = [], entry = 'mock' } = options;
+  let partial = '';
+  const log: string[] = [];
+  // No port flags: the CLI's ports default to free ones, and --host-name takes --port instead.
+  const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (chunk) => {
+    const lines = `${partial}${chunk}`.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
+  });
+  const urls = JSON.parse(child.ready) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
+  return { ...child, ...urls, requestLog: () => [...log] };
 }
 
 /** Starts the mock, says where it listens, runs `body` against it and stops it, whatever `body` does. */

@@ -2,12 +2,12 @@
 import { expect, test } from '@playwright/test';
 import { headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
 import { ClientRegistry } from '../clients.ts';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import { BUILT_IN_PROFILES, type Profile } from '../profile.ts';
 import { RateLimiter, type RateOutcome } from '../rate-limit.ts';
 
 function setup(o: Partial<Profile['rateLimit']> = {}) {
-  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0, 250));
+  const clock = new VirtualClock(() => Date.UTC(2026, 0, 1, 12, 0, 0, 250));
   const clients = new ClientRegistry(
     [
       { id: 'a', secret: 's', scopes: [] },

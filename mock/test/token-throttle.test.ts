@@ -5,7 +5,7 @@
  * gets 429 (a 200 would confirm the guess).
  */
 import type { MockServer } from '../app.ts';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import { Replies } from '../http.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle, MAX_UNKNOWN_IDS } from '../token-throttle.ts';
 import { expect, getToken, json, ORG, PROVIDER, postToken, test } from './http-fixtures.ts';
@@ -111,7 +111,7 @@ test.describe('configuration', () => {
 });
 
 test('memory: ended windows are swept, and invented client_ids are capped (oldest dropped first)', () => {
-  const clock = new ManualClock();
+  const clock = new VirtualClock(() => Date.UTC(2026, 0, 1));
   const throttle = new FailureThrottle({ clock, rate: DEFAULT_TOKEN_THROTTLE, replies: new Replies(), isKnown: (id) => id === 'known' });
   for (let i = 0; i < MAX_UNKNOWN_IDS + 50; i++) throttle.record(`invented-${i}`, false);
   for (let i = 0; i < LIMIT; i++) throttle.record('known', false);

@@ -2,11 +2,11 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ClientRegistry } from '../clients.ts';
-import { ManualClock } from '../clock.ts';
+import { VirtualClock } from '../clock.ts';
 import { REFRESH_LIFETIME_FACTOR, TokenStore } from '../tokens.ts';
 
 function setup(indexLive = false) {
-  const clock = new ManualClock();
+  const clock = new VirtualClock(() => Date.UTC(2026, 0, 1));
   const clients = new ClientRegistry(
     [
       { id: 'a', secret: 's', scopes: ['content:read'], tokenTtl: '1m' },

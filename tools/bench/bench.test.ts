@@ -10,7 +10,8 @@ import { expect, test } from '@playwright/test';
 import { build } from 'esbuild';
 import { KIND_HEADER } from './bare-server.ts';
 import { type Figure, formatFigure, median, nextPathOf } from './bench.ts';
-import { ROOT, startNode, stopAll } from './load.ts';
+import { ROOT } from '../../harness/root.ts';
+import { startNode, stopAll } from '../../mock/test/mock-process.ts';
 
 test.afterAll(() => stopAll());
 

@@ -1,29 +1,24 @@
 /**
- * `npm run bench -- [--quick] [--only <pieces>] [--compare]`: the mock's headline figures, each a ratio
- * against a baseline measured in the same run (absolute numbers on a shared 2-core machine drift
- * between minutes; two things measured side by side drift together). How to read them:
- * docs/benchmarks.md.
- *
- *   content  GET /api/v2/content?limit=100, mock ÷ a bare node:http server sending the same bytes
- *   mixed    an SDK test's mix of requests, per profile, mock ÷ the bare server replaying its replies
- *   start    the installable bundle's start to its ready line ÷ `node -e ''`
- *   memory   the mock's peak resident memory under a token storm ÷ the bare server's under the same
- *
- * Full mode enforces the bounds (exit code 1 when one does not hold); --quick measures briefly, for
- * CI, and only reports them. Exit code 2: a figure could not be measured at all.
+ * `npm run bench`: the mock's headline figures (PIECES; docs/benchmarks.md reads them), each a ratio
+ * against a baseline measured in the same run: absolute numbers on a shared 2-core machine drift
+ * between minutes, two things measured side by side drift together. Full mode enforces the bounds
+ * (exit code 1 when one does not hold); --quick measures briefly and only reports them. Exit code 2: a
+ * figure could not be measured at all.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { parseCommandLine } from '../../harness/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
 import { runMain } from '../../harness/flags.ts';
-import { type Child, repeat, ROOT, runLoad, type Shot, startNode, stopAll, type Tally } from './load.ts';
+import { ROOT } from '../../harness/root.ts';
+import { type NodeChild, startNode, stopAll } from '../../mock/test/mock-process.ts';
+import { repeat, runLoad, type Shot, type Tally } from './load.ts';
 
 export const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
 type Piece = (typeof PIECES)[number];
@@ -81,15 +76,16 @@ export function median(values: readonly number[]): number {
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
+const peakRss = (child: NodeChild) => child.memoryKiB('VmHWM') * 1024;
 
-function startMock(args: readonly string[] = []): Promise<Child & { auth: string; api: string }> {
+function startMock(args: readonly string[] = []): Promise<NodeChild & { auth: string; api: string }> {
   return startNode('the mock', ['--import', 'tsx', 'mock/cli.ts', '--rate', '0', '--items', String(ITEMS), ...args]).then((child) => {
     const { authUrl, baseUrl } = JSON.parse(child.ready) as { authUrl: string; baseUrl: string };
     return { ...child, auth: authUrl, api: baseUrl };
   });
 }
 
-async function startBare(scratch: string, replies: Record<string, CapturedReply>): Promise<Child & { url: string }> {
+async function startBare(scratch: string, replies: Record<string, CapturedReply>): Promise<NodeChild & { url: string }> {
   const file = path.join(scratch, `replies-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(replies));
   const child = await startNode('the bare node:http server', ['--import', 'tsx', 'tools/bench/bare-server.ts', file]);
@@ -133,7 +129,7 @@ interface Round {
 }
 
 /** One round of `script` against `server`: replies per second, its CPU per reply, and what went wrong. */
-async function round(server: Child, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
+async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
   const cpu = server.cpuSeconds();
   const own = process.cpuUsage();
   const t: Tally = await runLoad({ connections: CONNECTIONS, seconds, script });
@@ -154,8 +150,8 @@ async function paired(
   size: Size,
   name: string,
   bound: number,
-  mock: { server: Child; script: Parameters<typeof round>[1] },
-  bare: { server: Child; script: Parameters<typeof round>[1] },
+  mock: { server: NodeChild; script: Parameters<typeof round>[1] },
+  bare: { server: NodeChild; script: Parameters<typeof round>[1] },
   expected?: number,
 ): Promise<Figure> {
   await round(bare.server, bare.script, size.warmup);
@@ -177,17 +173,13 @@ async function paired(
   return problem === undefined ? figure : { ...figure, error: problem };
 }
 
-/** The mock and the bare server sending its content page, and the token that page is asked with. */
-async function contentServers(scratch: string) {
+/** The mock and a bare server sending the content page the mock sent, asked with one token. */
+async function content(size: Size, scratch: string, compareToo: boolean): Promise<Figure[]> {
   const mock = await startMock();
   const headers = { authorization: `Bearer ${accessToken(await capture(tokenShot(mock.auth)))}` };
   const reply = await capture({ method: 'GET', url: `${mock.api}${CONTENT_PATH}`, headers });
   print(`  captured: ${reply.status}, ${count(Buffer.byteLength(reply.body))} bytes of body`);
-  return { mock, bare: await startBare(scratch, { default: reply }), headers };
-}
-
-async function content(size: Size, scratch: string, compareToo: boolean): Promise<Figure[]> {
-  const { mock, bare, headers } = await contentServers(scratch);
+  const bare = await startBare(scratch, { default: reply });
   const shot = (origin: string): Shot => ({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers });
   const name = `content page (GET ${CONTENT_PATH}, ${count(ITEMS)} items, rate limit off, ${CONNECTIONS} connections), mock ÷ bare node:http`;
   const figure = await paired(size, name, 0.9, { server: mock, script: repeat(shot(mock.api)) }, { server: bare, script: repeat(shot(bare.url)) }, 200);
@@ -298,13 +290,13 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
   const mock = await startMock();
   const tokenReply = await capture(tokenShot(mock.auth));
   const bare = await startBare(scratch, { token: tokenReply });
-  const idle = { mock: mock.peakRss(), bare: bare.peakRss() };
+  const idle = { mock: peakRss(mock), bare: peakRss(bare) };
   // Bounded by count, so both servers answer the same storm; the time bound only stops a stuck one.
-  const storm = async (server: Child, auth: string) => {
+  const storm = async (server: NodeChild, auth: string) => {
     const t = await runLoad({ connections: CONNECTIONS, seconds: 120, maxRequests: size.storm, script: repeat(tokenShot(auth)) });
     if (t.errors > 0 || t.statuses.get(200) !== t.replies)
       throw new Error(`the storm got ${[...t.statuses].map(([s, n]) => `${n}× ${s}`).join(', ')}, ${t.errors} errors`);
-    return { rss: server.peakRss(), rate: t.replies / t.seconds };
+    return { rss: peakRss(server), rate: t.replies / t.seconds };
   };
   const m = await storm(mock, mock.auth);
   const b = await storm(bare, bare.url);
@@ -315,17 +307,11 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let values: { quick?: boolean; only?: string; compare?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    process.stderr.write(`bench: ${(error as Error).message.split('\n')[0]}; run with --help for the flags.\n`);
-    return 2;
-  }
-  if (values.help) return (print(USAGE), 0);
+  const { values } = parseCommandLine('bench', USAGE, {
+    args: argv,
+    options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' } },
+    strict: true,
+  });
   const only = values.only?.split(',').map((s) => s.trim()) ?? [...PIECES];
   const unknown = only.find((p) => !(PIECES as readonly string[]).includes(p));
   if (unknown !== undefined) return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${PIECES.join(', ')}.\n`), 2);

@@ -16,7 +16,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../../contracts/openapi.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { type Child, repeat, ROOT, runLoad, startNode } from './load.ts';
+import { ROOT } from '../../harness/root.ts';
+import { type NodeChild, startNode } from '../../mock/test/mock-process.ts';
+import { repeat, runLoad } from './load.ts';
 
 const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
 const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
@@ -38,14 +40,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The servers of the content figure, already started by the bench. */
-export interface ContentServers {
-  readonly mock: string;
-  readonly bare: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-export async function compare(size: { seconds: number; rounds: number }, servers: ContentServers, print: (line: string) => void): Promise<void> {
+/** Both comparisons, against the servers of the content figure the bench started (their origins) and the headers it asks with. */
+export async function compare(
+  size: { seconds: number; rounds: number },
+  servers: { mock: string; bare: string; headers: Readonly<Record<string, string>> },
+  print: (line: string) => void,
+): Promise<void> {
   if (!PACKAGES.every((p) => existsSync(path.join(CACHE, 'node_modules', p.slice(0, p.lastIndexOf('@')))))) {
     print(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
     execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -70,7 +70,7 @@ export async function compare(size: { seconds: number; rounds: number }, servers
   print(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
 
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
-  let prism: Child | undefined;
+  let prism: NodeChild | undefined;
   try {
     const document = path.join(scratch, 'openapi.json');
     writeFileSync(document, JSON.stringify(buildOpenApiDocument()));

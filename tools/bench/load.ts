@@ -1,8 +1,8 @@
 /**
- * The bench's two halves: the servers it measures, each in a child process of its own (in-process, a
- * server would share its event loop with the load generator), and the load generator: `connections`
- * virtual clients, each with one request in flight over keep-alive connections, until a time or a
- * request count is reached, whichever comes first.
+ * The bench's load generator: `connections` virtual clients, each with one request in flight over
+ * keep-alive connections, until a time or a request count is reached, whichever comes first. The
+ * servers it measures run each in a child process of its own (mock/test/mock-process.ts startNode):
+ * in-process, a server would share its event loop with the load generator.
  *
  * The client is HTTP/1.1 written on node:net, not node:http: against the bare server sending a 74 kB
  * page, a node:http client with a keep-alive agent reached 8,600 to 12,400 replies a second, this one
@@ -10,101 +10,12 @@
  * bottleneck, and any mock as fast as 12,000 pages a second read as 1.0 of the bare server. It speaks
  * only what the servers measured here answer: Content-Length framing, keep-alive.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import path from 'node:path';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
-/** A child that prints no ready line within this failed to start. */
-const START_TIMEOUT_MS = 60_000;
 /** A reply slower than this is an error, not a sample. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Bytes of a body handed back to the caller (a token reply, a page's links); the rest is counted and dropped. */
 const HEAD_BYTES = 4096;
-
-export interface Child {
-  readonly pid: number;
-  /** The child's first stdout line (the mock's {"authUrl","baseUrl"}, the bare server's {"url"}). */
-  readonly ready: string;
-  /** CPU seconds used so far and peak resident memory in bytes, from /proc (NaN elsewhere). */
-  cpuSeconds(): number;
-  peakRss(): number;
-  stop(): Promise<void>;
-}
-
-const live = new Set<ChildProcess>();
-
-function stopProcess(proc: ChildProcess): Promise<void> {
-  live.delete(proc);
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 3_000);
-    proc.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    proc.kill('SIGTERM');
-  });
-}
-
-/** Stops every child still running: on the bench's end, its error, or a signal. */
-export async function stopAll(): Promise<void> {
-  await Promise.all([...live].map(stopProcess));
-}
-
-function procField(pid: number, file: 'stat' | 'status', read: (text: string) => number): number {
-  try {
-    return read(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** `node <args>` in the project root, resolved once it prints its first stdout line. */
-export function startNode(name: string, args: readonly string[]): Promise<Child> {
-  const proc = spawn(process.execPath, [...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  live.add(proc);
-  let out = '';
-  let err = '';
-  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-2000)));
-  return new Promise((resolve, reject) => {
-    const failed = (why: string) => {
-      clearTimeout(timer);
-      void stopProcess(proc);
-      reject(new Error(`${name} ${why}; its stderr ended with: ${err.trim() || '(nothing)'}`));
-    };
-    const timer = setTimeout(() => failed(`printed no ready line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    proc.once('exit', (code, signal) => failed(`exited before it was ready (${signal ?? `code ${code}`})`));
-    proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (out.includes('\n')) return; // ready already; the pipe keeps draining
-      out += chunk;
-      if (!out.includes('\n')) return;
-      clearTimeout(timer);
-      proc.removeAllListeners('exit');
-      const pid = proc.pid ?? -1;
-      resolve({
-        pid,
-        ready: out.slice(0, out.indexOf('\n')),
-        // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
-        cpuSeconds: () =>
-          procField(
-            pid,
-            'stat',
-            (t) =>
-              t
-                .slice(t.lastIndexOf(')') + 2)
-                .split(' ')
-                .slice(11, 13)
-                .map(Number)
-                .reduce((a, b) => a + b) / 100,
-          ),
-        peakRss: () => procField(pid, 'status', (t) => Number(/VmHWM:\s+(\d+) kB/.exec(t)?.[1]) * 1024),
-        stop: () => stopProcess(proc),
-      });
-    });
-  });
-}
 
 /** One request as the load generator sends it. */
 export interface Shot {

@@ -4,12 +4,11 @@
  * (tools/fault-matrix/areas.ts) and the legal profiles of tools/fault-matrix/profiles.ts. The outcome of a run is
  * not here (a document must not change with each run): the run writes it to reports/faults/.
  */
-import { tableCell } from './markdown.ts';
 import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
-import type { GeneratedFile } from './generated.ts';
+import { type GeneratedFile, tableCell } from './generated.ts';
 
 export function faultMatrixDocs(): GeneratedFile[] {
   const lines = [

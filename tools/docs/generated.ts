@@ -5,3 +5,8 @@ export interface GeneratedFile {
   /** `markdown`: formatted as `npm run lint` checks it; `none`: written as is. */
   readonly format: 'markdown' | 'none';
 }
+
+/** Text safe in a Markdown table cell: pipes escaped, line breaks (and the spaces around them) folded to one space. */
+export function tableCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}

@@ -3,14 +3,11 @@
  * document leaves open there, its values, and the value of each built-in profile. The schema is the
  * catalogue of open points; this page only lays it out.
  */
-import { tableCell } from './markdown.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
+import { PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 import { ROOT } from '../../harness/root.ts';
-import type { GeneratedFile } from './generated.ts';
-
-const BUILT_INS = ['strict', 'platform', 'lenient'] as const;
+import { type GeneratedFile, tableCell } from './generated.ts';
 
 /** How to learn a target's profile: `npm run profile` (harness/profile/cli.ts). */
 const PROBER = [
@@ -35,33 +32,13 @@ const PROBER = [
   '  show (times kept to the millisecond look the same written with 3 or 7 digits).',
 ];
 
-interface OptionSchema {
-  readonly description?: string;
-  readonly enum?: readonly unknown[];
-  readonly type?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly pattern?: string;
-  readonly $ref?: string;
-  readonly properties?: Record<string, OptionSchema>;
-}
-
-const schema = SCHEMA_BY_KEY.profile as unknown as { properties: Record<string, OptionSchema>; $defs: Record<string, OptionSchema> };
-
-function resolve(option: OptionSchema): OptionSchema {
-  if (!option.$ref) return option;
-  const def = schema.$defs[option.$ref.replace('#/$defs/', '')] ?? {};
-  return { ...def, ...option, description: option.description ?? def.description };
-}
-
-function values(option: OptionSchema): string {
-  const o = resolve(option);
-  if (o.enum) return o.enum.map((v) => `\`${JSON.stringify(v).replace(/^"|"$/g, '')}\``).join(', ');
-  if (o.type === 'integer') return `whole number ${o.minimum ?? ''}–${o.maximum ?? ''}`;
+function values(o: Record<string, unknown>): string {
+  if (Array.isArray(o.enum)) return o.enum.map((v) => `\`${JSON.stringify(v).replace(/^"|"$/g, '')}\``).join(', ');
+  if (o.type === 'integer') return `whole number ${String(o.minimum ?? '')}–${String(o.maximum ?? '')}`;
   if (o.type === 'boolean') return '`true`, `false`';
   if (o.type === 'array') return 'list of scopes';
   if (o.pattern) return 'rate like `200/1m`';
-  return o.type ?? '';
+  return String(o.type ?? '');
 }
 
 function shown(value: unknown): string {
@@ -72,7 +49,7 @@ function shown(value: unknown): string {
 
 function markdown(): string {
   const profiles = Object.fromEntries(
-    BUILT_INS.map((name) => [name, JSON.parse(readFileSync(path.join(ROOT, 'mock', 'profiles', `${name}.json`), 'utf8')) as Record<string, unknown>]),
+    PROFILE_NAMES.map((name) => [name, JSON.parse(readFileSync(path.join(ROOT, 'mock', 'profiles', `${name}.json`), 'utf8')) as Record<string, unknown>]),
   );
   const lines = [
     '# Behaviour profiles',
@@ -89,18 +66,16 @@ function markdown(): string {
     '',
     'Built-in profiles:',
     '',
-    ...BUILT_INS.map((n) => `- **${n}**: ${String(profiles[n]?.description ?? '')}`),
+    ...PROFILE_NAMES.map((n) => `- **${n}**: ${String(profiles[n]?.description ?? '')}`),
     '',
-    `| option | what the document leaves open | values | ${BUILT_INS.join(' | ')} |`,
-    `| --- | --- | --- | ${BUILT_INS.map(() => '---').join(' | ')} |`,
+    `| option | what the document leaves open | values | ${PROFILE_NAMES.join(' | ')} |`,
+    `| --- | --- | --- | ${PROFILE_NAMES.map(() => '---').join(' | ')} |`,
   ];
-  for (const [group, groupSchema] of Object.entries(schema.properties)) {
-    // `observed` is what the prober records, not a behaviour.
-    if (!groupSchema.properties || group === 'observed') continue;
-    for (const [option, optionSchema] of Object.entries(groupSchema.properties)) {
-      const description = resolve(optionSchema).description ?? '';
-      const columns = BUILT_INS.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
-      lines.push(`| \`${group}.${option}\` | ${tableCell(description)} | ${tableCell(values(optionSchema))} | ${columns.join(' | ')} |`);
+  for (const group of PROFILE_GROUPS) {
+    for (const option of PROFILE_OPTIONS[group]) {
+      const o = schemaOf(`${group}.${option}`) ?? {};
+      const columns = PROFILE_NAMES.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
+      lines.push(`| \`${group}.${option}\` | ${tableCell(String(o.description ?? ''))} | ${tableCell(values(o))} | ${columns.join(' | ')} |`);
     }
   }
   lines.push('', ...PROBER, '');

@@ -87,31 +87,16 @@ export function inColumn(project: string, column: Column): string {
  */
 export const BLIND_RATE = '150/3s';
 
-export interface AreaSpecs {
-  /** Files of the area's row that exist. */
-  readonly present: readonly string[];
-  /** Files of the row that do not exist. */
-  readonly missing: readonly string[];
-}
-
-/** The area's spec files, split by whether they exist under `specsDir`. */
-export function areaSpecs(area: RuleArea, specsDir: string): AreaSpecs {
-  const files = AREA_SPECS[area] ?? [];
-  return {
-    present: files.filter((file) => existsSync(path.join(specsDir, file))),
-    missing: files.filter((file) => !existsSync(path.join(specsDir, file))),
-  };
-}
-
 /**
  * Why the fault cannot be checked (its area has no spec, or names a missing one); undefined when it can.
  * A missing file is reported even when others exist: the row promised its rules are checked there.
  */
 export function specProblem(fault: FaultName, specsDir: string): string | undefined {
   const area = faultArea(fault);
-  const { present, missing } = areaSpecs(area, specsDir);
+  const files = AREA_SPECS[area] ?? [];
+  const missing = files.filter((file) => !existsSync(path.join(specsDir, file)));
   if (missing.length > 0) return `area ${area} names spec files that do not exist: ${missing.map((f) => `specs/${f}`).join(', ')}`;
-  if (present.length === 0) return `area ${area} has no spec file in tools/fault-matrix/areas.ts`;
+  if (files.length === 0) return `area ${area} has no spec file in tools/fault-matrix/areas.ts`;
   return undefined;
 }
 

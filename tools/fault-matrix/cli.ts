@@ -1,18 +1,9 @@
 /**
- * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no
- * false alarm against any legal profile, twice: with the mock's control plane, and blind, as a run
- * against a remote service with LP_QUOTA=1 sees it. One Playwright child run
- * (tools/fault-matrix/faults.config.ts: a project per fault, per legal profile and the sound mock, in each
- * column) on every core, progress lines as projects finish; then the matrix on the terminal and in
- * reports/faults/fault-matrix.md (never a tracked file), and last the plain line CI adds up:
- * `N passed, N failed[, N skipped]` (a fault caught in a column passes; an uncaught fault, a false
- * alarm or an error of the run fails; a fault the blind column cannot see is skipped). Exits
- * non-zero when anything failed.
- *
- *   npm run test:faults                        every fault and profile
- *   npm run test:faults -- <name>…             only those faults or profiles (and the sound mock)
- *   npm run test:faults -- --limit <minutes>   another time limit for the child run (a slow or busy machine)
- *   npm run test:faults -- --help              these forms, with the profiles' names; nothing runs
+ * `npm run test:faults` (its forms: USAGE): proves the contract suite catches every fault of the mock
+ * and raises no false alarm against any legal profile, with the mock's control plane and blind (areas.ts).
+ * One Playwright child run (faults.config.ts) on every core, progress lines as projects finish; then the
+ * matrix on the terminal and in reports/faults/fault-matrix.md (never a tracked file), and last the
+ * plain line CI adds up (matrix.ts checkCounts). Exits non-zero when anything failed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +12,7 @@ import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/inde
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
 import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
-import { buildMatrix, checkCounts, headline, renderReport, renderText, type Selection } from './matrix.ts';
-import type { RunOutcome } from './outcome.ts';
+import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome, type Selection } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
 
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -78,16 +68,15 @@ function parseArgs(args: readonly string[]): Choice {
   });
   const limitMinutes = values.limit === undefined ? DEFAULT_LIMIT_MINUTES : Number(values.limit);
   if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${values.limit}".`);
-  const names: string[] = [];
-  for (const arg of positionals) {
-    if (!isFaultName(arg) && !isMatrixProfile(arg)) {
-      throw new Error(`"${arg}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`);
-    }
-    names.push(arg);
+  const unknown = positionals.find((arg) => !isFaultName(arg) && !isMatrixProfile(arg));
+  if (unknown !== undefined) {
+    throw new Error(
+      `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
+    );
   }
   const limitMs = limitMinutes * 60_000;
-  if (names.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
-  return { faults: names.filter(isFaultName), variants: names.filter(isMatrixProfile), full: false, limitMs };
+  if (positionals.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
+  return { faults: positionals.filter(isFaultName), variants: positionals.filter(isMatrixProfile), full: false, limitMs };
 }
 
 /** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */

@@ -18,9 +18,8 @@ import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { RULES } from '../../contracts/rules/index.ts';
 import { ruleGrep } from '../../harness/verdict/declare.ts';
-import type { Profile } from '../../mock/profile.ts';
 import type { MockTargetSettings } from '../../harness/target/config.ts';
-import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
+import { BUILT_IN_PROFILES, type Profile } from '../../mock/profile.ts';
 import {
   AREA_SPECS,
   faultArea,

@@ -10,15 +10,105 @@
  * fault (it is counted as a false alarm of the sound mock instead). In the blind column, a fault whose
  * rule no test could check without a control plane is not seen, and says so: it counts neither way.
  *
- * One file: the matrix, its counts and its two renderings read the same rows; the renderings are short.
+ * The form of every failure behind a fault is checked too: a failing rule is reported at the line of the
+ * spec that asked for the response, in the rule's own words. Each error of a test of a fault project
+ * (soft failures too, and those of a test that then ended skipped) must be located in a spec file
+ * (specs/*.spec.ts, not the harness or a fixture) and read `<rule id> (<level>): <expected, got, the
+ * request>`, never Playwright's bare `Expected: true`; each that does not is a failure of the run.
+ *
+ * One file: the child run's outcome as reporter.ts writes it, the matrix, its counts and its two
+ * renderings read the same rows; the renderings are short.
  */
-import { tableCell } from '../docs/markdown.ts';
-import { RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
-import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { tableCell } from '../docs/generated.ts';
+import { isRuleId, RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
 import { EXCLUDED, MATRIX_PROFILES } from './profiles.ts';
-import { type ProjectOutcome, type RunOutcome, type TestOutcome, testName } from './outcome.ts';
-import { type Misreport, misreports } from './failure-form.ts';
+
+/** What the test did: `failed` is failed or timed out, whether expected (a fault project's brokenRule) or not. */
+export type TestStatus = 'passed' | 'failed' | 'skipped' | 'notRun';
+
+export interface TestOutcome {
+  /** The spec file, relative to specs/. */
+  readonly file: string;
+  /** Describe blocks and title, joined by ` › ` (tags included, as Playwright keeps them). */
+  readonly title: string;
+  readonly status: TestStatus;
+  /** The first error, redacted, without colours, cut short; empty unless failed. */
+  readonly message: string;
+  /** Rules of contracts/rules/ the test declares it checks (its `rule` annotations). */
+  readonly rules: readonly string[];
+  /** Rules of its platform deviations (the `platform-deviation` annotations the verdict added). */
+  readonly deviations: readonly string[];
+  /** Each error of its run, soft failures included, whatever its status: where Playwright located it and its message. */
+  readonly failures: readonly FailureSite[];
+}
+
+/** One error of a test, as the report shows it. */
+export interface FailureSite {
+  /** The file Playwright located it in, relative to specs/ (`content.spec.ts`, `../harness/…`), or empty when it has no location. */
+  readonly file: string;
+  readonly line: number;
+  /** Its message, redacted, without colours, cut short. */
+  readonly message: string;
+}
+
+export interface ProjectOutcome {
+  readonly project: string;
+  readonly tests: readonly TestOutcome[];
+}
+
+export interface RunOutcome {
+  /** Playwright's status of the whole run: `failed` is expected (faults make tests fail). */
+  readonly status: 'passed' | 'failed' | 'timedout' | 'interrupted';
+  readonly projects: readonly ProjectOutcome[];
+  /** Errors outside any test (a config that did not load, a worker that crashed), redacted. */
+  readonly errors: readonly string[];
+}
+
+/** `file › describe › title`, how the matrix names a test. */
+function testName(t: Pick<TestOutcome, 'file' | 'title'>): string {
+  return `${t.file} › ${t.title}`;
+}
+
+interface Misreport {
+  readonly project: string;
+  /** `file › describe › title`. */
+  readonly test: string;
+  /** What is wrong with the failure's form, and its first line. */
+  readonly problem: string;
+}
+
+/** A failure's first line names a rule and its level: `rate.headers (contract): …`. */
+const RULE_HEAD = /^(\S+) \((contract|platform)\): /;
+
+/** What is wrong with one failure's form, or undefined when it reads as the rule at the spec's line. */
+export function formProblem(site: FailureSite): string | undefined {
+  const problems: string[] = [];
+  if (!/^[^/]+\.spec\.ts$/.test(site.file)) problems.push(site.file === '' ? 'has no location' : `is located in ${site.file}:${site.line}, not a spec file`);
+  const head = RULE_HEAD.exec(site.message);
+  if (head === null || !isRuleId(head[1] ?? '')) problems.push('does not start with a rule id and level');
+  if (site.message.includes('Expected: true')) problems.push('says "Expected: true"');
+  if (problems.length === 0) return undefined;
+  return `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
+}
+
+/** The projects of the child run that run a fault, in either column. */
+const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
+
+/** Every failure of a fault project not in the rule's form, in the run's order. */
+function misreports(run: RunOutcome): Misreport[] {
+  return run.projects
+    .filter((p) => FAULT_PROJECTS.has(p.project))
+    .flatMap((p) =>
+      p.tests.flatMap((t) =>
+        t.failures.flatMap((site) => {
+          const problem = formProblem(site);
+          return problem === undefined ? [] : [{ project: p.project, test: testName(t), problem }];
+        }),
+      ),
+    );
+}
 
 /** How one column saw a fault. */
 export interface Catch {
@@ -64,7 +154,7 @@ export interface Matrix {
   readonly variants: readonly VariantRow[];
   /** Errors of the run outside any test. */
   readonly errors: readonly string[];
-  /** Failures behind a fault not reported as the rule at the spec's line (failure-form.ts). */
+  /** Failures behind a fault not reported as the rule at the spec's line. */
   readonly misreported: readonly Misreport[];
 }
 

@@ -8,8 +8,7 @@
  * A value a spec wrongly refuses is a false alarm; until the spec is fixed it is listed in EXCLUDED
  * (with the spec and why), left out of the covering profiles, and reported by `npm run test:faults`.
  */
-import { BUILT_IN_PROFILES, checkComplete, type Profile, PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
-import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
+import { BUILT_IN_PROFILES, checkComplete, type Profile, type ProfileGroup, PROFILE_GROUPS, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 
 export interface MatrixProfile {
   /** The project's name: `platform`, `lenient`, `cover-1`, … */
@@ -51,71 +50,61 @@ const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'auth.usersScopes': [['users:read']],
 };
 
-type OptionSchema = { enum?: unknown[]; type?: string; $ref?: string };
-
 /** Every value the schema allows for `group.option` (representatives for ranges and patterns). */
 export function valuesOf(group: string, option: string): readonly unknown[] {
   const key = `${group}.${option}`;
-  const represented = REPRESENTATIVES[key];
-  if (represented) return represented;
-  const root = SCHEMA_BY_KEY.profile as unknown as {
-    properties: Record<string, { properties: Record<string, OptionSchema> }>;
-    $defs: Record<string, OptionSchema>;
-  };
-  let schema = root.properties[group]?.properties[option];
-  if (schema?.$ref) schema = root.$defs[schema.$ref.replace('#/$defs/', '')];
-  if (schema?.enum) return schema.enum;
-  if (schema?.type === 'boolean') return [true, false];
-  throw new Error(`profile option ${key} has neither an enum nor representatives in tools/fault-matrix/profiles.ts`);
+  const schema = schemaOf(key);
+  const values = REPRESENTATIVES[key] ?? (schema?.type === 'boolean' ? [true, false] : (schema?.enum as unknown[] | undefined));
+  if (values === undefined) throw new Error(`profile option ${key} has neither an enum nor representatives in tools/fault-matrix/profiles.ts`);
+  return values;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function isExcluded(option: string, value: unknown): boolean {
-  return EXCLUDED.some((e) => e.option === option && same(e.value, value));
-}
+const STRICT = BUILT_IN_PROFILES.strict;
+/** Every option as [group, option]. */
+const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => [group, option] as const));
+const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile[group] as Record<string, unknown>)[option];
 
 /** What `profile` sets differently from strict, as `option value` items. */
 function differences(profile: Profile): string[] {
-  const out: string[] = [];
-  for (const group of PROFILE_GROUPS) {
-    for (const option of PROFILE_OPTIONS[group]) {
-      const value = (profile[group] as Record<string, unknown>)[option];
-      if (!same(value, (BUILT_IN_PROFILES.strict[group] as Record<string, unknown>)[option])) out.push(`${group}.${option} ${JSON.stringify(value)}`);
-    }
-  }
-  return out;
+  return OPTIONS.filter(([g, o]) => !same(valueIn(profile, g, o), valueIn(STRICT, g, o))).map(
+    ([g, o]) => `${g}.${o} ${JSON.stringify(valueIn(profile, g, o))}`,
+  );
+}
+
+/** Strict with the options of `set` changed (`fix` then keeps the schema's rules across options), checked complete. */
+function profileOf(name: string, description: string, set: (draft: Record<string, Record<string, unknown>>) => void): Profile {
+  const draft = JSON.parse(JSON.stringify(STRICT)) as Record<string, Record<string, unknown>>;
+  set(draft);
+  Object.assign(draft, { name, description });
+  const checked = checkComplete(draft);
+  if (!checked.ok) throw new Error(`profile ${name} of the fault matrix is not a valid profile: ${checked.error}`);
+  return checked.value;
 }
 
 /** The covering profiles: together with the built-ins, every allowed value of every option but the excluded ones. */
 export function coveringProfiles(): Profile[] {
-  const strict = BUILT_IN_PROFILES.strict;
-  const builtIns = [withoutExcluded(BUILT_IN_PROFILES.platform), withoutExcluded(BUILT_IN_PROFILES.lenient)];
-  const toCover: Array<{ group: (typeof PROFILE_GROUPS)[number]; option: string; values: unknown[] }> = [];
-  for (const group of PROFILE_GROUPS) {
-    for (const option of PROFILE_OPTIONS[group]) {
-      const shown = [strict, ...builtIns].map((p) => (p[group] as Record<string, unknown>)[option]);
-      const values = valuesOf(group, option).filter((v) => !shown.some((s) => same(s, v)) && !isExcluded(`${group}.${option}`, v));
-      if (values.length > 0) toCover.push({ group, option, values });
-    }
-  }
+  const shown = [STRICT, withoutExcluded(BUILT_IN_PROFILES.platform), withoutExcluded(BUILT_IN_PROFILES.lenient)];
+  const toCover = OPTIONS.map(([group, option]) => ({
+    group,
+    option,
+    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v)) && !isExcluded(`${group}.${option}`, v)),
+  })).filter((o) => o.values.length > 0);
   const count = Math.max(0, ...toCover.map((o) => o.values.length));
-  const profiles: Profile[] = [];
-  for (let k = 0; k < count; k++) {
-    const draft = JSON.parse(JSON.stringify(strict)) as Record<string, Record<string, unknown>>;
-    for (const { group, option, values } of toCover) if (k < values.length) (draft[group] as Record<string, unknown>)[option] = values[k];
-    draft.name = `cover-${k + 1}` as never;
-    draft.description = `Covering profile ${k + 1} of the fault matrix.` as never;
-    // The schema's rules across options hold in every generated profile.
-    const pagination = draft.pagination as Record<string, unknown>;
-    if (pagination.nextLink === 'cursor-only') pagination.nextWithoutQuery = 'accept';
-    const query = draft.query as { limitDefault: number; limitMax: number };
-    if (query.limitDefault > query.limitMax) query.limitDefault = query.limitMax;
-    const checked = checkComplete(draft);
-    if (!checked.ok) throw new Error(`covering profile ${k + 1} is not a valid profile: ${checked.error}`);
-    profiles.push(checked.value);
-  }
-  return profiles;
+  return Array.from({ length: count }, (_, k) =>
+    profileOf(`cover-${k + 1}`, `Covering profile ${k + 1} of the fault matrix.`, (draft) => {
+      for (const { group, option, values } of toCover) if (k < values.length) (draft[group] as Record<string, unknown>)[option] = values[k];
+      // The schema's rules across options hold in every generated profile.
+      const pagination = draft.pagination as Record<string, unknown>;
+      if (pagination.nextLink === 'cursor-only') pagination.nextWithoutQuery = 'accept';
+      const query = draft.query as { limitDefault: number; limitMax: number };
+      if (query.limitDefault > query.limitMax) query.limitDefault = query.limitMax;
+    }),
+  );
+}
+
+function isExcluded(option: string, value: unknown): boolean {
+  return EXCLUDED.some((e) => e.option === option && same(e.value, value));
 }
 
 /** `profile` with every excluded value it sets replaced by strict's. */
@@ -124,7 +113,7 @@ export function withoutExcluded(profile: Profile): Profile {
   for (const { option, value } of EXCLUDED) {
     const [group = '', name = ''] = option.split('.');
     const options = copy[group] as Record<string, unknown>;
-    if (same(options[name], value)) options[name] = (BUILT_IN_PROFILES.strict[group as (typeof PROFILE_GROUPS)[number]] as Record<string, unknown>)[name];
+    if (same(options[name], value)) options[name] = valueIn(STRICT, group as ProfileGroup, name);
   }
   return copy as unknown as Profile;
 }
@@ -134,24 +123,13 @@ export function withoutExcluded(profile: Profile): Profile {
  * each option at a time, the others mostly strict's) never put together.
  */
 export function combinedProfiles(): Profile[] {
-  const combinations: Array<{ name: string; description: string; set: Record<string, Record<string, unknown>> }> = [
-    {
-      // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown
-      // parameters, serves a filtered query whole. Only platform.filters may say so.
-      name: 'filters-ignored',
-      description: 'A service that knows no filter of the platform and ignores unknown parameters.',
-      set: { filters: { dateFilters: 'none' }, query: { unknownParameter: 'ignore' } },
-    },
-  ];
-  return combinations.map(({ name, description, set }) => {
-    const draft = JSON.parse(JSON.stringify(BUILT_IN_PROFILES.strict)) as Record<string, Record<string, unknown>>;
-    for (const [group, options] of Object.entries(set)) draft[group] = { ...draft[group], ...options };
-    draft.name = name as never;
-    draft.description = description as never;
-    const checked = checkComplete(draft);
-    if (!checked.ok) throw new Error(`combined profile ${name} is not a valid profile: ${checked.error}`);
-    return withoutExcluded(checked.value);
+  // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown
+  // parameters, serves a filtered query whole. Only platform.filters may say so.
+  const ignoring = profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
+    Object.assign(draft.filters as object, { dateFilters: 'none' });
+    Object.assign(draft.query as object, { unknownParameter: 'ignore' });
   });
+  return [withoutExcluded(ignoring)];
 }
 
 /** Every profile of the matrix but strict (the sound mock runs strict); the built-ins without the excluded values. */
@@ -172,14 +150,10 @@ export function isMatrixProfile(name: string): boolean {
 
 /** Values of options no profile of the matrix shows: exactly the excluded ones, when the lists are right. */
 export function uncoveredValues(): string[] {
-  const profiles = [BUILT_IN_PROFILES.strict, ...MATRIX_PROFILES.map((p) => p.profile)];
-  const out: string[] = [];
-  for (const group of PROFILE_GROUPS) {
-    for (const option of PROFILE_OPTIONS[group]) {
-      for (const value of valuesOf(group, option)) {
-        if (!profiles.some((p) => same((p[group] as Record<string, unknown>)[option], value))) out.push(`${group}.${option} ${JSON.stringify(value)}`);
-      }
-    }
-  }
-  return out;
+  const profiles = [STRICT, ...MATRIX_PROFILES.map((p) => p.profile)];
+  return OPTIONS.flatMap(([group, option]) =>
+    valuesOf(group, option)
+      .filter((value) => !profiles.some((p) => same(valueIn(p, group, option), value)))
+      .map((value) => `${group}.${option} ${JSON.stringify(value)}`),
+  );
 }

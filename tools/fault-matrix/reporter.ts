@@ -1,7 +1,7 @@
 /**
  * The reporter of the fault matrix's child run (tools/fault-matrix/faults.config.ts): one progress line as
  * each project (a fault, a variant, the sound mock) finishes, and at the end every test's outcome as
- * JSON (outcome.ts) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
+ * JSON (matrix.ts: RunOutcome) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
  * writes, and this is the last place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
 import { Redactor } from '../../harness/client/redact.ts';
 import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
-import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './outcome.ts';
+import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
@@ -82,18 +82,7 @@ export default class FaultMatrixReporter implements Reporter {
   onEnd(result: FullResult): void {
     const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
       project,
-      tests: state.tests.map(
-        (t) =>
-          this.#outcomes.get(t) ?? {
-            file: this.#file(t),
-            title: this.#title(t),
-            status: 'notRun',
-            message: '',
-            rules: this.#rules(t),
-            deviations: [],
-            failures: [],
-          },
-      ),
+      tests: state.tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
     }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });
@@ -105,42 +94,34 @@ export default class FaultMatrixReporter implements Reporter {
     return true;
   }
 
-  #outcome(test: TestCase, result: TestResult): TestOutcome {
-    // What the test did, not whether it was expected: a fault project expects its rule's tests to fail (brokenRule).
-    const status: TestStatus = result.status === 'skipped' ? 'skipped' : result.status === 'passed' ? 'passed' : 'failed';
-    const reason = result.status === 'timedOut' ? `timed out after ${result.duration} ms. ` : '';
+  /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (brokenRule). */
+  #outcome(test: TestCase, result: TestResult | undefined): TestOutcome {
+    const status: TestStatus = result === undefined ? 'notRun' : result.status === 'skipped' || result.status === 'passed' ? result.status : 'failed';
+    const reason = result?.status === 'timedOut' ? `timed out after ${result.duration} ms. ` : '';
     return {
-      file: this.#file(test),
-      title: this.#title(test),
+      file: this.#relative(test.location.file),
+      // The describe blocks and the title: titlePath is [root, project, file, …describes, title].
+      title: test.titlePath().slice(3).join(' › '),
       status,
-      message: status === 'failed' ? `${reason}${this.#message(result.errors)}`.slice(0, MESSAGE_LIMIT) : '',
-      rules: this.#rules(test),
+      message: status === 'failed' ? `${reason}${this.#message(result?.errors ?? [])}`.slice(0, MESSAGE_LIMIT) : '',
+      rules: test.annotations.filter((a) => a.type === RULE_ANNOTATION).map((a) => a.description ?? ''),
       // The verdict writes "<rule>: <what was seen>"; the rule id is all the matrix reads.
       deviations: [
-        ...new Set(result.annotations.filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
+        ...new Set((result?.annotations ?? []).filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
       // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
       // ended skipped ("not checked"), and must be located at a spec line like any other.
-      failures: result.errors.map((e) => this.#site(e)),
+      failures: (result?.errors ?? []).map((e) => this.#site(e)),
     };
   }
 
   #site(error: TestError): FailureSite {
-    const file = error.location ? path.relative(this.#specsDir, error.location.file).split(path.sep).join('/') : '';
+    const file = error.location ? this.#relative(error.location.file) : '';
     return { file, line: error.location?.line ?? 0, message: this.#message([error]).slice(0, MESSAGE_LIMIT) };
   }
 
-  #rules(test: TestCase): string[] {
-    return test.annotations.filter((a) => a.type === RULE_ANNOTATION).map((a) => a.description ?? '');
-  }
-
-  #file(test: TestCase): string {
-    return path.relative(this.#specsDir, test.location.file).split(path.sep).join('/');
-  }
-
-  /** The describe blocks and the title: titlePath is [root, project, file, …describes, title]. */
-  #title(test: TestCase): string {
-    return test.titlePath().slice(3).join(' › ');
+  #relative(file: string): string {
+    return path.relative(this.#specsDir, file).split(path.sep).join('/');
   }
 
   #message(errors: readonly TestError[]): string {

@@ -5,7 +5,7 @@
  * Clock advances stay small when valid, so that the session's tokens outlive the run.
  */
 import fc from 'fast-check';
-import { type FuzzRequest, marker } from '../fuzz-harness.ts';
+import { type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
 import { anyBody, contentType, framing } from './http.arbitrary.ts';
 
 const refreshMember = fc.oneof(
@@ -40,20 +40,16 @@ export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
     body: logoutBody,
     framing,
   })
-  .map(({ method, authorization, contentType: type, body, framing: f }) => ({
-    origin: 'api' as const,
-    method,
-    target: '/oauth/token',
-    version: 'HTTP/1.1',
-    host: 'ok' as const,
-    headers: [
-      ...authorization.map((v) => ['Authorization', v] as [string, string]),
-      ...(type === undefined ? [] : [['Content-Type', type] as [string, string]]),
-    ],
-    body,
-    binary: false,
-    framing: f,
-  }));
+  .map(({ method, authorization, contentType: type, body, framing: f }) =>
+    fuzzRequestOf({
+      origin: 'api',
+      method,
+      target: '/oauth/token',
+      headers: [...authorization.map((v) => ['Authorization', v] as const), ...(type === undefined ? [] : [['Content-Type', type] as const])],
+      body,
+      framing: f,
+    }),
+  );
 
 const advanceSeconds = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 0, max: 300 }) },
@@ -121,16 +117,13 @@ const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> 
 );
 
 /** A request to the control plane. */
-export const controlRequest: fc.Arbitrary<FuzzRequest> = fc
-  .record({ call: controlCall, contentType, framing })
-  .map(({ call, contentType: type, framing: f }) => ({
-    origin: 'api' as const,
+export const controlRequest: fc.Arbitrary<FuzzRequest> = fc.record({ call: controlCall, contentType, framing }).map(({ call, contentType: type, framing: f }) =>
+  fuzzRequestOf({
+    origin: 'api',
     method: call.method,
     target: call.path,
-    version: 'HTTP/1.1',
-    host: 'ok' as const,
-    headers: type === undefined ? [] : [['Content-Type', type] as [string, string]],
+    headers: type === undefined ? [] : [['Content-Type', type]],
     body: call.body,
-    binary: false,
     framing: f,
-  }));
+  }),
+);

@@ -29,16 +29,7 @@ export const framing: fc.Arbitrary<FuzzRequest['framing']> = fc.oneof(
   { weight: 20, arbitrary: fc.constant('length' as const) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(
-      'none' as const,
-      'chunked' as const,
-      'bad-chunk' as const,
-      'short' as const,
-      'long' as const,
-      'not-a-number' as const,
-      'conflicting' as const,
-      'chunked-and-length' as const,
-    ),
+    arbitrary: fc.constantFrom<FuzzRequest['framing']>('none', 'chunked', 'bad-chunk', 'short', 'long', 'not-a-number', 'conflicting', 'chunked-and-length'),
   },
 );
 

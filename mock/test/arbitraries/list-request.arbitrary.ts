@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
-import { type CursorOp, type FuzzRequest, marker } from '../fuzz-harness.ts';
+import { type CursorOp, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
 import { extraHeaders, host } from './http.arbitrary.ts';
 
 const FILTERS = CONTENT_FILTERS.map((f) => f.name);
@@ -170,14 +170,14 @@ export const listRequest: fc.Arbitrary<FuzzRequest> = fc
     headers: fc.oneof({ weight: 8, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extraHeaders }),
     host,
   })
-  .map(({ path, method, query: q, authorization: auth, headers, host: h }) => ({
-    origin: 'api' as const,
-    method,
-    target: q === '' ? path : `${path}?${q}`,
-    version: 'HTTP/1.1',
-    host: h,
-    headers: [...auth.map((value) => ['Authorization', value] as [string, string]), ...headers],
-    body: '',
-    binary: false,
-    framing: 'none' as const,
-  }));
+  .map(({ path, method, query: q, authorization: auth, headers, host: h }) =>
+    fuzzRequestOf({
+      origin: 'api',
+      method,
+      target: q === '' ? path : `${path}?${q}`,
+      host: h,
+      headers: [...auth.map((value) => ['Authorization', value] as const), ...headers],
+      body: '',
+      framing: 'none',
+    }),
+  );

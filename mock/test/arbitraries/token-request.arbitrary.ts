@@ -6,7 +6,7 @@
  * another, or invented.
  */
 import fc from 'fast-check';
-import { ATTACKED, type FuzzRequest, marker } from '../fuzz-harness.ts';
+import { ATTACKED, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
 import { contentType, extraHeaders, framing, host } from './http.arbitrary.ts';
 
 const FIELDS = ['grant_type', 'client_id', 'client_secret', 'scope', 'refresh_token'] as const;
@@ -151,15 +151,5 @@ export const tokenRequest: fc.Arbitrary<FuzzRequest> = fc
     const all: Array<[string, string]> = [];
     if (type !== undefined) all.push(['Content-Type', type]);
     if (auth !== undefined) all.push(['Authorization', auth]);
-    return {
-      origin: 'auth' as const,
-      method,
-      target: `/oauth/token${query}`,
-      version: 'HTTP/1.1',
-      host: h,
-      headers: [...all, ...headers],
-      body,
-      binary: false,
-      framing: f,
-    };
+    return fuzzRequestOf({ origin: 'auth', method, target: `/oauth/token${query}`, host: h, headers: [...all, ...headers], body, framing: f });
   });
