@@ -70,11 +70,6 @@ export function headerLookup(headers: Readonly<Record<string, string | undefined
   return (name) => lower[name.toLowerCase()];
 }
 
-/** A lookup from either form the callers hold. */
-export function asLookup(headers: HeaderLookup | Readonly<Record<string, string | undefined>>): HeaderLookup {
-  return typeof headers === 'function' ? headers : headerLookup(headers);
-}
-
 /** Whether a response carries any of the three X-Rate-Limit-* headers. */
 export function hasRateLimitHeaders(get: HeaderLookup): boolean {
   return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;

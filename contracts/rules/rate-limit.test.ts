@@ -138,3 +138,28 @@ test('the registry judges Retry-After of any 429 on its own, and the headers of 
     expected: 'the X-Rate-Limit headers, where present, well formed',
   });
 });
+
+test.describe('headers of one answer, by the registry judges', () => {
+  const good = { 'X-Rate-Limit-Limit': '10s', 'X-Rate-Limit-Remaining': '3', 'X-Rate-Limit-Reset': '2026-01-01T12:00:10Z' };
+  const judged = (headers: Record<string, string>, status: number, list: Exchange['list'], clock?: { nowMs: number; slackMs: number }) =>
+    (['rate.headers', 'platform.rate-headers-everywhere'] as const).filter((id) => {
+      const exchange = { ...withHeaders(T0, status, headers), list };
+      return RULES[id].judge(exchange, { validators: {} as never, clock }) ?? null;
+    });
+  for (const { name, headers, status, list, rules } of [
+    { name: 'well formed on a 2xx', headers: good, status: 200, list: 'content', rules: [] },
+    { name: 'missing on a 2xx of a resource', headers: {}, status: 200, list: 'content', rules: ['rate.headers'] },
+    { name: 'one missing on a 2xx', headers: { ...good, 'X-Rate-Limit-Reset': '' }, status: 200, list: 'content', rules: ['rate.headers'] },
+    { name: 'missing on a 429', headers: {}, status: 429, list: 'content', rules: ['platform.rate-headers-everywhere'] },
+    { name: 'missing on logout', headers: {}, status: 204, list: undefined, rules: ['platform.rate-headers-everywhere'] },
+    { name: 'malformed on a 429', headers: { ...good, 'X-Rate-Limit-Remaining': '-1' }, status: 429, list: 'content', rules: ['rate.headers'] },
+  ] as const) {
+    test(`${name}: ${rules.join(', ') || 'no finding'}`, () => {
+      expect(judged(headers, status, list)).toEqual(rules);
+    });
+  }
+  test('Reset must lie between the answer and one period later (with its resolution and the clock slack)', () => {
+    const at = (nowMs: number, slackMs = 0) => judged(good, 200, 'content', { nowMs, slackMs }).length;
+    expect([at(T0 + 9_000), at(T0 + 10_900), at(T0 + 12_000), at(T0 - 1_500), at(T0 - 1_500, 5000)]).toEqual([0, 0, 1, 1, 0]);
+  });
+});

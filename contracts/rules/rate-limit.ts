@@ -167,7 +167,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * and at most one period after it, each within the clock's slack and the Reset's resolution; present
  * on any other answer of the api origin but a refused token's (undefined for those: not judged).
  */
-export function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RuleId; broken?: Broken } {
+function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RuleId; broken?: Broken } {
   if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return {};
   const parsed = parseRateLimitHeaders(exchange.header);
   const servedResource = isServed(exchange) && exchange.list !== undefined;
@@ -209,7 +209,7 @@ function judgeRetryAfterOf(exchange: Exchange): Judgement {
  * second and the clock's slack where that is known, and not broken by `block`: a refusal of a request
  * sent once the wait of the 429 before had passed, nothing sent meanwhile.
  */
-export function judgeRetryAfter(
+function judgeRetryAfter(
   exchange: Exchange,
   sentMs: number,
   receivedMs: number,
@@ -257,7 +257,7 @@ interface Between {
  * `across` says what the step crosses that must not renew or spend the budget (a new token, another
  * client's requests, another endpoint): a broken step is then a breach of per-client counting.
  */
-export function judgeRemainingStep(
+function judgeRemainingStep(
   before: RateLimitHeaders,
   after: RateLimitHeaders,
   afterServed: boolean,
@@ -321,7 +321,7 @@ export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeade
  * rate is only the document's default): the period of X-Rate-Limit-Limit, and the budget, first
  * Remaining + 1 of a window seen from its first request (`fresh`); any later Remaining can only be lower.
  */
-export function judgeRateInForce(headers: RateLimitHeaders, expected: ExpectedRate, fresh: boolean): Breach | undefined {
+function judgeRateInForce(headers: RateLimitHeaders, expected: ExpectedRate, fresh: boolean): Breach | undefined {
   const rule: RuleId = expected.explicit ? 'rate.budget' : 'platform.default-rate';
   const name = `${expected.explicit ? 'the configured rate' : "the document's default rate"} ${expected.rate.requests}/${expected.rate.period}`;
   if (headers.periodSeconds !== expected.rate.periodSeconds)
