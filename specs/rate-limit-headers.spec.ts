@@ -43,7 +43,7 @@ test.describe('every resource response', () => {
       test.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
       // Not the first of its window, as far as this test knows: Remaining may only be lower.
       const expected: ExpectedRate = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
-      const client = new RateClient(api, readClock(targetNow), verdict, expected);
+      const client = new RateClient(api, readClock(targetNow), verdict, { expected });
       expect(await client.list()).toHaveStatus(200);
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },

@@ -73,7 +73,7 @@ function workingBudget(rate: Rate | null | undefined): WorkingBudget | undefined
 async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBudget | undefined, verdict: Verdict): Promise<void> {
   rateTest.skip(!budget, 'The key is not rate limited (LP_RATE=0): no window to compare.');
   if (!budget) return;
-  const client = new RateClient(api, clock, verdict);
+  const client = new RateClient(api, clock, verdict, { shared: true });
   try {
     const opened = await openWindow(client, budget);
     await clock.reach(resetPassedMs(opened.headers) + clock.slackMs, 'X-Rate-Limit-Reset of the first window');

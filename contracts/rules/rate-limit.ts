@@ -345,6 +345,11 @@ export interface RateObserverOptions {
   readonly clockSlackMs?: number;
   /** Narrow the clock difference with Date headers. Default false. */
   readonly dateHeaders?: boolean;
+  /**
+   * Others may send with the key meanwhile (the suite's other tests): Remaining may then fall by more
+   * than this client sent, and only a fall too small or a request served past the budget is judged. Default false.
+   */
+  readonly shared?: boolean;
 }
 
 /** What the observer made of the latest exchange, for the code that drives the requests. */
@@ -403,6 +408,7 @@ export class RateObserver implements Observer {
   private readonly expected: ExpectedRate | undefined;
   private readonly dateHeaders: boolean;
   private readonly slackMs: number;
+  private readonly shared: boolean;
   /** Bounds of (target clock - caller clock), ms. */
   private offsetLow: number;
   private offsetHigh: number;
@@ -422,6 +428,7 @@ export class RateObserver implements Observer {
     this.expected = options.expected;
     this.dateHeaders = options.dateHeaders ?? false;
     this.slackMs = options.clockSlackMs ?? TARGET_CLOCK_SLACK_MS;
+    this.shared = options.shared ?? false;
     this.offsetLow = -this.slackMs;
     this.offsetHigh = this.slackMs;
     this.unknownBeforeMs = options.idleBefore ? undefined : Number.POSITIVE_INFINITY;
@@ -477,7 +484,8 @@ export class RateObserver implements Observer {
     if (last !== undefined && headers !== undefined && (served || refused)) {
       // Across what the caller names, before the reset the answer before announced nothing comes back, whatever the kind of window.
       const returned = resetMayHaveCome ? 'reset' : crossed !== undefined ? 0 : this.forgotten(last, receivedMs);
-      const step = judgeRemainingStep(last.headers, headers, served, between, returned, across);
+      const unseen = this.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
+      const step = judgeRemainingStep(last.headers, headers, served, { ...between, uncertain: between.uncertain + unseen }, returned, across);
       if (step.judged) checked.add(across === undefined ? 'rate.remaining' : 'rate.per-client').add('rate.429');
       add(step.breach);
     }
@@ -596,6 +604,8 @@ export class RateObserver implements Observer {
   /** Nothing else of the client counted within a period before this request: by the expected budget, or by what the observer saw. */
   private isFresh(headers: RateLimitHeaders, sentMs: number): boolean {
     if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
+    // Requests of others with the key (or token requests the caller does not show) may have counted unseen.
+    if (this.shared) return false;
     const periodMs = headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && sentMs < this.unknownBeforeMs + periodMs) return false;
     return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
