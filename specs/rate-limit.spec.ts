@@ -180,7 +180,7 @@ async function spendOneWindow(client: RateClient, verdict: Verdict): Promise<voi
   if (!requireRefusal(await spendBudget(client))) return;
   const retryAfter = client.observer.seen.retry?.value;
   await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
-    await client.clock.reach((client.observer.retryAllowedAtMs() ?? 0) + client.clock.slackMs, `the time Retry-After "${retryAfter}" of the 429 named`);
+    await client.clock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
     await client.list();
   });
   verdict.checked(...WINDOW_CHECKS);

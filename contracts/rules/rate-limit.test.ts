@@ -84,7 +84,7 @@ test('across a new token, a renewed budget breaks rate.per-client', () => {
 test('a request sent during the block may extend it: a refusal before the latest Retry-After is then no finding', () => {
   const judge = new RateObserver({ expected, clockSlackMs: 0 });
   const found = observed(judge, at(T0, 200, 0, T0 + 10_000), at(T0 + 10, 429, 0, T0 + 10_000, '10'), at(T0 + 1000, 429, 0, T0 + 11_000, '10'));
-  found.push(...observed(judge, at(T0 + 11_100, 429, 0, T0 + 11_000, '1')));
+  found.push(...observed(judge, at(T0 + 10_900, 429, 0, T0 + 11_000, '1')));
   expect(judge.seen.honoured).toBeUndefined();
   expect(found).not.toContain('rate.retry-after');
 });

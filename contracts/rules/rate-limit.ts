@@ -23,6 +23,7 @@
  * Remaining + 1 is the expected budget proves as much from then on. Pure and k6-safe.
  */
 import type { Rate } from '../duration.ts';
+import type { Result } from '../result.ts';
 import {
   hasRateLimitHeaders,
   parseHttpDate,
@@ -200,7 +201,7 @@ function judgeHeadersEverywhere(exchange: Exchange, context: JudgeContext): Judg
 
 /** Retry-After of any 429 (the token endpoint's too), on its own: present and readable. */
 function judgeRetryAfterOf(exchange: Exchange): Judgement {
-  return exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0)[0] ?? null) : undefined;
+  return exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined;
 }
 
 /**
@@ -216,9 +217,9 @@ function judgeRetryAfter(
   reset?: { readonly resetMs: number; readonly slackMs: number },
   block?: Block,
   date?: string,
-): Breach[] {
+): { breaches: Breach[]; retry: Result<RetryAfterTime> } {
   const breaches: Breach[] = [];
-  if (block !== undefined && block.promised && !block.disturbed && sentMs >= block.retryAtMs) {
+  if (honours(block, sentMs)) {
     breaches.push({
       rule: 'rate.retry-after',
       expected: `a request sent ${((sentMs - block.refusedAtMs) / 1000).toFixed(1)} s after a 429 whose Retry-After said "${block.retryAfter}", nothing sent in between, to be served`,
@@ -237,7 +238,12 @@ function judgeRetryAfter(
       });
     }
   }
-  return breaches;
+  return { breaches, retry };
+}
+
+/** Whether a request sent at `sentMs` is owed an answer by the block before it: it honoured a Retry-After, nothing sent meanwhile. */
+function honours(block: Block | undefined, sentMs: number): block is Block {
+  return block !== undefined && block.promised && !block.disturbed && sentMs >= block.namedMs;
 }
 
 /** Requests of the client between two responses, neither included. */
@@ -384,12 +390,15 @@ interface Last {
 }
 
 interface Block {
+  /** When the client may send again: the instant named plus Retry-After's resolution (retryAllowedAtMs), or a backoff. */
   readonly retryAtMs: number;
+  /** The latest instant Retry-After can name (an HTTP-date's with the clock slack): a request sent from then on is owed an answer. */
+  readonly namedMs: number;
   /** Retry-After was read; without it the wait was only a backoff, and a refusal after it proves nothing. */
   readonly promised: boolean;
   readonly retryAfter: string;
   readonly refusedAtMs: number;
-  /** A request was sent before retryAtMs: it may have extended the block. */
+  /** A request was sent before namedMs: it may have extended the block. */
   disturbed: boolean;
   readonly attempt: number;
 }
@@ -437,6 +446,11 @@ export class RateObserver implements Observer {
   /** When the next request may be sent after the latest 429 (epoch ms); undefined when nothing holds it back. */
   retryAllowedAtMs(): number | undefined {
     return this.block?.retryAtMs;
+  }
+
+  /** The latest instant the latest 429's Retry-After names: a request sent then, nothing sent meanwhile, must be served. */
+  retryNamedAtMs(): number | undefined {
+    return this.block?.namedMs;
   }
 
   /**
@@ -508,10 +522,16 @@ export class RateObserver implements Observer {
         add({ rule: 'rate.429', expected: 'no 429 while budget remained', got: `a 429 whose own X-Rate-Limit-Remaining says ${headers.remaining}` });
       const resetMs = headers?.resetMs ?? (last !== undefined && !resetMayHaveCome ? last.headers.resetMs : undefined);
       const date = this.dateHeaders ? exchange.header('date') : undefined;
-      const retryBreaches = judgeRetryAfter(exchange, sentMs, receivedMs, resetMs === undefined ? undefined : { resetMs, slackMs }, block, date);
+      const { breaches: retryBreaches, retry } = judgeRetryAfter(
+        exchange,
+        sentMs,
+        receivedMs,
+        resetMs === undefined ? undefined : { resetMs, slackMs },
+        block,
+        date,
+      );
       for (const breach of retryBreaches) add(breach);
-      const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, date);
-      if (block?.promised && !block.disturbed && sentMs >= block.retryAtMs) seen.honoured = false;
+      if (honours(block, sentMs)) seen.honoured = false;
       if (retry.ok) {
         seen.retry = retry.value;
         if (resetMs !== undefined) {
@@ -522,6 +542,8 @@ export class RateObserver implements Observer {
       const attempt = (block?.attempt ?? 0) + 1;
       this.block = {
         retryAtMs: retry.ok ? retryAllowedAtMs(retry.value) : receivedMs + retryDelayMs(attempt, undefined, () => 0.5),
+        // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
+        namedMs: retry.ok ? retry.value.latestMs + (/^\s*\d+\s*$/.test(retry.value.value) ? 0 : slackMs) : Number.POSITIVE_INFINITY,
         promised: retry.ok,
         retryAfter: retry.ok ? retry.value.value : '',
         refusedAtMs: receivedMs,
@@ -531,7 +553,7 @@ export class RateObserver implements Observer {
       if (this.measure !== undefined && between.uncertain === 0) seen.budget = { served: this.measure.served, promised: this.measure.promised };
       this.measure = undefined;
     } else if (served) {
-      if (block?.promised && !block.disturbed && sentMs >= block.retryAtMs) {
+      if (honours(block, sentMs)) {
         seen.honoured = true;
         checked.add('rate.retry-after');
       }
@@ -565,7 +587,7 @@ export class RateObserver implements Observer {
       this.first = false;
       if (this.unknownBeforeMs !== undefined) this.unknownBeforeMs = sentMs;
     }
-    if (this.block !== undefined && sentMs < this.block.retryAtMs) this.block.disturbed = true;
+    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
   }
 
   private push(sent: Sent): void {
