@@ -1,8 +1,9 @@
 /**
  * Reading the rate-limit promise off a response (document, Limits and Errors): the three
  * X-Rate-Limit-* headers and Retry-After, their names and formats. What they must say, response
- * after response, is judged in rate-limit-rules.ts; when a client may send again, in
- * rate-limit-retry.ts. Shared by the specs and the k6 scripts, so k6-safe.
+ * after response, is judged in rules/rate-limit.ts; when a client may send again after a 429 (document,
+ * Errors: "honor `Retry-After`; do not retry at once; use exponential backoff") is said here.
+ * Shared by the specs, the harness and the k6 scripts: pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from './result.ts';
@@ -69,11 +70,6 @@ export function headerLookup(headers: Readonly<Record<string, string | undefined
   return (name) => lower[name.toLowerCase()];
 }
 
-/** A lookup from either form the callers hold. */
-export function asLookup(headers: HeaderLookup | Readonly<Record<string, string | undefined>>): HeaderLookup {
-  return typeof headers === 'function' ? headers : headerLookup(headers);
-}
-
 /** Whether a response carries any of the three X-Rate-Limit-* headers. */
 export function hasRateLimitHeaders(get: HeaderLookup): boolean {
   return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;
@@ -106,4 +102,71 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): Resul
   const at = parseHttpDate(text);
   if (!Number.isNaN(at)) return ok(Math.max(0, (at - nowMs) / 1000));
   return fail(`Retry-After "${value}" is neither delta-seconds nor an HTTP-date`);
+}
+
+/** The instant a 429's Retry-After names, as closely as the client can know it. */
+export interface RetryAfterTime {
+  /** The header as sent. */
+  readonly value: string;
+  /**
+   * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target
+   * answered, which the client knows only to lie between sending the request and receiving the answer.
+   */
+  readonly earliestMs: number;
+  readonly latestMs: number;
+}
+
+/**
+ * Retry-After of a 429 sent at `sentMs` and received at `receivedMs`; an error sentence when missing
+ * or unreadable. An HTTP-date is an instant on the target's clock: with the response's `Date` header
+ * (when the target made it, to the second) it becomes a wait, as RFC 9110 reads it, so that a target
+ * whose clock is behind the client's is not retried early; without one, both clocks are taken as one.
+ */
+export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs: number, date?: string): Result<RetryAfterTime> {
+  const early = parseRetryAfter(value, sentMs);
+  if (!early.ok || value === undefined) return fail(early.ok ? 'Retry-After is missing' : early.error);
+  const at = parseHttpDate(value);
+  const madeAt = date === undefined ? Number.NaN : parseHttpDate(date);
+  if (!Number.isNaN(at) && !Number.isNaN(madeAt)) {
+    // Made somewhere within the second Date names: the wait is at most `at - madeAt`, at least a second less.
+    const waitMs = Math.max(0, at - madeAt);
+    return ok({ value, earliestMs: sentMs + Math.max(0, waitMs - 1000), latestMs: receivedMs + waitMs });
+  }
+  const late = parseRetryAfter(value, receivedMs);
+  const lateSeconds = late.ok ? late.value : early.value;
+  return ok({ value, earliestMs: sentMs + early.value * 1000, latestMs: receivedMs + lateSeconds * 1000 });
+}
+
+/**
+ * The instant from which the next request may be sent: the latest instant Retry-After can name, plus
+ * its resolution. Retry-After is whole seconds, and a target that rounds its wait down names an
+ * instant up to a second before its block lifts: a client that waits this much is never refused for
+ * the rounding, so a refusal after it is the target's broken promise and not the client's haste.
+ */
+export function retryAllowedAtMs(time: RetryAfterTime): number {
+  return time.latestMs + RETRY_AFTER_RESOLUTION_MS;
+}
+
+export interface RetryPolicy {
+  /** Tries in all, the first included. Default 4. */
+  readonly maxAttempts: number;
+  /** Backoff before the first retry, doubled for each further one. Default 500 ms. */
+  readonly baseMs: number;
+  /** Largest backoff added to Retry-After. Default 8 s. */
+  readonly capMs: number;
+  /** Never retry sooner than this, even when Retry-After says 0 ("do not retry at once"). Default 250 ms. */
+  readonly minMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseMs: 500, capMs: 8000, minMs: 250 };
+
+/**
+ * Milliseconds to wait before retry number `retry` (1 for the first) after a 429: Retry-After (or
+ * nothing when the target sent none or an unreadable one) plus an exponential backoff with "equal
+ * jitter" (half fixed, half random), so that clients hit by the same 429 do not come back together.
+ */
+export function retryDelayMs(retry: number, retryAfterSeconds: number | undefined, random: () => number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+  const backoff = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retry - 1));
+  const jittered = backoff / 2 + (backoff / 2) * Math.min(1, Math.max(0, random()));
+  return Math.max(policy.minMs, Math.round((retryAfterSeconds ?? 0) * 1000 + jittered));
 }

@@ -1,8 +1,8 @@
 /**
  * The rate-limit probe (document, Limits and Errors): one VU, one iteration that runs the probe's
  * course (load/lib/probe.ts): spend a fresh window to its first 429, honour Retry-After, retry once,
- * for LP_PROBE_WINDOWS windows. The rule engine of contracts/ judges every answer; each finding is
- * counted under its rule id and logged with its reason.
+ * for LP_PROBE_WINDOWS windows. The rate rules' observer (contracts/rules/rate-limit.ts) judges every
+ * answer; each finding is counted under its rule id and logged in its rule's words.
  *
  * The plan comes from LP_RATE (k6 fixes scenarios before setup() runs); setup() stops the run when
  * the target's period differs, and refuses a distributed run: one budget cannot be measured from
@@ -14,17 +14,17 @@ import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { ENDPOINTS } from '../contracts/endpoints.ts';
-import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
-import { retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit-retry.ts';
-import { RATE_RULES } from '../contracts/rate-limit-rules.ts';
-import { RULES } from '../contracts/rules/index.ts';
+import { headerLookup, parseRateLimitHeaders, retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit.ts';
+import { rateRuleIds } from '../contracts/rules/rate-limit.ts';
+import { sentence } from '../contracts/rules/exchange.ts';
+import type { Finding } from '../contracts/rules/finding.ts';
 import { abortTest, apiGet, type Credentials, logout, requestToken, stopForRefusedKey } from './k6/api.ts';
 import { judged } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { scopedLists } from './lib/plans/common.ts';
 import { bucketOf, probeOptions, probePlan } from './lib/plans/rate-limit.ts';
-import { judgedRules, type ProbeEvent, RateLimitProbe } from './lib/probe.ts';
+import { probeExchange, RateLimitProbe } from './lib/probe.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
@@ -50,14 +50,15 @@ const plotRefused = new Counter(METRICS.plotRefused);
 const scoped = scopedLists(env.scopes, 'rate-limit');
 const probed = scoped.held[0] ?? ENDPOINTS.listContent;
 const probeUrl = joinUrl(env.baseUrl, probed.path, { limit: 1 });
+const probedList = probed.id === 'listUsers' ? 'users' : 'content';
 const REQUEST = `GET ${probed.path}?limit=1`;
 /** Findings logged per rule; the rest are counted only. */
 const LOGGED_PER_RULE = 5;
 
 interface SetupData {
   readonly credentials: Credentials;
-  /** Requests setup made with the key (token, first GET): the probe counts them in. */
-  readonly requests: ReadonlyArray<{ readonly sentMs: number; readonly receivedMs: number }>;
+  /** Setup's token request and first GET, which may still count: the probe is fed them first. */
+  readonly before: ReadonlyArray<{ readonly sentMs: number; readonly receivedMs: number; readonly status: number; readonly headers: Record<string, string> }>;
 }
 
 export function setup(): SetupData {
@@ -68,15 +69,14 @@ export function setup(): SetupData {
       `setup: the rate-limit probe runs on one instance only (this one runs execution segment ${String(segment)}): one client's budget cannot be measured from several machines; run it with parallelism 1.`,
     );
   }
-  const requests: Array<{ sentMs: number; receivedMs: number }> = [];
   const tokenSent = Date.now();
   const token = requestToken(env);
-  requests.push({ sentMs: tokenSent, receivedMs: Date.now() });
+  const before: SetupData['before'][number][] = [{ sentMs: tokenSent, receivedMs: Date.now(), status: 200, headers: {} }];
   if (!token.ok && token.refused) stopForRefusedKey(`setup: ${token.reason}`);
   if (!token.ok) abortTest(`setup: ${token.reason}`);
   const sentMs = Date.now();
   const response = apiGet(probeUrl, token.credentials, `setup ${REQUEST}`);
-  requests.push({ sentMs, receivedMs: Date.now() });
+  before.push({ sentMs, receivedMs: Date.now(), status: response.status, headers: response.headers });
   const parsed = parseRateLimitHeaders(headerLookup(response.headers));
   if (parsed.ok && parsed.value.periodSeconds !== plan.expected.rate.periodSeconds) {
     abortTest(
@@ -92,40 +92,54 @@ export function setup(): SetupData {
     const untilMs = retry.ok ? retryAllowedAtMs(retry.value) : Date.now() + plan.expected.rate.periodSeconds * 1000;
     sleep(Math.min(plan.expected.rate.periodSeconds + 1, Math.max(0, (untilMs - Date.now()) / 1000)));
   }
-  return { credentials: token.credentials, requests };
+  return { credentials: token.credentials, before };
 }
 
-function record(event: ProbeEvent, receivedMs: number, startMs: number): void {
-  const counts = probe.counts;
+/** Counts and logs what the observer made of one exchange: the rules it was judged by, its findings, the probe's metrics. */
+function record(findingsOf: readonly Finding[], status: number, receivedMs: number, startMs: number): void {
+  const seen = probe.observer.seen;
   findings.add(0);
-  for (const rule of judgedRules(event, plan.expected)) judged(rule);
-  for (const finding of [...event.findings, ...event.own]) {
+  for (const rule of seen.checked) judged(rule);
+  for (const finding of findingsOf) {
+    judged(finding.rule);
     findings.add(1, { rule: finding.rule });
-    const level = RULES[finding.rule].level === 'platform' ? 'platform deviation' : 'broken';
-    if (counts[finding.rule] <= LOGGED_PER_RULE) console.error(`rate-limit probe, ${finding.rule} (${level}): ${finding.reason} [${finding.request}]`);
+    const times = (logged[finding.rule] ?? 0) + 1;
+    logged[finding.rule] = times;
+    const level = finding.level === 'platform' ? 'platform deviation' : 'broken';
+    if (times <= LOGGED_PER_RULE) console.error(`rate-limit probe, ${finding.rule} (${level}): ${sentence(finding)} [${finding.request}]`);
   }
-  rateLimited.add(event.status === 429 ? 1 : 0);
-  retryHonoured.add(event.honoured === true ? 1 : 0);
-  windowsMeasured.add(event.budget === undefined ? 0 : 1);
-  if (event.budget !== undefined) {
-    budgetMeasured.add(event.budget.served);
+  rateLimited.add(status === 429 ? 1 : 0);
+  retryHonoured.add(seen.honoured === true ? 1 : 0);
+  windowsMeasured.add(seen.budget === undefined ? 0 : 1);
+  if (seen.budget !== undefined) {
+    budgetMeasured.add(seen.budget.served);
     timeToFirst429.add(receivedMs - windowStartMs);
   }
-  if (event.fresh) windowStartMs = receivedMs;
-  if (event.retryAfterApartSeconds !== undefined) retryAfterApart.add(event.retryAfterApartSeconds);
+  if (seen.fresh) windowStartMs = receivedMs;
+  if (seen.retryAfterApartSeconds !== undefined) retryAfterApart.add(seen.retryAfterApartSeconds);
   const bucket = bucketOf(plan.plot, receivedMs - startMs);
-  if (event.headers !== undefined) plotRemaining.add(event.headers.remaining, { bucket });
-  plotRefused.add(event.status === 429 ? 1 : 0, { bucket });
+  if (seen.headers !== undefined) plotRemaining.add(seen.headers.remaining, { bucket });
+  plotRefused.add(status === 429 ? 1 : 0, { bucket });
 }
 
 let probe: RateLimitProbe;
 let windowStartMs = 0;
+const logged: Record<string, number> = {};
 
 export default function (data: SetupData): void {
   const startMs = Date.now();
   // The course ends a little before k6's maxDuration would cut the iteration.
   probe = new RateLimitProbe({ expected: plan.expected, windows: plan.windows, deadlineMs: startMs + plan.durationSeconds * 1000 });
-  for (const request of data.requests) probe.before(request.sentMs, request.receivedMs);
+  data.before.forEach((answer, i) => {
+    const exchange = probeExchange(
+      i === 0 ? 'setup POST /oauth/token' : `setup ${REQUEST}`,
+      i === 0 ? undefined : probedList,
+      answer,
+      answer.sentMs,
+      answer.receivedMs,
+    );
+    record(probe.observe(exchange), answer.status, answer.receivedMs, startMs);
+  });
   for (let i = 0; i < plan.maxRequests; i++) {
     const step = probe.next(Date.now());
     if (step.kind === 'done') {
@@ -137,11 +151,7 @@ export default function (data: SetupData): void {
     const sentMs = Date.now();
     const response = apiGet(probeUrl, data.credentials, `probe ${REQUEST} (${step.phase})`);
     const receivedMs = Date.now();
-    record(
-      probe.observe({ request: `${REQUEST} (${step.phase})`, sentMs, receivedMs, status: response.status, headers: response.headers }),
-      receivedMs,
-      startMs,
-    );
+    record(probe.observe(probeExchange(`${REQUEST} (${step.phase})`, probedList, response, sentMs, receivedMs)), response.status, receivedMs, startMs);
   }
 }
 
@@ -155,7 +165,7 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
     script: 'rate-limit',
     rules: {
       metric: METRICS.rateFindings,
-      ids: RATE_RULES,
+      ids: rateRuleIds(),
       strict,
       // The rate in force is judged under one of two rules, by whether LP_RATE names it.
       notChecked: plan.expected.explicit

@@ -1,20 +1,18 @@
 /**
  * Document, Limits: rate-limit response headers (X-Rate-Limit-Limit a period like `1m`,
  * X-Rate-Limit-Remaining the requests remaining, X-Rate-Limit-Reset a UTC ISO 8601 time) and the
- * rate per API client, judged by contracts/rate-limit-rules.ts. The arithmetic tests are @quota: they
+ * rate per API client, judged by the rate rules' observer (contracts/rules/rate-limit.ts). The arithmetic tests are @quota: they
  * run alone (project contract-serial), since another worker spending the same client's budget would
  * change the count under them.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
-import { headerLookup, type RateLimitHeaders } from '../contracts/rate-limit.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { judgeRateHeaders, judgeRateInForce, judgeRemainingStep, TARGET_CLOCK_SLACK_MS } from '../contracts/rate-limit-rules.ts';
-import { type ApiClient, probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
-import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetEarliestMs } from '../harness/rate/rate-headers.ts';
-import { firstWithRoom } from '../harness/rate/spend-budget.ts';
+import { type ExpectedRate, TARGET_CLOCK_SLACK_MS } from '../contracts/rules/rate-limit.ts';
+import type { ResourceEndpointId } from '../harness/client/api.ts';
+import { RateClient, firstWithRoom } from '../harness/rate/spend-budget.ts';
+import type { TargetClock } from '../harness/rate/target-clock.ts';
+import { checks, expect, test } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
-import { describeRequest } from '../harness/client/transport.ts';
 
 /** Requests in the Remaining arithmetic test. */
 const REQUESTS = 5;
@@ -28,15 +26,26 @@ const DIRECTIONS = [
   { spender: 'provider', watcher: 'organization' },
 ] as const;
 
+/** The target's clock as far as a test without a `targetClock` reads it: no waits. */
+const readClock = (now: () => Promise<number>): TargetClock => ({
+  moved: false,
+  slackMs: TARGET_CLOCK_SLACK_MS,
+  maxWaitMs: 0,
+  now,
+  reach: async () => undefined,
+});
+
 test.describe('every resource response', () => {
   test(
     'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
     checks('rate.budget', 'platform.default-rate'),
-    async ({ api, target, verdict }) => {
+    async ({ api, target, targetNow, verdict }) => {
       test.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
-      const response = await api.list('listContent', { limit: 1 });
-      expect(response).toHaveStatus(200);
-      judgeRate(verdict, rateHeaders(response), target.rate ?? undefined, describeRequest(response.request));
+      // Not the first of its window, as far as this test knows: Remaining may only be lower.
+      const expected: ExpectedRate = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
+      const client = new RateClient(api, readClock(targetNow), verdict, { expected });
+      expect(await client.list()).toHaveStatus(200);
+      verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },
   );
 
@@ -45,14 +54,9 @@ test.describe('every resource response', () => {
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
       async ({ api, targetNow, verdict }) => {
-        const response = await api.list(endpoint.id as ResourceEndpointId, probeQuery(endpoint.id as ResourceEndpointId));
-        expect(response).toHaveStatus(200);
-        const now = await targetNow();
-        const { findings } = judgeRateHeaders(headerLookup(response.headers), { status: response.status, nowMs: now, clockSlackMs: TARGET_CLOCK_SLACK_MS });
-        verdict.record(
-          ['rate.headers'],
-          findings.map((f) => ({ rule: f.rule, message: `${f.reason} (${describeRequest(response.request)})` })),
-        );
+        const client = new RateClient(api, readClock(targetNow), verdict);
+        expect(await client.list(endpoint.id as ResourceEndpointId & ('listContent' | 'listUsers'))).toHaveStatus(200);
+        verdict.checked('rate.headers');
       },
     );
   }
@@ -60,50 +64,31 @@ test.describe('every resource response', () => {
 
 rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
   rateTest('X-Rate-Limit-Remaining falls by one per request within a window', checks('rate.remaining'), async ({ api, targetClock, verdict }) => {
-    const seen: { headers: RateLimitHeaders; answeredAtMs: number }[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const headers = rateHeaders(i === 0 ? await firstWithRoom(api, targetClock, REQUESTS - 1) : await listOne(api));
-      seen.push({ headers, answeredAtMs: await targetClock.now() });
+    const client = new RateClient(api, targetClock, verdict);
+    await firstWithRoom(client, REQUESTS - 1);
+    let judged = false;
+    for (let i = 1; i < REQUESTS; i++) {
+      expect(await client.list()).toHaveStatus(200);
+      judged ||= client.observer.seen.checked.includes('rate.remaining');
     }
-    // Before the reset the answer before announced, nothing comes back, whatever the kind of window;
-    // a step that may have crossed it is not judged. The target counted the request at the latest
-    // when it answered: on a slow machine that may be well after it was sent.
-    const steps = seen.slice(1).map(({ headers: after, answeredAtMs }, i) => {
-      const before = (seen[i] as (typeof seen)[number]).headers;
-      const resetMayHaveCome = answeredAtMs + targetClock.slackMs >= resetEarliestMs(before);
-      return judgeRemainingStep({ before, after, afterServed: true, returned: resetMayHaveCome ? 'reset' : 0 });
-    });
-    rateTest.skip(!steps.some((s) => s.judged), `Not checked: each of the ${REQUESTS} requests may have come after the reset the answer before it announced.`);
-    const request = `GET ${api.url('listContent', { limit: 1 })}`;
-    verdict.record(
-      ['rate.remaining'],
-      steps.flatMap((s, i) => (s.finding ? [{ rule: s.finding.rule, message: `request ${i + 2} of ${REQUESTS}: ${s.finding.reason} (${request})` }] : [])),
-    );
+    // A step that may have crossed the reset the answer before announced is not judged.
+    rateTest.skip(!judged, `Not checked: each of the ${REQUESTS} requests may have come after the reset the answer before it announced.`);
+    verdict.checked('rate.remaining');
   });
 
   rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock, verdict }) => {
     // Room for the request after the token's, and for the token request, which may count too.
-    const before = rateHeaders(await firstWithRoom(api, targetClock, 2));
-    const fresh = await tokens.issue();
-    const after = rateHeaders(await listOne(api.as(fresh.accessToken)));
+    const client = new RateClient(api, targetClock, verdict);
+    await firstWithRoom(client, 2);
+    const fresh = await client.token(() => tokens.issue());
+    client.switchTo(api.as(fresh.accessToken), 'a new token of the same client');
+    expect(await client.list()).toHaveStatus(200);
     // Only the end of the first window may start a new one; a window per token must not.
     rateTest.skip(
-      (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(before),
+      !client.observer.seen.checked.includes('rate.per-client'),
       'Not checked: the reset the first answer announced may have come between the two requests.',
     );
-    // The token request in between may count too: the rate covers all endpoints.
-    const step = judgeRemainingStep({ before, after, afterServed: true, between: { counted: 0, uncertain: 1 }, returned: 0 });
-    verdict.record(
-      ['rate.per-client'],
-      step.finding
-        ? [
-            {
-              rule: 'rate.per-client',
-              message: `a new token of the same client after Remaining ${before.remaining} for the old one: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
-            },
-          ]
-        : [],
-    );
+    verdict.checked('rate.per-client');
   });
 
   // Both ways: a service may count one kind of key against the other's budget and not the reverse.
@@ -113,55 +98,21 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
       checks(['rate.per-client'], { needs: ['provider'] }),
       async ({ api, tokens, targetClock, verdict }) => {
         // Both tokens first: a token request may count in its own client's budget, never in the other's.
-        const spending = api.as((await tokens.forScopes(undefined, spender)).accessToken);
-        const watching = api.as((await tokens.forScopes(undefined, watcher)).accessToken);
-        // Each key with room for what it sends here, the spender's first (its wait must not fall
-        // between the watcher's two answers).
-        await firstWithRoom(spending, targetClock, OTHER_CLIENT_REQUESTS);
-        const before = rateHeaders(await firstWithRoom(watching, targetClock, 1));
-        for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) await listOne(spending);
-        const after = rateHeaders(await listOne(watching));
+        const spending = new RateClient(api.as((await tokens.forScopes(undefined, spender)).accessToken), targetClock, verdict);
+        const watching = new RateClient(api.as((await tokens.forScopes(undefined, watcher)).accessToken), targetClock, verdict);
+        // Each key with room for what it sends here, the spender's first (its wait must not fall between the watcher's two answers).
+        await firstWithRoom(spending, OTHER_CLIENT_REQUESTS);
+        await firstWithRoom(watching, 1);
+        for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) expect(await spending.list()).toHaveStatus(200);
+        // One request of the watching key between its two answers: the other key's requests must not count.
+        watching.observer.crossing(`${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client)`);
+        expect(await watching.list()).toHaveStatus(200);
         rateTest.skip(
-          (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(before),
+          !watching.observer.seen.checked.includes('rate.per-client'),
           'Not checked: the reset the first answer announced may have come between the two requests.',
         );
-        // One request of the watching key between its two answers: the other key's requests must not count.
-        const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
-        verdict.record(
-          ['rate.per-client'],
-          step.finding
-            ? [
-                {
-                  rule: 'rate.per-client',
-                  message: `the ${watcher} key after ${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client) in between: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
-                },
-              ]
-            : [],
-        );
+        verdict.checked('rate.per-client');
       },
     );
   }
 });
-
-async function listOne(api: ApiClient): Promise<ApiResponse> {
-  const response = await api.list('listContent', { limit: 1 });
-  expect(response).toHaveStatus(200);
-  return response;
-}
-
-/**
- * One response against the rate in force: the configured one (LP_RATE: rate.budget, a contract rule,
- * "headers reflect the limit in force") or, unset, the default the platform documents (a platform
- * rule). Not the first of its window, as far as this test knows: Remaining may only be lower.
- */
-function judgeRate(
-  verdict: Verdict,
-  headers: RateLimitHeaders,
-  configured: { requests: number; periodSeconds: number; period: string } | undefined,
-  request: string,
-): void {
-  const expected = { rate: configured ?? DEFAULT_RATE, explicit: configured !== undefined };
-  const finding = judgeRateInForce(headers, expected, false);
-  const rule = expected.explicit ? 'rate.budget' : 'platform.default-rate';
-  verdict.record([rule], finding ? [{ rule: finding.rule, message: `${finding.reason} (${request})` }] : []);
-}

@@ -1,6 +1,6 @@
 /**
  * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period" and X-Rate-Limit-Reset "when the
- * limit resets"; judged together by contracts/rate-limit-rules.ts (judgeWindowPeriod). A custom rate
+ * limit resets"; judged together by judgeWindowPeriod (contracts/rules/rate-limit.ts). A custom rate
  * is legal and the headers "reflect the limit in force", so the period is never compared with a
  * guess: only with what the target's own resets show. Two windows are each opened by their first
  * request (Remaining + 1 is the budget of the rate in force: LP_RATE, or the mock's), the second once
@@ -11,14 +11,15 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { judgeWindowPeriod } from '../contracts/rate-limit-rules.ts';
 import { type RateLimitHeaders, RESET_RESOLUTION_MS } from '../contracts/rate-limit.ts';
 import { latestResetMs } from '../contracts/rate-limit-window.ts';
+import { sentence } from '../contracts/rules/exchange.ts';
+import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import type { ApiClient } from '../harness/client/api.ts';
-import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
-import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
 import { describeRequest } from '../harness/client/transport.ts';
+import { RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
+import { checks, expect, type Verdict } from './fixtures/index.ts';
+import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
 
 /** Resets waited for before a request opens a window: a sliding window forgets the requests before it one reset at a time. */
 const OPENING_TRIES = 4;
@@ -72,16 +73,17 @@ function workingBudget(rate: Rate | null | undefined): WorkingBudget | undefined
 async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBudget | undefined, verdict: Verdict): Promise<void> {
   rateTest.skip(!budget, 'The key is not rate limited (LP_RATE=0): no window to compare.');
   if (!budget) return;
+  const client = new RateClient(api, clock, verdict, { shared: true });
   try {
-    const opened = await openWindow(api, clock, budget);
+    const opened = await openWindow(client, budget);
     await clock.reach(resetPassedMs(opened.headers) + clock.slackMs, 'X-Rate-Limit-Reset of the first window');
-    const next = await listOne(api, clock);
+    const next = await listOne(client);
     rateTest.skip(
       next.headers.remaining + 1 !== budget.requests,
       `Not checked: the request after the first window's reset left X-Rate-Limit-Remaining ${next.headers.remaining}, not ${budget.requests - 1}: it did not open a window of its own.`,
     );
-    const finding = judgeWindowPeriod(opened.headers, next.headers);
-    verdict.record(['rate.period'], finding ? [{ rule: finding.rule, message: `${finding.reason} (${next.request})` }] : []);
+    const breach = judgeWindowPeriod(opened.headers, next.headers);
+    verdict.record(['rate.period'], breach ? [{ rule: breach.rule, message: `${sentence(breach)} (${next.request})` }] : []);
     expect(next.headers.resetMs, 'X-Rate-Limit-Reset of the second window').toBeGreaterThan(opened.headers.resetMs);
   } finally {
     // Which budget the windows were read with, skipped or not: the run says what it assumed.
@@ -95,15 +97,16 @@ async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBud
  * one period without a request (X-Rate-Limit-Limit's), no earlier request counts in any kind of window,
  * so the next request opens one and its Remaining + 1 is the budget in force.
  */
-async function openWindow(api: ApiClient, clock: TargetClock, budget: WorkingBudget): Promise<{ headers: RateLimitHeaders; request: string }> {
-  let answer = await listOne(api, clock);
+async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ headers: RateLimitHeaders; request: string }> {
+  const { clock } = client;
+  let answer = await listOne(client);
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
     const period = answer.headers.period;
     await clock.reach(
       latestResetMs(await clock.now(), answer.headers.periodSeconds * 1000) + RESET_RESOLUTION_MS + clock.slackMs,
       `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
     );
-    answer = await listOne(api, clock);
+    answer = await listOne(client);
     const shown = answer.headers.remaining + 1;
     budget.source = `${shown}/${answer.headers.period}, the budget a window opened after an idle period shows (the document's default ${budget.source.split(',')[0]} assumed first: no rate told)`;
     budget.requests = shown;
@@ -111,7 +114,7 @@ async function openWindow(api: ApiClient, clock: TargetClock, budget: WorkingBud
   }
   for (let i = 0; i < OPENING_TRIES && answer.headers.remaining + 1 !== budget.requests; i++) {
     await clock.reach(resetPassedMs(answer.headers) + clock.slackMs, 'X-Rate-Limit-Reset of a window opened before this test');
-    answer = await listOne(api, clock);
+    answer = await listOne(client);
   }
   rateTest.skip(
     answer.headers.remaining + 1 !== budget.requests,
@@ -121,14 +124,12 @@ async function openWindow(api: ApiClient, clock: TargetClock, budget: WorkingBud
 }
 
 /** One content request; a 429 (a window spent by an earlier test) is waited out once, as its Retry-After says. */
-async function listOne(api: ApiClient, clock: TargetClock): Promise<{ headers: RateLimitHeaders; request: string }> {
-  const sentMs = await clock.now();
-  let response = await api.list('listContent', { limit: 1 });
+async function listOne(client: RateClient): Promise<{ headers: RateLimitHeaders; request: string }> {
+  let response = await client.list();
   if (response.status === 429) {
-    const retry = retryWindow(response, sentMs, await clock.now());
-    await clock.reach(retry.latestMs + clock.slackMs, `the time Retry-After "${retry.value}" of a 429 named`);
-    response = await api.list('listContent', { limit: 1 });
+    await client.clock.reach((client.observer.retryAllowedAtMs() ?? 0) + client.clock.slackMs, 'the time Retry-After of a 429 named');
+    response = await client.list();
   }
   expect(response).toHaveStatus(200);
-  return { headers: rateHeaders(response), request: describeRequest(response.request) };
+  return { headers: client.headers(response), request: describeRequest(response.request) };
 }

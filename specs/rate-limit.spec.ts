@@ -10,24 +10,16 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
-import { judgeRetryAfterReset, RETRY_AFTER_RESET_TOLERANCE_MS } from '../contracts/rate-limit-rules.ts';
 import { latestResetMs } from '../contracts/rate-limit-window.ts';
-import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { rateHeaders, resetEarliestMs, resetPassedMs, retryWindow } from '../harness/rate/rate-headers.ts';
-import {
-  requireLastRequest,
-  requireRefusal,
-  resetHeadersOf,
-  resetOf,
-  spendBudget,
-  type SpentWindow,
-  spendToLastRequest,
-} from '../harness/rate/spend-budget.ts';
-import { type TargetClock, rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
+import { RateClient, requireLastRequest, requireRefusal, resetPassedMs, spendBudget } from '../harness/rate/spend-budget.ts';
+import { rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
 
 /** A custom rate unlike the default in both count and period (the document's own example period). */
 const CUSTOM_RATE = '30/12h';
+
+/** A spend's Remaining may fall faster than it sends where the run's other tests use the key too: only what no other request explains is judged. */
+const SHARED = { shared: true } as const;
 
 const WINDOW_RULES = 'serves its budget, then 429 with a Retry-After, and once that has passed (nothing sent meanwhile) serves again';
 
@@ -36,13 +28,13 @@ const WINDOW_CHECKS = ['rate.429', 'rate.retry-after', 'rate.reset', 'rate.heade
 
 test.describe('a client that spends its budget', () => {
   test(`${WINDOW_RULES} (clock moved)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await spendOneWindow(api.as(await tokens.forScopes()), targetClock, verdict);
+    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
   });
 
   test(`${WINDOW_RULES} (real time)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
     // The budget is spent at the target's pace, then up to a period passes in real time.
     test.slow();
-    await spendOneWindow(api.as(await tokens.forScopes()), targetClock, verdict);
+    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
   });
 });
 
@@ -50,12 +42,12 @@ const BACK_AT_RESET = 'has its budget back once X-Rate-Limit-Reset has passed: a
 
 test.describe('a client that spent its budget without a refusal', () => {
   test(`${BACK_AT_RESET} (clock moved)`, checks(['rate.reset'], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await backAtReset(api.as(await tokens.forScopes()), targetClock, verdict);
+    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
   });
 
   test(`${BACK_AT_RESET} (real time)`, checks(['rate.reset'], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
     test.slow();
-    await backAtReset(api.as(await tokens.forScopes()), targetClock, verdict);
+    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
   });
 });
 
@@ -63,36 +55,34 @@ test.describe('the rate limit', () => {
   test(
     'applies per API client and to all its endpoints: a new token of a spent client is refused, on users too; another client is served',
     checks(['rate.per-client', 'rate.429'], { needs: ['quota'] }),
-    async ({ api, tokens, target, targetClock }) => {
+    async ({ api, tokens, target, targetClock, verdict }) => {
       // Both tokens before the budget is spent: a token request may count in the budget ("all
       // endpoints"), and one sent while the client is refused may be refused itself, or extend the block.
       const spender = await tokens.issue();
       const fresh = await tokens.issue();
-      const spent = await spendBudget(api.as(spender.accessToken), targetClock);
-      const reset = resetHeadersOf(spent, requireRefusal(spent));
-      // A sliding window gives a request back at its reset, which may come at once: then a served
-      // request says nothing of whose budget it was. The target counted each request at the latest
-      // when it answered: that moment, not the sending, is read against the reset.
-      const resetMayHaveCome = async () => (await targetClock.now()) + targetClock.slackMs >= resetEarliestMs(reset);
-      const notChecked = `Not checked: X-Rate-Limit-Reset of the refusal (${iso(reset.resetMs)}) may have passed before the request was answered.`;
+      const client = new RateClient(api.as(spender.accessToken), targetClock, verdict, SHARED);
+      if (!requireRefusal(await spendBudget(client))) return;
+      // The observer judges each step unless the refusal's reset may have passed before the answer came.
+      const notChecked = 'Not checked: X-Rate-Limit-Reset of the refusal may have passed before the request was answered.';
       await test.step('a new token of the same client', async (step) => {
-        const response = await api.as(fresh.accessToken).list('listContent', { limit: 1 });
-        step.skip(await resetMayHaveCome(), notChecked);
         // A budget per client, not per token.
-        expect(response).toHaveStatus(429, 'rate.per-client');
+        client.switchTo(api.as(fresh.accessToken), 'a new token of the same client');
+        await client.list();
+        step.skip(!client.observer.seen.checked.includes('rate.per-client'), notChecked);
       });
       await test.step('GET /api/v2/users of the same client', async (step) => {
         // "One API client, all endpoints": the budget spent on content is the users endpoint's too.
         step.skip(!target.client.scopes.some((scope) => scope.startsWith('users:')), 'The key holds no users scope (LP_SCOPES).');
-        const response = await api.as(fresh.accessToken).list('listUsers', probeQuery('listUsers'));
-        step.skip(await resetMayHaveCome(), notChecked);
-        expect(response).toHaveStatus(429, 'rate.per-client');
+        client.observer.crossing('GET /api/v2/users of the same client');
+        await client.list('listUsers');
+        step.skip(!client.observer.seen.checked.includes('rate.per-client'), notChecked);
       });
       await test.step('a token of another client', async (step) => {
         step.skip(!target.provider, 'No second key (LP_PROVIDER_CLIENT_ID…) is configured to show another client unaffected.');
         const other = await tokens.issue(undefined, 'provider');
         expect(await api.as(other.accessToken).list('listContent', { limit: 1 })).toHaveStatus(200, 'rate.per-client');
       });
+      verdict.checked('rate.per-client', 'rate.429');
     },
   );
 });
@@ -103,19 +93,13 @@ test.describe('the users endpoint', () => {
     checks(['rate.per-client', 'rate.429'], { needs: ['quota', 'users-scope'] }),
     async ({ api, tokens, targetClock, verdict }) => {
       // "One API client, all endpoints": the budget spent on users alone must end in a 429 too.
-      const spent = await spendBudget(api.as(await tokens.forScopes()), targetClock, 'listUsers');
-      verdict.contract('rate.per-client', spent.servedPastBudget === undefined, () => `GET /api/v2/users: ${spent.servedPastBudget}`);
-      const refusal = requireRefusal(spent);
-      verdict.contract('rate.429', spent.earlyRefusal === undefined, () => `${spent.earlyRefusal} (GET ${refusal.response.request.url})`);
+      requireRefusal(await spendBudget(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), 'listUsers'));
+      verdict.checked('rate.per-client', 'rate.429');
     },
   );
 });
 
 const customRateTest = withOrganizationRate(CUSTOM_RATE);
-
-/** Retry-After as a number of seconds (the other form is an HTTP-date). */
-const DELTA_SECONDS = /^\s*\d+\s*$/;
-
 customRateTest.describe('a custom rate', () => {
   customRateTest(
     'shows its period in X-Rate-Limit-Limit and its count in the budget',
@@ -125,27 +109,17 @@ customRateTest.describe('a custom rate', () => {
       customRateTest.skip(!configured, 'The key is not rate limited (LP_RATE=0): no budget to compare.');
       if (!configured) return;
       const rate = `${configured.requests}/${configured.period}`;
-      let counted = await countOneWindow(api, targetClock, tokens, configured);
+      const client = new RateClient(api, targetClock, verdict, { ...SHARED, expected: { rate: configured, explicit: true } });
+      let counted = await countOneWindow(client, tokens, configured);
       // Budget that came back during the spend (a window's end, a sliding window) hides the budget in
       // the count: in real time, once the refusal has lifted, one more window is counted.
       if (counted.spent.gaveBack && !targetClock.moved) {
-        const refusal = counted.spent.refusal;
-        if (refusal) {
-          const retry = retryWindow(refusal.response, refusal.sentAtMs, refusal.answeredAtMs);
-          await targetClock.reach(
-            Math.max(retry.latestMs, resetPassedMs(resetHeadersOf(counted.spent, refusal))) + targetClock.slackMs,
-            'the end of the refusal, to count one more window',
-          );
-        }
-        counted = await countOneWindow(api, targetClock, tokens, configured);
+        const until = Math.max(client.observer.retryAllowedAtMs() ?? 0, resetPassedMs(client.observer.seen.headers ?? counted.spent.last));
+        await targetClock.reach(until + targetClock.slackMs, 'the end of the refusal, to count one more window');
+        counted = await countOneWindow(client, tokens, configured);
       }
       const { spent, known, tokenRequests } = counted;
       const request = `the spend of GET ${api.url('listContent')}`;
-      verdict.contract(
-        'rate.budget',
-        spent.first.periodSeconds === configured.periodSeconds,
-        () => `expected X-Rate-Limit-Limit to name the period of the rate ${rate}, got "${spent.first.period}" (${request})`,
-      );
       const spentBefore = configured.requests - 1 - spent.first.remaining;
       verdict.contract(
         'rate.budget',
@@ -169,24 +143,18 @@ customRateTest.describe('a custom rate', () => {
   );
 });
 
-interface CountedWindow {
-  readonly spent: SpentWindow;
-  /** Requests of the client certainly counted in the window before the spend's first (the probe: 0 or 1). */
-  readonly known: number;
-  /** Token requests sent meanwhile, which may count too ("all endpoints"). */
-  readonly tokenRequests: number;
-}
-
 /**
  * One window of a key whose rate is `configured`, spent to its first 429 from a known start. The
  * budget shows only at a window's first request, and requests before it may have spent some: tests
  * before, or the token request itself where the target counts token requests ("all endpoints"). One
  * request makes sure the token is there; then no request of the client is less than a period old,
- * whatever the kind of window, before the budget is counted.
+ * whatever the kind of window, before the budget is counted. `known`: requests of the client certainly
+ * counted in the window before the spend's first; `tokenRequests`: those sent meanwhile, which may count too.
  */
-async function countOneWindow(api: ApiClient, clock: TargetClock, tokens: { readonly sent: number }, configured: Rate): Promise<CountedWindow> {
+async function countOneWindow(client: RateClient, tokens: { readonly sent: number }, configured: Rate) {
+  const { clock } = client;
   const probeSentMs = await clock.now();
-  const probe = rateHeaders(await api.list('listContent', { limit: 1 }));
+  const probe = client.headers(await client.list());
   // The probe counts in its window unless a fresh one is waited for.
   let known = 1;
   if (probe.remaining < configured.requests - 1) {
@@ -196,7 +164,7 @@ async function countOneWindow(api: ApiClient, clock: TargetClock, tokens: { read
   }
   // A token request in the fresh window (the token renewed after the clock moved) may count too.
   const tokenRequestsBefore = tokens.sent;
-  const spent = await spendBudget(api, clock);
+  const spent = await spendBudget(client);
   // A window aligned to the clock may have ended between the probe and the spend: then the probe does not count in the spend's window.
   const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
   if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
@@ -205,62 +173,28 @@ async function countOneWindow(api: ApiClient, clock: TargetClock, tokens: { read
 
 /**
  * One window, from its first request to the first request after its 429's Retry-After, with one
- * token throughout (`api` bound to it). Nothing is sent between the 429 and the time Retry-After
- * names: the document warns that immediate retries can extend the limiting.
+ * token throughout. Nothing is sent between the 429 and the time Retry-After names: the document
+ * warns that immediate retries can extend the limiting. The observer judges every answer.
  */
-async function spendOneWindow(api: ApiClient, clock: TargetClock, verdict: Verdict): Promise<void> {
-  const spent = await spendBudget(api, clock);
-  const refusal = requireRefusal(spent);
-  verdict.contract('rate.429', spent.earlyRefusal === undefined, () => `${spent.earlyRefusal} (GET ${refusal.response.request.url})`);
-  verdict.contract('rate.429', spent.servedPastBudget === undefined, () => `${spent.servedPastBudget} (GET ${refusal.response.request.url})`);
-
-  const resetMs = resetOf(spent, refusal);
-  const retry = retryWindow(refusal.response, refusal.sentAtMs, refusal.answeredAtMs);
-  const { apartMs: apart } = judgeRetryAfterReset(retry, resetMs, clock.slackMs);
-  verdict.platform(
-    'platform.retry-after-reset',
-    apart <= RETRY_AFTER_RESET_TOLERANCE_MS + clock.slackMs,
-    () =>
-      `${apart} ms between the time Retry-After "${retry.value}" names and X-Rate-Limit-Reset ${iso(resetMs)} (at most 1 s, plus ${clock.slackMs} ms of clock difference)`,
-  );
-
+async function spendOneWindow(client: RateClient, verdict: Verdict): Promise<void> {
+  if (!requireRefusal(await spendBudget(client))) return;
+  // A 429 without a readable Retry-After broke rate.retry-after (the observer said so): nothing names a time to wait for.
+  const retryAfter = client.observer.seen.retry?.value;
+  if (retryAfter === undefined) return;
   await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
-    // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
-    await clock.reach(retry.latestMs + (DELTA_SECONDS.test(retry.value) ? 0 : clock.slackMs), `the time Retry-After "${retry.value}" of the 429 named`);
-    const back = await api.list('listContent', { limit: 1 });
-    verdict.contract(
-      'rate.retry-after',
-      back.status === 200,
-      () => `a request sent after the time Retry-After "${retry.value}" of the 429 named, nothing sent meanwhile, got ${back.status} (GET ${back.request.url})`,
-    );
-    if (back.status !== 200) return;
-    const after = rateHeaders(back);
-    if (retry.latestMs + clock.slackMs >= resetMs) {
-      verdict.contract(
-        'rate.reset',
-        after.remaining >= 0 && after.resetMs > resetMs,
-        `expected a new window after X-Rate-Limit-Reset ${iso(resetMs)}, got reset ${iso(after.resetMs)}`,
-      );
-    }
+    await client.clock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
+    await client.list();
   });
+  verdict.checked(...WINDOW_CHECKS);
 }
 
 /**
  * The budget is spent to its last request, never past it: no 429 starts a block that a limiter may
  * extend, so the only thing that can refuse the request after the reset is a reset that did not come.
  */
-async function backAtReset(api: ApiClient, clock: TargetClock, verdict: Verdict): Promise<void> {
-  const last = requireLastRequest(await spendToLastRequest(api, clock));
-  await clock.reach(resetPassedMs(last) + clock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
-  const back = await api.list('listContent', { limit: 1 });
-  verdict.contract(
-    'rate.reset',
-    back.status === 200,
-    () =>
-      `a request sent once X-Rate-Limit-Reset ${iso(last.resetMs)} of the answer that said Remaining 0 had passed got ${back.status} (GET ${back.request.url})`,
-  );
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
+async function backAtReset(client: RateClient, verdict: Verdict): Promise<void> {
+  const last = requireLastRequest(await spendBudget(client, 'listContent', false));
+  await client.clock.reach(resetPassedMs(last) + client.clock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
+  await client.list();
+  verdict.checked('rate.reset');
 }

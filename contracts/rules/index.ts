@@ -15,7 +15,6 @@ import { LIFETIME_RULES } from './lifetime.ts';
 import { LOGOUT_RULES } from './logout.ts';
 import { PROVIDER_RULES } from './provider.ts';
 import { RATE_LIMIT_RULES } from './rate-limit.ts';
-import { RETRY_AFTER_RULES } from './retry-after.ts';
 import type { Rule, RuleLevel } from './rule.ts';
 import { SCOPES_RULES } from './scopes.ts';
 import { SNAPSHOT_RULES } from './snapshots.ts';
@@ -37,7 +36,6 @@ export const RULES = {
   ...CONTENT_RULES,
   ...USERS_RULES,
   ...RATE_LIMIT_RULES,
-  ...RETRY_AFTER_RULES,
   ...ERRORS_RULES,
   ...CLIENT_RULES,
 } as const satisfies Record<string, Rule>;

@@ -1,22 +1,50 @@
 /**
- * The rules of the rate limit (document, Limits, and its table of rate limit response headers). The
- * headers of one answer are judged here, once, for the suite and the k6 scripts alike; what they must
- * say from one response to the next is judged over a sequence of one client's responses
- * (contracts/rate-limit-rules.ts, contracts/rate-limit-judge.ts).
+ * The rules of the rate limit and its 429 (document, Limits, its table of rate limit response headers,
+ * and Errors), and their one judge: `RateObserver`, fed one client's exchanges in order. The suite's
+ * budget spend, the k6 probe and the profile prober all run it; they only drive the requests and wait.
  *
- * Which answers carry the headers: the document lists them as the rate limit's response headers, for
- * a limit of "one API client, all endpoints", and says nothing of which responses carry them. The
- * least that reading gives is a served response of a resource endpoint: that is the contract
- * (rate.headers). Its table states what each header holds, so wherever one comes it must hold that
- * (a Remaining of -1 on a 429 is no "number of requests remaining"): the contract too. That the other
- * answers (refusals, logout) carry them is the platform's choice (platform.rate-headers-everywhere).
- * An answer refusing the token (401, 403) names no client whose budget could be counted: neither applies.
+ * Which answers carry the headers: the document lists them for a limit of "one API client, all
+ * endpoints", and says nothing of which responses carry them. The least that reading gives is a served
+ * response of a resource endpoint: that is the contract (rate.headers). Its table states what each
+ * header holds, so wherever one comes it must hold that (a Remaining of -1 on a 429 is no "number of
+ * requests remaining"): the contract too. That the other answers (refusals, logout) carry them is the
+ * platform's choice (platform.rate-headers-everywhere). An answer refusing the token (401, 403) names
+ * no client whose budget could be counted: neither applies.
+ *
+ * Every legal limiter passes: a window from the client's first request, one aligned to the clock, a
+ * sliding one (budget comes back request by request), token requests counted or not, a Reset written
+ * with 0 to 7 fractional digits, Retry-After as delta-seconds or an HTTP-date. A check that one of them
+ * could fail is no check: each judgement below holds for all of them.
+ *
+ * What the observer knows of time: X-Rate-Limit-Reset is on the target's clock, the exchanges' times
+ * on the caller's; `clockSlackMs` bounds the difference, and with `dateHeaders` each response's Date
+ * header (when the target made it, to the second) narrows it. Of the past it knows nothing before the
+ * first exchange unless `idleBefore` says the client sent nothing for a period; a response whose
+ * Remaining + 1 is the expected budget proves as much from then on. Pure and k6-safe.
  */
-import { type HeaderLookup, hasRateLimitHeaders, parseRateLimitHeaders, type RateLimitHeaders, resetResolutionMs } from '../rate-limit.ts';
-import { latestResetMs } from '../rate-limit-window.ts';
+import type { Rate } from '../duration.ts';
+import type { Result } from '../result.ts';
+import {
+  hasRateLimitHeaders,
+  parseHttpDate,
+  parseRateLimitHeaders,
+  type RateLimitHeaders,
+  resetResolutionMs,
+  RETRY_AFTER_RESOLUTION_MS,
+  type RetryAfterTime,
+  retryAfterTime,
+  retryAllowedAtMs,
+  retryDelayMs,
+} from '../rate-limit.ts';
+import { latestResetMs, stillCounts } from '../rate-limit-window.ts';
 import type { Broken, Exchange, Judgement, JudgeContext } from './exchange.ts';
 import { isServed } from './exchange.ts';
+import { finding, type Finding, type Observer } from './finding.ts';
+import { RULE_IDS, RULES, type RuleId } from './index.ts';
 import type { Rule } from './rule.ts';
+
+const HEADERS_QUOTE =
+  'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Remaining | Number of requests remaining. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.';
 
 export const RATE_LIMIT_RULES = {
   'rate.headers': {
@@ -25,8 +53,7 @@ export const RATE_LIMIT_RULES = {
     statement:
       'a served resource response carries X-Rate-Limit-Limit (a period like 1m), X-Rate-Limit-Remaining (a whole number) and X-Rate-Limit-Reset (a UTC ISO 8601 time within one period); any answer that carries them has them well formed',
     section: 'Limits, Rate limit response headers',
-    quote:
-      'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Remaining | Number of requests remaining. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
+    quote: HEADERS_QUOTE,
     judged: 'every 2xx resource response; every other answer of the api origin that carries them',
     judge: judgeRateHeaders,
   },
@@ -83,76 +110,558 @@ export const RATE_LIMIT_RULES = {
     basis: 'platform-docs',
     note: 'An organization may have a custom rate; set LP_RATE to it to make this a contract check.',
   },
+  'rate.429': {
+    level: 'contract',
+    area: '429',
+    statement: 'the request after the budget of a window is spent gets 429, and no request within the budget does',
+    section: 'Errors',
+    quote: '429 Too Many Requests | The client exceeds its assigned rate limit.',
+  },
+  'rate.retry-after': {
+    level: 'contract',
+    area: '429',
+    statement: 'every 429 carries Retry-After, and a request sent once it has passed (nothing sent meanwhile) is served',
+    section: 'Errors',
+    quote: 'The response includes the header `Retry-After`, which says how long to wait before the next request.',
+    judged: 'every 429 of the api origin or the token endpoint (Retry-After present and readable)',
+    judge: judgeRetryAfterOf,
+  },
+  'platform.retry-after-reset': {
+    level: 'platform',
+    area: '429',
+    statement: 'Retry-After names the time of X-Rate-Limit-Reset, within one second',
+    basis: 'mock',
+    note: 'The document says Retry-After says how long to wait; a service may ask for a longer wait than its window.',
+  },
 } as const satisfies Record<string, Rule>;
 
-/** One answer whose X-Rate-Limit-* headers are read. */
-export interface HeaderContext {
-  readonly status: number;
-  /** A response of a resource endpoint (the document's table is about them); false: logout or another path. Default true. */
-  readonly resource?: boolean;
-  /** The target's time when it answered, for "Reset within one period"; unchecked when absent. */
-  readonly nowMs?: number | undefined;
-  /** How far `nowMs` may be from the target's clock. Default 0. */
-  readonly clockSlackMs?: number | undefined;
+/** The rules the observer judges, read off the registry: those of the rate-limit and 429 areas. */
+export function rateRuleIds(): readonly RuleId[] {
+  return RULE_IDS.filter((id) => RULES[id].area === 'rate-limit' || RULES[id].area === '429');
 }
 
-export interface HeadersRead {
-  /** The headers, when all three are there and well formed. */
-  readonly headers: RateLimitHeaders | undefined;
-  /** The rule this answer's headers are judged by (see the header of this file). */
-  readonly rule: 'rate.headers' | 'platform.rate-headers-everywhere';
-  /** How they broke it, if they did. */
-  readonly broken: Broken | undefined;
+/** The rate the client expects: LP_RATE when set (a contract check), else the document's default (a platform one). */
+export interface ExpectedRate {
+  readonly rate: Rate;
+  /** Set by the user for this key: the headers must reflect it ("headers reflect the limit in force"). */
+  readonly explicit: boolean;
 }
 
 /**
- * The X-Rate-Limit-* headers of one answer and the rule that judges them: present on a served resource
- * response and well formed wherever present (rate.headers), with a Reset not before the answer and at
- * most one period after it, each within the clock's slack and the Reset's resolution; present on any
- * other answer (platform.rate-headers-everywhere).
+ * How far a target's clock may be from the client's when nothing narrows it (Date headers, a control
+ * plane's clock): X-Rate-Limit-Reset is read on the target's clock, waits run on the client's.
  */
-export function readRateHeaders(get: HeaderLookup, at: HeaderContext): HeadersRead {
-  const parsed = parseRateLimitHeaders(get);
-  const servedResource = at.status >= 200 && at.status <= 299 && at.resource !== false;
+export const TARGET_CLOCK_SLACK_MS = 5000;
+
+/** Requests a client sends past the budget it was told before it stops waiting for the 429 that should have come. */
+export const SPEND_PAST_BUDGET = 5;
+
+/** A rule broken, with what was expected and what came back. */
+type Breach = Broken & { readonly rule: RuleId };
+
+const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * THE judge of the headers of one answer (rate.headers, platform.rate-headers-everywhere): present on
+ * a served resource response and well formed wherever present, with a Reset not before the answer
+ * and at most one period after it, each within the clock's slack and the Reset's resolution; present
+ * on any other answer of the api origin but a refused token's (undefined for those: not judged).
+ */
+function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RuleId; broken?: Broken } {
+  if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return {};
+  const parsed = parseRateLimitHeaders(exchange.header);
+  const servedResource = isServed(exchange) && exchange.list !== undefined;
   if (!parsed.ok) {
-    const present = hasRateLimitHeaders(get);
-    const rule = present || servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere';
-    const expected = present ? 'the X-Rate-Limit headers, where present, well formed' : `the three X-Rate-Limit headers on the ${at.status}`;
-    return { headers: undefined, rule, broken: { expected, got: parsed.error } };
+    const present = hasRateLimitHeaders(exchange.header);
+    const expected = present ? 'the X-Rate-Limit headers, where present, well formed' : `the three X-Rate-Limit headers on the ${exchange.status}`;
+    return { rule: present || servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere', broken: { expected, got: parsed.error } };
   }
   const headers = parsed.value;
-  if (at.nowMs !== undefined) {
-    const slack = (at.clockSlackMs ?? 0) + resetResolutionMs(headers);
-    const latest = latestResetMs(at.nowMs, headers.periodSeconds * 1000);
-    if (headers.resetMs < at.nowMs - slack || headers.resetMs > latest + slack) {
-      return {
-        headers,
-        rule: 'rate.headers',
-        broken: {
-          expected: `X-Rate-Limit-Reset within one period (${headers.period}) of the target's time ${new Date(at.nowMs).toISOString()} (±${slack} ms)`,
-          got: get('x-rate-limit-reset') ?? '',
-        },
-      };
+  // The Reset's window is judged on served pages: the answers the document's table is surely about.
+  if (clock !== undefined && servedResource) {
+    const slack = clock.slackMs + resetResolutionMs(headers);
+    if (headers.resetMs < clock.nowMs - slack || headers.resetMs > latestResetMs(clock.nowMs, headers.periodSeconds * 1000) + slack) {
+      const expected = `X-Rate-Limit-Reset within one period (${headers.period}) of the target's time ${iso(clock.nowMs)} (±${slack} ms)`;
+      return { headers, rule: 'rate.headers', broken: { expected, got: exchange.header('x-rate-limit-reset') ?? '' } };
     }
   }
-  return { headers, rule: servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere', broken: undefined };
-}
-
-/** The headers of an exchange of the api origin, but a refused token's; undefined for any other. */
-function readExchange(exchange: Exchange, context: JudgeContext): HeadersRead | undefined {
-  if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return undefined;
-  const resource = exchange.list !== undefined;
-  // The Reset's window is judged on served pages: the answers the document's table is surely about.
-  const clock = resource && isServed(exchange) ? context.clock : undefined;
-  return readRateHeaders(exchange.header, { status: exchange.status, resource, nowMs: clock?.nowMs, clockSlackMs: clock?.slackMs });
+  return { headers, rule: servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere' };
 }
 
 function judgeRateHeaders(exchange: Exchange, context: JudgeContext): Judgement {
-  const read = readExchange(exchange, context);
-  return read?.rule === 'rate.headers' ? (read.broken ?? null) : undefined;
+  const read = readRateHeaders(exchange, context.clock);
+  return read.rule === 'rate.headers' ? (read.broken ?? null) : undefined;
 }
 
 function judgeHeadersEverywhere(exchange: Exchange, context: JudgeContext): Judgement {
-  const read = readExchange(exchange, context);
-  return read?.rule === 'platform.rate-headers-everywhere' ? (read.broken ?? null) : undefined;
+  const read = readRateHeaders(exchange, context.clock);
+  return read.rule === 'platform.rate-headers-everywhere' ? (read.broken ?? null) : undefined;
+}
+
+/** Retry-After of any 429 (the token endpoint's too), on its own: present and readable. */
+function judgeRetryAfterOf(exchange: Exchange): Judgement {
+  return exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined;
+}
+
+/**
+ * THE judge of Retry-After (rate.retry-after, platform.retry-after-reset) on a 429 sent at `sentMs`
+ * and received at `receivedMs`: present and readable, naming X-Rate-Limit-Reset `resetMs` within a
+ * second and the clock's slack where that is known, and not broken by `block`: a refusal of a request
+ * sent once the wait of the 429 before had passed, nothing sent meanwhile.
+ */
+function judgeRetryAfter(
+  exchange: Exchange,
+  sentMs: number,
+  receivedMs: number,
+  reset?: { readonly resetMs: number; readonly slackMs: number },
+  block?: Block,
+  date?: string,
+): { breaches: Breach[]; retry: Result<RetryAfterTime> } {
+  const breaches: Breach[] = [];
+  if (honours(block, sentMs)) {
+    breaches.push({
+      rule: 'rate.retry-after',
+      expected: `a request sent ${((sentMs - block.refusedAtMs) / 1000).toFixed(1)} s after a 429 whose Retry-After said "${block.retryAfter}", nothing sent in between, to be served`,
+      got: '429 again',
+    });
+  }
+  const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, date);
+  if (!retry.ok) breaches.push({ rule: 'rate.retry-after', expected: 'the 429 to carry Retry-After (delta-seconds or an HTTP-date)', got: retry.error });
+  else if (reset !== undefined) {
+    const apartMs = Math.max(0, retry.value.earliestMs - reset.resetMs, reset.resetMs - retry.value.latestMs);
+    if (apartMs > RETRY_AFTER_RESOLUTION_MS + reset.slackMs) {
+      breaches.push({
+        rule: 'platform.retry-after-reset',
+        expected: `Retry-After to name X-Rate-Limit-Reset ${iso(reset.resetMs)} within ${RETRY_AFTER_RESOLUTION_MS + reset.slackMs} ms`,
+        got: `"${retry.value.value}", an instant ${(apartMs / 1000).toFixed(1)} s ${retry.value.latestMs < reset.resetMs ? 'before' : 'after'} it`,
+      });
+    }
+  }
+  return { breaches, retry };
+}
+
+/** Whether a request sent at `sentMs` is owed an answer by the block before it: it honoured a Retry-After, nothing sent meanwhile. */
+function honours(block: Block | undefined, sentMs: number): block is Block {
+  return block !== undefined && block.promised && !block.disturbed && sentMs >= block.namedMs;
+}
+
+/** Requests of the client between two responses, neither included. */
+interface Between {
+  /** Served requests of a resource endpoint: certainly counted. */
+  readonly counted: number;
+  /** Requests that may or may not be counted: token requests, refusals, answers not read. */
+  readonly uncertain: number;
+}
+
+/**
+ * THE judge of X-Rate-Limit-Remaining from one response to the next (rate.remaining, and rate.429 for
+ * a request served once the budget was spent): within a window it falls by one per counted request.
+ * `returned` is the budget that may have come back between the two: `'reset'` when the reset `before`
+ * announced may have come (then nothing is judged), a count of requests a sliding window may have
+ * forgotten meanwhile, or undefined when nobody knows (then a Reset that moved forward may give back).
+ * `across` says what the step crosses that must not renew or spend the budget (a new token, another
+ * client's requests, another endpoint): a broken step is then a breach of per-client counting.
+ */
+function judgeRemainingStep(
+  before: RateLimitHeaders,
+  after: RateLimitHeaders,
+  afterServed: boolean,
+  between: Between,
+  returned: number | 'reset' | undefined,
+  across?: string,
+): { judged: boolean; breach?: Breach } {
+  if (returned === undefined) {
+    // By the headers alone: a Reset moved by more than its resolution is a new window; one moved
+    // less may be a sliding window forgetting a request, so only a fall too large is certain.
+    if (after.resetMs - before.resetMs > Math.max(resetResolutionMs(before), resetResolutionMs(after))) returned = 'reset';
+    else returned = after.resetMs > before.resetMs ? Number.POSITIVE_INFINITY : 0;
+  }
+  if (returned === 'reset') return { judged: false };
+  const atLeast = between.counted + (afterServed ? 1 : 0);
+  const atMost = atLeast + between.uncertain + (afterServed ? 0 : 1);
+  const spent = atLeast === atMost ? requests(atLeast) : `${atLeast} to ${requests(atMost)}`;
+  const got = `X-Rate-Limit-Remaining went from ${before.remaining} to ${after.remaining} over ${spent} counted${across ? `, across ${across}` : ''}`;
+  const rule = (fallback: RuleId): RuleId => (across === undefined ? fallback : 'rate.per-client');
+  if (afterServed && before.remaining - atLeast + returned < 0)
+    return { judged: true, breach: { rule: rule('rate.429'), expected: 'a 429: the budget was spent', got } };
+  const low = Math.max(0, before.remaining - atMost);
+  const high = Math.max(0, before.remaining - atLeast + returned);
+  if (after.remaining >= low && after.remaining <= high) return { judged: true };
+  const lapsed = returned > 0 && returned !== Number.POSITIVE_INFINITY ? `, ${requests(returned)} of a period earlier possibly forgotten` : '';
+  const expected = high === Number.POSITIVE_INFINITY ? `at least ${low}` : low === high ? String(low) : `${low} to ${high}`;
+  return { judged: true, breach: { rule: rule('rate.remaining'), expected: `X-Rate-Limit-Remaining ${expected}${lapsed}`, got } };
+}
+
+/**
+ * THE judge of X-Rate-Limit-Reset (rate.reset): a request sent once the Reset of the answer before
+ * it had passed (that answer said Remaining 0, nothing sent in between) is not refused.
+ */
+function judgeReset(last: RateLimitHeaders, between: Between, resetCame: boolean): Breach | undefined {
+  if (!resetCame || between.counted + between.uncertain > 0 || last.remaining > 0) return undefined;
+  return {
+    rule: 'rate.reset',
+    expected: `a request sent once X-Rate-Limit-Reset ${iso(last.resetMs)} of the answer before had passed to be served`,
+    got: '429',
+  };
+}
+
+/**
+ * THE judge of the period (rate.period): `opened` and `next` each opened a window (Remaining + 1 is the
+ * budget), `next` sent once `opened`'s Reset had passed. Whatever the kind of window, the new one then
+ * resets at least one period after the old one did. Both resets are on the target's clock; each may
+ * be rounded to the second.
+ */
+export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): Breach | undefined {
+  const apartMs = next.resetMs - opened.resetMs;
+  if (apartMs >= opened.periodSeconds * 1000 - resetResolutionMs(opened) - resetResolutionMs(next)) return undefined;
+  return {
+    rule: 'rate.period',
+    expected: `a window opened once X-Rate-Limit-Reset ${iso(opened.resetMs)} had passed to reset at least X-Rate-Limit-Limit ${opened.period} later`,
+    got: `a reset at ${iso(next.resetMs)}, ${(apartMs / 1000).toFixed(1)} s later`,
+  };
+}
+
+/**
+ * The rate in force against the expected one (rate.budget, or platform.default-rate when the expected
+ * rate is only the document's default): the period of X-Rate-Limit-Limit, and the budget, first
+ * Remaining + 1 of a window seen from its first request (`fresh`); any later Remaining can only be lower.
+ */
+function judgeRateInForce(headers: RateLimitHeaders, expected: ExpectedRate, fresh: boolean): Breach | undefined {
+  const rule: RuleId = expected.explicit ? 'rate.budget' : 'platform.default-rate';
+  const name = `${expected.explicit ? 'the configured rate' : "the document's default rate"} ${expected.rate.requests}/${expected.rate.period}`;
+  if (headers.periodSeconds !== expected.rate.periodSeconds)
+    return { rule, expected: `X-Rate-Limit-Limit ${expected.rate.period} (${name})`, got: headers.period };
+  const budget = headers.remaining + 1;
+  if (budget <= expected.rate.requests && (!fresh || budget === expected.rate.requests)) return undefined;
+  const seen = fresh ? 'the first request of a window' : 'a request';
+  return {
+    rule,
+    expected: `a budget of ${expected.rate.requests} (${name})`,
+    got: `${seen} left X-Rate-Limit-Remaining ${headers.remaining}, a budget of ${fresh ? '' : 'at least '}${budget}`,
+  };
+}
+
+export interface RateObserverOptions {
+  /** The rate the client expects; without it the budget is reported, not compared. */
+  readonly expected?: ExpectedRate;
+  /** The client sent nothing for at least one period before the first exchange. Default false. */
+  readonly idleBefore?: boolean;
+  /** How far the target's clock may be from the exchanges' times. Default TARGET_CLOCK_SLACK_MS; 0 when they are read from the target's clock. */
+  readonly clockSlackMs?: number;
+  /** Narrow the clock difference with Date headers. Default false. */
+  readonly dateHeaders?: boolean;
+  /**
+   * Others may send with the key meanwhile (the suite's other tests): Remaining may then fall by more
+   * than this client sent, and only a fall too small or a request served past the budget is judged. Default false.
+   */
+  readonly shared?: boolean;
+}
+
+/** What the observer made of the latest exchange, for the code that drives the requests. */
+export interface RateSeen {
+  readonly headers?: RateLimitHeaders;
+  /** It opened a window: nothing else of the client counted within a period before it. */
+  readonly fresh: boolean;
+  /** The rules it was judged by, held or broken: a rule no exchange was judged by is "not checked". */
+  readonly checked: readonly RuleId[];
+  /** A 429's Retry-After, when readable. */
+  readonly retry?: RetryAfterTime;
+  /** On the first 429 of a window seen from its first request: requests served before it, and what the first Remaining promised. */
+  readonly budget?: { readonly served: number; readonly promised: number };
+  /** How far a 429's Retry-After lies from X-Rate-Limit-Reset, in seconds. */
+  readonly retryAfterApartSeconds?: number;
+  /** On the first request sent once a 429's Retry-After had passed with nothing sent meanwhile: served or not. */
+  readonly honoured?: boolean;
+}
+
+interface Sent {
+  readonly sentMs: number;
+  readonly receivedMs: number;
+  /** Served resource requests are counted; anything else may be. */
+  readonly counted: boolean;
+}
+
+interface Last {
+  readonly headers: RateLimitHeaders;
+  readonly sentMs: number;
+  /** Index in `history` of its exchange. */
+  readonly at: number;
+}
+
+interface Block {
+  /** When the client may send again: the instant named plus Retry-After's resolution (retryAllowedAtMs), or a backoff. */
+  readonly retryAtMs: number;
+  /** The latest instant Retry-After can name (an HTTP-date's with the clock slack): a request sent from then on is owed an answer. */
+  readonly namedMs: number;
+  /** Retry-After was read; without it the wait was only a backoff, and a refusal after it proves nothing. */
+  readonly promised: boolean;
+  readonly retryAfter: string;
+  readonly refusedAtMs: number;
+  /** A request was sent before namedMs: it may have extended the block. */
+  disturbed: boolean;
+  readonly attempt: number;
+}
+
+/** Requests kept for the sliding-window arithmetic: more than any window of a probe or spec holds. */
+const MAX_HISTORY = 5000;
+
+/**
+ * One client's rate limit judged over the sequence of its exchanges: fed each in the order the target
+ * counted them (callers send one request at a time, or say the order of a batch), with the client's
+ * token requests too (origin `auth`: they may count). It keeps what the judgement needs of the past.
+ */
+export class RateObserver implements Observer {
+  /** What it made of the latest exchange. */
+  seen: RateSeen = { fresh: false, checked: [] };
+  private readonly expected: ExpectedRate | undefined;
+  private readonly dateHeaders: boolean;
+  private readonly slackMs: number;
+  private readonly shared: boolean;
+  /** Bounds of (target clock - caller clock), ms. */
+  private offsetLow: number;
+  private offsetHigh: number;
+  private history: Sent[] = [];
+  /** Requests before this instant may be unknown to the observer; undefined: none are. */
+  private unknownBeforeMs: number | undefined;
+  /** Requests before this instant no longer count (a window opened after them). */
+  private forgottenBeforeMs = Number.NEGATIVE_INFINITY;
+  private last: Last | undefined;
+  private opened: RateLimitHeaders | undefined;
+  private block: Block | undefined;
+  private measure: { readonly promised: number; remaining: number; served: number } | undefined;
+  private across: string | undefined;
+  private first = true;
+
+  constructor(options: RateObserverOptions = {}) {
+    this.expected = options.expected;
+    this.dateHeaders = options.dateHeaders ?? false;
+    this.slackMs = options.clockSlackMs ?? TARGET_CLOCK_SLACK_MS;
+    this.shared = options.shared ?? false;
+    this.offsetLow = -this.slackMs;
+    this.offsetHigh = this.slackMs;
+    this.unknownBeforeMs = options.idleBefore ? undefined : Number.POSITIVE_INFINITY;
+  }
+
+  /** When the next request may be sent after the latest 429 (epoch ms); undefined when nothing holds it back. */
+  retryAllowedAtMs(): number | undefined {
+    return this.block?.retryAtMs;
+  }
+
+  /** The latest instant the latest 429's Retry-After names: a request sent then, nothing sent meanwhile, must be served. */
+  retryNamedAtMs(): number | undefined {
+    return this.block?.namedMs;
+  }
+
+  /**
+   * The next request crosses `what` (a new token of the client, another client's requests): neither
+   * renews nor spends the budget, so its step of Remaining judges per-client counting.
+   */
+  crossing(what: string): void {
+    this.across = what;
+  }
+
+  observe(exchange: Exchange): readonly Finding[] {
+    const sentMs = exchange.sentMs ?? exchange.receivedMs ?? 0;
+    const receivedMs = exchange.receivedMs ?? sentMs;
+    const { status } = exchange;
+    const served = isServed(exchange);
+    const refused = status === 429;
+    const request = `${exchange.request.method} ${exchange.request.url}`;
+    this.note(sentMs);
+    if (exchange.origin === 'auth') {
+      this.push({ sentMs, receivedMs, counted: false });
+      this.seen = { fresh: false, checked: [] };
+      return [];
+    }
+    if (this.dateHeaders) this.narrowClock(exchange.header('date'), sentMs, receivedMs);
+    const slackMs = Math.max(-this.offsetLow, this.offsetHigh);
+    const breaches: Breach[] = [];
+    const checked = new Set<RuleId>();
+    const seen: { -readonly [K in keyof RateSeen]?: RateSeen[K] } = {};
+    const add = (breach: Breach | undefined) => {
+      if (breach !== undefined) breaches.push(breach);
+    };
+
+    const read = readRateHeaders(exchange, { nowMs: receivedMs, slackMs: slackMs + (receivedMs - sentMs) });
+    if (read.rule !== undefined) checked.add(read.rule);
+    if (read.broken !== undefined && read.rule !== undefined) add({ rule: read.rule, ...read.broken });
+    const headers = read.headers;
+    const last = this.last;
+    const between = this.between(last);
+    // A step across a new token or another client's requests, or onto the users endpoint, judges per-client counting.
+    const crossed = this.across;
+    const across = crossed ?? (exchange.list === 'users' ? 'GET /api/v2/users' : undefined);
+    this.across = undefined;
+    const resetMayHaveCome = last !== undefined && receivedMs + this.offsetHigh >= last.headers.resetMs - resetResolutionMs(last.headers);
+
+    if (last !== undefined && headers !== undefined && (served || refused)) {
+      // Across what the caller names, before the reset the answer before announced nothing comes back, whatever the kind of window.
+      const returned = resetMayHaveCome ? 'reset' : crossed !== undefined ? 0 : this.forgotten(last, receivedMs);
+      const unseen = this.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
+      const step = judgeRemainingStep(last.headers, headers, served, { ...between, uncertain: between.uncertain + unseen }, returned, across);
+      if (step.judged) checked.add(across === undefined ? 'rate.remaining' : 'rate.per-client').add('rate.429');
+      add(step.breach);
+    }
+
+    const block = this.block;
+    if (refused) {
+      checked.add('rate.429').add('rate.reset').add('rate.retry-after');
+      if (block === undefined && last !== undefined) {
+        // The first refusal after a served response: budget must have run out, and a passed reset renews it.
+        const left = last.headers.remaining - between.counted - between.uncertain;
+        if (left > 0)
+          add({
+            rule: 'rate.429',
+            expected: `no 429 while budget remained (the answer before said X-Rate-Limit-Remaining ${last.headers.remaining}, at most ${requests(between.counted + between.uncertain)} counted since)`,
+            got: '429',
+          });
+        add(judgeReset(last.headers, between, sentMs + this.offsetLow >= last.headers.resetMs + resetResolutionMs(last.headers)));
+      }
+      if (block === undefined && headers !== undefined && headers.remaining > 0)
+        add({ rule: 'rate.429', expected: 'no 429 while budget remained', got: `a 429 whose own X-Rate-Limit-Remaining says ${headers.remaining}` });
+      const resetMs = headers?.resetMs ?? (last !== undefined && !resetMayHaveCome ? last.headers.resetMs : undefined);
+      const date = this.dateHeaders ? exchange.header('date') : undefined;
+      const { breaches: retryBreaches, retry } = judgeRetryAfter(
+        exchange,
+        sentMs,
+        receivedMs,
+        resetMs === undefined ? undefined : { resetMs, slackMs },
+        block,
+        date,
+      );
+      for (const breach of retryBreaches) add(breach);
+      if (honours(block, sentMs)) seen.honoured = false;
+      if (retry.ok) {
+        seen.retry = retry.value;
+        if (resetMs !== undefined) {
+          checked.add('platform.retry-after-reset');
+          seen.retryAfterApartSeconds = Math.max(0, retry.value.earliestMs - resetMs, resetMs - retry.value.latestMs) / 1000;
+        }
+      }
+      const attempt = (block?.attempt ?? 0) + 1;
+      this.block = {
+        retryAtMs: retry.ok ? retryAllowedAtMs(retry.value) : receivedMs + retryDelayMs(attempt, undefined, () => 0.5),
+        // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
+        namedMs: retry.ok ? retry.value.latestMs + (/^\s*\d+\s*$/.test(retry.value.value) ? 0 : slackMs) : Number.POSITIVE_INFINITY,
+        promised: retry.ok,
+        retryAfter: retry.ok ? retry.value.value : '',
+        refusedAtMs: receivedMs,
+        disturbed: false,
+        attempt,
+      };
+      if (this.measure !== undefined && between.uncertain === 0) seen.budget = { served: this.measure.served, promised: this.measure.promised };
+      this.measure = undefined;
+    } else if (served) {
+      if (honours(block, sentMs)) {
+        seen.honoured = true;
+        checked.add('rate.retry-after');
+      }
+      this.block = undefined;
+    }
+
+    const fresh = served && headers !== undefined && this.isFresh(headers, sentMs);
+    if (served && headers !== undefined && this.expected !== undefined) {
+      checked.add(this.expected.explicit ? 'rate.budget' : 'platform.default-rate');
+      add(judgeRateInForce(headers, this.expected, fresh));
+    }
+    if (fresh && headers !== undefined) {
+      if (this.opened !== undefined && sentMs + this.offsetLow >= this.opened.resetMs + resetResolutionMs(this.opened)) {
+        checked.add('rate.period');
+        add(judgeWindowPeriod(this.opened, headers));
+      }
+      this.opened = headers;
+      this.forgottenBeforeMs = sentMs;
+      this.unknownBeforeMs = undefined;
+    }
+    this.track(served, fresh, headers, between);
+    this.push({ sentMs, receivedMs, counted: served });
+    if (headers !== undefined) this.last = { headers, sentMs, at: this.history.length - 1 };
+    for (const breach of breaches) checked.add(breach.rule);
+    this.seen = { ...seen, ...(headers === undefined ? {} : { headers }), fresh, checked: [...checked] };
+    return breaches.map((breach) => finding(breach.rule, breach, request, receivedMs));
+  }
+
+  private note(sentMs: number): void {
+    if (this.first) {
+      this.first = false;
+      if (this.unknownBeforeMs !== undefined) this.unknownBeforeMs = sentMs;
+    }
+    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
+  }
+
+  private push(sent: Sent): void {
+    this.history.push(sent);
+    if (this.history.length <= MAX_HISTORY) return;
+    const dropped = this.history.splice(0, this.history.length - MAX_HISTORY);
+    const newest = dropped[dropped.length - 1];
+    if (newest !== undefined) this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, newest.receivedMs);
+    this.last = this.last && this.last.at >= dropped.length ? { ...this.last, at: this.last.at - dropped.length } : undefined;
+  }
+
+  /** Requests between the last response with headers and now. */
+  private between(last: Last | undefined): Between {
+    let counted = 0;
+    let uncertain = 0;
+    for (let i = last === undefined ? this.history.length : last.at + 1; i < this.history.length; i++) {
+      if (this.history[i]?.counted) counted++;
+      else uncertain++;
+    }
+    return { counted, uncertain };
+  }
+
+  /**
+   * Requests a sliding window may have forgotten between the last response and one received at
+   * `receivedMs`: those made a period before, counted when the last one was and possibly not any
+   * more. Undefined when requests the observer never saw may be among them.
+   */
+  private forgotten(last: Last, receivedMs: number): number | undefined {
+    const periodMs = last.headers.periodSeconds * 1000;
+    if (this.unknownBeforeMs !== undefined && last.sentMs < this.unknownBeforeMs + periodMs) return undefined;
+    return this.history.filter(
+      (sent) => sent.sentMs >= this.forgottenBeforeMs && !stillCounts(sent.sentMs, receivedMs, periodMs) && stillCounts(sent.receivedMs, last.sentMs, periodMs),
+    ).length;
+  }
+
+  /** Nothing else of the client counted within a period before this request: by the expected budget, or by what the observer saw. */
+  private isFresh(headers: RateLimitHeaders, sentMs: number): boolean {
+    if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
+    // Requests of others with the key (or token requests the caller does not show) may have counted unseen.
+    if (this.shared) return false;
+    const periodMs = headers.periodSeconds * 1000;
+    if (this.unknownBeforeMs !== undefined && sentMs < this.unknownBeforeMs + periodMs) return false;
+    return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
+  }
+
+  /**
+   * The window measured from its first request, for the budget reported at its first 429: while
+   * Remaining falls request by request, the budget being spent is the same one; a Remaining that does
+   * not fall or a request that may have counted unseen ends the measurement without a result.
+   */
+  private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
+    if (fresh && headers !== undefined) {
+      this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };
+      return;
+    }
+    const measure = this.measure;
+    if (measure === undefined || !served) return;
+    if (headers === undefined || between.uncertain > 0 || headers.remaining >= measure.remaining) {
+      this.measure = undefined;
+      return;
+    }
+    measure.served += 1 + between.counted;
+    measure.remaining = headers.remaining;
+  }
+
+  /** Date says when the target made the response, to the second; that was between sending and receiving. */
+  private narrowClock(date: string | undefined, sentMs: number, receivedMs: number): void {
+    const at = date === undefined ? Number.NaN : parseHttpDate(date);
+    if (Number.isNaN(at)) return;
+    const low = at - receivedMs;
+    const high = at + 1000 - sentMs;
+    // Inconsistent with what came before (a clock moved): start over from this response.
+    const restart = low > this.offsetHigh || high < this.offsetLow;
+    this.offsetLow = Math.max(low, restart ? -this.slackMs : this.offsetLow);
+    this.offsetHigh = Math.min(high, restart ? this.slackMs : this.offsetHigh);
+  }
 }

@@ -6,8 +6,10 @@
  * three refused requests at most.
  */
 import { parseRate } from '../../contracts/duration.ts';
-import { headerLookup, parseHttpDate, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
+import { headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
+import { RateObserver } from '../../contracts/rules/rate-limit.ts';
 import type { ApiResponse } from '../client/transport.ts';
+import { rateExchange } from '../rate/spend-budget.ts';
 import { type Probe, sleep } from './session.ts';
 import { resetResolution } from './timed.ts';
 
@@ -84,67 +86,71 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   const rate = parseRate(p.value<string>('rateLimit.rate') ?? '');
   const requests = rate?.requests ?? p.settings.windowRequests;
   p.counter.cap = p.counter.sent + requests + 2 + REFUSED_REQUESTS;
-  const list = async () => p.seen(await p.rawApi.list('listContent', { limit: 1 }, { token }));
+  // Every answer is read by the rate rules' observer: the headers, Retry-After and when the block ends are its reading.
+  const observer = new RateObserver();
+  const list = async () => {
+    const sentMs = Date.now();
+    const answer = p.seen(await p.rawApi.list('listContent', { limit: 1 }, { token }));
+    observer.observe(rateExchange(answer, sentMs, Date.now()));
+    return { answer, sentMs, endMs: observer.seen.headers?.resetMs ?? observer.seen.retry?.earliestMs ?? sentMs + periodMs };
+  };
   // A window about to end would end under the probe, which would then spend the next one too: start on a fresh one instead.
-  const started = Date.now();
   const sample = await list();
-  const latencyMs = Date.now() - started;
-  const now = parseRateLimitHeaders(headerLookup(sample.headers));
-  if (now.ok && now.value.resetMs - Date.now() < (now.value.remaining + 1) * latencyMs * 1.5 + 250) await sleep(now.value.resetMs - Date.now() + 50);
-  let refused: ApiResponse | undefined = sample.status === 429 ? sample : undefined;
-  let t1 = started;
+  const latencyMs = Date.now() - sample.sentMs;
+  const now = observer.seen.headers;
+  if (now && now.resetMs - Date.now() < (now.remaining + 1) * latencyMs * 1.5 + 250) await sleep(now.resetMs - Date.now() + 50);
+  let refused = sample.answer.status === 429 ? sample : undefined;
   const spend = requests + 1;
   for (let i = 0; i < spend && refused === undefined; i++) {
-    const sentAt = Date.now();
     const answer = await list();
-    if (answer.status === 429) [refused, t1] = [answer, sentAt];
+    if (answer.answer.status === 429) refused = answer;
   }
   if (refused === undefined) {
     p.unknown('rateLimit.retryAfter', `no 429 came within ${spend} requests`);
     p.unknown('rateLimit.retryDuringBlock', `no 429 came within ${spend} requests`);
     return;
   }
-  const retryAfter = (refused.headers['retry-after'] ?? '').trim();
-  if (/^\d+$/.test(retryAfter)) p.decide('rateLimit.retryAfter', 'seconds', `Retry-After: ${retryAfter}`, refused);
-  else if (!Number.isNaN(parseHttpDate(retryAfter))) p.decide('rateLimit.retryAfter', 'http-date', `Retry-After: ${retryAfter}`, refused);
-  else p.unknown('rateLimit.retryAfter', `Retry-After ${JSON.stringify(retryAfter)} is neither delta-seconds nor an HTTP-date`, refused);
+  const retryAfter = (refused.answer.headers['retry-after'] ?? '').trim();
+  if (!observer.seen.retry)
+    p.unknown('rateLimit.retryAfter', `Retry-After ${JSON.stringify(retryAfter)} is neither delta-seconds nor an HTTP-date`, refused.answer);
+  else p.decide('rateLimit.retryAfter', /^\d+$/.test(retryAfter) ? 'seconds' : 'http-date', `Retry-After: ${retryAfter}`, refused.answer);
 
-  const end = await duringBlock(p, token, refused, t1, periodMs);
+  const end = await duringBlock(p, refused, list, periodMs);
   const wait = Math.min(end - Date.now(), MAX_BLOCK_PERIODS * periodMs);
   // Honour the block before the last logout: requests during it may extend it.
   await sleep(wait + 200);
 }
 
+/** An answer of the 429 probe: when it was sent, and when the block it names ends (X-Rate-Limit-Reset, else Retry-After, else a period on). */
+interface Answer {
+  readonly answer: ApiResponse;
+  readonly sentMs: number;
+  readonly endMs: number;
+}
+
 /** Decides retryDuringBlock; returns when the block ends, epoch ms. */
-async function duringBlock(p: Probe, token: string, refused: ApiResponse, t1: number, periodMs: number): Promise<number> {
-  const endOf = (answer: ApiResponse, sentAt: number): number => {
-    const read = parseRateLimitHeaders(headerLookup(answer.headers));
-    if (read.ok) return read.value.resetMs;
-    const after = parseRetryAfter(answer.headers['retry-after'], sentAt);
-    return after.ok ? sentAt + after.value * 1000 : sentAt + periodMs;
-  };
-  const r1 = endOf(refused, t1);
+async function duringBlock(p: Probe, refused: Answer, list: () => Promise<Answer>, periodMs: number): Promise<number> {
+  const { endMs: r1, sentMs: t1 } = refused;
   const resolution = resetResolution(p);
   // A block that ends well before one period after the refused request was not moved by it (a tenth: clocks differ).
   if (r1 < t1 + periodMs - Math.max(100, periodMs / 10)) {
-    p.decide('rateLimit.retryDuringBlock', 'ignored', `the block ends ${r1 - t1} ms after a refused request, less than a period`, refused);
+    p.decide('rateLimit.retryDuringBlock', 'ignored', `the block ends ${r1 - t1} ms after a refused request, less than a period`, refused.answer);
     return r1;
   }
   const gap = resolution > 1 ? 1100 : 300;
   if (r1 - Date.now() < gap + 200) {
-    p.unknown('rateLimit.retryDuringBlock', 'the block ends too soon to send a request during it', refused);
+    p.unknown('rateLimit.retryDuringBlock', 'the block ends too soon to send a request during it', refused.answer);
     return r1;
   }
   await sleep(gap);
-  const t2 = Date.now();
-  const again = p.seen(await p.rawApi.list('listContent', { limit: 1 }, { token }));
+  const { answer: again, sentMs: t2, endMs: r2 } = await list();
   if (again.status !== 429) {
-    p.unknown('rateLimit.retryDuringBlock', `a request during the block got ${again.status}`, refused, again);
+    p.unknown('rateLimit.retryDuringBlock', `a request during the block got ${again.status}`, refused.answer, again);
     return t2;
   }
-  const r2 = endOf(again, t2);
-  if (r2 > r1) p.decide('rateLimit.retryDuringBlock', 'extends-block', `a request ${t2 - t1} ms into the block moved its end by ${r2 - r1} ms`, refused, again);
-  else if (r2 === r1) p.decide('rateLimit.retryDuringBlock', 'ignored', 'a request during the block left its end where it was', refused, again);
-  else p.unknown('rateLimit.retryDuringBlock', `a request during the block brought its end ${r1 - r2} ms forward`, refused, again);
+  const both = [refused.answer, again] as const;
+  if (r2 > r1) p.decide('rateLimit.retryDuringBlock', 'extends-block', `a request ${t2 - t1} ms into the block moved its end by ${r2 - r1} ms`, ...both);
+  else if (r2 === r1) p.decide('rateLimit.retryDuringBlock', 'ignored', 'a request during the block left its end where it was', ...both);
+  else p.unknown('rateLimit.retryDuringBlock', `a request during the block brought its end ${r1 - r2} ms forward`, ...both);
   return Math.max(r1, r2);
 }

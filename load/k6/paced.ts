@@ -1,7 +1,7 @@
 /**
  * Requests of the paced scripts (pagination, token-lifecycle, smoke), each sent on a slot of the grid
  * of load/lib/pacing.ts; after a 429, nothing is sent before Retry-After has passed, plus an
- * exponential backoff with jitter (contracts/rate-limit-retry.ts), and then again only on a slot.
+ * exponential backoff with jitter (contracts/rate-limit.ts), and then again only on a slot.
  *
  * The grid of an instance follows its k6 execution segment (k6-operator, Grafana Cloud): read here,
  * where `k6/execution` is at hand, and planned by load/lib/pacing.ts.
@@ -9,8 +9,7 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import type { Rate } from '../../contracts/duration.ts';
-import { headerLookup } from '../../contracts/rate-limit.ts';
-import { DEFAULT_RETRY_POLICY, retryAfterTime, retryAllowedAtMs, retryDelayMs } from '../../contracts/rate-limit-retry.ts';
+import { DEFAULT_RETRY_POLICY, headerLookup, retryAfterTime, retryAllowedAtMs, retryDelayMs } from '../../contracts/rate-limit.ts';
 import type { LoadEnv } from '../lib/env.ts';
 import { type Grid, lanesOf, parseSegment, planGrid, type Segment, SlotPacer } from '../lib/pacing.ts';
 import { abortTest, apiGet, type Credentials, logout, type Response, requestToken, type TokenResult } from './api.ts';

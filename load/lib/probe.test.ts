@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
 import type { Rate } from '../../contracts/duration.ts';
-import type { RateRule } from '../../contracts/rate-limit-rules.ts';
-import { RULES } from '../../contracts/rules/index.ts';
+import type { RuleId } from '../../contracts/rules/index.ts';
 import { createFaultyMock, type FaultName } from '../../mock/faults/index.ts';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import type { Profile } from '../../schemas/types.ts';
 import { LimiterModel, type LimiterModelOptions } from './limiter-model.ts';
-import { judgedRules, RateLimitProbe } from './probe.ts';
+import { probeExchange, RateLimitProbe } from './probe.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 3, 250);
 const RATE: Rate = { requests: 10, periodSeconds: 3, period: '3s' };
@@ -26,10 +25,10 @@ async function runProbe(target: Target, windows = 2): Promise<RateLimitProbe> {
   let now = T0;
   const probe = new RateLimitProbe({ expected: { rate: RATE, explicit: true }, windows, deadlineMs: T0 + 120_000 });
   target.token(now + 1);
-  probe.before(now, now + 2);
+  probe.observe(probeExchange('POST /oauth/token', undefined, { status: 200, headers: {} }, now, now + 2));
   now += 5;
-  await target.send(now + 2);
-  probe.before(now, now + 4);
+  const first = await target.send(now + 2);
+  probe.observe(probeExchange(REQUEST, 'content', first, now, now + 4));
   now += 5;
   for (let i = 0; i < 200; i++) {
     const step = probe.next(now);
@@ -38,7 +37,7 @@ async function runProbe(target: Target, windows = 2): Promise<RateLimitProbe> {
     const sentMs = now;
     const response = await target.send(now + 2);
     now += 4;
-    probe.observe({ request: REQUEST, sentMs, receivedMs: now, status: response.status, headers: response.headers });
+    probe.observe(probeExchange(REQUEST, 'content', response, sentMs, now));
   }
   throw new Error('the probe did not finish within 200 requests');
 }
@@ -48,8 +47,7 @@ function modelTarget(options: Partial<LimiterModelOptions>): Target {
   return { send: async (at) => model.request(at), token: (at) => model.token(at) };
 }
 
-const broken = (probe: RateLimitProbe, level: 'contract' | 'platform') =>
-  Object.entries(probe.counts).filter(([rule, count]) => count > 0 && RULES[rule as RateRule].level === level);
+const broken = (probe: RateLimitProbe, level: 'contract' | 'platform') => [...new Set(probe.findings.filter((f) => f.level === level).map((f) => f.rule))];
 
 test.describe('the probe passes every legal limiter', () => {
   for (const options of [
@@ -67,11 +65,10 @@ test.describe('the probe passes every legal limiter', () => {
   ] as Array<Partial<LimiterModelOptions>>) {
     test(JSON.stringify(options), async () => {
       const probe = await runProbe(modelTarget(options));
-      const summary = probe.summary();
-      expect(broken(probe, 'contract'), JSON.stringify(summary.findings.slice(0, 3))).toEqual([]);
-      expect(summary.budgets).toEqual([RATE.requests, RATE.requests]);
-      expect(summary.honoured).toBeGreaterThanOrEqual(2);
-      expect(summary.refusedAfterHonouring).toBe(0);
+      expect(broken(probe, 'contract'), JSON.stringify(probe.findings.slice(0, 3))).toEqual([]);
+      expect(probe.budgets).toEqual([RATE.requests, RATE.requests]);
+      expect(probe.honoured).toBeGreaterThanOrEqual(2);
+      expect(probe.refusedAfterHonouring).toBe(0);
     });
   }
 });
@@ -118,43 +115,17 @@ test.describe('the probe against the mock', () => {
     { name: 'rate-remaining-constant', faults: ['rate-remaining-constant'], rules: ['rate.remaining'] },
     { name: 'rate-429-early', faults: ['rate-429-early'], rules: ['rate.429'] },
     { name: 'rate-header-reset-malformed', faults: ['rate-header-reset-malformed'], rules: ['rate.headers'] },
-  ] as Array<{ name: string; faults?: FaultName[]; rateLimit?: Partial<Profile['rateLimit']>; rules: RateRule[] }>) {
+  ] as Array<{ name: string; faults?: FaultName[]; rateLimit?: Partial<Profile['rateLimit']>; rules: RuleId[] }>) {
     test(`${name}: ${rules.length === 0 ? 'no contract finding' : rules.join(', ')}`, async () => {
       const target = await mockTarget({ faults, rateLimit });
       try {
         const probe = await runProbe(target);
-        const found = broken(probe, 'contract').map(([rule]) => rule);
-        if (rules.length === 0) expect(found, JSON.stringify(probe.summary().findings.slice(0, 3))).toEqual([]);
-        for (const rule of rules) expect(found, JSON.stringify(probe.summary().findings.slice(0, 3))).toContain(rule);
+        const found = broken(probe, 'contract');
+        if (rules.length === 0) expect(found, JSON.stringify(probe.findings.slice(0, 3))).toEqual([]);
+        for (const rule of rules) expect(found, JSON.stringify(probe.findings.slice(0, 3))).toContain(rule);
       } finally {
         await target.close();
       }
     });
   }
-});
-
-test('judgedRules: a rule counts as judged only on answers the engine checks against it', () => {
-  const headers = { period: '10s', periodSeconds: 10, remaining: 3, reset: '2026-01-01T00:00:10Z', resetMs: Date.parse('2026-01-01T00:00:10Z') };
-  const base = { findings: [], own: [], fresh: false, judgedStep: false, phase: 'spend' as const };
-  const explicit = { rate: { requests: 20, period: '10s', periodSeconds: 10 } as Rate, explicit: true };
-  // A served answer: headers and the rate in force; nothing about 429s or Retry-After.
-  expect(judgedRules({ ...base, status: 200, headers }, explicit)).toEqual(['rate.headers', 'rate.budget']);
-  expect(judgedRules({ ...base, status: 200, headers, judgedStep: true }, { ...explicit, explicit: false })).toEqual([
-    'rate.headers',
-    'rate.remaining',
-    'rate.429',
-    'platform.default-rate',
-  ]);
-  // A 429 without headers: its Retry-After, its timing, and the platform's "headers everywhere".
-  expect(judgedRules({ ...base, status: 429, headers: undefined, retryAfterApartSeconds: 0.2 }, explicit)).toEqual([
-    'rate.reset',
-    'rate.429',
-    'rate.retry-after',
-    'platform.rate-headers-everywhere',
-    'platform.retry-after-reset',
-  ]);
-  // A finding is always a judgement of its rule.
-  expect(
-    judgedRules({ ...base, status: 500, headers: undefined, findings: [{ rule: 'rate.headers', reason: 'x', request: 'GET', atMs: 0 }] }, explicit),
-  ).toEqual(['rate.headers']);
 });

@@ -1,7 +1,7 @@
 /**
  * The rate-limit probe's course (document, Limits and Errors), pure so that Node tests drive it: it
- * says when to send the next request, and hands every answer to the rule engine of
- * contracts/rate-limit-judge.ts, which decides. One window at a time:
+ * says when to send the next request, and hands every answer to the rate rules' observer
+ * (contracts/rules/rate-limit.ts), which decides. One window at a time:
  *
  * 1. start: a request in a window nobody else has spent (the first one, or after resting a period);
  * 2. spend: requests back to back until the first 429 (at most spendBound of the promised budget):
@@ -15,9 +15,10 @@
  * It sends one request at a time (one VU), so the order of the answers is the order the target
  * counted them, which the engine's decisions need. It assumes it is the key's only user.
  */
-import { RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
-import { type Exchange, type JudgedFinding, RateLimitJudge, type Verdict } from '../../contracts/rate-limit-judge.ts';
-import { type ExpectedRate, RATE_RULES, type RateRule, SPEND_PAST_BUDGET } from '../../contracts/rate-limit-rules.ts';
+import { headerLookup, RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
+import type { Exchange } from '../../contracts/rules/exchange.ts';
+import { finding, type Finding } from '../../contracts/rules/finding.ts';
+import { type ExpectedRate, RateObserver, type RateSeen, SPEND_PAST_BUDGET } from '../../contracts/rules/rate-limit.ts';
 
 export interface ProbeCourse {
   readonly expected: ExpectedRate;
@@ -31,47 +32,6 @@ export type ProbePhase = 'start' | 'spend' | 'honour' | 'rest';
 
 export type ProbeStep = { readonly kind: 'send'; readonly atMs: number; readonly phase: ProbePhase } | { readonly kind: 'done'; readonly reason: string };
 
-/** A verdict of the engine, with what the probe makes of it. */
-export interface ProbeEvent extends Verdict {
-  readonly status: number;
-  readonly phase: ProbePhase;
-  /** Findings of the probe itself (a 429 that never came). */
-  readonly own: readonly JudgedFinding[];
-}
-
-export interface ProbeSummary {
-  readonly responses: number;
-  readonly counts: Readonly<Record<RateRule, number>>;
-  /** The first findings of each rule. */
-  readonly findings: readonly JudgedFinding[];
-  readonly budgets: readonly number[];
-  readonly honoured: number;
-  readonly refusedAfterHonouring: number;
-  readonly refusals: number;
-}
-
-/**
- * The rules one answer was checked against, held or broken, mirroring when the engine
- * (contracts/rate-limit-judge.ts) judges each: the reports call a rule that no answer was checked
- * against "not checked", never "ok" (no 429 seen: nothing said about Retry-After).
- */
-export function judgedRules(event: ProbeEvent, expected: ExpectedRate): RateRule[] {
-  const served = event.status >= 200 && event.status < 300;
-  const refused = event.status === 429;
-  const rules = new Set<RateRule>();
-  // Headers are required on a served resource response, and judged wherever present; a 429 without them is a platform matter.
-  if (served || event.headers !== undefined) rules.add('rate.headers');
-  if (refused) rules.add('platform.rate-headers-everywhere');
-  if (event.judgedStep) rules.add('rate.remaining').add('rate.429');
-  // Every 429 is checked for coming after the budget ran out and before the reset, and for its Retry-After.
-  if (refused) rules.add('rate.429').add('rate.reset').add('rate.retry-after');
-  if (event.honoured !== undefined) rules.add('rate.retry-after');
-  if (served && event.headers !== undefined) rules.add(expected.explicit ? 'rate.budget' : 'platform.default-rate');
-  if (event.retryAfterApartSeconds !== undefined) rules.add('platform.retry-after-reset');
-  for (const finding of [...event.findings, ...event.own]) rules.add(finding.rule);
-  return RATE_RULES.filter((rule) => rules.has(rule));
-}
-
 /**
  * Requests spent in one window before the probe stops waiting for its 429: two budgets (a window that
  * renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
@@ -80,15 +40,20 @@ function spendBound(budget: number): number {
   return 2 * budget + SPEND_PAST_BUDGET;
 }
 
-/** Findings kept per rule for the reports; all are counted. */
-const KEEP_PER_RULE = 20;
 /** Refusals in a row after honouring Retry-After before the probe stops (each one is already a finding). */
 const MAX_REFUSED_RETRIES = 3;
 /** Start attempts (a request, then a period's rest) before the probe spends a window it could not see start. */
 const MAX_STARTS = 2;
 
 export class RateLimitProbe {
-  private readonly judge: RateLimitJudge;
+  /** Date headers narrow the clock difference: the probe compares its send times with X-Rate-Limit-Reset. */
+  readonly observer: RateObserver;
+  /** Every finding so far, the probe's own among them. */
+  readonly findings: Finding[] = [];
+  /** Requests served in each window measured from its first request to its first 429. */
+  readonly budgets: number[] = [];
+  honoured = 0;
+  refusedAfterHonouring = 0;
   private readonly course: ProbeCourse;
   private phase: ProbePhase = 'start';
   private restUntilMs = 0;
@@ -96,85 +61,70 @@ export class RateLimitProbe {
   private cycles = 0;
   private spent = 0;
   private spendStartMs = 0;
-  /** The engine already found a request served past the budget in this window. */
+  /** The observer already found a request served past the budget in this window. */
   private flagged = false;
   private promised: number | undefined;
   private refusedRetries = 0;
   private lastSentMs: number | undefined;
   private stopped: string | undefined;
-  private responses = 0;
-  private refusals = 0;
-  private honoured = 0;
-  private refusedAfterHonouring = 0;
-  private readonly budgets: number[] = [];
-  private readonly kept: JudgedFinding[] = [];
-  private readonly ruleCounts: Record<RateRule, number>;
 
   constructor(course: ProbeCourse) {
     this.course = course;
-    // Date headers narrow the clock difference: the probe compares its send times with X-Rate-Limit-Reset.
-    this.judge = new RateLimitJudge({ expected: course.expected, dateHeaders: true });
-    this.ruleCounts = {} as Record<RateRule, number>;
-    for (const rule of RATE_RULES) this.ruleCounts[rule] = 0;
-  }
-
-  /** Requests of the key made before the probe started (setup's token and first request): they may still count. */
-  before(sentMs: number, receivedMs: number): void {
-    this.judge.elsewhere(sentMs, receivedMs);
-    this.lastSentMs = Math.max(this.lastSentMs ?? 0, sentMs);
+    this.observer = new RateObserver({ expected: course.expected, dateHeaders: true });
   }
 
   /** What to do next at `nowMs`. */
   next(nowMs: number): ProbeStep {
     if (this.stopped !== undefined) return { kind: 'done', reason: this.stopped };
     let atMs = nowMs;
-    if (this.phase === 'honour') atMs = Math.max(nowMs, this.judge.retryAllowedAtMs() ?? nowMs);
+    if (this.phase === 'honour') atMs = Math.max(nowMs, this.observer.retryAllowedAtMs() ?? nowMs);
     if (this.phase === 'rest') atMs = Math.max(nowMs, this.restUntilMs);
     if (atMs > this.course.deadlineMs) return this.stop(`the probe's time ran out in phase ${this.phase}`);
     return { kind: 'send', atMs, phase: this.phase === 'rest' ? 'start' : this.phase };
   }
 
-  /** Feeds one answer; the probe moves on. */
-  observe(exchange: Exchange): ProbeEvent {
+  /**
+   * Feeds one exchange of the key (setup's token request and first request too: they may still
+   * count), returns its findings; the probe moves on.
+   */
+  observe(exchange: Exchange): Finding[] {
+    const found = [...this.observer.observe(exchange)];
+    const seen = this.observer.seen;
+    const sentMs = exchange.sentMs ?? 0;
+    const receivedMs = exchange.receivedMs ?? sentMs;
+    this.lastSentMs = Math.max(this.lastSentMs ?? 0, sentMs);
+    if (exchange.origin === 'auth' || this.stopped !== undefined) return this.keep(found);
     const phase: ProbePhase = this.phase === 'rest' ? 'start' : this.phase;
-    const verdict = this.judge.observe(exchange);
-    const own: JudgedFinding[] = [];
-    this.responses++;
-    this.lastSentMs = exchange.sentMs;
     const served = exchange.status >= 200 && exchange.status < 300;
     const refused = exchange.status === 429;
-    if (refused) this.refusals++;
-    if (verdict.honoured === true) this.honoured++;
-    if (verdict.honoured === false) this.refusedAfterHonouring++;
-    if (verdict.budget !== undefined) this.budgets.push(verdict.budget.served);
+    if (seen.honoured === true) this.honoured++;
+    if (seen.honoured === false) this.refusedAfterHonouring++;
+    if (seen.budget !== undefined) this.budgets.push(seen.budget.served);
 
     if (!served && !refused) {
       // Neither served nor refused for the rate (an expired token, a server error): the run cannot judge the limit.
-      this.stop(`${exchange.request} answered ${exchange.status}: the probe needs 2xx or 429`);
+      this.stop(`${exchange.request.method} ${exchange.request.url} answered ${exchange.status}: the probe needs 2xx or 429`);
     } else if (phase === 'start' || (phase === 'honour' && served)) {
-      if (verdict.fresh || (phase === 'start' && this.starts + 1 >= MAX_STARTS)) this.beginWindow(verdict);
-      else if (phase === 'start') {
-        this.starts++;
+      if (seen.fresh || (phase === 'start' && this.starts + 1 >= MAX_STARTS)) this.beginWindow(seen);
+      else {
+        if (phase === 'start') this.starts++;
         this.rest();
-      } else this.rest();
+      }
       if (refused) this.phase = 'honour';
     } else if (phase === 'spend') {
       this.spent++;
-      if (verdict.findings.some((f) => f.rule === 'rate.429')) this.flagged = true;
+      if (found.some((f) => f.rule === 'rate.429')) this.flagged = true;
       if (refused) {
         this.phase = 'honour';
         this.refusedRetries = 0;
       } else if (this.spent >= spendBound(this.promised ?? this.course.expected.rate.requests)) {
         // Within less than a period, at most two windows overlap: more served than two budgets is a 429
         // that never came, whatever the kind of window. Slower than that, nothing is certain.
-        const periodMs = this.course.expected.rate.periodSeconds * 1000;
-        if (!this.flagged && exchange.receivedMs - this.spendStartMs < periodMs - RESET_RESOLUTION_MS) {
-          own.push({
-            rule: 'rate.429',
-            reason: `no 429 in ${this.spent} requests served within ${((exchange.receivedMs - this.spendStartMs) / 1000).toFixed(1)} s, more than two budgets of ${this.promised ?? this.course.expected.rate.requests}`,
-            request: exchange.request,
-            atMs: exchange.receivedMs,
-          });
+        const tookMs = receivedMs - this.spendStartMs;
+        if (!this.flagged && tookMs < this.course.expected.rate.periodSeconds * 1000 - RESET_RESOLUTION_MS) {
+          const budget = this.promised ?? this.course.expected.rate.requests;
+          const broken = { expected: `a 429 within two budgets of ${budget}`, got: `${this.spent} requests served within ${(tookMs / 1000).toFixed(1)} s` };
+          found.push(finding('rate.429', broken, `${exchange.request.method} ${exchange.request.url}`, receivedMs));
         }
         this.rest();
       }
@@ -182,14 +132,15 @@ export class RateLimitProbe {
       this.refusedRetries++;
       if (this.refusedRetries >= MAX_REFUSED_RETRIES) this.stop(`${MAX_REFUSED_RETRIES} requests in a row were refused after honouring Retry-After`);
     }
-    for (const finding of [...verdict.findings, ...own]) {
-      this.ruleCounts[finding.rule]++;
-      if (this.ruleCounts[finding.rule] <= KEEP_PER_RULE) this.kept.push(finding);
-    }
-    return { ...verdict, findings: verdict.findings, status: exchange.status, phase, own };
+    return this.keep(found);
   }
 
-  private beginWindow(verdict: Verdict): void {
+  private keep(found: Finding[]): Finding[] {
+    this.findings.push(...found);
+    return found;
+  }
+
+  private beginWindow(seen: RateSeen): void {
     if (this.cycles >= this.course.windows + 1 || this.budgets.length >= this.course.windows) {
       this.stop(`${this.budgets.length} of ${this.course.windows} window(s) measured`);
       return;
@@ -199,7 +150,7 @@ export class RateLimitProbe {
     this.spent = 1;
     this.flagged = false;
     this.spendStartMs = this.lastSentMs ?? 0;
-    this.promised = verdict.headers === undefined ? undefined : verdict.headers.remaining + 1;
+    this.promised = seen.headers === undefined ? undefined : seen.headers.remaining + 1;
   }
 
   /** Rests until a period after the last request (plus Reset's resolution): nothing of the key counts then on any window. */
@@ -216,20 +167,26 @@ export class RateLimitProbe {
     this.stopped = this.stopped ?? reason;
     return { kind: 'done', reason: this.stopped };
   }
+}
 
-  get counts(): Readonly<Record<RateRule, number>> {
-    return { ...this.ruleCounts };
-  }
-
-  summary(): ProbeSummary {
-    return {
-      responses: this.responses,
-      counts: this.counts,
-      findings: [...this.kept],
-      budgets: [...this.budgets],
-      honoured: this.honoured,
-      refusedAfterHonouring: this.refusedAfterHonouring,
-      refusals: this.refusals,
-    };
-  }
+/** One exchange of the probe's key, as the observer reads it: a GET of `list` on the api origin, or the token request (`list` undefined). */
+export function probeExchange(
+  url: string,
+  list: 'content' | 'users' | undefined,
+  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>> },
+  sentMs: number,
+  receivedMs: number,
+): Exchange {
+  const request = { method: list === undefined ? 'POST' : 'GET', url };
+  return {
+    origin: list === undefined ? 'auth' : 'api',
+    list,
+    request,
+    status: answer.status,
+    header: headerLookup(answer.headers),
+    body: undefined,
+    text: '',
+    sentMs,
+    receivedMs,
+  };
 }

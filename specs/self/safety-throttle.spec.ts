@@ -4,8 +4,7 @@
  * test moves: waits are recorded and skipped over, never slept through.
  */
 import type { Rate } from '../../contracts/duration.ts';
-import { parseRetryAfter } from '../../contracts/rate-limit.ts';
-import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../contracts/rate-limit-retry.ts';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../../contracts/rate-limit.ts';
 import { createMock, type MockServer } from '../../mock/app.ts';
 import { expect, RETRY_ANNOTATION, TAGS, test } from '../fixtures/index.ts';
 import { ORG_KEY as ORG, rateHarness } from '../../harness/rate/rate-harness.ts';

@@ -3,7 +3,7 @@
  * load/lib/probe.ts for LP_PROBE_WINDOWS windows, bounded in time and requests; and the buckets of its
  * Remaining / 429 plot.
  */
-import { RATE_RULES, SPEND_PAST_BUDGET, type ExpectedRate } from '../../../contracts/rate-limit-rules.ts';
+import { type ExpectedRate, rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
 import { type EnvRecord, envNumber, envString } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import {
@@ -94,7 +94,7 @@ export function probeOptions(plan: ProbePlan, strict: boolean): LoadOptions<PerV
     },
     thresholds: {
       ...COMMON_THRESHOLDS,
-      ...ruleThresholds(METRICS.rateFindings, RATE_RULES, strict),
+      ...ruleThresholds(METRICS.rateFindings, rateRuleIds(), strict),
       // The probe proves nothing unless it went past the budget, measured it, and saw a retry served.
       [METRICS.rateLimited]: ['count>0'],
       [METRICS.retryHonoured]: ['count>0'],
