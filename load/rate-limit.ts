@@ -150,16 +150,13 @@ export function teardown(data: SetupData): void {
   logout(env, data.credentials);
 }
 
-const SENTENCES: Record<string, string> = {};
-for (const rule of RATE_RULES) SENTENCES[rule] = RULES[rule].statement;
-
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   return summaryFiles(data, {
     script: 'rate-limit',
     rules: {
       metric: METRICS.rateFindings,
-      sentences: SENTENCES,
-      reportedOnly: strict ? [] : RATE_RULES.filter((rule) => RULES[rule].level === 'platform'),
+      ids: RATE_RULES,
+      strict,
       // The rate in force is judged under one of two rules, by whether LP_RATE names it.
       notChecked: plan.expected.explicit
         ? { 'platform.default-rate': 'LP_RATE is set, so the rate in force is judged against it (rate.budget)' }

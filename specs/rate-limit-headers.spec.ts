@@ -49,10 +49,8 @@ test.describe('every resource response', () => {
         expect(response).toHaveStatus(200);
         const now = await targetNow();
         const { findings } = judgeRateHeaders(headerLookup(response.headers), { status: response.status, nowMs: now, clockSlackMs: TARGET_CLOCK_SLACK_MS });
-        verdict.record(
-          ['rate.headers'],
-          findings.map((f) => ({ rule: f.rule, message: `${f.reason} (${describeRequest(response.request)})` })),
-        );
+        verdict.checked('rate.headers');
+        for (const f of findings) verdict.judge(f.rule, false, `${f.reason} (${describeRequest(response.request)})`);
       },
     );
   }
@@ -75,10 +73,9 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     });
     rateTest.skip(!steps.some((s) => s.judged), `Not checked: each of the ${REQUESTS} requests may have come after the reset the answer before it announced.`);
     const request = `GET ${api.url('listContent', { limit: 1 })}`;
-    verdict.record(
-      ['rate.remaining'],
-      steps.flatMap((s, i) => (s.finding ? [{ rule: s.finding.rule, message: `request ${i + 2} of ${REQUESTS}: ${s.finding.reason} (${request})` }] : [])),
-    );
+    verdict.checked('rate.remaining');
+    for (const [i, s] of steps.entries())
+      if (s.finding) verdict.judge(s.finding.rule, false, `request ${i + 2} of ${REQUESTS}: ${s.finding.reason} (${request})`);
   });
 
   rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock, verdict }) => {
@@ -93,16 +90,11 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     );
     // The token request in between may count too: the rate covers all endpoints.
     const step = judgeRemainingStep({ before, after, afterServed: true, between: { counted: 0, uncertain: 1 }, returned: 0 });
-    verdict.record(
-      ['rate.per-client'],
-      step.finding
-        ? [
-            {
-              rule: 'rate.per-client',
-              message: `a new token of the same client after Remaining ${before.remaining} for the old one: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
-            },
-          ]
-        : [],
+    verdict.judge(
+      'rate.per-client',
+      step.finding === undefined,
+      () =>
+        `a new token of the same client after Remaining ${before.remaining} for the old one: ${step.finding?.reason} (GET ${api.url('listContent', { limit: 1 })})`,
     );
   });
 
@@ -127,16 +119,11 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
         );
         // One request of the watching key between its two answers: the other key's requests must not count.
         const step = judgeRemainingStep({ before, after, afterServed: true, returned: 0 });
-        verdict.record(
-          ['rate.per-client'],
-          step.finding
-            ? [
-                {
-                  rule: 'rate.per-client',
-                  message: `the ${watcher} key after ${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client) in between: ${step.finding.reason} (GET ${api.url('listContent', { limit: 1 })})`,
-                },
-              ]
-            : [],
+        verdict.judge(
+          'rate.per-client',
+          step.finding === undefined,
+          () =>
+            `the ${watcher} key after ${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client) in between: ${step.finding?.reason} (GET ${api.url('listContent', { limit: 1 })})`,
         );
       },
     );
@@ -163,5 +150,6 @@ function judgeRate(
   const expected = { rate: configured ?? DEFAULT_RATE, explicit: configured !== undefined };
   const finding = judgeRateInForce(headers, expected, false);
   const rule = expected.explicit ? 'rate.budget' : 'platform.default-rate';
-  verdict.record([rule], finding ? [{ rule: finding.rule, message: `${finding.reason} (${request})` }] : []);
+  verdict.checked(rule);
+  if (finding) verdict.judge(finding.rule, false, `${finding.reason} (${request})`);
 }

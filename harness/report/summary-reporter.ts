@@ -17,7 +17,6 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { trippedSentence } from '../target/breaker.ts';
-import { RESPONSE_RULES } from '../verdict/response-rules.ts';
 import { addSuiteProperties } from './junit-properties.ts';
 import { coverage, deviationsOf, type RuleCoverage, type TestRecord } from './coverage.ts';
 import { countsLine, renderRunHtml, renderRunText } from './render.ts';
@@ -131,7 +130,7 @@ export default class SummaryReporter implements Reporter {
     if (stopped !== undefined && counts.failed === 0) counts.failed = 1;
 
     const declaring = records.some((r) => r.declared.length > 0);
-    this.#rules = declaring ? coverage(records, RESPONSE_RULES) : undefined;
+    this.#rules = declaring ? coverage(records) : undefined;
     this.#records = records;
     const name = process.env.LP_SUMMARY_NAME ?? 'last';
     const dir = path.join('reports', 'summary');

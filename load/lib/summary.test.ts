@@ -1,12 +1,10 @@
 import { expect, test } from '@playwright/test';
+import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 
-const SENTENCES = {
-  'rate.retry-after': 'every 429 carries Retry-After',
-  'rate.remaining': 'X-Rate-Limit-Remaining falls by one per request',
-  'rate.429': 'a request past the budget gets 429',
-  'platform.retry-after-reset': 'Retry-After names the reset',
-};
+const IDS: RuleId[] = ['rate.retry-after', 'rate.remaining', 'rate.429', 'platform.retry-after-reset'];
+/** A rule's line: its id and its statement. */
+const named = (id: RuleId) => `${id}: ${RULES[id].statement}`;
 import {
   buildReport,
   collectSecrets,
@@ -72,7 +70,7 @@ const DATA: K6SummaryData = {
 
 const OPTIONS = {
   script: 'rate-limit',
-  rules: { metric: METRICS.rateFindings, sentences: SENTENCES, reportedOnly: ['platform.retry-after-reset'] },
+  rules: { metric: METRICS.rateFindings, ids: IDS },
   plotBucketMs: 1000,
   secrets: [SECRET],
   target: 'http://127.0.0.1:4011',
@@ -93,7 +91,7 @@ test.describe('reading k6 summary data', () => {
     expect(report.ok).toBe(false);
     expect(report.rules.find((r) => r.rule === 'rate.retry-after')).toEqual({
       rule: 'rate.retry-after',
-      sentence: SENTENCES['rate.retry-after'],
+      sentence: RULES['rate.retry-after'].statement,
       count: 3,
       judged: 5,
       state: 'broken',
@@ -139,14 +137,12 @@ test.describe('the report files', () => {
   test('JUnit: a failing testcase per broken rule and failed check, saying what was expected', () => {
     const xml = files['reports/load/rate-limit.junit.xml'] ?? '';
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="load.rate-limit" tests="\d+" failures="3"/);
+    expect(xml).toContain(`name="${named('rate.retry-after')}" time="0"><failure message="broken 3 time(s) in 5 judged; expected never" type="rules"`);
     expect(xml).toContain(
-      'name="rate.retry-after: every 429 carries Retry-After" time="0"><failure message="broken 3 time(s) in 5 judged; expected never" type="rules"',
+      `name="${named('platform.retry-after-reset')}" time="0"><system-out>platform deviation: broken 2 time(s) in 2 judged; expected never (fails only with LP_STRICT=1)</system-out>`,
     );
-    expect(xml).toContain(
-      'name="platform.retry-after-reset: Retry-After names the reset" time="0"><system-out>platform deviation: broken 2 time(s) in 2 judged; expected never (fails only with LP_STRICT=1)</system-out>',
-    );
-    expect(xml).toContain('name="rate.remaining: X-Rate-Limit-Remaining falls by one per request" time="0"></testcase>');
-    expect(xml).toContain('name="rate.429: a request past the budget gets 429" time="0"><skipped message="not checked: no request exercised it"/></testcase>');
+    expect(xml).toContain(`name="${named('rate.remaining')}" time="0"></testcase>`);
+    expect(xml).toContain(`name="${named('rate.429')}" time="0"><skipped message="not checked: no request exercised it"/></testcase>`);
     expect(xml).toContain('<failure message="expected count==0, got 3"');
     expect(xml).toContain('a &lt;b&gt;bold&lt;/b&gt; check');
     expect(xml).not.toMatch(/<b>bold/);
@@ -165,10 +161,10 @@ test.describe('the report files', () => {
   test('stdout: verdict first, then what failed', () => {
     const text = files.stdout ?? '';
     expect(text.split('\n')[0]).toBe('load/rate-limit: FAILED in 22.5 s');
-    expect(text).toContain('FAIL rate.retry-after: every 429 carries Retry-After (3x)');
-    expect(text).toContain('ok   rate.remaining: X-Rate-Limit-Remaining falls by one per request\n');
-    expect(text).toContain('--   rate.429: a request past the budget gets 429 (not checked: no request exercised it)');
-    expect(text).toContain('warn platform.retry-after-reset: Retry-After names the reset (2x, a platform deviation)');
+    expect(text).toContain(`FAIL ${named('rate.retry-after')} (3x)`);
+    expect(text).toContain(`ok   ${named('rate.remaining')}\n`);
+    expect(text).toContain(`--   ${named('rate.429')} (not checked: no request exercised it)`);
+    expect(text).toContain(`warn ${named('platform.retry-after-reset')} (2x, a platform deviation)`);
     expect(text).toContain('FAIL check "leaky [redacted]": 1 of 2 failed');
   });
 });
@@ -185,11 +181,11 @@ test('a passing run without a plot', () => {
 });
 
 test.describe('nothing exercised is never called ok', () => {
-  const SMOKE = { token: 'the token endpoint issues a token', pagination: 'the next page is reachable', 'item-count': 'a walk yields every item' };
-  const rules = { metric: METRICS.smokeViolations, sentences: SMOKE, notChecked: { 'item-count': 'LP_EXPECTED_ITEMS is not set' } };
+  const SMOKE: RuleId[] = ['token.issued', 'snapshot.next', 'snapshot.traversal'];
+  const rules = { metric: METRICS.smokeViolations, ids: SMOKE, notChecked: { 'snapshot.traversal': 'LP_EXPECTED_ITEMS is not set' } };
   const judgedOnly = (counts: Record<string, number>) =>
     Object.fromEntries(
-      Object.keys(SMOKE).map((rule) => [
+      SMOKE.map((rule) => [
         `${METRICS.rulesJudged}{rule:${rule}}`,
         { type: 'counter' as const, values: { count: counts[rule] ?? 0 }, thresholds: { 'count>=0': { ok: true } } },
       ]),
@@ -198,7 +194,7 @@ test.describe('nothing exercised is never called ok', () => {
   test('a check with zero passes and zero fails is "not checked", in every output', () => {
     const data: K6SummaryData = {
       root_group: { name: '', path: '', groups: [], checks: [{ name: 'the next page is reachable', passes: 0, fails: 0 }] },
-      metrics: { ...judgedOnly({ token: 1 }) },
+      metrics: { ...judgedOnly({ 'token.issued': 1 }) },
     };
     const report = buildReport(data, { script: 'smoke', rules });
     expect(report.checks).toEqual([{ name: 'the next page is reachable', group: '', passes: 0, fails: 0, state: 'not checked' }]);
@@ -210,21 +206,21 @@ test.describe('nothing exercised is never called ok', () => {
   test('a rule: ok when judged and held, broken when a judgement failed, else not checked with the reason the script gives', () => {
     const data: K6SummaryData = {
       metrics: {
-        ...judgedOnly({ token: 3, pagination: 0 }),
+        ...judgedOnly({ 'token.issued': 3, 'snapshot.next': 0 }),
         [METRICS.smokeViolations]: { type: 'counter', values: { count: 0 }, thresholds: { 'count==0': { ok: true } } },
       },
     };
     const report = buildReport(data, { script: 'smoke', rules });
     expect(report.rules.map((r) => [r.rule, r.state, r.reason])).toEqual([
-      ['token', 'ok', undefined],
-      ['pagination', 'not checked', 'no request exercised it'],
-      ['item-count', 'not checked', 'LP_EXPECTED_ITEMS is not set'],
+      ['token.issued', 'ok', undefined],
+      ['snapshot.next', 'not checked', 'no request exercised it'],
+      ['snapshot.traversal', 'not checked', 'LP_EXPECTED_ITEMS is not set'],
     ]);
     expect(report.ok).toBe(true);
     const text = textSummary(report);
-    expect(text).toContain('  ok   token: the token endpoint issues a token\n');
-    expect(text).toContain('  --   pagination: the next page is reachable (not checked: no request exercised it)');
-    expect(text).toContain('  --   item-count: a walk yields every item (not checked: LP_EXPECTED_ITEMS is not set)');
+    expect(text).toContain(`  ok   ${named('token.issued')}\n`);
+    expect(text).toContain(`  --   ${named('snapshot.next')} (not checked: no request exercised it)`);
+    expect(text).toContain(`  --   ${named('snapshot.traversal')} (not checked: LP_EXPECTED_ITEMS is not set)`);
     const xml = junitXml(report);
     expect(xml).toMatch(/<testsuites name="load.smoke" tests="4" failures="0" errors="0" skipped="2"/);
     expect(xml).toContain('<skipped message="not checked: LP_EXPECTED_ITEMS is not set"/>');

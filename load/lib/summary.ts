@@ -19,6 +19,7 @@
  * import the rest.
  */
 import { Redactor } from '../../contracts/redact.ts';
+import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
@@ -56,15 +57,15 @@ export interface SummaryOptions {
   /** Directory of the report files (must exist: k6 v0.47 does not create it). Default `reports/load`. */
   readonly dir?: string;
   /**
-   * The counter whose `{rule:…}` submetrics name broken rules, and each rule's sentence; `reportedOnly`
-   * rules (platform deviations without LP_STRICT=1) are reported without failing the run.
+   * The counter whose `{rule:…}` submetrics name broken rules, and the rules (ids of contracts/rules/,
+   * each worded by its statement); a platform rule is reported without failing the run unless `strict`.
    */
   readonly rules?: {
     readonly metric: string;
-    readonly sentences: Readonly<Record<string, string>>;
-    readonly reportedOnly?: readonly string[];
+    readonly ids: readonly RuleId[];
+    readonly strict?: boolean;
     /** Why a rule is not judged in this run's configuration (e.g. a setting left unset); default: no request exercised it. */
-    readonly notChecked?: Readonly<Record<string, string>>;
+    readonly notChecked?: Partial<Record<RuleId, string>>;
   };
   /** Bucket length of the probe's plot; no plot when absent. */
   readonly plotBucketMs?: number;
@@ -235,24 +236,15 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
     if (parsed.metric === METRICS.rulesJudged && parsed.tags.rule !== undefined) judged[parsed.tags.rule] = metric.values.count ?? 0;
   }
   const keyRefused = (data.metrics[METRICS.keyRefused]?.values.count ?? 0) > 0;
-  const rules: RuleResult[] = options.rules
-    ? Object.keys(options.rules.sentences).map((rule): RuleResult => {
-        const count = counts[rule] ?? 0;
-        // A finding is a judgement even where the judged count went missing.
-        const times = Math.max(judged[rule] ?? 0, count);
-        const state = lineState(times - count, count);
-        const reason = state !== 'not checked' ? undefined : keyRefused ? KEY_REFUSED_LINE : (options.rules?.notChecked?.[rule] ?? NOT_EXERCISED);
-        return {
-          rule,
-          sentence: options.rules?.sentences[rule] ?? rule,
-          count,
-          judged: times,
-          state,
-          ...(reason === undefined ? {} : { reason }),
-          reportedOnly: options.rules?.reportedOnly?.includes(rule) ?? false,
-        };
-      })
-    : [];
+  const rules: RuleResult[] = (options.rules?.ids ?? []).map((rule): RuleResult => {
+    const count = counts[rule] ?? 0;
+    // A finding is a judgement even where the judged count went missing.
+    const times = Math.max(judged[rule] ?? 0, count);
+    const state = lineState(times - count, count);
+    const reason = state !== 'not checked' ? undefined : keyRefused ? KEY_REFUSED_LINE : (options.rules?.notChecked?.[rule] ?? NOT_EXERCISED);
+    const reportedOnly = options.rules?.strict !== true && RULES[rule].level === 'platform';
+    return { rule, sentence: RULES[rule].statement, count, judged: times, state, ...(reason === undefined ? {} : { reason }), reportedOnly };
+  });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
   const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
   for (const key of Object.keys(data.metrics).sort()) {

@@ -13,7 +13,7 @@
 import { parsePeriod, type Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
-import { type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
+import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
 import { readDefaulted, type SettingName } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
@@ -59,31 +59,28 @@ export const PACED_THRESHOLDS: Thresholds = {
 };
 
 /**
- * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first
- * finding; a platform rule is reported (its threshold always holds) and fails only with LP_STRICT=1.
+ * The rules a script reports, in report order: every per-response rule (each answer it gets is judged
+ * by them) and `own`, those it judges itself.
  */
-export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
-  const thresholds: Thresholds = {};
-  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
-  return { ...thresholds, ...judgedThresholds(rules) };
+export function reportedRules(own: readonly RuleId[]): RuleId[] {
+  return RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
 }
 
 /**
- * Always-true thresholds on METRICS.rulesJudged{rule:…}: they only make k6 report each rule's count of
- * judgements, which tells the reports a rule held (judged, never broken) from a rule no request exercised.
+ * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first
+ * finding; a platform rule is reported (its threshold always holds) and fails only with LP_STRICT=1.
+ * A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
+ * handleSummary learns which rule broke (it only sees aggregates). The always-true ones on
+ * METRICS.rulesJudged{rule:…} only make k6 report each rule's count of judgements, which tells the
+ * reports a rule that held (judged, never broken) from one no request exercised.
  */
-function judgedThresholds(rules: readonly string[]): Thresholds {
+export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
   const thresholds: Thresholds = {};
-  for (const rule of rules) thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
+  for (const rule of rules) {
+    thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
+    thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
+  }
   return thresholds;
-}
-
-export function perRule(metric: string, rules: readonly string[]): Thresholds {
-  const thresholds: Thresholds = { [metric]: ['count==0'] };
-  // A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
-  // handleSummary learns which rule failed (it only sees aggregates).
-  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = ['count==0'];
-  return { ...thresholds, ...judgedThresholds(rules) };
 }
 
 /** Whole seconds, at least 1, as k6 writes a duration. */
@@ -172,6 +169,11 @@ export function scopedLists(scopes: readonly string[], script: string): ScopedLi
     else skipped.push(`${script}: LP_SCOPES ${scopes.join(',')} holds neither ${accepted.join(' nor ')}, so GET ${endpoint.path} is left out.`);
   }
   return { held, skipped };
+}
+
+/** The rule a served answer of `list` to a token of its scope keeps: users.list, or the platform's scope of the content list. */
+export function listRule(list: ListEndpoint): RuleId {
+  return list.id === 'listUsers' ? 'users.list' : 'platform.endpoint-scopes';
 }
 
 /** LP_SCOPES as the scripts request it (load/lib/env.ts readLoadEnv reads the same). */

@@ -5,8 +5,9 @@
  */
 import type { Rate } from '../../../contracts/duration.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
-import { WALK_RULES } from '../../../contracts/pagination.ts';
-import { EnvError, type EnvRecord, envNumber, envOptionalNumber, readRate } from '../env.ts';
+import type { RuleId } from '../../../contracts/rules/index.ts';
+import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
+import { EnvError, type EnvRecord, envFlag, envNumber, envOptionalNumber, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { type Grid, laneIntervalSeconds, planGrid } from '../pacing.ts';
 import {
@@ -18,7 +19,8 @@ import {
   type ListEndpoint,
   type LoadOptions,
   PACED_THRESHOLDS,
-  perRule,
+  reportedRules,
+  ruleThresholds,
   scopedLists,
   seconds,
   TREND_STATS,
@@ -42,9 +44,13 @@ export interface PaginationPlan {
   readonly lists: readonly ListEndpoint[];
   /** Sentences for the lists left out for want of a scope. */
   readonly skipped: readonly string[];
+  /** The rules the run judges and reports: the walk's and the per-response ones. */
+  readonly rules: readonly RuleId[];
+  /** LP_STRICT: a broken platform rule fails the run. */
+  readonly strict: boolean;
 }
 
-/** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES. */
+/** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES, LP_STRICT. */
 export function paginationPlan(env: EnvRecord): PaginationPlan {
   const rate = readRate(env);
   const share = budgetShare(env);
@@ -67,7 +73,22 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const [content, users] = [scoped.held.find((e) => e.id === 'listContent'), scoped.held.find((e) => e.id === 'listUsers')];
   if (content === undefined && users === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
   const lists = content === undefined ? [users as ListEndpoint] : users === undefined ? [content] : [content, content, content, users];
-  return { rate, share, vus, durationSeconds, limit, grid, intervalSeconds, expectedItems, stopAfter, lists, skipped: scoped.skipped };
+  const rules = reportedRules(WALK_RULE_IDS);
+  return {
+    rate,
+    share,
+    vus,
+    durationSeconds,
+    limit,
+    grid,
+    intervalSeconds,
+    expectedItems,
+    stopAfter,
+    lists,
+    skipped: scoped.skipped,
+    rules,
+    strict: envFlag(env, 'LP_STRICT'),
+  };
 }
 
 export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
@@ -84,7 +105,7 @@ export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVus
     thresholds: {
       ...COMMON_THRESHOLDS,
       ...PACED_THRESHOLDS,
-      ...perRule(METRICS.walkViolations, Object.keys(WALK_RULES)),
+      ...ruleThresholds(METRICS.walkViolations, plan.rules, plan.strict),
       [METRICS.walksCompleted]: ['count>0'],
     },
     summaryTrendStats: TREND_STATS,

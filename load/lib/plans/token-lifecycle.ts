@@ -8,7 +8,8 @@
  * before its scenario is fixed whether the target does, so the plan always counts them.
  */
 import type { Rate } from '../../../contracts/duration.ts';
-import { type EnvRecord, envNumber, readRate } from '../env.ts';
+import type { RuleId } from '../../../contracts/rules/index.ts';
+import { type EnvRecord, envFlag, envNumber, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { type Grid, planGrid } from '../pacing.ts';
 import {
@@ -18,21 +19,15 @@ import {
   envDurationSeconds,
   envScopes,
   type ListEndpoint,
+  listRule,
   type LoadOptions,
   PACED_THRESHOLDS,
-  perRule,
+  reportedRules,
+  ruleThresholds,
   scopedLists,
   seconds,
   TREND_STATS,
 } from './common.ts';
-
-/** The token lifecycle's rules (document, States and transitions; Authentication 9). */
-export const LIFECYCLE_RULES = {
-  'token-issued': 'a token request with valid credentials gets an access token',
-  'token-works': 'a fresh token lists content',
-  'logout-accepted': 'logout with the bearer token succeeds',
-  'logged-out-refused': 'a logged-out token no longer authenticates (401, or 403 where the document is open)',
-} as const;
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;
@@ -47,10 +42,14 @@ export interface LifecyclePlan {
   readonly lifecyclesPerPeriod: number;
   /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
   readonly list: ListEndpoint | undefined;
+  /** The rules the run judges and reports (document, States and transitions; Authentication 9). */
+  readonly rules: readonly RuleId[];
+  /** LP_STRICT: a broken platform rule fails the run. */
+  readonly strict: boolean;
   readonly skipped: readonly string[];
 }
 
-/** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES. */
+/** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   const rate = readRate(env);
   const share = budgetShare(env);
@@ -60,7 +59,10 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   const scoped = scopedLists(envScopes(env), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
-  return { rate, share, vus, durationSeconds, grid, lifecyclesPerPeriod: Math.floor(grid.perPeriod / LIFECYCLE_REQUESTS), list, skipped };
+  const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
+  const rules = reportedRules(['token.issued', 'platform.logout-response', ...used]);
+  const lifecyclesPerPeriod = Math.floor(grid.perPeriod / LIFECYCLE_REQUESTS);
+  return { rate, share, vus, durationSeconds, grid, lifecyclesPerPeriod, list, rules, strict: envFlag(env, 'LP_STRICT'), skipped };
 }
 
 export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
@@ -77,7 +79,7 @@ export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusSc
     thresholds: {
       ...COMMON_THRESHOLDS,
       ...PACED_THRESHOLDS,
-      ...perRule(METRICS.lifecycleViolations, Object.keys(LIFECYCLE_RULES)),
+      ...ruleThresholds(METRICS.lifecycleViolations, plan.rules, plan.strict),
       [METRICS.lifecyclesCompleted]: ['count>0'],
     },
     summaryTrendStats: TREND_STATS,
