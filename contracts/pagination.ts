@@ -10,6 +10,7 @@
  *   bound's day may be in or out (`edge`); every other item is decided exactly.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
+import { parseQuery } from './url.ts';
 
 /** Pages a walk may take beyond ceil(items / limit): one trailing empty page (reference notes, final page). */
 const PAGE_SLACK = 1;
@@ -22,18 +23,7 @@ export function walkPageBound(items: number, limit: number): number {
 /** The `next` query parameter of a URL (decoded); undefined when it has none. */
 export function nextValue(url: string): string | undefined {
   const query = url.split('#')[0]?.split('?')[1];
-  if (query === undefined) return undefined;
-  for (const part of query.split('&')) {
-    const eq = part.indexOf('=');
-    if ((eq < 0 ? part : part.slice(0, eq)) !== 'next') continue;
-    const raw = eq < 0 ? '' : part.slice(eq + 1);
-    try {
-      return decodeURIComponent(raw.replace(/\+/g, ' '));
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
+  return query === undefined ? undefined : parseQuery(query).find(([name]) => name === 'next')?.[1];
 }
 
 /** Rule 2: the same request as `firstUrl`, byte for byte, with `next` set to `cursor`. */

@@ -13,8 +13,7 @@ import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts'
 import { PaginationWalk } from '../contracts/rules/walk.ts';
 import { abortTest, type Credentials, stopForRefusedKey } from './k6/api.ts';
 import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
-import { judgeAnswer, recorder } from './k6/verdict.ts';
-import { exchangeOf } from './lib/checks.ts';
+import { judgedGet, recorder } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { compareRate } from './lib/plans/common.ts';
@@ -76,9 +75,7 @@ export default function (data: SetupData): void {
   });
   // The walk stops itself at MAX_PAGES; the loop's own bound is a second guard.
   for (let url = walk.next; url !== undefined && walk.pages <= MAX_PAGES; url = walk.next) {
-    const exchange = exchangeOf(paced.get(url, data.credentials, `walk GET ${list.path}`), 'api', list.id === 'listContent' ? 'content' : 'users');
-    judgeAnswer(record, exchange);
-    record([], walk.observe(exchange));
+    record([], walk.observe(judgedGet(record, paced, url, data.credentials, `walk GET ${list.path}`, list)));
   }
   record(walk.judged, walk.end());
   walksCompleted.add(walk.complete && walk.findings.length === 0 ? 1 : 0);

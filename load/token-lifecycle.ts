@@ -9,13 +9,9 @@
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { ENDPOINTS } from '../contracts/endpoints.ts';
 import { UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import { isRefusal } from '../contracts/rules/exchange.ts';
-import { stopForRefusedKey } from './k6/api.ts';
 import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
-import { judgeAnswer, recorder, verdict } from './k6/verdict.ts';
-import { exchangeOf } from './lib/checks.ts';
+import { judgedGet, judgedLogout, judgedToken, recorder, verdict } from './k6/verdict.ts';
 import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { listRule } from './lib/plans/common.ts';
@@ -36,7 +32,6 @@ const rateLimited = new Counter(METRICS.rateLimited);
 
 const list = plan.list;
 const listUrl = list === undefined ? '' : joinUrl(env.baseUrl, list.path, { limit: 1 });
-const listOf = list?.id === 'listUsers' ? 'users' : 'content';
 const PACED: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
 
 export function setup(): void {
@@ -45,49 +40,17 @@ export function setup(): void {
 
 // One lane per VU, across its lifecycles.
 let paced: Paced | undefined;
-/** Whether the key has worked once for this VU: a refusal after that is the service's, judged under token.issued. */
-let issued = false;
 
 export default function (): void {
   paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, null);
-  const token = paced.token(env);
-  // A key refused before it ever worked for this VU is our setting: the run stops naming it, and no rule is blamed.
-  if (!token.ok && token.refused && !issued) stopForRefusedKey(`token-lifecycle: ${token.reason}`);
-  judgeAnswer(record, exchangeOf(token.response, 'auth'));
-  if (!verdict(record, 'token.issued', token.ok, () => ({ expected: 'a token', got: token.ok ? '' : token.reason }), 'POST /oauth/token') || !token.ok) {
-    completed.add(0);
-    return;
-  }
-  issued = true;
-  const credentials = token.credentials;
-
-  let works = true;
-  if (list !== undefined) {
-    const used = exchangeOf(paced.get(listUrl, credentials, `GET ${list.path} (fresh token)`), 'api', listOf);
-    judgeAnswer(record, used);
+  const credentials = judgedToken(record, paced, env, 'token-lifecycle');
+  let works = credentials !== undefined;
+  if (credentials !== undefined && list !== undefined) {
+    const used = judgedGet(record, paced, listUrl, credentials, `GET ${list.path} (fresh token)`, list);
     works = verdict(record, listRule(list), used.status === 200, () => ({ expected: '200', got: `${used.status}` }), `GET ${listUrl} with a fresh token`);
   }
-
-  const out = paced.logout(env, credentials);
-  judgeAnswer(record, exchangeOf(out, 'api'));
-  const logout = `POST ${env.baseUrl}${ENDPOINTS.logout.path} (logout)`;
-  const loggedOut = verdict(
-    record,
-    'platform.logout-response',
-    out.status >= 200 && out.status < 300,
-    () => ({ expected: 'a 2xx', got: `${out.status}` }),
-    logout,
-  );
-
-  let refused = list === undefined;
-  if (loggedOut && list !== undefined) {
-    const after = exchangeOf(paced.get(listUrl, credentials, `GET ${list.path} (logged-out token)`), 'api', listOf);
-    judgeAnswer(record, after);
-    const request = `GET ${listUrl} with a logged-out token`;
-    refused = verdict(record, 'logout.expires-access', isRefusal(after), () => ({ expected: 'a 4xx without data', got: `${after.status}` }), request);
-    verdict(record, 'platform.unauthenticated-status', after.status === 401, () => ({ expected: '401', got: `${after.status}` }), request);
-  }
-  completed.add(works && loggedOut && refused ? 1 : 0);
+  const refused = credentials !== undefined && judgedLogout(record, paced, env, credentials, list && listUrl, `GET ${list?.path} (logged-out token)`);
+  completed.add(works && refused ? 1 : 0);
 }
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {

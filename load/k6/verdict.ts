@@ -7,11 +7,17 @@
  */
 import { validateContentAttributes, validateErrorBody, validateListEnvelope, validateResourceObject, validateTokenResponse } from 'generated:validators';
 import { Counter } from 'k6/metrics';
-import type { Broken, Exchange } from '../../contracts/rules/exchange.ts';
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { type Broken, type Exchange, isRefusal, isServed } from '../../contracts/rules/exchange.ts';
 import { type Finding, finding, findingText } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';
+import { exchangeOf } from '../lib/checks.ts';
+import type { LoadEnv } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
+import type { ListEndpoint } from '../lib/plans/common.ts';
+import { type Credentials, stopForRefusedKey } from './api.ts';
+import type { Paced } from './paced.ts';
 
 // Created once, in the init context of the one module every script's judgements go through.
 const rulesJudged = new Counter(METRICS.rulesJudged);
@@ -49,8 +55,46 @@ export function verdict(record: Recorder, rule: RuleId, ok: boolean, broken: () 
   return record([rule], ok ? [] : [finding(rule, broken(), request)]);
 }
 
-/** Every per-response rule on `exchange`; true when none broke. */
-export function judgeAnswer(record: Recorder, exchange: Exchange): boolean {
+/** `exchange`, judged by every per-response rule. */
+function answer(record: Recorder, exchange: Exchange): Exchange {
   const { checked, findings } = judgeExchange(exchange, { validators: VALIDATORS });
-  return record(checked, findings);
+  record(checked, findings);
+  return exchange;
+}
+
+/** GETs `url` and judges the answer by every per-response rule (as a page of `list`, where given). */
+export function judgedGet(record: Recorder, paced: Paced, url: string, credentials: Credentials, name: string, list?: ListEndpoint): Exchange {
+  return answer(record, exchangeOf(paced.get(url, credentials, name), 'api', list && (list.id === 'listUsers' ? 'users' : 'content')));
+}
+
+/** Whether the key has worked once for this VU: a refusal after that is the service's, judged under token.issued. */
+let keyWorked = false;
+
+/** A token from `paced`, judged (token.issued and every rule of its answer); undefined when none came. */
+export function judgedToken(record: Recorder, paced: Paced, env: LoadEnv, script: string): Credentials | undefined {
+  const token = paced.token(env);
+  // A key refused before it ever worked is our setting: the run stops naming it, and no rule is blamed.
+  if (!token.ok && token.refused && !keyWorked) stopForRefusedKey(`${script}: ${token.reason}`);
+  answer(record, exchangeOf(token.response, 'auth'));
+  const got = token.ok ? '' : token.reason;
+  if (!verdict(record, 'token.issued', token.ok, () => ({ expected: 'a token', got }), `POST ${env.authUrl}${ENDPOINTS.token.path}`) || !token.ok)
+    return undefined;
+  keyWorked = true;
+  return token.credentials;
+}
+
+/**
+ * Logs out (platform.logout-response), then sends `url`, when given, with the logged-out token
+ * (logout.expires-access, platform.unauthenticated-status), every answer judged by its rules too:
+ * true when the logout was answered and the token refused.
+ */
+export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, credentials: Credentials, url: string | undefined, name: string): boolean {
+  const out = answer(record, exchangeOf(paced.logout(env, credentials), 'api'));
+  const logout = `POST ${env.baseUrl}${ENDPOINTS.logout.path}`;
+  if (!verdict(record, 'platform.logout-response', isServed(out), () => ({ expected: 'a 2xx', got: `${out.status}` }), logout) || url === undefined)
+    return isServed(out);
+  const after = judgedGet(record, paced, url, credentials, name);
+  const request = `GET ${url} with a logged-out token`;
+  verdict(record, 'platform.unauthenticated-status', after.status === 401, () => ({ expected: '401', got: `${after.status}` }), request);
+  return verdict(record, 'logout.expires-access', isRefusal(after), () => ({ expected: 'a 4xx without data', got: `${after.status}` }), request);
 }
