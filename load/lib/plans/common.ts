@@ -15,8 +15,9 @@ import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
 import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
 import { readDefaulted, type SettingName } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
+import { EnvError, type EnvRecord, envFlag, envNumber, envString, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
+import { type Grid, planGrid } from '../pacing.ts';
 
 export type Thresholds = Record<string, string[]>;
 
@@ -53,17 +54,35 @@ export const COMMON_THRESHOLDS: Thresholds = {
   http_req_failed: ['rate==0'],
 };
 
-/** The paced scripts plan to stay within the budget: a 429 means the plan or LP_RATE is wrong, or another client shares the key. */
-export const PACED_THRESHOLDS: Thresholds = {
-  [METRICS.rateLimited]: ['count==0'],
-};
-
 /**
- * The rules a script reports, in report order: every per-response rule (each answer it gets is judged
- * by them) and `own`, those it judges itself.
+ * What the plan of every paced script (smoke, pagination, token-lifecycle) holds. Each plans to stay
+ * within the budget: a 429 means the plan or LP_RATE is wrong, or another client shares the key.
  */
-export function reportedRules(own: readonly RuleId[]): RuleId[] {
-  return RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
+export interface PacedPlan {
+  readonly rate: Rate | null;
+  /** LP_BUDGET_SHARE. */
+  readonly share: number;
+  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
+  readonly grid: Grid;
+  /** The rules the run judges and reports, in report order: every per-response rule and the script's own. */
+  readonly rules: readonly RuleId[];
+  /** LP_STRICT: a broken platform rule fails the run. */
+  readonly strict: boolean;
+  /** Sentences for what LP_SCOPES leaves out. */
+  readonly skipped: readonly string[];
+}
+
+/** LP_RATE, LP_BUDGET_SHARE and LP_STRICT, the grid, and the rules of a script that judges `own` itself. */
+export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]): PacedPlan {
+  const rate = readRate(env);
+  const share = budgetShare(env);
+  const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
+  return { rate, share, grid: planGrid(rate, share), rules, strict: envFlag(env, 'LP_STRICT'), skipped };
+}
+
+/** The thresholds of a paced script whose findings of `plan.rules` go to `metric`. */
+export function pacedThresholds(metric: string, plan: PacedPlan): Thresholds {
+  return { ...COMMON_THRESHOLDS, [METRICS.rateLimited]: ['count==0'], ...ruleThresholds(metric, plan.rules, plan.strict) };
 }
 
 /**

@@ -3,24 +3,20 @@
  * slot grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); the list calls LP_SCOPES covers,
  * each with the rule its answer keeps.
  */
-import type { Rate } from '../../../contracts/duration.ts';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
-import { EnvError, type EnvRecord, envFlag, envNumber, readRate } from '../env.ts';
+import { EnvError, type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, planGrid } from '../pacing.ts';
 import type { QueryParams } from '../url.ts';
 import {
-  budgetShare,
-  COMMON_THRESHOLDS,
   envScopes,
   type ListEndpoint,
   listRule,
   type LoadOptions,
-  PACED_THRESHOLDS,
+  type PacedPlan,
+  pacedPlan,
+  pacedThresholds,
   type PerVuIterationsScenario,
-  reportedRules,
-  ruleThresholds,
   scopedLists,
   TREND_STATS,
 } from './common.ts';
@@ -43,18 +39,10 @@ export interface ListCall {
   readonly followNext?: boolean;
 }
 
-export interface SmokePlan {
-  readonly rate: Rate | null;
-  readonly share: number;
+export interface SmokePlan extends PacedPlan {
   readonly iterations: number;
-  readonly grid: Grid;
   readonly lists: readonly ListEndpoint[];
   readonly calls: readonly ListCall[];
-  /** The rules the run judges and reports. */
-  readonly rules: readonly RuleId[];
-  /** LP_STRICT: a broken platform rule fails the run. */
-  readonly strict: boolean;
-  readonly skipped: readonly string[];
 }
 
 function callsOf(list: ListEndpoint): ListCall[] {
@@ -74,15 +62,12 @@ function callsOf(list: ListEndpoint): ListCall[] {
 
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function smokePlan(env: EnvRecord): SmokePlan {
-  const rate = readRate(env);
-  const iterations = envNumber(env, 'LP_ITERATIONS');
   const scoped = scopedLists(envScopes(env), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
-  const share = budgetShare(env);
   const calls = scoped.held.flatMap(callsOf);
   const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];
-  const rules = reportedRules([...own, ...calls.map((c) => c.rule)]);
-  return { rate, share, iterations, grid: planGrid(rate, share), lists: scoped.held, calls, rules, strict: envFlag(env, 'LP_STRICT'), skipped: scoped.skipped };
+  const base = pacedPlan(env, [...own, ...calls.map((c) => c.rule)], scoped.skipped);
+  return { ...base, iterations: envNumber(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
 }
 
 export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenario> {
@@ -90,7 +75,7 @@ export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenar
     scenarios: {
       smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' },
     },
-    thresholds: { ...COMMON_THRESHOLDS, ...PACED_THRESHOLDS, ...ruleThresholds(METRICS.smokeViolations, plan.rules, plan.strict) },
+    thresholds: pacedThresholds(METRICS.smokeViolations, plan),
     summaryTrendStats: TREND_STATS,
   };
 }
