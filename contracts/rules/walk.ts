@@ -50,7 +50,8 @@ export class PaginationWalk implements Observer {
   pages = 0;
   /** The walk reached its final page (not stopped by a finding or by `stopAfter`). */
   complete = false;
-  private url: string | undefined;
+  /** The request to send now; undefined once the walk is over. */
+  next: string | undefined;
   private readonly options: WalkOptions;
   /** Every next value followed, with the page that handed it out: a cursor handed out again is a loop. */
   private readonly followed = new Map<string, number>();
@@ -59,19 +60,14 @@ export class PaginationWalk implements Observer {
   constructor(firstUrl: string, options: WalkOptions) {
     if (nextValue(firstUrl) !== undefined) throw new Error(`the first request of a walk carries no next: ${firstUrl}`);
     this.firstUrl = firstUrl;
-    this.url = firstUrl;
+    this.next = firstUrl;
     this.options = options;
-  }
-
-  /** The request to send now; undefined once the walk is over. */
-  get next(): string | undefined {
-    return this.url;
   }
 
   /** Takes the answer to `next` and judges it; the findings of this page. */
   observe(exchange: Exchange): readonly Finding[] {
     const before = this.findings.length;
-    if (this.url !== undefined) this.url = this.page(exchange, `${exchange.request.method} ${exchange.request.url}`);
+    if (this.next !== undefined) this.next = this.page(exchange, `${exchange.request.method} ${exchange.request.url}`);
     return this.findings.slice(before);
   }
 
@@ -81,18 +77,11 @@ export class PaginationWalk implements Observer {
     const { limit, expectedCount } = this.options;
     const items = this.items.size;
     const request = `the walk from GET ${this.firstUrl}`;
-    if (this.complete && limit !== undefined) {
-      const bound = walkPageBound(items, limit);
-      this.judge(
-        'snapshot.traversal',
-        this.pages <= bound,
-        { expected: `at most ${bound} pages for ${items} items of limit ${limit}`, got: `${this.pages}` },
-        request,
-      );
-    }
-    if (this.complete && expectedCount !== undefined) {
-      this.judge('snapshot.traversal', items === expectedCount, { expected: `${expectedCount} distinct items`, got: `${items}` }, request);
-    }
+    const bound = limit === undefined ? Number.POSITIVE_INFINITY : walkPageBound(items, limit);
+    const length = { expected: `at most ${bound} pages for ${items} items of limit ${limit}`, got: `${this.pages}` };
+    if (this.complete && limit !== undefined) this.judge('snapshot.traversal', this.pages <= bound, length, request);
+    const count = { expected: `${expectedCount} distinct items`, got: `${items}` };
+    if (this.complete && expectedCount !== undefined) this.judge('snapshot.traversal', items === expectedCount, count, request);
     return this.findings.slice(before);
   }
 
@@ -104,8 +93,8 @@ export class PaginationWalk implements Observer {
     const why = status === 410 ? ' (the snapshot became obsolete mid-walk)' : status === 429 ? ' (rate limited: the walk went over the budget)' : '';
     if (!this.judge('snapshot.next', status === 200, { expected: `200 for page ${this.pages} of the walk`, got: `${status}${why}` }, request)) return undefined;
     const data = isRecord(body) && Array.isArray(body.data) ? (body.data as unknown[]) : undefined;
-    if (!this.judge('envelope.shape', data !== undefined, { expected: 'a JSON list envelope with a data array', got: excerpt(exchange.text) }, request))
-      return undefined;
+    const shape = { expected: 'a JSON list envelope with a data array', got: excerpt(exchange.text) };
+    if (!this.judge('envelope.shape', data !== undefined, shape, request)) return undefined;
     this.lastData = data ?? [];
     const duplicates: string[] = [];
     for (const item of this.lastData) {
