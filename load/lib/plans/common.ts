@@ -60,7 +60,7 @@ export const COMMON_THRESHOLDS: Thresholds = {
  */
 export interface PacedPlan {
   readonly rate: Rate | null;
-  /** LP_BUDGET_SHARE. */
+  /** LP_BUDGET_SHARE: the share of the budget planned. */
   readonly share: number;
   /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
   readonly grid: Grid;
@@ -75,7 +75,8 @@ export interface PacedPlan {
 /** LP_RATE, LP_BUDGET_SHARE and LP_STRICT, the grid, and the rules of a script that judges `own` itself. */
 export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]): PacedPlan {
   const rate = readRate(env);
-  const share = budgetShare(env);
+  // The share of the budget planned (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise.
+  const share = envNumber(env, 'LP_BUDGET_SHARE');
   const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
   return { rate, share, grid: planGrid(rate, share), rules, strict: envFlag(env, 'LP_STRICT'), skipped };
 }
@@ -120,11 +121,6 @@ export function requireRate(env: EnvRecord, script: string): Rate {
   const rate = readRate(env);
   if (rate === null) throw new EnvError(`LP_RATE is 0 (no limit), but ${script} needs the target's rate: set LP_RATE to it, e.g. 20/10s.`);
   return rate;
-}
-
-/** Share of the budget the paced scripts plan to use (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise. */
-export function budgetShare(env: EnvRecord): number {
-  return envNumber(env, 'LP_BUDGET_SHARE');
 }
 
 export interface RateMismatch {
