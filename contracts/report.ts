@@ -4,8 +4,7 @@
  * (harness/report/), k6's handleSummary (load/lib/summary.ts), `npm test`'s index page and the mock's
  * `GET /_mock/findings` all write through it. k6-safe: no Node API, ES2017.
  */
-import type { Finding } from './rules/finding.ts';
-import { sentence } from './rules/exchange.ts';
+import { type Finding, findingText } from './rules/finding.ts';
 
 /** HTML text and attribute values. */
 export function escapeHtml(text: string): string {
@@ -19,8 +18,8 @@ export function escapeXml(text: string): string {
 }
 
 /** A finding on one line: `<rule> (<level>): expected …, got … (<request>)`. */
-export function findingLine(f: Pick<Finding, 'expected' | 'got' | 'request'> & { readonly rule: string; readonly level: string }): string {
-  return `${f.rule} (${f.level}): ${sentence(f)} (${f.request})`;
+export function findingLine(f: Finding): string {
+  return `${f.rule} (${f.level}): ${findingText(f)}`;
 }
 
 /** One testcase: passed unless it has failures or a skip reason; `out` is a note beside a pass. */

@@ -24,7 +24,6 @@ export {
   validateErrorBody,
   validateProfile,
   validateTokenResponse,
-  validateUsersList,
 } from './validators.ts';
 
 /** The validators the rule judges of contracts/rules/ take, compiled here (k6 passes standalone ones of the same schemas). */

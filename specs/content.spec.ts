@@ -10,8 +10,7 @@
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';
 import { takeOracle } from '../harness/walks/filter-oracle.ts';
-import { servedLimit } from '../harness/walks/list-walk.ts';
-import { pageOf } from '../harness/walks/pages.ts';
+import { pageOf, servedLimit } from '../harness/walks/list-walk.ts';
 import { describeRequest } from '../harness/client/transport.ts';
 
 test.describe('a content page', () => {

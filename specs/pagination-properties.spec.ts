@@ -2,7 +2,7 @@
  * fast-check query permutations: whatever the query of GET /api/v2/content (arbitraries/
  * query.arbitrary.ts: limit at its edges and beyond, each date filter present or absent around the
  * data's range, parameters shuffled or given twice, brackets encoded or not), a walk keeps every
- * traversal invariant of the document (contracts/pagination.ts; a contract failure), and the platform's
+ * traversal invariant of the document (contracts/rules/walk.ts; a contract failure), and the platform's
  * filters keep their meaning (harness/walks/filter-oracle.ts, against an unfiltered walk) or the query is
  * refused with a 4xx where the platform would refuse it (platform deviations, not failures). harness/walks/query-oracle.ts
  * judges each run.
@@ -19,7 +19,7 @@ import { contentQuery, describeQuery } from '../harness/arbitraries/query.arbitr
 import { dataRanges, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { checks, test } from './fixtures/index.ts';
 import { judgeQuery } from '../harness/walks/query-oracle.ts';
-import type { Finding } from '../harness/verdict/verdict.ts';
+import { type Finding, findingText as line } from '../contracts/rules/finding.ts';
 
 /** The property's test timeout; fast-check stops at half of it, so a long shrink still reports its counterexample. */
 const PROPERTY_TIMEOUT_MS = 90_000;
@@ -49,13 +49,13 @@ test.describe('any content query', () => {
         // Once a run failed, shrinking may spend only its share of the rate budget.
         fc.pre(shrinkRequests === undefined || shrinkRequests < SHRINK_REQUESTS);
         const outcome = await judgeQuery(api, oracle, query, RUN_PAGES);
-        for (const deviation of outcome.deviations) verdict.platform(deviation.rule, false, `${deviation.message} (query ${describeQuery(query)})`);
+        for (const d of outcome.deviations) verdict.platform(d.rule, false, `${line(d)} (query ${describeQuery(query)})`);
         if (shrinkRequests !== undefined) shrinkRequests += outcome.requests;
         else if (outcome.problems.length === 0) counts[outcome.kind]++;
         if (outcome.problems.length > 0) {
           shrinkRequests ??= 0;
           broken = outcome.problems;
-          throw new Error(outcome.problems.map((p) => `${p.rule}: ${p.message}`).join('\n'));
+          throw new Error(outcome.problems.map((p) => `${p.rule}: ${line(p)}`).join('\n'));
         }
       });
       const numRuns = config.propertyRuns ?? DEFAULT_RUNS;
@@ -74,7 +74,7 @@ test.describe('any content query', () => {
         // Not a broken rule: the property itself threw (a request that failed); its error as it came.
         throw new Error(`${replay}: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`);
       }
-      for (const p of broken) verdict.judge(p.rule, false, `${p.message}; ${replay}`);
+      for (const p of broken) verdict.judge(p.rule, false, `${line(p)}; ${replay}`);
     },
   );
 });

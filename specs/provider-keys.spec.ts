@@ -6,8 +6,7 @@
  */
 import { nextValue, withNext } from '../contracts/pagination.ts';
 import { checks, test } from './fixtures/index.ts';
-import { largestPageLimit, servedLimit } from '../harness/walks/list-walk.ts';
-import { pageOf, walk } from '../harness/walks/pages.ts';
+import { largestPageLimit, pageOf, servedLimit, walk } from '../harness/walks/list-walk.ts';
 
 /** Pages after which the walk counts as endless: far above any test data set, even in default-sized pages. */
 const MAX_PAGES = 500;

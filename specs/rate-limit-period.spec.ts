@@ -83,7 +83,8 @@ async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBud
       `Not checked: the request after the first window's reset left X-Rate-Limit-Remaining ${next.headers.remaining}, not ${budget.requests - 1}: it did not open a window of its own.`,
     );
     const breach = judgeWindowPeriod(opened.headers, next.headers);
-    verdict.record(['rate.period'], breach ? [{ rule: breach.rule, message: `${sentence(breach)} (${next.request})` }] : []);
+    verdict.checked('rate.period');
+    if (breach) verdict.judge(breach.rule, false, `${sentence(breach)} (${next.request})`);
     expect(next.headers.resetMs, 'X-Rate-Limit-Reset of the second window').toBeGreaterThan(opened.headers.resetMs);
   } finally {
     // Which budget the windows were read with, skipped or not: the run says what it assumed.

@@ -94,6 +94,12 @@ export function isServed(exchange: Exchange): boolean {
   return exchange.status >= 200 && exchange.status <= 299;
 }
 
+/** A 4xx whose body holds no `data` array with items: how a request without a valid token is refused. */
+export function isRefusal(exchange: Pick<Exchange, 'status' | 'body'>): boolean {
+  const data = (exchange.body as { data?: unknown } | undefined)?.data;
+  return exchange.status >= 400 && exchange.status <= 499 && !(Array.isArray(data) && data.length > 0);
+}
+
 export function quoted(context: JudgeContext, text: string, max: number): string {
   if (context.quote !== undefined) return context.quote(text, max);
   return text.length > max ? `${text.slice(0, max)}…` : text;

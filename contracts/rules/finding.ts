@@ -3,7 +3,7 @@
  * prober, the mock judging its caller), and what every report renders: one shape, one vocabulary
  * (the ids of contracts/rules). k6-safe.
  */
-import type { Broken, Exchange } from './exchange.ts';
+import { type Broken, type Exchange, sentence } from './exchange.ts';
 import { RULES, type RuleId, type RuleLevel } from './index.ts';
 
 export interface Finding {
@@ -22,6 +22,11 @@ export interface Finding {
 /** A finding of `rule`, at its level, from how it broke on `request`. */
 export function finding(rule: RuleId, broken: Broken, request: string, atMs?: number): Finding {
   return { rule, level: RULES[rule].level, expected: broken.expected, got: broken.got, request, ...(atMs === undefined ? {} : { atMs }) };
+}
+
+/** A finding in one line, without its rule: `expected …, got … (the request)`. */
+export function findingText(f: Finding): string {
+  return `${sentence(f)} (${f.request})`;
 }
 
 /**

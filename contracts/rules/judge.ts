@@ -1,33 +1,28 @@
 /**
  * Applies the per-response judges of contracts/rules/ to one exchange: which rules applied to it, and
- * how each broken one broke, as a sentence ending with the request. The suite's client
- * (harness/verdict/response-rules.ts) and the k6 scripts (load/lib/checks.ts) both judge through here.
+ * a finding for each broken one. The suite's client (harness/verdict/response-rules.ts) and the k6
+ * scripts (load/lib/checks.ts) both judge through here.
  */
-import { type Exchange, type JudgeContext, sentence } from './exchange.ts';
+import type { Exchange, JudgeContext } from './exchange.ts';
+import { type Finding, finding } from './finding.ts';
 import { RESPONSE_RULE_IDS, RULES, type RuleId } from './index.ts';
 import type { Rule } from './rule.ts';
-
-interface RuleFinding {
-  readonly rule: RuleId;
-  /** What was expected, what came back, and the request. */
-  readonly message: string;
-}
 
 export interface Judged {
   /** Rules that applied to the exchange, held or broken. */
   readonly checked: RuleId[];
-  readonly findings: RuleFinding[];
+  readonly findings: Finding[];
 }
 
 /** The judgement of `exchange` by every rule judged on every response (or by `rules` only). */
 export function judgeExchange(exchange: Exchange, context: JudgeContext, rules: readonly RuleId[] = RESPONSE_RULE_IDS): Judged {
   const checked: RuleId[] = [];
-  const findings: RuleFinding[] = [];
+  const findings: Finding[] = [];
   for (const rule of rules) {
     const judgement = (RULES[rule] as Rule).judge?.(exchange, context);
     if (judgement === undefined) continue;
     checked.push(rule);
-    if (judgement !== null) findings.push({ rule, message: `${sentence(judgement)} (${exchange.request.method} ${exchange.request.url})` });
+    if (judgement !== null) findings.push(finding(rule, judgement, `${exchange.request.method} ${exchange.request.url}`));
   }
   return { checked, findings };
 }

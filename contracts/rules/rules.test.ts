@@ -50,8 +50,8 @@ test.describe('the catalogue (contracts/rules/)', () => {
 test.describe('the per-response judges', () => {
   test('content.limit bounds a page by one limit of 1 or more, and nothing else', () => {
     const three = { links: { self: URL_OF_PAGE }, data: [item('a'), item('b'), item('c')] };
-    expect(judged(exchange({ body: three }), ['content.limit']).findings.map((f) => f.message)).toEqual([
-      `expected at most 2 items, got 3 (GET ${URL_OF_PAGE})`,
+    expect(judged(exchange({ body: three }), ['content.limit']).findings).toEqual([
+      { rule: 'content.limit', level: 'contract', expected: 'at most 2 items', got: '3', request: `GET ${URL_OF_PAGE}` },
     ]);
     const open = exchange({ body: three, request: { method: 'GET', url: 'http://127.0.0.1:4011/api/v2/content?limit=2&limit=5' } });
     expect(judged(open, ['content.limit']).checked).toEqual([]);

@@ -5,6 +5,7 @@
  * skip sentence says why. Pure: the summary reporter and `npm run rules` feed it test records.
  */
 import { AREA_IDS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules/index.ts';
+import type { Rule } from '../../contracts/rules/rule.ts';
 
 type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
 
@@ -41,18 +42,18 @@ export interface RuleCoverage {
    * got, the request), else the first of a failing test that declares it; as redacted as it came.
    */
   readonly firstFailure?: string;
-  /** Where the rule is judged on every response of a kind (response-rules.ts), if it is. */
+  /** Where the rule is judged on every response of a kind (its `judged`), if it is. */
   readonly everyResponse?: string;
 }
 
-export function coverage(records: readonly TestRecord[], everyResponse: Readonly<Partial<Record<RuleId, string>>> = {}): RuleCoverage[] {
+export function coverage(records: readonly TestRecord[]): RuleCoverage[] {
   // Client rules judge the mock's callers, never the target: no test of the suite states one.
   return RULE_IDS.filter((id) => RULES[id].level !== 'client').map((id) => {
     const declaring = records.filter((r) => r.declared.includes(id));
     const judging = records.filter((r) => (r.status === 'passed' || r.status === 'failed') && (r.declared.includes(id) || r.checked.includes(id)));
     const tests = declaring.map((r) => (r.needs.length > 0 ? `${r.title} (needs: ${r.needs.join(', ')})` : r.title));
     const needs = [...new Set(declaring.flatMap((r) => r.needs))];
-    const where = everyResponse[id];
+    const where = (RULES[id] as Rule).judged;
     const base = { id, tests, needs, ...(where === undefined ? {} : { everyResponse: where }) };
     if (declaring.length === 0 && where === undefined) return { ...base, state: 'no test', why: [] };
     if (judging.length === 0) {

@@ -9,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import { RULES } from '../../contracts/rules/index.ts';
-import { RESPONSE_RULES } from '../verdict/response-rules.ts';
 import { coverage, type RuleCoverage, type TestRecord } from './coverage.ts';
 import { parseCommandLine, runMain } from '../flags.ts';
 import { ROOT } from '../root.ts';
@@ -68,7 +67,7 @@ function renderList(items: readonly RuleCoverage[]): string {
 
 async function main(): Promise<number> {
   parseCommandLine('rules', USAGE, { args: process.argv.slice(2), options: {}, strict: true });
-  const items = coverage(listedTests(), RESPONSE_RULES);
+  const items = coverage(listedTests());
   console.log(renderList(items));
   const untested = items.filter((i) => i.state === 'no test').map((i) => i.id);
   console.log(`\n${items.length} rules; ${untested.length} without a test${untested.length > 0 ? `: ${untested.join(', ')}` : ''}`);

@@ -16,7 +16,6 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { trippedSentence } from '../target/breaker.ts';
-import { RESPONSE_RULES } from '../verdict/response-rules.ts';
 import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
 import { renderRunHtml, renderRunText } from './render.ts';
 
@@ -109,7 +108,7 @@ export default class SummaryReporter implements Reporter {
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
 
-    const rules = records.some((r) => r.declared.length > 0) ? coverage(records, RESPONSE_RULES) : undefined;
+    const rules = records.some((r) => r.declared.length > 0) ? coverage(records) : undefined;
     const target = this.#target;
     mkdirSync(path.join('reports', 'summary'), { recursive: true });
     this.#summaryFile = path.join('reports', 'summary', `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);

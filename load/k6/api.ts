@@ -12,7 +12,7 @@ import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { Counter } from 'k6/metrics';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { TOKEN_REFUSAL_STATUSES } from '../../contracts/open-behaviours.ts';
-import { schemaProblem } from '../lib/checks.ts';
+import { exchangeOf } from '../lib/checks.ts';
 import type { LoadEnv } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
 import { encodeQuery, joinUrl } from '../lib/url.ts';
@@ -48,19 +48,6 @@ export function abortTest(reason: string): never {
   throw new Error(reason);
 }
 
-export function bodyText(response: Response): string {
-  return typeof response.body === 'string' ? response.body : '';
-}
-
-/** JSON of a response body, or `undefined` when it is not JSON. */
-export function bodyJson(response: Response): unknown {
-  try {
-    return JSON.parse(bodyText(response));
-  } catch {
-    return undefined;
-  }
-}
-
 /** POST {auth_url}/oauth/token with the client credentials (document, endpoint 1). */
 export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): TokenResult {
   const url = joinUrl(env.authUrl, ENDPOINTS.token.path);
@@ -78,9 +65,9 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
     };
   }
   if (response.status !== 200) return { ok: false, refused: false, reason: `expected 200 from ${request}, got ${response.status}`, response };
-  const body = bodyJson(response);
-  const problem = schemaProblem('access token response', validateTokenResponse, body);
-  if (problem !== undefined) return { ok: false, refused: false, reason: `the token response of ${request} ${problem}`, response };
+  const body = exchangeOf(response, 'auth').body;
+  // token.response says how it breaks, judged by the scripts with the other per-response rules.
+  if (!validateTokenResponse(body)) return { ok: false, refused: false, reason: `the token response of ${request} does not match its schema`, response };
   const token = body as { access_token: string; refresh_token?: unknown };
   return {
     ok: true,

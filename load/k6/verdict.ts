@@ -1,34 +1,100 @@
 /**
- * One rule's verdict on one request: a k6 check named by the rule's sentence (for the checks
- * threshold and the report), a count on the script's violations counter tagged with the rule
- * (for the per-rule thresholds), a count of the judgement (so that the report tells a rule that held
- * from one no request exercised), and one log line saying why.
+ * What the k6 scripts do with their judgements, by the ids of contracts/rules/: each rule judged is
+ * counted on METRICS.rulesJudged (so that the reports tell a rule that held from one no request
+ * exercised), each finding on the script's findings counter tagged with its rule (the per-rule
+ * thresholds of load/lib/plans/common.ts) and logged in one line. The per-response rules are judged
+ * by the judges the contract suite applies, with the bundled standalone schema validators.
  */
-import { check } from 'k6';
+import { validateContentAttributes, validateErrorBody, validateListEnvelope, validateResourceObject, validateTokenResponse } from 'generated:validators';
 import { Counter } from 'k6/metrics';
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
+import { type Broken, type Exchange, isRefusal, isServed } from '../../contracts/rules/exchange.ts';
+import { type Finding, finding, findingText } from '../../contracts/rules/finding.ts';
+import type { RuleId } from '../../contracts/rules/index.ts';
+import { judgeExchange } from '../../contracts/rules/judge.ts';
+import { exchangeOf } from '../lib/checks.ts';
+import type { LoadEnv } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
-
-export type Verdict<R extends string> = (rule: R, ok: boolean, reason: () => string) => boolean;
+import type { ListEndpoint } from '../lib/plans/common.ts';
+import { type Credentials, stopForRefusedKey } from './api.ts';
+import type { Paced } from './paced.ts';
 
 // Created once, in the init context of the one module every script's judgements go through.
 const rulesJudged = new Counter(METRICS.rulesJudged);
+const VALIDATORS = {
+  tokenResponse: validateTokenResponse,
+  listEnvelope: validateListEnvelope,
+  resourceObject: validateResourceObject,
+  contentAttributes: validateContentAttributes,
+  errorBody: validateErrorBody,
+};
 
 /** Counts one judgement of `rule`, held or broken: without any, the reports say the rule was not checked. */
-export function judged(rule: string): void {
+export function judged(rule: RuleId): void {
   rulesJudged.add(1, { rule });
 }
 
-export function verdicts<R extends string>(script: string, violations: Counter, sentences: Readonly<Record<R, string>>): Verdict<R> {
-  return (rule, ok, reason) => {
-    check(null, { [sentences[rule]]: () => ok });
-    judged(rule);
-    if (ok) {
-      // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
-      violations.add(0);
-      return true;
+/** Records rules judged and the findings among them; true when none broke. */
+export type Recorder = (judged: Iterable<RuleId>, findings: readonly Finding[]) => boolean;
+
+export function recorder(script: string, findings: Counter): Recorder {
+  return (rules, broken) => {
+    for (const rule of rules) judged(rule);
+    // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
+    findings.add(0);
+    for (const f of broken) {
+      findings.add(1, { rule: f.rule });
+      console.error(`${script}, ${f.rule} (${f.level}): ${findingText(f)}`);
     }
-    violations.add(1, { rule });
-    console.error(`${script}, ${rule}: ${reason()}`);
-    return false;
+    return broken.length === 0;
   };
+}
+
+/** One rule's verdict on one request; true when it held. */
+export function verdict(record: Recorder, rule: RuleId, ok: boolean, broken: () => Broken, request: string): boolean {
+  return record([rule], ok ? [] : [finding(rule, broken(), request)]);
+}
+
+/** `exchange`, judged by every per-response rule. */
+function answer(record: Recorder, exchange: Exchange): Exchange {
+  const { checked, findings } = judgeExchange(exchange, { validators: VALIDATORS });
+  record(checked, findings);
+  return exchange;
+}
+
+/** GETs `url` and judges the answer by every per-response rule (as a page of `list`, where given). */
+export function judgedGet(record: Recorder, paced: Paced, url: string, credentials: Credentials, name: string, list?: ListEndpoint): Exchange {
+  return answer(record, exchangeOf(paced.get(url, credentials, name), 'api', list && (list.id === 'listUsers' ? 'users' : 'content')));
+}
+
+/** Whether the key has worked once for this VU: a refusal after that is the service's, judged under token.issued. */
+let keyWorked = false;
+
+/** A token from `paced`, judged (token.issued and every rule of its answer); undefined when none came. */
+export function judgedToken(record: Recorder, paced: Paced, env: LoadEnv, script: string): Credentials | undefined {
+  const token = paced.token(env);
+  // A key refused before it ever worked is our setting: the run stops naming it, and no rule is blamed.
+  if (!token.ok && token.refused && !keyWorked) stopForRefusedKey(`${script}: ${token.reason}`);
+  answer(record, exchangeOf(token.response, 'auth'));
+  const got = token.ok ? '' : token.reason;
+  if (!verdict(record, 'token.issued', token.ok, () => ({ expected: 'a token', got }), `POST ${env.authUrl}${ENDPOINTS.token.path}`) || !token.ok)
+    return undefined;
+  keyWorked = true;
+  return token.credentials;
+}
+
+/**
+ * Logs out (platform.logout-response), then sends `url`, when given, with the logged-out token
+ * (logout.expires-access, platform.unauthenticated-status), every answer judged by its rules too:
+ * true when the logout was answered and the token refused.
+ */
+export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, credentials: Credentials, url: string | undefined, name: string): boolean {
+  const out = answer(record, exchangeOf(paced.logout(env, credentials), 'api'));
+  const logout = `POST ${env.baseUrl}${ENDPOINTS.logout.path}`;
+  if (!verdict(record, 'platform.logout-response', isServed(out), () => ({ expected: 'a 2xx', got: `${out.status}` }), logout) || url === undefined)
+    return isServed(out);
+  const after = judgedGet(record, paced, url, credentials, name);
+  const request = `GET ${url} with a logged-out token`;
+  verdict(record, 'platform.unauthenticated-status', after.status === 401, () => ({ expected: '401', got: `${after.status}` }), request);
+  return verdict(record, 'logout.expires-access', isRefusal(after), () => ({ expected: 'a 4xx without data', got: `${after.status}` }), request);
 }

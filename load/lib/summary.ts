@@ -17,7 +17,7 @@
  */
 import { Redactor } from '../../contracts/redact.ts';
 import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
-import { type Rule, RULES, type RuleId } from '../../contracts/rules/index.ts';
+import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
@@ -191,11 +191,10 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
     const count = counts[id] ?? 0;
     // A finding is a judgement even where the judged count went missing.
     const times = Math.max(judged[id] ?? 0, count);
-    // A tag the registry does not know is shown by its tag, and fails as a contract rule would.
-    const rule: Rule | undefined = RULES[id];
-    const name = `${id}: ${rule?.statement ?? id}`;
+    const rule = RULES[id];
+    const name = `${id}: ${rule.statement}`;
     const broken = `broken ${count} time(s) in ${times} judged; expected never`;
-    if (count > 0 && rule?.level === 'platform' && given?.strict !== true)
+    if (count > 0 && rule.level === 'platform' && given?.strict !== true)
       return { kind: 'rules', name, state: 'deviates', detail: `platform deviation: ${broken} (fails only with LP_STRICT=1)` };
     if (count > 0) return { kind: 'rules', name, state: 'broken', detail: broken };
     if (times > 0) return { kind: 'rules', name, state: 'ok', detail: `held in ${times} judged` };

@@ -5,10 +5,10 @@
  * generated module fails the build.
  */
 declare module 'generated:validators' {
-  import type { StandaloneValidator } from '../lib/checks.ts';
+  import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
 
-  export const validateContentList: StandaloneValidator;
-  export const validateUsersList: StandaloneValidator;
+  type StandaloneValidator = SchemaValidators['listEnvelope'];
+
   export const validateTokenResponse: StandaloneValidator;
   export const validateErrorBody: StandaloneValidator;
   export const validateListEnvelope: StandaloneValidator;

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { coverage } from '../../harness/report/coverage.ts';
 import { renderRulesMarkdown } from '../../harness/report/render.ts';
 import { listedTests } from '../../harness/report/rules-cli.ts';
-import { RESPONSE_RULES } from '../../harness/verdict/response-rules.ts';
 import type { GeneratedFile } from './generated.ts';
 
 export function rulesDocs(): GeneratedFile[] {
-  return [{ path: path.join('docs', 'rules.md'), content: renderRulesMarkdown(coverage(listedTests(), RESPONSE_RULES)), format: 'markdown' }];
+  return [{ path: path.join('docs', 'rules.md'), content: renderRulesMarkdown(coverage(listedTests())), format: 'markdown' }];
 }

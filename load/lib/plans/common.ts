@@ -13,10 +13,11 @@
 import { parsePeriod, type Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
-import { type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
+import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
 import { readDefaulted, type SettingName } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envNumber, envString, readRate } from '../env.ts';
+import { EnvError, type EnvRecord, envFlag, envNumber, envString, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
+import { type Grid, planGrid } from '../pacing.ts';
 
 export type Thresholds = Record<string, string[]>;
 
@@ -53,37 +54,53 @@ export const COMMON_THRESHOLDS: Thresholds = {
   http_req_failed: ['rate==0'],
 };
 
-/** The paced scripts plan to stay within the budget: a 429 means the plan or LP_RATE is wrong, or another client shares the key. */
-export const PACED_THRESHOLDS: Thresholds = {
-  [METRICS.rateLimited]: ['count==0'],
-};
+/**
+ * What the plan of every paced script (smoke, pagination, token-lifecycle) holds. Each plans to stay
+ * within the budget: a 429 means the plan or LP_RATE is wrong, or another client shares the key.
+ */
+export interface PacedPlan {
+  readonly rate: Rate | null;
+  /** LP_BUDGET_SHARE: the share of the budget planned. */
+  readonly share: number;
+  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
+  readonly grid: Grid;
+  /** The rules the run judges and reports, in report order: every per-response rule and the script's own. */
+  readonly rules: readonly RuleId[];
+  /** LP_STRICT: a broken platform rule fails the run. */
+  readonly strict: boolean;
+  /** Sentences for what LP_SCOPES leaves out. */
+  readonly skipped: readonly string[];
+}
+
+/** LP_RATE, LP_BUDGET_SHARE and LP_STRICT, the grid, and the rules of a script that judges `own` itself. */
+export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]): PacedPlan {
+  const rate = readRate(env);
+  // The share of the budget planned (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise.
+  const share = envNumber(env, 'LP_BUDGET_SHARE');
+  const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
+  return { rate, share, grid: planGrid(rate, share), rules, strict: envFlag(env, 'LP_STRICT'), skipped };
+}
+
+/** The thresholds of a paced script whose findings of `plan.rules` go to `metric`. */
+export function pacedThresholds(metric: string, plan: PacedPlan): Thresholds {
+  return { ...COMMON_THRESHOLDS, [METRICS.rateLimited]: ['count==0'], ...ruleThresholds(metric, plan.rules, plan.strict) };
+}
 
 /**
  * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first
  * finding; a platform rule is reported (its threshold always holds) and fails only with LP_STRICT=1.
+ * A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
+ * handleSummary learns which rule broke (it only sees aggregates). The always-true ones on
+ * METRICS.rulesJudged{rule:…} only make k6 report each rule's count of judgements, which tells the
+ * reports a rule that held (judged, never broken) from one no request exercised.
  */
 export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
   const thresholds: Thresholds = {};
-  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
-  return { ...thresholds, ...judgedThresholds(rules) };
-}
-
-/**
- * Always-true thresholds on METRICS.rulesJudged{rule:…}: they only make k6 report each rule's count of
- * judgements, which tells the reports a rule held (judged, never broken) from a rule no request exercised.
- */
-function judgedThresholds(rules: readonly string[]): Thresholds {
-  const thresholds: Thresholds = {};
-  for (const rule of rules) thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
+  for (const rule of rules) {
+    thresholds[`${metric}{rule:${rule}}`] = [strict || ruleLevel(rule) === 'contract' ? 'count==0' : 'count>=0'];
+    thresholds[`${METRICS.rulesJudged}{rule:${rule}}`] = ['count>=0'];
+  }
   return thresholds;
-}
-
-export function perRule(metric: string, rules: readonly string[]): Thresholds {
-  const thresholds: Thresholds = { [metric]: ['count==0'] };
-  // A threshold on each tagged submetric makes k6 report its count in the summary data: that is how
-  // handleSummary learns which rule failed (it only sees aggregates).
-  for (const rule of rules) thresholds[`${metric}{rule:${rule}}`] = ['count==0'];
-  return { ...thresholds, ...judgedThresholds(rules) };
 }
 
 /** Whole seconds, at least 1, as k6 writes a duration. */
@@ -104,11 +121,6 @@ export function requireRate(env: EnvRecord, script: string): Rate {
   const rate = readRate(env);
   if (rate === null) throw new EnvError(`LP_RATE is 0 (no limit), but ${script} needs the target's rate: set LP_RATE to it, e.g. 20/10s.`);
   return rate;
-}
-
-/** Share of the budget the paced scripts plan to use (LP_BUDGET_SHARE, default 0.8): the rest absorbs timing noise. */
-export function budgetShare(env: EnvRecord): number {
-  return envNumber(env, 'LP_BUDGET_SHARE');
 }
 
 export interface RateMismatch {
@@ -172,6 +184,11 @@ export function scopedLists(scopes: readonly string[], script: string): ScopedLi
     else skipped.push(`${script}: LP_SCOPES ${scopes.join(',')} holds neither ${accepted.join(' nor ')}, so GET ${endpoint.path} is left out.`);
   }
   return { held, skipped };
+}
+
+/** The rule a served answer of `list` to a token of its scope keeps: users.list, or the platform's scope of the content list. */
+export function listRule(list: ListEndpoint): RuleId {
+  return list.id === 'listUsers' ? 'users.list' : 'platform.endpoint-scopes';
 }
 
 /** LP_SCOPES as the scripts request it (load/lib/env.ts readLoadEnv reads the same). */

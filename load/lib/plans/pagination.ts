@@ -3,35 +3,29 @@
  * request of every walker (and setup's and teardown's requests) on one slot grid within
  * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
  */
-import type { Rate } from '../../../contracts/duration.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
-import { WALK_RULES } from '../../../contracts/pagination.ts';
-import { EnvError, type EnvRecord, envNumber, envOptionalNumber, readRate } from '../env.ts';
+import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
+import { EnvError, type EnvRecord, envNumber, envOptionalNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, laneIntervalSeconds, planGrid } from '../pacing.ts';
+import { laneIntervalSeconds } from '../pacing.ts';
 import {
-  budgetShare,
-  COMMON_THRESHOLDS,
   type ConstantVusScenario,
   envDurationSeconds,
   envScopes,
   type ListEndpoint,
   type LoadOptions,
-  PACED_THRESHOLDS,
-  perRule,
+  type PacedPlan,
+  pacedPlan,
+  pacedThresholds,
   scopedLists,
   seconds,
   TREND_STATS,
 } from './common.ts';
 
-export interface PaginationPlan {
-  readonly rate: Rate | null;
-  readonly share: number;
+export interface PaginationPlan extends PacedPlan {
   readonly vus: number;
   readonly durationSeconds: number;
   readonly limit: number;
-  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
-  readonly grid: Grid;
   /** Seconds between two page requests of one VU. */
   readonly intervalSeconds: number;
   /** LP_EXPECTED_ITEMS: items a content walk must yield (the mock's `--items`); unchecked when unset. */
@@ -40,18 +34,16 @@ export interface PaginationPlan {
   readonly stopAfter: number | undefined;
   /** The lists walked in turn: mostly content (the paginated list the document describes), every fourth walk users; only those LP_SCOPES covers. */
   readonly lists: readonly ListEndpoint[];
-  /** Sentences for the lists left out for want of a scope. */
-  readonly skipped: readonly string[];
 }
 
-/** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES. */
+/** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES, LP_STRICT. */
 export function paginationPlan(env: EnvRecord): PaginationPlan {
-  const rate = readRate(env);
-  const share = budgetShare(env);
+  const scoped = scopedLists(envScopes(env), 'pagination');
+  const base = pacedPlan(env, WALK_RULE_IDS, scoped.skipped);
+  const { rate, grid } = base;
   const vus = envNumber(env, 'LP_VUS');
   const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
   const limit = envNumber(env, 'LP_PAGE_LIMIT');
-  const grid = planGrid(rate, share);
   const intervalSeconds = laneIntervalSeconds(grid, vus);
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
   if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2) {
@@ -63,11 +55,10 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const stopAfter = envOptionalNumber(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
-  const scoped = scopedLists(envScopes(env), 'pagination');
   const [content, users] = [scoped.held.find((e) => e.id === 'listContent'), scoped.held.find((e) => e.id === 'listUsers')];
   if (content === undefined && users === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
   const lists = content === undefined ? [users as ListEndpoint] : users === undefined ? [content] : [content, content, content, users];
-  return { rate, share, vus, durationSeconds, limit, grid, intervalSeconds, expectedItems, stopAfter, lists, skipped: scoped.skipped };
+  return { ...base, vus, durationSeconds, limit, intervalSeconds, expectedItems, stopAfter, lists };
 }
 
 export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
@@ -82,9 +73,7 @@ export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVus
       },
     },
     thresholds: {
-      ...COMMON_THRESHOLDS,
-      ...PACED_THRESHOLDS,
-      ...perRule(METRICS.walkViolations, Object.keys(WALK_RULES)),
+      ...pacedThresholds(METRICS.walkViolations, plan),
       [METRICS.walksCompleted]: ['count>0'],
     },
     summaryTrendStats: TREND_STATS,

@@ -1,51 +1,73 @@
 /**
  * The smoke script's plan (load/smoke.ts): one VU, LP_ITERATIONS iterations, every request on the
- * slot grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); the lists LP_SCOPES covers.
+ * slot grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); the list calls LP_SCOPES covers,
+ * each with the rule its answer keeps.
  */
-import type { Rate } from '../../../contracts/duration.ts';
-import { EnvError, type EnvRecord, envNumber, readRate } from '../env.ts';
+import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
+import type { RuleId } from '../../../contracts/rules/index.ts';
+import { EnvError, type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, planGrid } from '../pacing.ts';
+import type { QueryParams } from '../url.ts';
 import {
-  budgetShare,
-  COMMON_THRESHOLDS,
   envScopes,
   type ListEndpoint,
+  listRule,
   type LoadOptions,
-  PACED_THRESHOLDS,
+  type PacedPlan,
+  pacedPlan,
+  pacedThresholds,
   type PerVuIterationsScenario,
-  perRule,
   scopedLists,
   TREND_STATS,
 } from './common.ts';
 
-/** What smoke.ts checks on each endpoint. */
-export const SMOKE_RULES = {
-  token: 'the token endpoint issues a token matching the token schema',
-  status: 'each endpoint answers 2xx',
-  schema: 'each list matches its schema',
-  'rate-headers': 'each served list response carries well-formed X-Rate-Limit-* headers, as does any answer that carries them (rate.headers)',
-  pagination: 'the next page of a list is reachable with next',
-  logout: 'logout succeeds and the token is refused afterwards',
-} as const;
+/** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
+const FILTER_VALUES: Readonly<Record<string, string>> = {
+  'filter[start_date]': '2000-01-01',
+  'filter[end_date]': '2100-01-01',
+  'filter[modified_after]': '2000-01-01',
+  'filter[modified_before]': '2100-01-01',
+};
 
-export interface SmokePlan {
-  readonly rate: Rate | null;
-  readonly share: number;
-  readonly iterations: number;
-  readonly grid: Grid;
-  readonly lists: readonly ListEndpoint[];
-  readonly skipped: readonly string[];
+export interface ListCall {
+  readonly name: string;
+  readonly list: ListEndpoint;
+  readonly query: QueryParams;
+  /** The rule a served answer keeps: the list's for its scope, the limit's, the filter's. */
+  readonly rule: RuleId;
+  /** Also request the next page (pagination rule 2). */
+  readonly followNext?: boolean;
 }
 
-/** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES. */
+export interface SmokePlan extends PacedPlan {
+  readonly iterations: number;
+  readonly lists: readonly ListEndpoint[];
+  readonly calls: readonly ListCall[];
+}
+
+function callsOf(list: ListEndpoint): ListCall[] {
+  const name = `GET ${list.path}`;
+  if (list.id !== 'listContent') return [{ name, list, query: { limit: 5 }, rule: listRule(list) }];
+  return [
+    { name, list, query: {}, rule: listRule(list) },
+    { name: `${name} limit=5`, list, query: { limit: 5 }, rule: 'platform.limit-bounds', followNext: true },
+    ...CONTENT_FILTERS.map((f): ListCall => ({
+      name: `${name} ${f.name}`,
+      list,
+      query: { limit: 5, [f.name]: FILTER_VALUES[f.name] },
+      rule: 'platform.filters',
+    })),
+  ];
+}
+
+/** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function smokePlan(env: EnvRecord): SmokePlan {
-  const rate = readRate(env);
-  const iterations = envNumber(env, 'LP_ITERATIONS');
   const scoped = scopedLists(envScopes(env), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
-  const share = budgetShare(env);
-  return { rate, share, iterations, grid: planGrid(rate, share), lists: scoped.held, skipped: scoped.skipped };
+  const calls = scoped.held.flatMap(callsOf);
+  const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];
+  const base = pacedPlan(env, [...own, ...calls.map((c) => c.rule)], scoped.skipped);
+  return { ...base, iterations: envNumber(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
 }
 
 export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenario> {
@@ -53,11 +75,7 @@ export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenar
     scenarios: {
       smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' },
     },
-    thresholds: {
-      ...COMMON_THRESHOLDS,
-      ...PACED_THRESHOLDS,
-      ...perRule(METRICS.smokeViolations, Object.keys(SMOKE_RULES)),
-    },
+    thresholds: pacedThresholds(METRICS.smokeViolations, plan),
     summaryTrendStats: TREND_STATS,
   };
 }

@@ -7,60 +7,45 @@
  * service may count token requests in the budget (the platform profile does). The script cannot learn
  * before its scenario is fixed whether the target does, so the plan always counts them.
  */
-import type { Rate } from '../../../contracts/duration.ts';
-import { type EnvRecord, envNumber, readRate } from '../env.ts';
+import type { RuleId } from '../../../contracts/rules/index.ts';
+import { type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, planGrid } from '../pacing.ts';
 import {
-  budgetShare,
-  COMMON_THRESHOLDS,
   type ConstantVusScenario,
   envDurationSeconds,
   envScopes,
   type ListEndpoint,
+  listRule,
   type LoadOptions,
-  PACED_THRESHOLDS,
-  perRule,
+  type PacedPlan,
+  pacedPlan,
+  pacedThresholds,
   scopedLists,
   seconds,
   TREND_STATS,
 } from './common.ts';
 
-/** The token lifecycle's rules (document, States and transitions; Authentication 9). */
-export const LIFECYCLE_RULES = {
-  'token-issued': 'a token request with valid credentials gets an access token',
-  'token-works': 'a fresh token lists content',
-  'logout-accepted': 'logout with the bearer token succeeds',
-  'logged-out-refused': 'a logged-out token no longer authenticates (401, or 403 where the document is open)',
-} as const;
-
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;
 
-export interface LifecyclePlan {
-  readonly rate: Rate | null;
-  readonly share: number;
+export interface LifecyclePlan extends PacedPlan {
   readonly vus: number;
   readonly durationSeconds: number;
-  readonly grid: Grid;
   /** Lifecycles per period the whole test may complete at most. */
   readonly lifecyclesPerPeriod: number;
   /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
   readonly list: ListEndpoint | undefined;
-  readonly skipped: readonly string[];
 }
 
-/** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES. */
+/** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
-  const rate = readRate(env);
-  const share = budgetShare(env);
-  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
-  const vus = envNumber(env, 'LP_VUS');
-  const grid = planGrid(rate, share);
   const scoped = scopedLists(envScopes(env), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
-  return { rate, share, vus, durationSeconds, grid, lifecyclesPerPeriod: Math.floor(grid.perPeriod / LIFECYCLE_REQUESTS), list, skipped };
+  const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
+  const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
+  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (base.rate?.periodSeconds ?? 0)));
+  return { ...base, vus: envNumber(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
 }
 
 export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
@@ -74,12 +59,7 @@ export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusSc
         gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
       },
     },
-    thresholds: {
-      ...COMMON_THRESHOLDS,
-      ...PACED_THRESHOLDS,
-      ...perRule(METRICS.lifecycleViolations, Object.keys(LIFECYCLE_RULES)),
-      [METRICS.lifecyclesCompleted]: ['count>0'],
-    },
+    thresholds: { ...pacedThresholds(METRICS.lifecycleViolations, plan), [METRICS.lifecyclesCompleted]: ['count>0'] },
     summaryTrendStats: TREND_STATS,
   };
 }
