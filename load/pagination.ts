@@ -18,7 +18,6 @@ import { readLoadEnv, reportDir } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { compareRate } from './lib/plans/common.ts';
 import { paginationOptions, paginationPlan } from './lib/plans/pagination.ts';
-import type { RuleId } from '../contracts/rules/index.ts';
 import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
