@@ -39,8 +39,9 @@ import {
 import { latestResetMs, stillCounts } from '../rate-limit-window.ts';
 import type { Broken, Exchange, Judgement, JudgeContext } from './exchange.ts';
 import { isServed } from './exchange.ts';
-import { finding, type Finding, type Observer } from './finding.ts';
-import { RULE_IDS, RULES, type RuleId } from './index.ts';
+import { AREA_IDS } from './areas.ts';
+import type { Finding, Observer } from './finding.ts';
+import type { RuleId } from './index.ts';
 import type { Rule } from './rule.ts';
 
 const HEADERS_QUOTE =
@@ -136,9 +137,14 @@ export const RATE_LIMIT_RULES = {
 } as const satisfies Record<string, Rule>;
 
 /** The rules the observer judges, read off the registry: those of the rate-limit and 429 areas. */
-export function rateRuleIds(): readonly RuleId[] {
-  return RULE_IDS.filter((id) => RULES[id].area === 'rate-limit' || RULES[id].area === '429');
+export function rateRuleIds(): readonly RateRuleId[] {
+  // Read off this file's rules, not the registry: the registry imports this file, and a bundle that
+  // reaches this file first would otherwise assemble the registry before these rules exist.
+  const ids = Object.keys(RATE_LIMIT_RULES) as RateRuleId[];
+  return AREA_IDS.flatMap((area) => ids.filter((id) => RATE_LIMIT_RULES[id].area === area));
 }
+
+type RateRuleId = keyof typeof RATE_LIMIT_RULES;
 
 /** The rate the client expects: LP_RATE when set (a contract check), else the document's default (a platform one). */
 export interface ExpectedRate {
@@ -157,7 +163,7 @@ export const TARGET_CLOCK_SLACK_MS = 5000;
 export const SPEND_PAST_BUDGET = 5;
 
 /** A rule broken, with what was expected and what came back. */
-type Breach = Broken & { readonly rule: RuleId };
+type Breach = Broken & { readonly rule: RateRuleId };
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -168,7 +174,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * and at most one period after it, each within the clock's slack and the Reset's resolution; present
  * on any other answer of the api origin but a refused token's (undefined for those: not judged).
  */
-function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RuleId; broken?: Broken } {
+function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RateRuleId; broken?: Broken } {
   if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return {};
   const parsed = parseRateLimitHeaders(exchange.header);
   const servedResource = isServed(exchange) && exchange.list !== undefined;
@@ -282,7 +288,7 @@ function judgeRemainingStep(
   const atMost = atLeast + between.uncertain + (afterServed ? 0 : 1);
   const spent = atLeast === atMost ? requests(atLeast) : `${atLeast} to ${requests(atMost)}`;
   const got = `X-Rate-Limit-Remaining went from ${before.remaining} to ${after.remaining} over ${spent} counted${across ? `, across ${across}` : ''}`;
-  const rule = (fallback: RuleId): RuleId => (across === undefined ? fallback : 'rate.per-client');
+  const rule = (fallback: RateRuleId): RateRuleId => (across === undefined ? fallback : 'rate.per-client');
   if (afterServed && before.remaining - atLeast + returned < 0)
     return { judged: true, breach: { rule: rule('rate.429'), expected: 'a 429: the budget was spent', got } };
   const low = Math.max(0, before.remaining - atMost);
@@ -579,7 +585,7 @@ export class RateObserver implements Observer {
     if (headers !== undefined) this.last = { headers, sentMs, at: this.history.length - 1 };
     for (const breach of breaches) checked.add(breach.rule);
     this.seen = { ...seen, ...(headers === undefined ? {} : { headers }), fresh, checked: [...checked] };
-    return breaches.map((breach) => finding(breach.rule, breach, request, receivedMs));
+    return breaches.map(({ rule, expected, got }) => ({ rule, level: RATE_LIMIT_RULES[rule].level, expected, got, request, atMs: receivedMs }));
   }
 
   private note(sentMs: number): void {
