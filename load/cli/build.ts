@@ -31,7 +31,7 @@ export const FORBIDDEN_GLOBALS = [
   'global',
 ] as const;
 
-export interface ScanFinding {
+export interface ForbiddenUse {
   readonly file: string;
   readonly line: number;
   readonly column: number;
@@ -140,11 +140,11 @@ export function checkMetafile(metafile: Metafile): string[] {
  * literals (and `RegExp(...)` calls with literal arguments) are looked at: comments and string contents never
  * match, and `x.URL` or `{ URL: 1 }` (property names) are not uses of the global.
  */
-export function scanBundle(code: string, file = 'bundle.js'): ScanFinding[] {
+export function scanBundle(code: string, file = 'bundle.js'): ForbiddenUse[] {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const lines = code.split('\n');
   const forbidden = new Set<string>(FORBIDDEN_GLOBALS);
-  const findings: ScanFinding[] = [];
+  const findings: ForbiddenUse[] = [];
   const report = (node: ts.Node, what: string) => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
     const text = (lines[line] ?? '').trim();
