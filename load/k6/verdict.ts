@@ -9,7 +9,8 @@ import { validateContentAttributes, validateErrorBody, validateListEnvelope, val
 import { Counter } from 'k6/metrics';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { type Broken, type Exchange, isRefusal, isServed } from '../../contracts/rules/exchange.ts';
-import { type Finding, finding, findingText } from '../../contracts/rules/finding.ts';
+import { findingLine } from '../../contracts/report.ts';
+import { type Finding, finding } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';
 import { exchangeOf } from '../lib/checks.ts';
@@ -44,7 +45,7 @@ export function recorder(script: string, findings: Counter): Recorder {
     findings.add(0);
     for (const f of broken) {
       findings.add(1, { rule: f.rule });
-      console.error(`${script}, ${f.rule} (${f.level}): ${findingText(f)}`);
+      console.error(`${script}, ${findingLine(f)}`);
     }
     return broken.length === 0;
   };

@@ -16,7 +16,7 @@
  * counted them, which the engine's decisions need. It assumes it is the key's only user.
  */
 import { headerLookup, RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
-import type { Exchange } from '../../contracts/rules/exchange.ts';
+import { type Exchange, isServed } from '../../contracts/rules/exchange.ts';
 import { finding, type Finding } from '../../contracts/rules/finding.ts';
 import { type ExpectedRate, RateObserver, type RateSeen, SPEND_PAST_BUDGET } from '../../contracts/rules/rate-limit.ts';
 
@@ -95,7 +95,7 @@ export class RateLimitProbe {
     this.lastSentMs = Math.max(this.lastSentMs ?? 0, sentMs);
     if (exchange.origin === 'auth' || this.stopped !== undefined) return this.keep(found);
     const phase: ProbePhase = this.phase === 'rest' ? 'start' : this.phase;
-    const served = exchange.status >= 200 && exchange.status < 300;
+    const served = isServed(exchange);
     const refused = exchange.status === 429;
     if (seen.honoured === true) this.honoured++;
     if (seen.honoured === false) this.refusedAfterHonouring++;
