@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { trippedSentence } from '../target/breaker.ts';
+import { ANNOTATIONS } from './annotations.ts';
 import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
 import { renderRunHtml, renderRunText } from './render.ts';
 
@@ -41,15 +42,6 @@ export function formatCounts(c: Counts): string {
   return `${c.passed} passed, ${c.failed} failed${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}${(c.deviations ?? 0) > 0 ? `, ${c.deviations} platform deviations` : ''}`;
 }
 
-/** The annotation types of specs/fixtures (not imported: a reporter loads without the fixtures' Playwright test). */
-const ANNOTATIONS = {
-  rule: 'rule',
-  needs: 'needs',
-  checked: '_rules-checked',
-  deviation: 'platform-deviation',
-  retry: 'rate-limit-retry',
-  wait: 'rate-limit-wait',
-};
 const TOKENS_LINE = /^\[tokens\] worker \d+: (\d+) issued, (\d+) logged out, (\d+) already ended, (\d+) not logged out/;
 
 export default class SummaryReporter implements Reporter {

@@ -6,7 +6,8 @@
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../../contracts/rate-limit.ts';
 import { createMock, type MockServer } from '../../mock/app.ts';
-import { expect, RETRY_ANNOTATION, TAGS, test } from '../fixtures/index.ts';
+import { ANNOTATIONS } from '../../harness/report/annotations.ts';
+import { expect, TAGS, test } from '../fixtures/index.ts';
 import { ORG_KEY as ORG, rateHarness } from '../../harness/rate/rate-harness.ts';
 import type { TooLongWait } from '../../harness/client/transport.ts';
 
@@ -92,8 +93,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
       const send = () => transport.send({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
       expect((await send()).status).toBe(200);
       expect((await send()).status).toBe(200);
-      const annotations = testInfo.annotations.filter((a) => a.type === RETRY_ANNOTATION);
-      expect(annotations.length, `"${RETRY_ANNOTATION}" annotations`).toBe(1);
+      const annotations = testInfo.annotations.filter((a) => a.type === ANNOTATIONS.retry);
+      expect(annotations.length, `"${ANNOTATIONS.retry}" annotations`).toBe(1);
       // Provoked here, not met: keep it out of the run's count of retries.
       testInfo.annotations.splice(testInfo.annotations.indexOf(annotations[0] as (typeof annotations)[number]), 1);
     } finally {

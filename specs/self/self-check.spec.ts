@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/child-run.ts';
 import { expect, SELF_CHECK, test } from '../fixtures/index.ts';
 import { FAULT_CASES } from './self-check/cases.ts';
@@ -72,7 +73,7 @@ function flatten(suites: readonly JSONReportSuite[] | undefined): Outcome[] {
         title: spec.title,
         status: t.status,
         message: t.results.flatMap((r) => r.errors.map((e) => e.message)).join('\n'),
-        deviations: t.results.flatMap((r) => r.annotations.filter((a) => a.type === 'platform-deviation').map((a) => a.description ?? '')),
+        deviations: t.results.flatMap((r) => r.annotations.filter((a) => a.type === ANNOTATIONS.deviation).map((a) => a.description ?? '')),
       })),
     ),
     ...flatten(suite.suites),

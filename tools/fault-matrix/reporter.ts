@@ -8,9 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
-import { RULE_ANNOTATION } from '../../harness/verdict/declare.ts';
+import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { Redactor } from '../../harness/client/redact.ts';
-import { DEVIATION_ANNOTATION } from '../../harness/verdict/verdict.ts';
 import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
@@ -104,10 +103,10 @@ export default class FaultMatrixReporter implements Reporter {
       title: test.titlePath().slice(3).join(' › '),
       status,
       message: status === 'failed' ? `${reason}${this.#message(result?.errors ?? [])}`.slice(0, MESSAGE_LIMIT) : '',
-      rules: test.annotations.filter((a) => a.type === RULE_ANNOTATION).map((a) => a.description ?? ''),
+      rules: test.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? ''),
       // The verdict writes "<rule>: <what was seen>"; the rule id is all the matrix reads.
       deviations: [
-        ...new Set((result?.annotations ?? []).filter((a) => a.type === DEVIATION_ANNOTATION).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
+        ...new Set((result?.annotations ?? []).filter((a) => a.type === ANNOTATIONS.deviation).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
       // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
       // ended skipped ("not checked"), and must be located at a spec line like any other.

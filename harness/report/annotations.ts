@@ -1,0 +1,13 @@
+/**
+ * The annotation types the suite writes on its tests (the declarations, the verdict, the fixtures' rate-limit
+ * retries and waits) and its reporters read: one table with no import, so a reporter loads it without
+ * Playwright's test runner. A type with a leading `_` is hidden in the HTML report.
+ */
+export const ANNOTATIONS = {
+  rule: 'rule',
+  needs: 'needs',
+  checked: '_rules-checked',
+  deviation: 'platform-deviation',
+  retry: 'rate-limit-retry',
+  wait: 'rate-limit-wait',
+} as const;
