@@ -1,34 +1,33 @@
 /**
- * A Map that holds at most `max` entries and forgets the oldest first. The order is kept in a ring of
- * keys beside the map: taking the oldest from the Map itself (`keys().next()`) walks over every slot
- * deleted since the table was last compacted, which made each remembered key cost as much as a page.
- * k6-safe.
+ * A Map that holds at most `max` entries and forgets the oldest half at a time: entries go into a young
+ * map, which becomes the old one (the old one dropped whole) once it holds half of `max`. Dropping a
+ * map whole costs nothing per entry, where forgetting one entry per new one cost a delete, a ring of
+ * keys and the holes deletes leave in a Map. k6-safe.
  */
 export class BoundedMap<K, V> {
-  readonly #map = new Map<K, V>();
-  /** Keys in the order they were first set, from `#oldest` on, wrapping round once `max` are held. */
-  readonly #order: K[] = [];
-  #oldest = 0;
+  #young = new Map<K, V>();
+  #old = new Map<K, V>();
 
   constructor(readonly max: number) {}
 
   get(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#young.get(key) ?? this.#old.get(key);
   }
 
   has(key: K): boolean {
-    return this.#map.has(key);
+    return this.#young.has(key) || this.#old.has(key);
   }
 
   set(key: K, value: V): void {
-    if (!this.#map.has(key)) {
-      if (this.#map.size < this.max) this.#order.push(key);
-      else {
-        this.#map.delete(this.#order[this.#oldest] as K);
-        this.#order[this.#oldest] = key;
-        this.#oldest = (this.#oldest + 1) % this.max;
-      }
+    if (this.#young.size * 2 >= this.max && !this.#young.has(key)) {
+      this.#old = this.#young;
+      this.#young = new Map();
     }
-    this.#map.set(key, value);
+    this.#young.set(key, value);
+  }
+
+  delete(key: K): void {
+    this.#young.delete(key);
+    this.#old.delete(key);
   }
 }

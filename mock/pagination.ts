@@ -12,6 +12,7 @@
  * only moves forward, the obsolete ones are always at the front, and sweeping them costs only what it frees.
  */
 import { randomFillSync } from 'node:crypto';
+import { BoundedMap } from '../contracts/bounded-map.ts';
 import { snapshotObsolete } from '../contracts/lifecycle.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Clock } from './clock.ts';
@@ -67,7 +68,7 @@ export interface SnapshotErrors {
 export type CursorChoice = (fresh: string, previous: string | undefined) => string;
 
 type Tombstone = 'expired' | 'superseded';
-/** Retired cursors remembered to tell "obsolete" from "superseded": bounded, oldest forgotten first. */
+/** Retired cursors remembered to tell "obsolete" from "superseded": bounded, the oldest forgotten first. */
 const MAX_TOMBSTONES = 4096;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const OBSOLETE = 'the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next';
@@ -83,7 +84,7 @@ export class Snapshots {
   #cursors = new Map<string, Continuation>();
   /** Snapshots holding cursors, in order of their last request. */
   #order = new Order();
-  #tombstones = new Tombstones(MAX_TOMBSTONES);
+  #tombstones = new BoundedMap<string, Tombstone>(MAX_TOMBSTONES);
   readonly #pool = Buffer.alloc(4096);
   #poolOffset = 4096;
 
@@ -200,7 +201,7 @@ export class Snapshots {
   reset(): void {
     this.#cursors = new Map();
     this.#order = new Order();
-    this.#tombstones = new Tombstones(MAX_TOMBSTONES);
+    this.#tombstones = new BoundedMap<string, Tombstone>(MAX_TOMBSTONES);
   }
 
   /** Every cursor of an obsolete snapshot is retired as expired. */
@@ -330,68 +331,5 @@ class Order {
       if (snapshot.queued === this.#entries[i]) live.push(snapshot);
     }
     return live;
-  }
-}
-
-/**
- * Retired cursors and why, at most `max`, the oldest forgotten first (a Map's order: a cursor retired
- * again keeps its place, one forgotten and retired again goes to the end). The order is kept in a
- * queue beside the map: taking the oldest from the Map itself (`keys().next()`) walks over every slot
- * deleted since the table was last compacted, and once snapshots expire under load every request
- * retires a cursor and forgets one. A queue entry whose cursor was forgotten (or forgotten and
- * retired again since) no longer matches the map's sequence number and is skipped.
- */
-class Tombstones {
-  readonly #max: number;
-  /** Cursor → its sequence number times two, plus one when expired. */
-  readonly #map = new Map<string, number>();
-  #keys: string[] = [];
-  #seqs: number[] = [];
-  #head = 0;
-  #seq = 0;
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  get(cursor: string): Tombstone | undefined {
-    const entry = this.#map.get(cursor);
-    return entry === undefined ? undefined : entry % 2 === 1 ? 'expired' : 'superseded';
-  }
-
-  delete(cursor: string): void {
-    this.#map.delete(cursor);
-    // Forgotten cursors leave stale queue entries behind: past twice the bound the queue is rebuilt from the map, in its order.
-    if (this.#keys.length - this.#head > 2 * this.#max) {
-      this.#keys = [...this.#map.keys()];
-      this.#seqs = [...this.#map.values()].map((entry) => Math.floor(entry / 2));
-      this.#head = 0;
-    }
-  }
-
-  set(cursor: string, why: Tombstone): void {
-    const known = this.#map.get(cursor);
-    const flag = why === 'expired' ? 1 : 0;
-    if (known !== undefined) {
-      this.#map.set(cursor, known - (known % 2) + flag);
-      return;
-    }
-    const seq = this.#seq++;
-    this.#map.set(cursor, seq * 2 + flag);
-    this.#keys.push(cursor);
-    this.#seqs.push(seq);
-    while (this.#map.size > this.#max) {
-      const oldest = this.#keys[this.#head] as string;
-      const oldSeq = this.#seqs[this.#head] as number;
-      this.#head++;
-      const entry = this.#map.get(oldest);
-      if (entry !== undefined && Math.floor(entry / 2) === oldSeq) this.#map.delete(oldest);
-    }
-    // The consumed front of the queue is dropped once it is as long as the rest.
-    if (this.#head > 1024 && this.#head * 2 > this.#keys.length) {
-      this.#keys = this.#keys.slice(this.#head);
-      this.#seqs = this.#seqs.slice(this.#head);
-      this.#head = 0;
-    }
   }
 }
