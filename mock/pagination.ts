@@ -68,8 +68,8 @@ export interface SnapshotErrors {
 export type CursorChoice = (fresh: string, previous: string | undefined) => string;
 
 type Tombstone = 'expired' | 'superseded';
-/** Retired cursors remembered to tell "obsolete" from "superseded": bounded, the oldest forgotten first. */
-const MAX_TOMBSTONES = 4096;
+/** Retired cursors remembered to tell "obsolete" from "superseded": the last 4096 at least, the oldest forgotten first. */
+const MAX_TOMBSTONES = 8192;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const OBSOLETE = 'the snapshot of this next value is obsolete: no request with next came for 2 minutes; start again without next';
 
@@ -81,7 +81,7 @@ export class Snapshots {
   readonly #letters: boolean;
   readonly #errors: SnapshotErrors;
   readonly #choose: CursorChoice | undefined;
-  #cursors = new Map<string, Continuation>();
+  #cursors = new Cursors();
   /** Snapshots holding cursors, in order of their last request. */
   #order = new Order();
   #tombstones = new BoundedMap<string, Tombstone>(MAX_TOMBSTONES);
@@ -153,7 +153,7 @@ export class Snapshots {
     const snapshot = next.snapshot;
     const fresh = this.#freshCursor();
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
-    // A fresh 128-bit cursor was never retired; a letter cursor, or one a seam chose, may have been.
+    // A fresh cursor (96 random bits) was never retired; a letter cursor, or one a seam chose, may have been.
     if (cursor !== fresh || this.#letters) this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
     if (snapshot.cursor === undefined) {
@@ -199,7 +199,7 @@ export class Snapshots {
   }
 
   reset(): void {
-    this.#cursors = new Map();
+    this.#cursors = new Cursors();
     this.#order = new Order();
     this.#tombstones = new BoundedMap<string, Tombstone>(MAX_TOMBSTONES);
   }
@@ -227,16 +227,16 @@ export class Snapshots {
     this.#tombstones.set(cursor, why);
   }
 
-  /**
-   * A cursor no snapshot holds. 128 random bits never repeat in practice, so they are not looked up:
-   * the lookup in a table of every cursor of the last 2 minutes cost a cache miss or more per page.
-   * Letter cursors (57 bits) are.
-   */
+  /** A cursor no snapshot holds: a fresh base64url one names a free slot; letter cursors (57 bits) are looked up. */
   #freshCursor(): string {
-    if (!this.#letters) return this.#base64Cursor(16);
+    if (!this.#letters) {
+      const at = this.#take(16);
+      this.#pool.writeUInt32BE(this.#cursors.nextSlot(), at + 12);
+      return this.#pool.toString('base64url', at, at + 16);
+    }
     for (;;) {
       const cursor = this.#letterCursor(10);
-      if (!this.#cursors.has(cursor)) return cursor;
+      if (this.#cursors.get(cursor) === undefined) return cursor;
     }
   }
 
@@ -253,11 +253,6 @@ export class Snapshots {
     const at = this.#poolOffset;
     this.#poolOffset += n;
     return at;
-  }
-
-  #base64Cursor(n: number): string {
-    const at = this.#take(n);
-    return this.#pool.toString('base64url', at, at + n);
   }
 
   /** Letters only, shorter, like the real service's `plErSU` (still ~57 bits). */
@@ -332,4 +327,71 @@ class Order {
     }
     return live;
   }
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Where each cursor leads. A fresh base64url cursor is 96 random bits and the 32-bit number of its slot
+ * here (its last six characters), so finding it is an array read and a comparison, where a Map of every
+ * cursor of the last 2 minutes cost a cache miss per page and a rehash of them all as it grew. Letter
+ * cursors, which have no room for a slot, and any other cursor (a seam's choice) are kept in a Map.
+ */
+class Cursors {
+  readonly #named = new Map<string, Continuation>();
+  readonly #slots: Array<Continuation | undefined> = [];
+  /** The cursor in each slot; '' when free. */
+  readonly #held: string[] = [];
+  /** Freed slots, the last freed on top; an entry taken again since is skipped. */
+  readonly #free: number[] = [];
+
+  get(cursor: string): Continuation | undefined {
+    const slot = slotOf(cursor);
+    return slot !== undefined && this.#held[slot] === cursor ? this.#slots[slot] : this.#named.get(cursor);
+  }
+
+  set(cursor: string, next: Continuation): void {
+    const slot = slotOf(cursor);
+    const held = slot === undefined ? undefined : (this.#held[slot] ?? '');
+    if (slot === undefined || slot > this.#held.length || (held !== '' && held !== cursor)) {
+      this.#named.set(cursor, next);
+      return;
+    }
+    if (this.#free.at(-1) === slot) this.#free.pop();
+    this.#slots[slot] = next;
+    this.#held[slot] = cursor;
+  }
+
+  delete(cursor: string): void {
+    const slot = slotOf(cursor);
+    if (slot === undefined || this.#held[slot] !== cursor) {
+      this.#named.delete(cursor);
+      return;
+    }
+    this.#slots[slot] = undefined;
+    this.#held[slot] = '';
+    this.#free.push(slot);
+  }
+
+  /** The slot the next fresh cursor names: the last freed, or a new one. */
+  nextSlot(): number {
+    for (let slot = this.#free.at(-1); slot !== undefined; slot = this.#free.at(-1)) {
+      if (this.#held[slot] === '') return slot;
+      this.#free.pop();
+    }
+    return this.#held.length;
+  }
+}
+
+/** The slot a base64url cursor of 22 characters names; undefined for any other. */
+function slotOf(cursor: string): number | undefined {
+  if (cursor.length !== 22) return undefined;
+  let bits = 0;
+  for (let i = 16; i < 22; i++) {
+    const digit = BASE64URL.indexOf(cursor.charAt(i));
+    if (digit < 0) return undefined;
+    bits = bits * 64 + digit;
+  }
+  // Six characters carry 36 bits: the slot's 32, then 4 that base64url leaves zero.
+  return Math.floor(bits / 16);
 }

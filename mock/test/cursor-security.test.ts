@@ -1,7 +1,7 @@
 /**
  * Cursors are unforgeable and bound to their client and query (mock/pagination.ts), over HTTP: a
  * tampered, truncated or extended `next` is refused, so is another client's, and a refused attempt
- * does not spend the owner's cursor. Cursors carry 128 random bits.
+ * does not spend the owner's cursor. Cursors carry 96 random bits.
  */
 import type { MockServer } from '../app.ts';
 import { api, expect, getToken, json, PROVIDER, test } from './http-fixtures.ts';
@@ -40,7 +40,7 @@ function tamperings(cursor: string): Array<{ how: string; value: string }> {
 }
 
 test.describe('next values are unforgeable', () => {
-  test('cursors are 22 base64url characters (128 random bits), each new', async ({ mock }) => {
+  test('cursors are 22 base64url characters (96 random bits and a slot), each new', async ({ mock }) => {
     const { access_token } = await getToken(mock);
     const seen = new Set<string>();
     let cursor = await firstCursor(mock, access_token, 'limit=1');
