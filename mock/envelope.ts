@@ -11,8 +11,9 @@ import { formatQuery } from './query.ts';
 export type NextLink = { readonly cursor: string } | 'final';
 
 export interface EnvelopeInput {
-  /** `{baseUrl}{path}` of the list. */
-  readonly base: string;
+  /** Origin of the api and the list's path: `{baseUrl}{path}` is the list. */
+  readonly baseUrl: string;
+  readonly path: string;
   /** The request's query string, as received. */
   readonly search: string;
   /** The first request's query (without next), for a links.next that repeats it. */
@@ -55,18 +56,28 @@ export class Envelope {
    */
   #links(o: EnvelopeInput): Links {
     const last = this.#last;
-    if (last !== undefined && last.base === o.base && last.search === o.search && samePairs(last.pairs, o.pairs)) return last;
-    const self = this.#withQuery && o.search !== '' ? `${o.base}?${o.search}` : o.base;
+    // Compared part by part: the two strings are the same each time, where the list's URL would be built anew.
+    if (last !== undefined && last.baseUrl === o.baseUrl && last.path === o.path && last.search === o.search && samePairs(last.pairs, o.pairs)) return last;
+    const base = `${o.baseUrl}${o.path}`;
+    const self = this.#withQuery && o.search !== '' ? `${base}?${o.search}` : base;
     const rest = this.#repeatQuery ? formatQuery(o.pairs) : '';
-    const next = JSON.stringify(`${o.base}?${rest}${rest ? '&' : ''}next=`);
-    const links = { base: o.base, search: o.search, pairs: o.pairs, self: `{"links":{"self":${JSON.stringify(self)}`, next: `,"next":${next.slice(0, -1)}` };
+    const next = JSON.stringify(`${base}?${rest}${rest ? '&' : ''}next=`);
+    const links = {
+      baseUrl: o.baseUrl,
+      path: o.path,
+      search: o.search,
+      pairs: o.pairs,
+      self: `{"links":{"self":${JSON.stringify(self)}`,
+      next: `,"next":${next.slice(0, -1)}`,
+    };
     this.#last = links;
     return links;
   }
 }
 
 interface Links {
-  readonly base: string;
+  readonly baseUrl: string;
+  readonly path: string;
   readonly search: string;
   readonly pairs: EnvelopeInput['pairs'];
   /** `{"links":{"self":"…"` */

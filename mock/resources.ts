@@ -147,8 +147,11 @@ export class Resources {
     else if (this.#trailingEmptyPage && page.count > 0)
       next = { cursor: this.#snapshots.issue({ snapshot, position, drained: true, page: plan.page + 1 }, query.next) };
     else this.#snapshots.touch(snapshot);
-    const base = `${request.baseUrl}${collection.path}`;
-    return { status: 200, body: this.#envelope.render({ base, search: request.search, pairs: snapshot.pairs ?? query.pairs, next, data: page.data }) };
+    const { baseUrl } = request;
+    return {
+      status: 200,
+      body: this.#envelope.render({ baseUrl, path: collection.path, search: request.search, pairs: snapshot.pairs ?? query.pairs, next, data: page.data }),
+    };
   }
 
   createContent(attributes: unknown): ChangeResult {
