@@ -1,9 +1,7 @@
 /**
- * `npm run test:faults` (its forms: USAGE): proves the contract suite catches every fault of the mock
- * and raises no false alarm against any legal profile, with the mock's control plane and blind (areas.ts).
- * One Playwright child run (faults.config.ts) on every core, progress lines as projects finish; then the
- * matrix on the terminal and in reports/faults/fault-matrix.md (never a tracked file), and last the
- * plain line CI adds up (matrix.ts checkCounts). Exits non-zero when anything failed.
+ * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false
+ * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
+ * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,12 +18,9 @@ const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 /** The run's matrix, beside the child run's outcome. */
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
- * Default of `--limit`: the child run is stopped after this many minutes, only so that a hang cannot
- * hold a CI runner for good (every test has its own timeout besides). It takes about 3.5 minutes on 2
- * idle cores, and two to three times that with both cores held by other work; a shared CI runner can be slower still,
- * and a run stopped by our own limit would count the fault cases it did not reach as failures, a
- * false alarm of the run against itself. So the limit is far above what a loaded machine needs, and
- * still well inside the 90 minutes a CI job is given. A stopped run still reports what finished.
+ * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5
+ * minutes on 2 idle cores, several times that on a loaded one; a run stopped by our own limit would
+ * count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
  */
 const DEFAULT_LIMIT_MINUTES = 45;
 const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
@@ -49,17 +44,8 @@ function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-interface Choice {
-  readonly faults: FaultName[];
-  /** Legal profiles (tools/fault-matrix/profiles.ts) by name. */
-  readonly variants: string[];
-  /** Every fault and profile. */
-  readonly full: boolean;
-  readonly limitMs: number;
-}
-
-/** The command line: names of faults and profiles (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
-function parseArgs(args: readonly string[]): Choice {
+/** The command line (USAGE); throws a sentence when it is wrong. */
+function parseArgs(args: readonly string[]) {
   const { values, positionals } = parseCommandLine('test:faults', USAGE, {
     args: args.filter((arg) => arg !== '--'),
     options: { limit: { type: 'string' } },
@@ -74,9 +60,9 @@ function parseArgs(args: readonly string[]): Choice {
       `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
     );
   }
-  const limitMs = limitMinutes * 60_000;
-  if (positionals.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
-  return { faults: positionals.filter(isFaultName), variants: positionals.filter(isMatrixProfile), full: false, limitMs };
+  const full = positionals.length === 0;
+  const faults: FaultName[] = full ? [...FAULT_NAMES] : positionals.filter(isFaultName);
+  return { faults, variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile), full, limitMs: limitMinutes * 60_000 };
 }
 
 /** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
@@ -96,7 +82,7 @@ function runChild(projects: readonly string[] | undefined, limitMs: number): Pro
       killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     }, limitMs);
     // Ctrl-C reaches the child from the terminal already (a second SIGINT would make Playwright quit
-    // without its outcome): this process only waits. SIGTERM, sent to this process alone, is passed on.
+    // without its outcome); SIGTERM, sent to this process alone, is passed on.
     const wait = () => undefined;
     const forward = () => child.kill('SIGINT');
     process.on('SIGINT', wait);
@@ -115,10 +101,9 @@ function runChild(projects: readonly string[] | undefined, limitMs: number): Pro
 async function main(): Promise<number> {
   const started = Date.now();
   const chosen = parseArgs(process.argv.slice(2));
-  const specsDir = path.join(ROOT, 'specs');
   const problems = new Map<FaultName, string>();
   for (const fault of chosen.faults) {
-    const problem = specProblem(fault, specsDir);
+    const problem = specProblem(fault, path.join(ROOT, 'specs'));
     if (problem !== undefined) problems.set(fault, problem);
   }
   const selection: Selection = { faults: chosen.faults, variants: chosen.variants, problems };

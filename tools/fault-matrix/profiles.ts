@@ -1,45 +1,20 @@
 /**
- * The legal services of the fault matrix: the built-in platform and lenient profiles, and a few
- * "covering" profiles generated from schemas/profile.schema.json so that every value of every option
- * other than strict's is run against the whole suite at least once. Covering profile k sets the k-th
- * value no built-in shows of every option (strict's where an option has fewer), so the number of
- * whole-suite runs is the most such values an option has (the error body shapes: 5), not their sum.
- *
- * A value a spec wrongly refuses is a false alarm; until the spec is fixed it is listed in EXCLUDED
- * (with the spec and why), left out of the covering profiles, and reported by `npm run test:faults`.
+ * The legal services of the fault matrix: the built-in platform and lenient profiles, and "covering"
+ * profiles from schemas/profile.schema.json so that every value of every option runs against the whole
+ * suite. Covering profile k sets the k-th value no built-in shows of every option, so the number of
+ * whole-suite runs is the most such values an option has, not their sum.
  */
 import { BUILT_IN_PROFILES, checkComplete, type Profile, type ProfileGroup, PROFILE_GROUPS, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 
-export interface MatrixProfile {
-  /** The project's name: `platform`, `lenient`, `cover-1`, … */
-  readonly name: string;
-  /** What it shows that strict does not, in a few words. */
-  readonly open: string;
-  readonly profile: Profile;
-}
-
-export interface ExcludedValue {
-  /** `group.option`. */
-  readonly option: string;
-  readonly value: unknown;
-  /** The spec that refuses it. */
-  readonly spec: string;
-  readonly why: string;
-}
-
 /**
- * Option values a spec refuses although the document allows them: left out of the covering profiles,
- * and replaced by strict's value in the built-in profiles the matrix runs, until the spec is fixed.
- * A spec found refusing one gets its entry here (the option, the value, the spec and why) while it is
- * fixed, so the matrix says what it leaves out.
+ * Option values (`group.option`) a spec wrongly refuses, with the spec and why, until it is fixed: left
+ * out of every profile of the matrix, and reported by `npm run test:faults`.
  */
-export const EXCLUDED: readonly ExcludedValue[] = [];
+export const EXCLUDED: ReadonlyArray<{ option: string; value: unknown; spec: string; why: string }> = [];
 
 /**
- * Values tried for options whose schema gives a range or a pattern, not a list. Chosen to stay within
- * what the suite can run in its time: a rate still per minute. A limit maximum of 50 is below the page
- * sizes the suite's walks would pick for the mock's data: with strict's refusal of a limit out of range
- * (a 400), the walks must find a size the target serves.
+ * Values tried for options whose schema gives a range or a pattern. A rate still per minute, for the
+ * suite's time; a limit maximum of 50, below the page sizes the walks would pick, makes them find one.
  */
 const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitDefault': [25, 1000],
@@ -132,8 +107,8 @@ export function combinedProfiles(): Profile[] {
   return [withoutExcluded(ignoring)];
 }
 
-/** Every profile of the matrix but strict (the sound mock runs strict); the built-ins without the excluded values. */
-export const MATRIX_PROFILES: readonly MatrixProfile[] = [
+/** Every profile of the matrix but strict (the sound mock runs it): name, what it shows that strict does not, the profile. */
+export const MATRIX_PROFILES: ReadonlyArray<{ name: string; open: string; profile: Profile }> = [
   withoutExcluded(BUILT_IN_PROFILES.platform),
   withoutExcluded(BUILT_IN_PROFILES.lenient),
   ...coveringProfiles(),

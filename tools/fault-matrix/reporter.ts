@@ -1,8 +1,7 @@
 /**
- * The reporter of the fault matrix's child run (tools/fault-matrix/faults.config.ts): one progress line as
- * each project (a fault, a variant, the sound mock) finishes, and at the end every test's outcome as
- * JSON (matrix.ts: RunOutcome) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
- * writes, and this is the last place to catch a credential before a CI log does.
+ * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every
+ * test's outcome as JSON (matrix.ts: RunOutcome) for cli.ts. Messages are redacted: this is the last
+ * place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,11 +13,6 @@ import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus }
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
-
-export interface FaultReporterOptions {
-  /** The JSON file the runner reads. Required. */
-  readonly outputFile: string;
-}
 
 interface ProjectState {
   readonly tests: TestCase[];
@@ -35,10 +29,10 @@ export default class FaultMatrixReporter implements Reporter {
   /** Worker processes the run started: one per project at least, and another after each failing test. */
   readonly #workers = new Set<number>();
   #finished = 0;
-  #startMs = 0;
+  readonly #startMs = Date.now();
   #specsDir = '';
 
-  constructor(options: FaultReporterOptions) {
+  constructor(options: { outputFile: string }) {
     if (!options?.outputFile) throw new Error('The fault matrix reporter needs an outputFile option (where tools/fault-matrix/cli.ts reads the outcome).');
     this.#outputFile = options.outputFile;
     // The mock's keys are public, but a message quoting one still reads as a leak to whoever scans the logs.
@@ -46,14 +40,12 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.#startMs = Date.now();
     this.#specsDir = config.projects[0]?.testDir ?? config.rootDir;
     for (const project of suite.suites) {
       const tests = project.allTests();
       this.#projects.set(project.title, { tests, remaining: tests.length, failed: 0 });
     }
-    const tests = [...this.#projects.values()].reduce((sum, p) => sum + p.tests.length, 0);
-    this.#print(`${this.#projects.size} projects, ${tests} tests, ${config.workers} workers`);
+    this.#print(`${this.#projects.size} projects, ${suite.allTests().length} tests, ${config.workers} workers`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
