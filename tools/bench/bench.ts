@@ -10,20 +10,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { parseCommandLine } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../harness/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
-import { runMain } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 import { type NodeChild, startNode, stopAll } from '../../mock/test/mock-process.ts';
 import { repeat, runLoad, type Shot, type Tally } from './load.ts';
 
-export const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
+const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
 type Piece = (typeof PIECES)[number];
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
+const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
 
   --quick          a few seconds per figure (CI): bounds printed, not enforced
   --only <pieces>  comma-separated subset of ${PIECES.join(', ')} (default: all)
@@ -221,21 +220,12 @@ async function mixed(size: Size, scratch: string): Promise<Figure[]> {
       return { status: reply.status, head: reply.body.slice(0, 4096) };
     });
     const expected = Object.fromEntries(Object.entries(replies).map(([kind, r]) => [kind, r.status]));
-    print(
-      `  ${profile}: captured ${Object.entries(expected)
-        .map(([k, s]) => `${k} ${s}`)
-        .join(', ')}`,
-    );
+    const captured = Object.entries(replies).map(([kind, r]) => `${kind} ${r.status}`);
+    print(`  ${profile}: captured ${captured.join(', ')}`);
     const bare = await startBare(scratch, replies);
-    const name = `mixed workload (${profile} profile), mock ÷ bare node:http`;
+    const bareSide = { server: bare, script: sdkTest({ auth: bare.url, api: bare.url }, expected) };
     figures.push(
-      await paired(
-        size,
-        name,
-        0.5,
-        { server: mock, script: sdkTest(mock, expected) },
-        { server: bare, script: sdkTest({ auth: bare.url, api: bare.url }, expected) },
-      ),
+      await paired(size, `mixed workload (${profile} profile), mock ÷ bare node:http`, 0.5, { server: mock, script: sdkTest(mock, expected) }, bareSide),
     );
     await Promise.all([mock.stop(), bare.stop()]);
   }
@@ -275,15 +265,8 @@ async function start(size: Size): Promise<Figure[]> {
   }
   const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   const ratio = median(mock.map((m, i) => m / (node[i] as number)));
-  return [
-    {
-      name: `start-up, dist/mock/bin/lp-mock.js to its ready line ÷ node -e ''`,
-      ratio,
-      bound: 3,
-      kind: 'max',
-      sides: `mock ${ms(mock)}; node -e '' ${ms(node)}; median of ${size.starts} paired runs`,
-    },
-  ];
+  const sides = `mock ${ms(mock)}; node -e '' ${ms(node)}; median of ${size.starts} paired runs`;
+  return [{ name: `start-up, dist/mock/bin/lp-mock.js to its ready line ÷ node -e ''`, ratio, bound: 3, kind: 'max', sides }];
 }
 
 async function memory(size: Size, scratch: string): Promise<Figure[]> {
@@ -317,12 +300,8 @@ async function main(argv: string[]): Promise<number> {
   if (unknown !== undefined) return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${PIECES.join(', ')}.\n`), 2);
   const quick = values.quick === true;
   const size = quick ? SIZES.quick : SIZES.full;
-  const cpu = cpus();
-  print(
-    `npm run bench: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  const [cpu, load] = [cpus(), loadavg().map((l) => l.toFixed(2))];
+  print(`npm run bench: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}, load average ${load.join(' ')}`);
   print(quick ? 'Quick mode: bounds reported, NOT enforced (shared CI machines are too noisy for that).' : 'Full mode: every bound is enforced.');
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-'));
   const figures: Figure[] = [];
