@@ -7,7 +7,7 @@
 import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
-import { EXCLUDED, MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
+import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
 import { type GeneratedFile, tableCell } from './generated.ts';
 
 export function faultMatrixDocs(): GeneratedFile[] {
@@ -66,13 +66,6 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '|---|---|',
     ...MATRIX_PROFILES.map((p) => `| \`${p.name}\` | ${tableCell(p.open)} |`),
     '',
-    ...(EXCLUDED.length === 0
-      ? ['No option value is left out of the covering profiles.']
-      : [
-          'Option values left out of the covering profiles because a spec refuses them although the document allows them:',
-          '',
-          ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: \`${e.spec}\` (${tableCell(e.why)})`),
-        ]),
   ];
   return [{ path: 'docs/fault-matrix.md', content: `${lines.join('\n')}\n`, format: 'markdown' }];
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
-import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
+import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome, type Selection } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -119,7 +119,6 @@ async function main(): Promise<number> {
     `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
   );
   for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
-  for (const e of EXCLUDED) say(`  left out of the covering profiles: ${e.option} ${JSON.stringify(e.value)} (${e.spec} refuses it: ${e.why})`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
   const code = await runChild(projects, chosen.limitMs);

@@ -13,7 +13,7 @@ import { tableCell } from '../docs/generated.ts';
 import { isRuleId, RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
-import { EXCLUDED, MATRIX_PROFILES } from './profiles.ts';
+import { MATRIX_PROFILES } from './profiles.ts';
 
 /** What the test did: `failed` is failed or timed out, whether expected (a fault project's brokenRule) or not. */
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'notRun';
@@ -324,14 +324,6 @@ export function renderReport(m: Matrix): string {
     for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
   }
   lines.push(...misreportLines(m));
-  if (EXCLUDED.length > 0) {
-    lines.push(
-      '',
-      'Option values left out of the covering profiles:',
-      '',
-      ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: ${tableCell(e.why)}`),
-    );
-  }
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

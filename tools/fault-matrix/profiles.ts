@@ -7,12 +7,6 @@
 import { BUILT_IN_PROFILES, checkComplete, type Profile, type ProfileGroup, PROFILE_GROUPS, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 
 /**
- * Option values (`group.option`) a spec wrongly refuses, with the spec and why, until it is fixed: left
- * out of every profile of the matrix, and reported by `npm run test:faults`.
- */
-export const EXCLUDED: ReadonlyArray<{ option: string; value: unknown; spec: string; why: string }> = [];
-
-/**
  * Values tried for options whose schema gives a range or a pattern. A rate still per minute, for the
  * suite's time; a limit maximum of 50, below the page sizes the walks would pick, makes them find one.
  */
@@ -26,7 +20,7 @@ const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
 };
 
 /** Every value the schema allows for `group.option` (representatives for ranges and patterns). */
-export function valuesOf(group: string, option: string): readonly unknown[] {
+function valuesOf(group: string, option: string): readonly unknown[] {
   const key = `${group}.${option}`;
   const schema = schemaOf(key);
   const values = REPRESENTATIVES[key] ?? (schema?.type === 'boolean' ? [true, false] : (schema?.enum as unknown[] | undefined));
@@ -57,13 +51,13 @@ function profileOf(name: string, description: string, set: (draft: Record<string
   return checked.value;
 }
 
-/** The covering profiles: together with the built-ins, every allowed value of every option but the excluded ones. */
+/** The covering profiles: together with the built-ins, every allowed value of every option. */
 export function coveringProfiles(): Profile[] {
-  const shown = [STRICT, withoutExcluded(BUILT_IN_PROFILES.platform), withoutExcluded(BUILT_IN_PROFILES.lenient)];
+  const shown = [STRICT, BUILT_IN_PROFILES.platform, BUILT_IN_PROFILES.lenient];
   const toCover = OPTIONS.map(([group, option]) => ({
     group,
     option,
-    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v)) && !isExcluded(`${group}.${option}`, v)),
+    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v))),
   })).filter((o) => o.values.length > 0);
   const count = Math.max(0, ...toCover.map((o) => o.values.length));
   return Array.from({ length: count }, (_, k) =>
@@ -78,21 +72,6 @@ export function coveringProfiles(): Profile[] {
   );
 }
 
-function isExcluded(option: string, value: unknown): boolean {
-  return EXCLUDED.some((e) => e.option === option && same(e.value, value));
-}
-
-/** `profile` with every excluded value it sets replaced by strict's. */
-export function withoutExcluded(profile: Profile): Profile {
-  const copy = JSON.parse(JSON.stringify(profile)) as Record<string, Record<string, unknown>>;
-  for (const { option, value } of EXCLUDED) {
-    const [group = '', name = ''] = option.split('.');
-    const options = copy[group] as Record<string, unknown>;
-    if (same(options[name], value)) options[name] = valueIn(STRICT, group as ProfileGroup, name);
-  }
-  return copy as unknown as Profile;
-}
-
 /**
  * Legal services that only a combination of values shows, which the covering profiles (one value of
  * each option at a time, the others mostly strict's) never put together.
@@ -104,13 +83,13 @@ export function combinedProfiles(): Profile[] {
     Object.assign(draft.filters as object, { dateFilters: 'none' });
     Object.assign(draft.query as object, { unknownParameter: 'ignore' });
   });
-  return [withoutExcluded(ignoring)];
+  return [ignoring];
 }
 
 /** Every profile of the matrix but strict (the sound mock runs it): name, what it shows that strict does not, the profile. */
 export const MATRIX_PROFILES: ReadonlyArray<{ name: string; open: string; profile: Profile }> = [
-  withoutExcluded(BUILT_IN_PROFILES.platform),
-  withoutExcluded(BUILT_IN_PROFILES.lenient),
+  BUILT_IN_PROFILES.platform,
+  BUILT_IN_PROFILES.lenient,
   ...coveringProfiles(),
   ...combinedProfiles(),
 ].map((profile) => ({
@@ -123,7 +102,7 @@ export function isMatrixProfile(name: string): boolean {
   return MATRIX_PROFILES.some((p) => p.name === name);
 }
 
-/** Values of options no profile of the matrix shows: exactly the excluded ones, when the lists are right. */
+/** Values of options no profile of the matrix shows: none, when the lists are right. */
 export function uncoveredValues(): string[] {
   const profiles = [STRICT, ...MATRIX_PROFILES.map((p) => p.profile)];
   return OPTIONS.flatMap(([group, option]) =>
