@@ -8,9 +8,9 @@ import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
 import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
-import { type GeneratedFile, tableCell } from './generated.ts';
+import { markdownTable, tableCell } from './generated.ts';
 
-export function faultMatrixDocs(): GeneratedFile[] {
+export function faultMatrixMarkdown(): string {
   const lines = [
     '# Fault matrix and legal profiles',
     '',
@@ -47,14 +47,14 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     '## Faults',
     '',
-    '| fault | rule (level) | area | what the mock does wrong | specs of its area |',
-    '|---|---|---|---|---|',
-    ...FAULT_NAMES.map((name) => {
-      const f = FAULTS[name];
-      const area = faultArea(name);
-      const specs = AREA_SPECS[area].map((file) => `\`${file}\``).join(', ');
-      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${area} | ${tableCell(f.breaks)} | ${specs} |`;
-    }),
+    ...markdownTable(
+      ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'specs of its area'],
+      FAULT_NAMES.map((name) => {
+        const { rule, breaks } = FAULTS[name];
+        const specs = AREA_SPECS[faultArea(name)].map((file) => `\`${file}\``).join(', ');
+        return [`\`${name}\``, `\`${rule}\` (${RULES[rule].level})`, faultArea(name), tableCell(breaks), specs];
+      }),
+    ),
     '',
     '## Legal profiles',
     '',
@@ -62,10 +62,11 @@ export function faultMatrixDocs(): GeneratedFile[] {
     'every value of every option is run by the whole suite, and combined profiles for legal services that only a combination',
     'of values shows (a service ignoring filters it does not know).',
     '',
-    '| profile | what it does otherwise than strict |',
-    '|---|---|',
-    ...MATRIX_PROFILES.map((p) => `| \`${p.name}\` | ${tableCell(p.open)} |`),
+    ...markdownTable(
+      ['profile', 'what it does otherwise than strict'],
+      MATRIX_PROFILES.map((p) => [`\`${p.name}\``, tableCell(p.open)]),
+    ),
     '',
   ];
-  return [{ path: 'docs/fault-matrix.md', content: `${lines.join('\n')}\n`, format: 'markdown' }];
+  return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@
  * Every error of a fault project's tests (soft ones too) must be located in specs/*.spec.ts and read
  * `<rule id> (<level>): …`, never Playwright's bare `Expected: true`: each that does not fails the run.
  */
-import { tableCell } from '../docs/generated.ts';
+import { markdownTable, tableCell } from '../docs/generated.ts';
 import { isRuleId, RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
@@ -293,10 +293,9 @@ export function renderReport(m: Matrix): string {
     '',
     '## Faults',
     '',
-    '| fault | rule (level) | area | what the mock does wrong | with control plane | blind |',
-    '|---|---|---|---|---|---|',
-    ...m.faults.map(
-      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${tableCell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
+    ...markdownTable(
+      ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'with control plane', 'blind'],
+      m.faults.map((f) => [`\`${f.fault}\``, `\`${f.rule}\` (${f.level})`, f.area, tableCell(f.breaks), cellOf(f.columns.control), cellOf(f.columns.blind)]),
     ),
     '',
     '### The tests that caught each fault',
@@ -312,10 +311,9 @@ export function renderReport(m: Matrix): string {
     '',
     '## Legal profiles',
     '',
-    '| profile | column | what it does otherwise than strict | tests run | false alarms |',
-    '|---|---|---|---|---|',
-    ...m.variants.map(
-      (v) => `| ${v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``} | ${v.column} | ${tableCell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`,
+    ...markdownTable(
+      ['profile', 'column', 'what it does otherwise than strict', 'tests run', 'false alarms'],
+      m.variants.map((v) => [v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``, v.column, tableCell(v.open), String(v.ran), falseAlarmCell(v)]),
     ),
   ];
   const alarms = allAlarms(m);
