@@ -5,7 +5,7 @@
  * (exit code 1 when one does not hold); --quick measures briefly and only reports them. Exit code 2: a
  * figure could not be measured at all.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -232,25 +232,13 @@ async function mixed(size: Size, scratch: string): Promise<Figure[]> {
   return figures;
 }
 
-/** Milliseconds from spawn to the first stdout line (`until: 'line'`) or to the exit. */
-function timeRun(args: readonly string[], until: 'line' | 'exit'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let elapsed: number | undefined;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', () => {
-      if (until !== 'line' || elapsed !== undefined) return;
-      elapsed = performance.now() - started;
-      child.kill('SIGTERM');
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const ms = until === 'exit' && code === 0 ? performance.now() - started : elapsed;
-      if (ms === undefined) reject(new Error(`node ${args.join(' ')}: no ${until === 'line' ? 'ready line' : 'clean exit'} (code ${code})`));
-      else resolve(ms);
-    });
-  });
+/** Milliseconds from spawn to the child's first stdout line. */
+async function timeReady(args: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const child = await startNode('the mock bundle', args);
+  const ms = performance.now() - started;
+  await child.stop();
+  return ms;
 }
 
 async function start(size: Size): Promise<Figure[]> {
@@ -260,8 +248,10 @@ async function start(size: Size): Promise<Figure[]> {
   const mock: number[] = [];
   const node: number[] = [];
   for (let i = 0; i < size.starts; i++) {
-    mock.push(await timeRun([bin, '--auth-port', '0', '--api-port', '0'], 'line'));
-    node.push(await timeRun(['-e', ''], 'exit'));
+    mock.push(await timeReady([bin, '--auth-port', '0', '--api-port', '0']));
+    const started = performance.now();
+    if (spawnSync(process.execPath, ['-e', '']).status !== 0) throw new Error("node -e '' did not exit cleanly");
+    node.push(performance.now() - started);
   }
   const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   const ratio = median(mock.map((m, i) => m / (node[i] as number)));

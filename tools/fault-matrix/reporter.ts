@@ -14,16 +14,11 @@ import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus }
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
 
-interface ProjectState {
-  readonly tests: TestCase[];
-  remaining: number;
-  failed: number;
-}
-
 export default class FaultMatrixReporter implements Reporter {
   readonly #outputFile: string;
   readonly #redactor = new Redactor();
-  readonly #projects = new Map<string, ProjectState>();
+  /** Each project's tests, by name. */
+  readonly #projects = new Map<string, TestCase[]>();
   readonly #outcomes = new Map<TestCase, TestOutcome>();
   readonly #errors: string[] = [];
   /** Worker processes the run started: one per project at least, and another after each failing test. */
@@ -41,29 +36,20 @@ export default class FaultMatrixReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.#specsDir = config.projects[0]?.testDir ?? config.rootDir;
-    for (const project of suite.suites) {
-      const tests = project.allTests();
-      this.#projects.set(project.title, { tests, remaining: tests.length, failed: 0 });
-    }
+    for (const project of suite.suites) this.#projects.set(project.title, project.allTests());
     this.#print(`${this.#projects.size} projects, ${suite.allTests().length} tests, ${config.workers} workers`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const project = test.parent.project()?.name ?? '';
-    const state = this.#projects.get(project);
-    const outcome = this.#outcome(test, result);
     if (result.workerIndex >= 0) this.#workers.add(result.workerIndex);
-    this.#outcomes.set(test, outcome);
-    if (!state) return;
-    // A retried test ends more than once; only its first end counts down (retries are 0 here anyway).
-    if (result.retry === 0) state.remaining--;
-    if (outcome.status === 'failed') state.failed++;
-    if (state.remaining === 0) {
-      this.#finished++;
-      const ran = state.tests.filter((t) => this.#outcomes.get(t)?.status !== 'skipped').length;
-      const done = `${String(this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
-      this.#print(`[${done}] ${project}: ${state.failed} of ${ran} tests failed`);
-    }
+    this.#outcomes.set(test, this.#outcome(test, result));
+    // Retries are 0: each test ends once, and the project's last one finishes it.
+    const project = test.parent.project()?.name ?? '';
+    const outcomes = (this.#projects.get(project) ?? []).map((t) => this.#outcomes.get(t)?.status);
+    if (outcomes.length === 0 || outcomes.includes(undefined)) return;
+    const done = `${String(++this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
+    const failed = outcomes.filter((s) => s === 'failed').length;
+    this.#print(`[${done}] ${project}: ${failed} of ${outcomes.filter((s) => s !== 'skipped').length} tests failed`);
   }
 
   onError(error: TestError): void {
@@ -71,9 +57,9 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
+    const projects: ProjectOutcome[] = [...this.#projects].map(([project, tests]) => ({
       project,
-      tests: state.tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
+      tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
     }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });
