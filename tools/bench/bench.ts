@@ -300,17 +300,12 @@ async function main(argv: string[]): Promise<number> {
     for (const piece of PIECES.filter((p) => only.includes(p)) as Piece[]) {
       print(`\n== ${piece}`);
       const pieceStarted = performance.now();
-      try {
-        const got = await { content, mixed, start, memory }[piece](size, scratch, values.compare === true);
-        for (const f of got) print(`  ${formatFigure(f)}`);
-        figures.push(...got);
-      } catch (error) {
-        const f: Figure = { name: piece, ratio: Number.NaN, bound: Number.NaN, kind: 'min', sides: '', error: (error as Error).message };
-        print(`  ${formatFigure(f)}`);
-        figures.push(f);
-      } finally {
-        await stopAll();
-      }
+      const measure = { content, mixed, start, memory }[piece];
+      const got = await measure(size, scratch, values.compare === true)
+        .catch((error: Error): Figure[] => [{ name: piece, ratio: Number.NaN, bound: Number.NaN, kind: 'min', sides: '', error: error.message }])
+        .finally(stopAll);
+      for (const f of got) print(`  ${formatFigure(f)}`);
+      figures.push(...got);
       print(`  (${((performance.now() - pieceStarted) / 1000).toFixed(0)} s)`);
     }
   } finally {
