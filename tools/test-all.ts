@@ -5,7 +5,6 @@
  * up both runs. Each phase's Playwright run has its own folder under reports/ (its html reporter
  * empties it first), and reports/index.html links them.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,9 +16,9 @@ import { refuseArguments, runMain } from '../harness/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
 import { ROOT } from '../harness/root.ts';
+import { runPlaywright } from './run-playwright.ts';
 
 const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 /** A phase that takes longer is stopped (something hangs); phase 1 takes about 2 minutes on 2 idle cores. */
 const PHASE_LIMIT_MS = 30 * 60_000;
 
@@ -27,22 +26,12 @@ function progress(line: string): void {
   process.stdout.write(`\n▶ ${line}\n`);
 }
 
-/** Runs a phase with the terminal as its output; resolves with why it failed, or undefined. */
-function run(phase: number, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit', timeout: PHASE_LIMIT_MS });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      // A phase stopped at the limit is not a failure of the target.
-      resolve(
-        code === 0
-          ? undefined
-          : code === null
-            ? `phase ${phase} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`
-            : `phase ${phase} exited with ${code}`,
-      );
-    });
-  });
+/** A phase's Playwright run; resolves with why it failed, or undefined. */
+async function run(phase: number, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
+  const code = await runPlaywright(`npm test: phase ${phase}`, args, { ...process.env, ...env }, PHASE_LIMIT_MS);
+  // A phase stopped at the limit is not a failure of the target.
+  if (code === null) return `phase ${phase} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;
+  return code === 0 ? undefined : `phase ${phase} exited with ${code}`;
 }
 
 /** The phases, each with its own report folder under reports/. */
@@ -129,7 +118,7 @@ async function main(args: readonly string[]): Promise<number> {
   // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
   // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
-  const embedded = await run(1, [PLAYWRIGHT, 'test', workers], { LP_TARGET: 'mock', ...reportEnv('embedded') });
+  const embedded = await run(1, [workers], { LP_TARGET: 'mock', ...reportEnv('embedded') });
   if (embedded) failures.push(embedded);
 
   progress('2/2 the contract suite against the mock started from its CLI, as a remote target');
@@ -144,7 +133,7 @@ async function main(args: readonly string[]): Promise<number> {
     const org = DEFAULT_CLIENTS.find((c) => c.provider === undefined);
     const provider = DEFAULT_CLIENTS.find((c) => c.provider !== undefined);
     if (!org || !provider?.provider) throw new Error('mock/clients.ts DEFAULT_CLIENTS lost its organization or provider key.');
-    const remote = await run(2, [PLAYWRIGHT, 'test', '--project=contract', '--project=contract-serial'], {
+    const remote = await run(2, ['--project=contract', '--project=contract-serial'], {
       LP_TARGET: 'remote',
       LP_AUTH_URL: mock.authUrl,
       LP_BASE_URL: mock.baseUrl,

@@ -3,7 +3,6 @@
  * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
  * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/index.ts';
@@ -12,8 +11,8 @@ import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome, type Selection } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
+import { runPlaywright } from '../run-playwright.ts';
 
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 /** The run's matrix, beside the child run's outcome. */
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
@@ -31,8 +30,6 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
   --help, -h         this text
 
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
-/** After SIGINT, Playwright gets this long to write its outcome before SIGKILL. */
-const STOP_GRACE_MS = 20_000;
 /** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
 const TERMINAL_TITLES = 4;
 /** LP_PROPERTY_SEED of the child run. */
@@ -65,39 +62,6 @@ function parseArgs(args: readonly string[]) {
   return { faults, variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile), full, limitMs: limitMinutes * 60_000 };
 }
 
-/** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
-function runChild(projects: readonly string[] | undefined, limitMs: number): Promise<number | null> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !INHERITED_NOT.test(name)) env[name] = value;
-  // One seed for the fast-check property, so the matrix is the same from run to run (`npm test` keeps
-  // drawing fresh ones): a fault the property catches only with some seeds must not flap in the docs.
-  env.LP_PROPERTY_SEED = PROPERTY_SEED;
-  const args = [PLAYWRIGHT, 'test', '--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)];
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
-    let killer: NodeJS.Timeout | undefined;
-    const stopper = setTimeout(() => {
-      say(`test:faults: the child run passed its limit of ${limitMs / 60_000} minutes (--limit); stopping it.`);
-      child.kill('SIGINT');
-      killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    }, limitMs);
-    // Ctrl-C reaches the child from the terminal already (a second SIGINT would make Playwright quit
-    // without its outcome); SIGTERM, sent to this process alone, is passed on.
-    const wait = () => undefined;
-    const forward = () => child.kill('SIGINT');
-    process.on('SIGINT', wait);
-    process.once('SIGTERM', forward);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(stopper);
-      clearTimeout(killer);
-      process.off('SIGINT', wait);
-      process.off('SIGTERM', forward);
-      resolve(code);
-    });
-  });
-}
-
 async function main(): Promise<number> {
   const started = Date.now();
   const chosen = parseArgs(process.argv.slice(2));
@@ -121,7 +85,10 @@ async function main(): Promise<number> {
   for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
-  const code = await runChild(projects, chosen.limitMs);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
+  // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
+  env.LP_PROPERTY_SEED = PROPERTY_SEED;
+  const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)], env, chosen.limitMs);
   if (!existsSync(results)) {
     say(`test:faults: the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
     say('0 passed, 1 failed');
