@@ -41,7 +41,6 @@ const PHASES = {
 } as const;
 type Phase = keyof typeof PHASES;
 
-/** Where a phase's Playwright run writes its reports. */
 function reportEnv(phase: Phase): Record<string, string> {
   return {
     LP_SUMMARY_NAME: phase,

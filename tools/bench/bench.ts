@@ -30,7 +30,6 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
                    generator; installs both into tools/bench/.cache first (git-ignored)
   --help, -h       this text`;
 
-/** How long each piece measures, per mode. */
 const SIZES = {
   quick: { rounds: 2, seconds: 1, warmup: 0.5, starts: 3, storm: 5_000, profiles: ['strict'] as readonly string[] },
   full: { rounds: 6, seconds: 4, warmup: 2, starts: 15, storm: 50_000, profiles: PROFILE_NAMES as readonly string[] },

@@ -146,7 +146,6 @@ export interface LoadOptions {
 
 class Stop extends Error {}
 
-/** Runs `script` on `connections` clients at once and tallies every reply. */
 export async function runLoad(o: LoadOptions): Promise<Tally> {
   const tally: Tally = { statuses: new Map(), replies: 0, bytes: 0, errors: 0, firstError: undefined, seconds: 0 };
   const started = performance.now();
@@ -186,7 +185,6 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
   return tally;
 }
 
-/** The same request again and again, for single-endpoint figures. */
 export function repeat(shot: Shot): LoadOptions['script'] {
   return async (send) => {
     await send(shot);

@@ -80,7 +80,6 @@ export function specProblem(fault: FaultName, specsDir: string): string | undefi
   return undefined;
 }
 
-/** A testMatch for the given files under specs/. */
 export function specFileMatch(files: readonly string[]): RegExp[] {
   return files.map((file) => new RegExp(`specs[\\\\/]${literalPattern(file)}$`));
 }

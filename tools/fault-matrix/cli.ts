@@ -14,7 +14,6 @@ import { ROOT } from '../../harness/root.ts';
 import { runPlaywright } from '../run-playwright.ts';
 
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
-/** The run's matrix, beside the child run's outcome. */
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
  * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5
@@ -32,7 +31,6 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
 /** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
 const TERMINAL_TITLES = 4;
-/** LP_PROPERTY_SEED of the child run. */
 const PROPERTY_SEED = '1';
 /** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
 const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;

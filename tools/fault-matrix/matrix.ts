@@ -149,22 +149,16 @@ export interface Selection {
   readonly problems: ReadonlyMap<FaultName, string>;
 }
 
-/** What the sound mock of a column did anyway: a failure or deviation there catches nothing. */
-interface Baseline {
-  readonly failed: ReadonlySet<string>;
-  readonly deviated: ReadonlySet<string>;
-}
-
 export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   const byProject = new Map(run.projects.map((p) => [p.project, p]));
+  // What the sound mock of each column did anyway (a failing test by name, a deviation as name#rule) catches nothing.
   const baselines = new Map(
     COLUMNS.map((column) => {
       const tests = byProject.get(inColumn(SOUND_PROJECT, column))?.tests ?? [];
-      const baseline: Baseline = {
-        failed: new Set(tests.filter((t) => t.status === 'failed').map(testName)),
-        deviated: new Set(tests.flatMap((t) => t.deviations.map((rule) => `${testName(t)}#${rule}`))),
-      };
-      return [column, baseline];
+      return [
+        column,
+        new Set(tests.flatMap((t) => [...(t.status === 'failed' ? [testName(t)] : []), ...t.deviations.map((rule) => `${testName(t)}#${rule}`)])),
+      ];
     }),
   );
   return {
@@ -174,7 +168,7 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
       const columns = Object.fromEntries(
         COLUMNS.map((column) => [
           column,
-          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Baseline, selection.problems.get(fault)),
+          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Set<string>, selection.problems.get(fault)),
         ]),
       ) as Record<Column, Catch>;
       return { fault, area, rule, level: RULES[rule].level, breaks, columns };
@@ -188,13 +182,12 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   };
 }
 
-function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Baseline, problem: string | undefined): Catch {
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>, problem: string | undefined): Catch {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
   const tests = project?.tests ?? [];
   const catches = (t: TestOutcome) =>
-    (t.status === 'failed' && !baseline.failed.has(testName(t))) ||
-    (platform && t.deviations.includes(rule) && !baseline.deviated.has(`${testName(t)}#${rule}`));
+    (t.status === 'failed' && !baseline.has(testName(t))) || (platform && t.deviations.includes(rule) && !baseline.has(`${testName(t)}#${rule}`));
   const caughtBy = tests.filter(catches).map(testName).sort();
   const count = ran(tests);
   const cut = stopped(tests);
@@ -238,7 +231,6 @@ export function checkCounts(m: Matrix): { passed: number; failed: number; skippe
   return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length + m.misreported.length, skipped: unseen };
 }
 
-/** One sentence: the matrix in numbers. */
 export function headline(m: Matrix): string {
   const inColumnOf = (column: Column) => {
     const cells = m.faults.map((f) => f.columns[column]);

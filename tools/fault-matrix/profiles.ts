@@ -30,7 +30,6 @@ function valuesOf(group: string, option: string): readonly unknown[] {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const STRICT = BUILT_IN_PROFILES.strict;
-/** Every option as [group, option]. */
 const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => [group, option] as const));
 const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile[group] as Record<string, unknown>)[option];
 

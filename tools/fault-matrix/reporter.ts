@@ -17,7 +17,6 @@ const MESSAGE_LIMIT = 600;
 export default class FaultMatrixReporter implements Reporter {
   readonly #outputFile: string;
   readonly #redactor = new Redactor();
-  /** Each project's tests, by name. */
   readonly #projects = new Map<string, TestCase[]>();
   readonly #outcomes = new Map<TestCase, TestOutcome>();
   readonly #errors: string[] = [];

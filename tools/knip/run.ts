@@ -12,7 +12,6 @@ import { ROOT } from '../../harness/root.ts';
 const HERE = path.join(ROOT, 'tools', 'knip');
 const KNIP = path.join(HERE, 'node_modules', 'knip', 'bin', 'knip.js');
 
-/** The knip version the lock names, and the one installed (undefined when none is). */
 const wanted = (JSON.parse(readFileSync(path.join(HERE, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }).packages[
   'node_modules/knip'
 ]?.version;
