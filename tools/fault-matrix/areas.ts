@@ -29,9 +29,7 @@ export const AREA_SPECS: Readonly<Record<RuleArea, readonly string[]>> = {
   client: [],
 };
 
-export function faultArea(name: FaultName): RuleArea {
-  return RULES[FAULTS[name].rule].area;
-}
+export const faultArea = (name: FaultName): RuleArea => RULES[FAULTS[name].rule].area;
 
 /** @self tests check the suite, not the target; @slow tests wait in real time for what the control plane does at once. */
 export const LEFT_OUT = [/@self/, /@slow/];
@@ -45,13 +43,8 @@ export const RESULTS_FILE = path.join('reports', 'faults', 'results.json');
 /** The project of the mock without faults, under the strict profile: the baseline a fault's catches are read against. */
 export const SOUND_PROJECT = 'sound';
 
-export function faultProject(name: FaultName): string {
-  return `fault:${name}`;
-}
-
-export function variantProject(name: string): string {
-  return `profile:${name}`;
-}
+export const faultProject = (name: FaultName) => `fault:${name}`;
+export const variantProject = (name: string) => `profile:${name}`;
 
 /**
  * Every project runs twice: with the embedded mock's control plane, and blind, as a remote service run
@@ -60,9 +53,7 @@ export function variantProject(name: string): string {
 export type Column = 'control' | 'blind';
 export const COLUMNS: readonly Column[] = ['control', 'blind'];
 
-export function inColumn(project: string, column: Column): string {
-  return column === 'blind' ? `blind:${project}` : project;
-}
+export const inColumn = (project: string, column: Column) => (column === 'blind' ? `blind:${project}` : project);
 
 /**
  * The rate of a blind run: a window short enough that the rate tests' real-time waits take seconds, and
@@ -80,6 +71,4 @@ export function specProblem(fault: FaultName, specsDir: string): string | undefi
   return undefined;
 }
 
-export function specFileMatch(files: readonly string[]): RegExp[] {
-  return files.map((file) => new RegExp(`specs[\\\\/]${literalPattern(file)}$`));
-}
+export const specFileMatch = (files: readonly string[]) => files.map((file) => new RegExp(`specs[\\\\/]${literalPattern(file)}$`));

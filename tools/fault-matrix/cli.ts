@@ -31,13 +31,8 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
 /** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
 const TERMINAL_TITLES = 4;
-const PROPERTY_SEED = '1';
 /** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
 const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;
-
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 /** The command line (USAGE); throws a sentence when it is wrong. */
 function parseArgs(args: readonly string[]) {
@@ -77,39 +72,39 @@ async function main(): Promise<number> {
         ),
       );
 
-  say(
+  console.log(
     `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
   );
-  for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
+  for (const [fault, problem] of problems) console.log(`  ${fault}: cannot run: ${problem}`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
   // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
-  env.LP_PROPERTY_SEED = PROPERTY_SEED;
+  env.LP_PROPERTY_SEED = '1';
   const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)], env, chosen.limitMs);
   if (!existsSync(results)) {
-    say(`test:faults: the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
-    say('0 passed, 1 failed');
+    console.log(`test:faults: the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
+    console.log('0 passed, 1 failed');
     return 1;
   }
 
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
   const matrix = buildMatrix(run, selection);
-  say(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
+  console.log(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
   const complete = run.status === 'passed' || run.status === 'failed';
   writeFileSync(path.join(ROOT, REPORT), renderReport(matrix));
-  say(`the whole matrix, every catching test listed: ${REPORT}`);
+  console.log(`the whole matrix, every catching test listed: ${REPORT}`);
   const counts = checkCounts(matrix);
   // A stopped run has tests that never ran; the matrix counts them, and this makes sure the line is not green.
   if (!complete && counts.failed === 0) counts.failed = 1;
   const seconds = Math.round((Date.now() - started) / 1000);
-  say(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
-  say(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
+  console.log(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
+  console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
   return counts.failed > 0 ? 1 : 0;
 }
 
 runMain(main, (error) => {
-  say(`test:faults stopped: ${(error as Error).message}`);
-  say('0 passed, 1 failed');
+  console.log(`test:faults stopped: ${(error as Error).message}`);
+  console.log('0 passed, 1 failed');
   return 1;
 });
