@@ -27,7 +27,6 @@ type Answer = { readonly status: number; readonly head: string };
 export interface Tally {
   readonly statuses: Map<number, number>;
   replies: number;
-  bytes: number;
   errors: number;
   firstError: string | undefined;
   /** From the first request to the last reply. */
@@ -110,7 +109,6 @@ class Connection {
       }
       const body = rest.subarray(0, this.#need);
       this.#need -= body.length;
-      this.#tally.bytes += body.length;
       if (this.#waiting?.read === true && this.#bodyBytes < HEAD_BYTES && body.length > 0) {
         this.#body.push(body);
         this.#bodyBytes += body.length;
@@ -141,18 +139,18 @@ export interface LoadOptions {
   readonly seconds: number;
   readonly maxRequests?: number;
   /** One virtual client's work, called again and again until time or count runs out; `send` rejects when they did. */
-  readonly script: (send: (shot: Shot) => Promise<Answer>, client: number) => Promise<void>;
+  readonly script: (send: (shot: Shot) => Promise<Answer>) => Promise<void>;
 }
 
 class Stop extends Error {}
 
 export async function runLoad(o: LoadOptions): Promise<Tally> {
-  const tally: Tally = { statuses: new Map(), replies: 0, bytes: 0, errors: 0, firstError: undefined, seconds: 0 };
+  const tally: Tally = { statuses: new Map(), replies: 0, errors: 0, firstError: undefined, seconds: 0 };
   const started = performance.now();
   const deadline = started + o.seconds * 1000;
   const open: Connection[] = [];
   let sent = 0;
-  const client = async (index: number) => {
+  const client = async () => {
     const connections = new Map<string, Connection>();
     const send = (shot: Shot): Promise<Answer> => {
       if (performance.now() >= deadline || sent >= (o.maxRequests ?? Infinity)) return Promise.reject(new Stop());
@@ -168,7 +166,7 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
     };
     for (;;) {
       try {
-        await o.script(send, index);
+        await o.script(send);
       } catch (error) {
         if (error instanceof Stop) return;
         tally.errors++;
@@ -177,7 +175,7 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
     }
   };
   try {
-    await Promise.all(Array.from({ length: o.connections }, (_, i) => client(i)));
+    await Promise.all(Array.from({ length: o.connections }, client));
   } finally {
     for (const connection of open) connection.destroy();
   }
@@ -186,7 +184,5 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
 }
 
 export function repeat(shot: Shot): LoadOptions['script'] {
-  return async (send) => {
-    await send(shot);
-  };
+  return (send) => send(shot).then(() => undefined);
 }
