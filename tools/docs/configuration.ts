@@ -63,19 +63,9 @@ export function configurationMarkdown(): string {
   return lines.join('\n');
 }
 
-/** Wraps `text` as `# ` comment lines of at most `width` characters. */
-function comment(text: string, width = 100): string[] {
-  const lines: string[] = [];
-  let line = '#';
-  for (const word of text.split(/\s+/)) {
-    if (line.length + word.length + 1 > width && line !== '#') {
-      lines.push(line);
-      line = '#';
-    }
-    line += ` ${word}`;
-  }
-  if (line !== '#') lines.push(line);
-  return lines;
+/** `text` as `# ` comment lines of at most 100 characters, broken between words. */
+function comment(text: string): string[] {
+  return (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
 }
 
 export function envExample(): string {
