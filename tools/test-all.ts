@@ -6,7 +6,7 @@
  * empties it first), and reports/index.html links them.
  */
 import { availableParallelism } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
@@ -22,18 +22,6 @@ const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
 /** A phase that takes longer is stopped (something hangs); phase 1 takes about 2 minutes on 2 idle cores. */
 const PHASE_LIMIT_MS = 30 * 60_000;
 
-function progress(line: string): void {
-  process.stdout.write(`\n▶ ${line}\n`);
-}
-
-/** A phase's Playwright run; resolves with why it failed, or undefined. */
-async function run(phase: number, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
-  const code = await runPlaywright(`npm test: phase ${phase}`, args, { ...process.env, ...env }, PHASE_LIMIT_MS);
-  // A phase stopped at the limit is not a failure of the target.
-  if (code === null) return `phase ${phase} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;
-  return code === 0 ? undefined : `phase ${phase} exited with ${code}`;
-}
-
 /** The phases, each with its own report folder under reports/. */
 const PHASES = {
   embedded: 'Phase 1: every project against the embedded mock',
@@ -41,12 +29,19 @@ const PHASES = {
 } as const;
 type Phase = keyof typeof PHASES;
 
-function reportEnv(phase: Phase): Record<string, string> {
-  return {
+/** A phase's Playwright run, its reports in its own folder; resolves with why it failed, or undefined. */
+async function run(phase: Phase, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
+  const n = Object.keys(PHASES).indexOf(phase) + 1;
+  const folder = path.join(ROOT, 'reports', phase);
+  const reports = {
     LP_SUMMARY_NAME: phase,
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(ROOT, 'reports', phase, 'html'),
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(ROOT, 'reports', phase, 'junit.xml'),
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(folder, 'html'),
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(folder, 'junit.xml'),
   };
+  const code = await runPlaywright(`npm test: phase ${n}`, args, { ...process.env, ...env, ...reports }, PHASE_LIMIT_MS);
+  // A phase stopped at the limit is not a failure of the target.
+  if (code === null) return `phase ${n} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;
+  return code === 0 ? undefined : `phase ${n} exited with ${code}`;
 }
 
 /** Reports of an earlier run (of a phase, or of `npm run contract`) would read as this run's; reports/load and CI's logs stay. */
@@ -54,7 +49,6 @@ function removeEarlierReports(): void {
   for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)]) {
     rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
   }
-  mkdirSync(SUMMARY_DIR, { recursive: true });
 }
 
 /** Tokens the mock still holds valid after the run, access and refresh: a run must leave none. */
@@ -113,14 +107,14 @@ async function main(args: readonly string[]): Promise<number> {
   removeEarlierReports();
   const failures: string[] = [];
 
-  progress('1/2 every project (unit, self and contract) against the embedded mock');
+  console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');
   // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
   // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
-  const embedded = await run(1, [workers], { LP_TARGET: 'mock', ...reportEnv('embedded') });
+  const embedded = await run('embedded', [workers], { LP_TARGET: 'mock' });
   if (embedded) failures.push(embedded);
 
-  progress('2/2 the contract suite against the mock started from its CLI, as a remote target');
+  console.log('\n▶ 2/2 the contract suite against the mock started from its CLI, as a remote target');
   let mock: MockProcess | undefined;
   // The mock is killed by mock/test/mock-process.ts's own exit handler.
   const stopOnSignal = () => process.exit(130);
@@ -132,7 +126,7 @@ async function main(args: readonly string[]): Promise<number> {
     const org = DEFAULT_CLIENTS.find((c) => c.provider === undefined);
     const provider = DEFAULT_CLIENTS.find((c) => c.provider !== undefined);
     if (!org || !provider?.provider) throw new Error('mock/clients.ts DEFAULT_CLIENTS lost its organization or provider key.');
-    const remote = await run(2, ['--project=contract', '--project=contract-serial'], {
+    const remote = await run('cli-remote', ['--project=contract', '--project=contract-serial'], {
       LP_TARGET: 'remote',
       LP_AUTH_URL: mock.authUrl,
       LP_BASE_URL: mock.baseUrl,
@@ -150,7 +144,6 @@ async function main(args: readonly string[]): Promise<number> {
       LP_TOKEN_LIFETIME: '60d',
       // The rate the mock CLI gives the key (its own, else the default profile's): known, as LP_RATE tells it of a real key.
       LP_RATE: org.rate ?? BUILT_IN_PROFILES.strict.rateLimit.rate,
-      ...reportEnv('cli-remote'),
     });
     if (remote) failures.push(remote);
     const ended = mock.ended();
