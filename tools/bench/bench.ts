@@ -118,16 +118,11 @@ export function nextPathOf(head: string): string | undefined {
   return next === undefined ? undefined : new URL(next).pathname + new URL(next).search;
 }
 
-interface Round {
-  readonly rate: number;
-  readonly cpuMicros: number;
-  /** Share of a core the load generator (this process) took: near 1, it and not the server set the rate. */
-  readonly client: number;
-  readonly problem: string | undefined;
-}
+type Side = { server: NodeChild; script: Parameters<typeof runLoad>[0]['script'] };
+type Round = Awaited<ReturnType<typeof round>>;
 
-/** One round of `script` against `server`: replies per second, its CPU per reply, and what went wrong. */
-async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
+/** One round of a side: replies per second, its CPU per reply, the load generator's share of a core, and what went wrong. */
+async function round({ server, script }: Side, seconds: number, expected?: number) {
   const cpu = server.cpuSeconds();
   const own = process.cpuUsage();
   const t: Tally = await runLoad({ connections: CONNECTIONS, seconds, script });
@@ -138,26 +133,20 @@ async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['s
   return {
     rate: t.replies / t.seconds,
     cpuMicros: ((server.cpuSeconds() - cpu) * 1e6) / t.replies,
+    // Near 1, the load generator (this process), not the server, set the rate.
     client: (client.user + client.system) / 1e6 / t.seconds,
     problem,
   };
 }
 
 /** Rounds of the mock and the baseline in ABBA order (neither always runs second), after a warm-up of each; the figure is the median of the paired ratios. */
-async function paired(
-  size: Size,
-  name: string,
-  bound: number,
-  mock: { server: NodeChild; script: Parameters<typeof round>[1] },
-  bare: { server: NodeChild; script: Parameters<typeof round>[1] },
-  expected?: number,
-): Promise<Figure> {
-  await round(bare.server, bare.script, size.warmup);
-  await round(mock.server, mock.script, size.warmup);
+async function paired(size: Size, name: string, bound: number, mock: Side, bare: Side, expected?: number): Promise<Figure> {
+  await round(bare, size.warmup);
+  await round(mock, size.warmup);
   const m: Round[] = [];
   const b: Round[] = [];
   for (let i = 0; i < size.rounds; i++)
-    for (const side of i % 2 === 0 ? [bare, mock] : [mock, bare]) (side === mock ? m : b).push(await round(side.server, side.script, size.seconds, expected));
+    for (const side of i % 2 === 0 ? [bare, mock] : [mock, bare]) (side === mock ? m : b).push(await round(side, size.seconds, expected));
   const problem = [...m, ...b].find((r) => r.problem)?.problem;
   const rates = (rs: Round[]) =>
     `${count(median(rs.map((r) => r.rate)))} req/s (${rs.map((r) => count(r.rate)).join(', ')}), ${count(median(rs.map((r) => r.cpuMicros)))} µs CPU per reply, load generator at ${median(rs.map((r) => r.client)).toFixed(2)} of a core`;
