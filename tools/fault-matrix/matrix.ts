@@ -118,18 +118,13 @@ interface FaultRow {
   readonly columns: Readonly<Record<Column, Catch>>;
 }
 
-interface FalseAlarm {
-  readonly test: string;
-  readonly message: string;
-}
-
 interface VariantRow {
   /** A legal profile (profiles.ts), or undefined for the sound mock (strict). */
   readonly variant: string | undefined;
   readonly column: Column;
   readonly open: string;
   readonly ran: number;
-  readonly falseAlarms: readonly FalseAlarm[];
+  readonly falseAlarms: ReadonlyArray<{ test: string; message: string }>;
   /** Why the run cannot be trusted (it did not finish), apart from false alarms. */
   readonly problem: string | undefined;
 }
