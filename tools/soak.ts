@@ -129,12 +129,7 @@ function randomQuery(): string {
 }
 
 /** What a round keeps to check after the clock moved. */
-interface Kept {
-  client: string;
-  token: string;
-  refresh: string;
-  cursorUrl: string;
-}
+type Kept = { client: string; token: string; refresh: string; cursorUrl: string };
 
 /** One worker's session: every step with the statuses it must get. */
 async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
@@ -173,12 +168,12 @@ async function run(mock: MockProcess): Promise<number> {
   const t = new Traffic(mock);
   const started = performance.now();
   const deadline = started + flags.seconds * 1000;
-  const samples: Array<{ seconds: number; rssKiB: number }> = [];
+  const rssSamples: number[] = [];
   let lastStats = 'not yet';
   const sample = () => {
     const seconds = (performance.now() - started) / 1000;
     const rssKiB = mock.memoryKiB('VmRSS');
-    samples.push({ seconds, rssKiB });
+    rssSamples.push(rssKiB);
     console.log(
       `[${seconds.toFixed(0).padStart(4)} s] requests ${t.requests} (${(t.requests / seconds).toFixed(0)}/s), unexpected ${t.unexpected}, mock RSS ${(rssKiB / 1024).toFixed(1)} MiB, live entries ${lastStats}`,
     );
@@ -205,7 +200,7 @@ async function run(mock: MockProcess): Promise<number> {
     clearInterval(sampler);
   }
   sample();
-  return report(t, mock, samples, rounds, (performance.now() - started) / 1000);
+  return report(t, mock, rssSamples, rounds, (performance.now() - started) / 1000);
 }
 
 /** Checks the limits, moves the clock, and checks that everything the round kept has ended. */
@@ -238,7 +233,7 @@ function liveCounts(answer: Answer | undefined): string {
   return `[tokens ${s.accessTokens}/${s.refreshTokens}, snapshots ${s.snapshots}, windows ${s.rateWindows}, throttled ${s.throttledClients}]`;
 }
 
-function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number; rssKiB: number }>, rounds: number, seconds: number): number {
+function report(t: Traffic, mock: MockProcess, rssSamples: readonly number[], rounds: number, seconds: number): number {
   console.log(`\n${t.requests} requests in ${seconds.toFixed(1)} s (${(t.requests / seconds).toFixed(0)}/s), ${rounds} rounds (clock +${rounds * 2} h)`);
   console.log(`statuses: ${JSON.stringify(Object.fromEntries([...t.statuses].sort()))}`);
   console.log(`unexpected: ${t.unexpected}`);
@@ -248,7 +243,7 @@ function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number;
   const ended = mock.ended();
   if (ended !== undefined) failures.push(`the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
 
-  const rss = samples.map((s) => s.rssKiB).filter((v) => Number.isFinite(v));
+  const rss = rssSamples.filter((v) => Number.isFinite(v));
   if (rss.length < 6) failures.push(`only ${rss.length} RSS samples: run longer (--seconds ≥ 30) or on a system with /proc`);
   else {
     const middle = rss.slice(Math.floor(rss.length / 4), Math.ceil((rss.length * 3) / 4));
