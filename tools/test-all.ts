@@ -167,10 +167,8 @@ async function main(args: readonly string[]): Promise<number> {
   if (failures.length > 0 && total.failed === 0) total.failed = failures.length;
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
   writeIndex(summaries);
-  process.stdout.write(
-    `\n  reports: reports/index.html (phase 1: reports/embedded/html, reports/embedded/junit.xml; phase 2: reports/cli-remote/html, reports/cli-remote/junit.xml)\n`,
-  );
-  process.stdout.write(`\n${formatCounts(total)}\n`);
+  console.log(`\n  reports: reports/index.html (each phase's html/ and junit.xml: reports/embedded/, reports/cli-remote/)`);
+  console.log(`\n${formatCounts(total)}`);
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }
 
