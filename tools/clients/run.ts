@@ -31,10 +31,7 @@ Each profile gets a mock of its own; exits 1 when the client fails under any of 
 async function printFindings(mock: MockProcess): Promise<void> {
   if (mock.controlUrl === null) return;
   const res = await getOverTls(`${mock.controlUrl}/findings`, mock);
-  if (res.status !== 200) {
-    console.log(`client findings: not available (${res.status})`);
-    return;
-  }
+  if (res.status !== 200) return console.log(`client findings: not available (${res.status})`);
   const report = JSON.parse(res.text) as FindingsReport;
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
