@@ -136,7 +136,7 @@ export interface Matrix {
   readonly misreported: readonly Misreport[];
 }
 
-export interface Selection {
+interface Selection {
   readonly faults: readonly FaultName[];
   /** Names of legal profiles. */
   readonly variants: readonly string[];
