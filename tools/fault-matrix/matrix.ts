@@ -274,7 +274,7 @@ export function renderReport(m: Matrix): string {
   const lines = [
     '# Fault matrix: the last run of `npm run test:faults`',
     '',
-    `${headline(m)}`,
+    headline(m),
     '',
     'What each fault and profile is, and how to add one: docs/fault-matrix.md.',
     '',
@@ -313,16 +313,16 @@ export function renderReport(m: Matrix): string {
 }
 
 /** The failures behind faults not in the rule's form, by test (each fails the run). */
-function misreportLines(m: Matrix): string[] {
-  if (m.misreported.length === 0) return [];
-  const lines = ['', `failures not reported as the rule at the spec's line (${m.misreported.length}):`];
-  for (const r of m.misreported) lines.push(`- ${r.project}: ${r.test}`, `    ${r.problem}`);
-  return lines;
+function misreportLines({ misreported }: Matrix): string[] {
+  if (misreported.length === 0) return [];
+  return [
+    '',
+    `failures not reported as the rule at the spec's line (${misreported.length}):`,
+    ...misreported.flatMap((r) => [`- ${r.project}: ${r.test}`, `    ${r.problem}`]),
+  ];
 }
 
-function variantLabel(v: VariantRow): string {
-  return `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
-}
+const variantLabel = (v: VariantRow) => `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
 
 const allAlarms = (m: Matrix) => m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
 
@@ -332,6 +332,4 @@ function falseAlarmCell(v: VariantRow): string {
   return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
 }
 
-function shortList(items: readonly string[], max: number): string[] {
-  return items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`];
-}
+const shortList = (items: readonly string[], max: number) => (items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`]);
