@@ -1,14 +1,9 @@
 /**
- * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds. Each
- * round: a few seconds of sessions from every worker (tokens, page walks, some abandoned, users,
- * refresh, logout, failed token requests), then a barrier that checks the rate limit and the throttle,
- * moves the virtual clock two hours and checks that what the round kept is now refused as the document
- * says (401, 400 invalid_grant, 410). Every request has the statuses it may get; anything else is
- * unexpected. Passes only with none, no crash, and the mock's RSS at the end (median of the last three
- * samples) at most 10 % above its plateau (median of the middle half of the run).
- *
- * One file, longer than most, on purpose: the traffic, the barrier's checks and the report share one
- * run's state, and the script reads as one scenario from start to verdict.
+ * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds: a few
+ * seconds of sessions from every worker, then a barrier that checks the rate limit and the throttle,
+ * moves the virtual clock two hours and checks that what the round kept is now refused (401, 400, 410).
+ * Passes only with no unexpected status, no crash, and the mock's RSS at the end (median of the last
+ * three samples) at most 10 % above its plateau (median of the middle half of the run).
  */
 import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags, runMain } from '../harness/flags.ts';
@@ -27,11 +22,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** The clock moves this much at each barrier: past the access token (1 h) and refresh token (2 h) lifetimes. */
 const ADVANCE_SECONDS = 2 * 3_600;
 const RSS_TOLERANCE = 0.1;
-/**
- * The mock's young generation at its full size (node 20's maximum, 16 MiB semi-spaces) from the
- * start. Left to itself, V8 grows it over the first ~45 s of this load (RSS +30 MiB, then flat): a
- * bounded warm-up that a short run would mistake for a trend, and in which a slow leak could hide.
- */
+/** The young generation at full size from the start: V8 would grow it over ~45 s (+30 MiB), a warm-up that reads as a trend. */
 const MOCK_NODE_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
 const SHOWN_UNEXPECTED = 10;
 
@@ -45,13 +36,7 @@ const CLIENTS: ClientConfig[] = [
   { id: 'soak-guarded', secret: secretOf('soak-guarded'), scopes: ['content:read'], rate: BUSY_RATE, tokenTtl: '1h' },
 ];
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: string;
-}
+type Answer = { readonly status: number; readonly headers: Headers; readonly body: string };
 
 class Traffic {
   requests = 0;
@@ -64,40 +49,33 @@ class Traffic {
     this.#mock = mock;
   }
 
-  /**
-   * One request, its status checked against `allowed`. `what` names the step for the report: never
-   * the URL's query or a header, which hold cursors and tokens.
-   */
+  /** One request, its status checked against `allowed`, a 429's Retry-After too; `what` names it in the report (the URL and headers hold secrets). */
   async call(what: string, allowed: readonly number[], url: string, init: RequestInit = {}): Promise<Answer | undefined> {
     this.requests++;
-    let answer: Answer | undefined;
-    try {
-      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      answer = { status: res.status, headers: res.headers, body: await res.text() };
-    } catch (error) {
-      this.#count('error');
-      this.fail(`${what}: ${(error as Error).name} ${(error as Error).message}`);
-      return undefined;
-    }
-    this.#count(String(answer.status));
+    const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
+      async (res): Promise<Answer> => ({ status: res.status, headers: res.headers, body: await res.text() }),
+      (error: Error) => void this.fail(`${what}: ${error.name} ${error.message}`),
+    );
+    this.#count(answer === undefined ? 'error' : String(answer.status));
+    if (answer === undefined) return undefined;
     if (!allowed.includes(answer.status)) this.fail(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
+    if (answer.status === 429 && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) this.fail(`${what}: 429 without a delta-seconds Retry-After`);
     return answer;
   }
 
-  /** POST {auth}/oauth/token with a form body. */
-  form(what: string, allowed: readonly number[], fields: Record<string, string>): Promise<Answer | undefined> {
-    return this.call(what, allowed, `${this.#mock.authUrl}/oauth/token`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields) });
+  token(id: string, scope = 'content:read', secret = secretOf(id), allowed: readonly number[] = [200]): Promise<Tokens | undefined> {
+    return this.#grant(`token ${id}`, allowed, { grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
   }
 
-  async token(id: string, scope = 'content:read', secret = secretOf(id), allowed: readonly number[] = [200]): Promise<Tokens | undefined> {
-    const answer = await this.form(`token ${id}`, allowed, { grant_type: 'client_credentials', client_id: id, client_secret: secret, scope });
-    return answer?.status === 200 ? tokens(answer.body) : undefined;
+  refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<Tokens | undefined> {
+    return this.#grant(`refresh ${id}`, allowed, { grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken });
   }
 
-  async refresh(id: string, refreshToken: string, allowed: readonly number[]): Promise<Tokens | undefined> {
-    const fields = { grant_type: 'refresh_token', client_id: id, client_secret: secretOf(id), refresh_token: refreshToken };
-    const answer = await this.form(`refresh ${id}`, allowed, fields);
-    return answer?.status === 200 ? tokens(answer.body) : undefined;
+  async #grant(what: string, allowed: readonly number[], fields: Record<string, string>): Promise<Tokens | undefined> {
+    const answer = await this.call(what, allowed, `${this.#mock.authUrl}/oauth/token`, { method: 'POST', body: new URLSearchParams(fields) });
+    if (answer?.status !== 200) return undefined;
+    const parsed = JSON.parse(answer.body) as { access_token: string; refresh_token: string };
+    return { access: parsed.access_token, refresh: parsed.refresh_token };
   }
 
   get(what: string, allowed: readonly number[], pathOrUrl: string, token: string): Promise<Answer | undefined> {
@@ -125,7 +103,7 @@ class Traffic {
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
-  /** Something unexpected: a status, an error, or a check of the driver's own that failed (a header missing, a value wrong). */
+  /** Something unexpected: a status, an error, or a check of the driver's own. */
   fail(text: string): void {
     this.unexpected++;
     if (this.shown.length < SHOWN_UNEXPECTED) this.shown.push(text);
@@ -133,11 +111,6 @@ class Traffic {
 }
 
 type Tokens = { access: string; refresh: string };
-
-function tokens(body: string): Tokens {
-  const parsed = JSON.parse(body) as { access_token: string; refresh_token: string };
-  return { access: parsed.access_token, refresh: parsed.refresh_token };
-}
 
 function nextOf(answer: Answer | undefined): string | undefined {
   if (answer?.status !== 200) return undefined;
@@ -156,12 +129,7 @@ function randomQuery(): string {
 }
 
 /** What a round keeps to check after the clock moved. */
-interface Kept {
-  client: string;
-  token: string;
-  refresh: string;
-  cursorUrl: string;
-}
+type Kept = { client: string; token: string; refresh: string; cursorUrl: string };
 
 /** One worker's session: every step with the statuses it must get. */
 async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
@@ -196,21 +164,16 @@ async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
   if (chance(0.1)) await t.token(`invented-${Math.random().toString(36).slice(2)}`, 'content:read', 'wrong', [403]);
 }
 
-async function main(): Promise<number> {
-  console.log(`soak: ${flags.seconds} s, ${flags.workers} workers, rounds of ${ROUND_MS / 1000} s, clock +${ADVANCE_SECONDS / 3600} h at each barrier`);
-  return withMockProcess(['--clients', clientsFile(CLIENTS)], MOCK_NODE_FLAGS, run);
-}
-
 async function run(mock: MockProcess): Promise<number> {
   const t = new Traffic(mock);
   const started = performance.now();
   const deadline = started + flags.seconds * 1000;
-  const samples: Array<{ seconds: number; rssKiB: number }> = [];
+  const rssSamples: number[] = [];
   let lastStats = 'not yet';
   const sample = () => {
     const seconds = (performance.now() - started) / 1000;
     const rssKiB = mock.memoryKiB('VmRSS');
-    samples.push({ seconds, rssKiB });
+    rssSamples.push(rssKiB);
     console.log(
       `[${seconds.toFixed(0).padStart(4)} s] requests ${t.requests} (${(t.requests / seconds).toFixed(0)}/s), unexpected ${t.unexpected}, mock RSS ${(rssKiB / 1024).toFixed(1)} MiB, live entries ${lastStats}`,
     );
@@ -237,7 +200,7 @@ async function run(mock: MockProcess): Promise<number> {
     clearInterval(sampler);
   }
   sample();
-  return report(t, mock, samples, rounds, (performance.now() - started) / 1000);
+  return report(t, mock, rssSamples, rounds, (performance.now() - started) / 1000);
 }
 
 /** Checks the limits, moves the clock, and checks that everything the round kept has ended. */
@@ -245,15 +208,13 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   const limited = await t.token('soak-limited');
   if (limited) {
     for (let i = 0; i < 5; i++) await t.get('limited within budget', [200], '/api/v2/content?limit=1', limited.access);
-    const refused = await t.get('limited past budget', [429], '/api/v2/content?limit=1', limited.access);
-    if (refused?.status === 429 && !/^\d+$/.test(refused.headers.get('retry-after') ?? '')) t.fail('rate limit 429 without a delta-seconds Retry-After');
+    await t.get('limited past budget', [429], '/api/v2/content?limit=1', limited.access);
   }
   // The previous barrier moved the clock past the throttle window: the right secret works again.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [200]);
   for (let i = 0; i < 10; i++) await t.token('soak-guarded', 'content:read', `wrong-${i}`, [403]);
-  const fields = { grant_type: 'client_credentials', client_id: 'soak-guarded', client_secret: secretOf('soak-guarded'), scope: 'content:read' };
-  const throttledRes = await t.form('guarded client past its failures', [429], fields);
-  if (throttledRes?.status === 429 && !/^\d+$/.test(throttledRes.headers.get('retry-after') ?? '')) t.fail('throttle 429 without Retry-After');
+  // Past its failures, the right secret too is refused for a while.
+  await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [429]);
 
   await t.control('clock +2 h', '/clock', { advanceSeconds: ADVANCE_SECONDS });
 
@@ -272,7 +233,7 @@ function liveCounts(answer: Answer | undefined): string {
   return `[tokens ${s.accessTokens}/${s.refreshTokens}, snapshots ${s.snapshots}, windows ${s.rateWindows}, throttled ${s.throttledClients}]`;
 }
 
-function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number; rssKiB: number }>, rounds: number, seconds: number): number {
+function report(t: Traffic, mock: MockProcess, rssSamples: readonly number[], rounds: number, seconds: number): number {
   console.log(`\n${t.requests} requests in ${seconds.toFixed(1)} s (${(t.requests / seconds).toFixed(0)}/s), ${rounds} rounds (clock +${rounds * 2} h)`);
   console.log(`statuses: ${JSON.stringify(Object.fromEntries([...t.statuses].sort()))}`);
   console.log(`unexpected: ${t.unexpected}`);
@@ -282,7 +243,7 @@ function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number;
   const ended = mock.ended();
   if (ended !== undefined) failures.push(`the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
 
-  const rss = samples.map((s) => s.rssKiB).filter((v) => Number.isFinite(v));
+  const rss = rssSamples.filter((v) => Number.isFinite(v));
   if (rss.length < 6) failures.push(`only ${rss.length} RSS samples: run longer (--seconds ≥ 30) or on a system with /proc`);
   else {
     const middle = rss.slice(Math.floor(rss.length / 4), Math.ceil((rss.length * 3) / 4));
@@ -299,4 +260,7 @@ function report(t: Traffic, mock: MockProcess, samples: Array<{ seconds: number;
   return failures.length === 0 ? 0 : 1;
 }
 
-runMain(main, 'soak: ');
+runMain(() => {
+  console.log(`soak: ${flags.seconds} s, ${flags.workers} workers, rounds of ${ROUND_MS / 1000} s, clock +${ADVANCE_SECONDS / 3600} h at each barrier`);
+  return withMockProcess(['--clients', clientsFile(CLIENTS)], MOCK_NODE_FLAGS, run);
+}, 'soak: ');

@@ -1,14 +1,12 @@
 /**
  * `npm test`: every test of the project against the embedded mock, then the contract suite once more
- * against the mock started from its CLI as a remote target (the way CI meets a real service; @self
- * tests are left out there, they ran already), whose count of valid tokens must then be 0: the run
- * logged out every token it was issued. Last, one line adding up both runs. Exits non-zero when any
- * run failed. Each phase is a Playwright run of its own, and a run's html reporter empties its folder
- * first: so each phase has its own folder under reports/, and reports/index.html links them.
+ * against the mock started from its CLI as a remote target (the way CI meets a real service), which
+ * must then hold no valid token: the run logged out every token it was issued. Last, one line adding
+ * up both runs. Each phase's Playwright run has its own folder under reports/ (its html reporter
+ * empties it first), and reports/index.html links them.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
@@ -18,72 +16,44 @@ import { refuseArguments, runMain } from '../harness/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
 import { ROOT } from '../harness/root.ts';
+import { runPlaywright } from './run-playwright.ts';
 
 const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-/**
- * A phase that takes longer than this is stopped: something hangs. Phase 1 takes about 2 minutes on
- * 2 idle cores; the limit leaves room for a shared CI runner several times slower, since a phase
- * stopped by our own limit would read as a failure of the target.
- */
+/** A phase that takes longer is stopped (something hangs); phase 1 takes about 2 minutes on 2 idle cores. */
 const PHASE_LIMIT_MS = 30 * 60_000;
-function progress(line: string): void {
-  process.stdout.write(`\n▶ ${line}\n`);
-}
 
-/** Runs a command with the terminal as its output; resolves with its exit code (null: stopped at the limit). */
-function run(args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
-    const timer = setTimeout(() => {
-      process.stdout.write(`\nnpm test: a phase passed its limit of ${PHASE_LIMIT_MS / 60_000} minutes; stopping it (something hangs).\n`);
-      child.kill('SIGTERM');
-    }, PHASE_LIMIT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-/** Why a phase failed, for the closing lines: a phase stopped at the limit is not a failure of the target. */
-function exitSentence(phase: number, code: number | null): string {
-  return code === null ? `phase ${phase} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes` : `phase ${phase} exited with ${code}`;
-}
-
-/** The phases, each with its own report folder under reports/ (relative paths: reports/index.html links them). */
+/** The phases, each with its own report folder under reports/. */
 const PHASES = {
-  embedded: { title: 'Phase 1: every project against the embedded mock' },
-  'cli-remote': { title: 'Phase 2: the contract suite against the mock CLI as a remote target' },
+  embedded: 'Phase 1: every project against the embedded mock',
+  'cli-remote': 'Phase 2: the contract suite against the mock CLI as a remote target',
 } as const;
 type Phase = keyof typeof PHASES;
 
-/** Where a phase's Playwright run writes its reports (read by the html and junit reporters and the summary reporter). */
-function reportEnv(phase: Phase): Record<string, string> {
-  return {
+/** A phase's Playwright run, its reports in its own folder; resolves with why it failed, or undefined. */
+async function run(phase: Phase, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
+  const n = Object.keys(PHASES).indexOf(phase) + 1;
+  const folder = path.join(ROOT, 'reports', phase);
+  const reports = {
     LP_SUMMARY_NAME: phase,
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(ROOT, 'reports', phase, 'html'),
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(ROOT, 'reports', phase, 'junit.xml'),
+    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(folder, 'html'),
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(folder, 'junit.xml'),
   };
+  const code = await runPlaywright(`npm test: phase ${n}`, args, { ...process.env, ...env, ...reports }, PHASE_LIMIT_MS);
+  // A phase stopped at the limit is not a failure of the target.
+  if (code === null) return `phase ${n} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;
+  return code === 0 ? undefined : `phase ${n} exited with ${code}`;
 }
 
-/**
- * Reports of an earlier run that this one would otherwise leave beside its own: a report in
- * reports/html (of `npm run contract`) or of a phase that does not get to run this time would read as
- * this run's. reports/load (k6) and CI's logs in reports/ are not this command's to remove.
- */
+/** Reports of an earlier run (of a phase, or of `npm run contract`) would read as this run's; reports/load and CI's logs stay. */
 function removeEarlierReports(): void {
   for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)]) {
     rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
   }
-  mkdirSync(SUMMARY_DIR, { recursive: true });
 }
 
 /** Tokens the mock still holds valid after the run, access and refresh: a run must leave none. */
 async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh: number }> {
-  const response = await fetch(`${controlUrl}/stats`);
-  const stats = (await response.json()) as Record<string, unknown>;
+  const stats = (await (await fetch(`${controlUrl}/stats`)).json()) as Record<string, unknown>;
   const { validAccessTokens: access, validRefreshTokens: refresh } = stats;
   if (typeof access !== 'number' || typeof refresh !== 'number') {
     throw new Error(`GET ${controlUrl}/stats answered without counts of valid tokens: ${JSON.stringify(stats).slice(0, 200)}`);
@@ -91,38 +61,31 @@ async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh
   return { access, refresh };
 }
 
-function writeIndex(total: Counts): void {
+/** Each phase's summary (undefined when it died before its reporter wrote one), and their sum. */
+function readSummaries(): { phases: Record<Phase, (Counts & { target?: string }) | undefined>; total: Counts } {
+  const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
+  const phases = Object.fromEntries(
+    (Object.keys(PHASES) as Phase[]).map((phase) => {
+      const file = path.join(SUMMARY_DIR, `${phase}.json`);
+      if (!existsSync(file)) return [phase, undefined];
+      const counts = JSON.parse(readFileSync(file, 'utf8')) as Counts & { target?: string };
+      for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (counts[key] ?? 0);
+      return [phase, counts];
+    }),
+  ) as Record<Phase, (Counts & { target?: string }) | undefined>;
+  return { phases, total };
+}
+
+function writeIndex({ phases, total }: ReturnType<typeof readSummaries>): void {
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
-    let line = 'did not run';
-    let target = '';
-    try {
-      const summary = JSON.parse(readFileSync(path.join(SUMMARY_DIR, `${phase}.json`), 'utf8')) as Counts & { target?: string };
-      line = formatCounts(summary);
-      // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
-      if (summary.target) target = `<br>target: ${escapeHtml(summary.target)}`;
-    } catch {
-      // No summary: the phase died before its reporter wrote one.
-    }
-    const links = [`<a href="${phase}/html/rules.html">rules checked</a>`, `<a href="${phase}/junit.xml">JUnit</a>`].join(', ');
-    return `<li><a href="${phase}/html/index.html">${PHASES[phase].title}</a> (${links}): ${line}${target}</li>`;
+    const summary = phases[phase];
+    // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
+    const target = summary?.target ? `<br>target: ${escapeHtml(summary.target)}` : '';
+    const links = `<a href="${phase}/html/rules.html">rules checked</a>, <a href="${phase}/junit.xml">JUnit</a>`;
+    return `<li><a href="${phase}/html/index.html">${PHASES[phase]}</a> (${links}): ${summary ? formatCounts(summary) : 'did not run'}${target}</li>`;
   });
   const title = `npm test: ${formatCounts(total)}`;
   writeFileSync(path.join(ROOT, 'reports', 'index.html'), htmlPage(title, `<h1>${escapeHtml(title)}</h1><ul>${rows.join('')}</ul>`));
-}
-
-function addUpSummaries(): Counts {
-  const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
-  let names: string[] = [];
-  try {
-    names = readdirSync(SUMMARY_DIR).filter((name) => name.endsWith('.json'));
-  } catch {
-    // No summary at all: a run died before its reporter wrote one. Counted below.
-  }
-  for (const name of names) {
-    const counts = JSON.parse(readFileSync(path.join(SUMMARY_DIR, name), 'utf8')) as Partial<Counts>;
-    for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (counts[key] ?? 0);
-  }
-  return total;
 }
 
 const USAGE = `Usage: npm test
@@ -144,19 +107,17 @@ async function main(args: readonly string[]): Promise<number> {
   removeEarlierReports();
   const failures: string[] = [];
 
-  progress('1/2 every project (unit, self and contract) against the embedded mock');
+  console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');
   // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
   // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
-  const embedded = await run([PLAYWRIGHT, 'test', workers], { LP_TARGET: 'mock', ...reportEnv('embedded') });
-  if (embedded !== 0) failures.push(exitSentence(1, embedded));
+  const embedded = await run('embedded', [workers], { LP_TARGET: 'mock' });
+  if (embedded) failures.push(embedded);
 
-  progress('2/2 the contract suite against the mock started from its CLI, as a remote target');
+  console.log('\n▶ 2/2 the contract suite against the mock started from its CLI, as a remote target');
   let mock: MockProcess | undefined;
-  const stopOnSignal = () => {
-    // The mock is killed by mock/test/mock-process.ts's own exit handler.
-    process.exit(130);
-  };
+  // The mock is killed by mock/test/mock-process.ts's own exit handler.
+  const stopOnSignal = () => process.exit(130);
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   try {
@@ -165,7 +126,7 @@ async function main(args: readonly string[]): Promise<number> {
     const org = DEFAULT_CLIENTS.find((c) => c.provider === undefined);
     const provider = DEFAULT_CLIENTS.find((c) => c.provider !== undefined);
     if (!org || !provider?.provider) throw new Error('mock/clients.ts DEFAULT_CLIENTS lost its organization or provider key.');
-    const remote = await run([PLAYWRIGHT, 'test', '--project=contract', '--project=contract-serial'], {
+    const remote = await run('cli-remote', ['--project=contract', '--project=contract-serial'], {
       LP_TARGET: 'remote',
       LP_AUTH_URL: mock.authUrl,
       LP_BASE_URL: mock.baseUrl,
@@ -183,18 +144,14 @@ async function main(args: readonly string[]): Promise<number> {
       LP_TOKEN_LIFETIME: '60d',
       // The rate the mock CLI gives the key (its own, else the default profile's): known, as LP_RATE tells it of a real key.
       LP_RATE: org.rate ?? BUILT_IN_PROFILES.strict.rateLimit.rate,
-      ...reportEnv('cli-remote'),
     });
-    if (remote !== 0) failures.push(exitSentence(2, remote));
+    if (remote) failures.push(remote);
     const ended = mock.ended();
     if (ended !== undefined) failures.push(`the mock CLI stopped during phase 2 (${ended}); its stderr ended with: ${mock.stderrTail().trim() || '(nothing)'}`);
     else if (mock.controlUrl) {
       const left = await tokensLeft(mock.controlUrl);
       process.stdout.write(`  tokens still valid on the mock after the run: ${left.access} access, ${left.refresh} refresh (GET /_mock/stats)\n`);
-      if (left.access + left.refresh !== 0)
-        failures.push(
-          `phase 2 left ${left.access} access and ${left.refresh} refresh token(s) valid on the target: the run must log out every token it issued`,
-        );
+      if (left.access + left.refresh !== 0) failures.push(`phase 2 left tokens valid on the target: the run must log out every token it issued`);
     }
   } catch (error) {
     failures.push((error as Error).message);
@@ -204,15 +161,14 @@ async function main(args: readonly string[]): Promise<number> {
     process.off('SIGTERM', stopOnSignal);
   }
 
-  const total = addUpSummaries();
+  const summaries = readSummaries();
+  const total = summaries.total;
   // A phase that failed without a summary (or with a summary that says all passed) still fails the run.
   if (failures.length > 0 && total.failed === 0) total.failed = failures.length;
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
-  writeIndex(total);
-  process.stdout.write(
-    `\n  reports: reports/index.html (phase 1: reports/embedded/html, reports/embedded/junit.xml; phase 2: reports/cli-remote/html, reports/cli-remote/junit.xml)\n`,
-  );
-  process.stdout.write(`\n${formatCounts(total)}\n`);
+  writeIndex(summaries);
+  console.log(`\n  reports: reports/index.html (each phase's html/ and junit.xml: reports/embedded/, reports/cli-remote/)`);
+  console.log(`\n${formatCounts(total)}`);
   return failures.length > 0 || total.failed > 0 ? 1 : 0;
 }
 

@@ -5,25 +5,24 @@
  * (exit code 1 when one does not hold); --quick measures briefly and only reports them. Exit code 2: a
  * figure could not be measured at all.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { parseCommandLine } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../harness/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
-import { runMain } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 import { type NodeChild, startNode, stopAll } from '../../mock/test/mock-process.ts';
 import { repeat, runLoad, type Shot, type Tally } from './load.ts';
 
-export const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
+const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
 type Piece = (typeof PIECES)[number];
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
+const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
 
   --quick          a few seconds per figure (CI): bounds printed, not enforced
   --only <pieces>  comma-separated subset of ${PIECES.join(', ')} (default: all)
@@ -31,7 +30,6 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--com
                    generator; installs both into tools/bench/.cache first (git-ignored)
   --help, -h       this text`;
 
-/** How long each piece measures, per mode. */
 const SIZES = {
   quick: { rounds: 2, seconds: 1, warmup: 0.5, starts: 3, storm: 5_000, profiles: ['strict'] as readonly string[] },
   full: { rounds: 6, seconds: 4, warmup: 2, starts: 15, storm: 50_000, profiles: PROFILE_NAMES as readonly string[] },
@@ -120,16 +118,11 @@ export function nextPathOf(head: string): string | undefined {
   return next === undefined ? undefined : new URL(next).pathname + new URL(next).search;
 }
 
-interface Round {
-  readonly rate: number;
-  readonly cpuMicros: number;
-  /** Share of a core the load generator (this process) took: near 1, it and not the server set the rate. */
-  readonly client: number;
-  readonly problem: string | undefined;
-}
+type Side = { server: NodeChild; script: Parameters<typeof runLoad>[0]['script'] };
+type Round = Awaited<ReturnType<typeof round>>;
 
-/** One round of `script` against `server`: replies per second, its CPU per reply, and what went wrong. */
-async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['script'], seconds: number, expected?: number): Promise<Round> {
+/** One round of a side: replies per second, its CPU per reply, the load generator's share of a core, and what went wrong. */
+async function round({ server, script }: Side, seconds: number, expected?: number) {
   const cpu = server.cpuSeconds();
   const own = process.cpuUsage();
   const t: Tally = await runLoad({ connections: CONNECTIONS, seconds, script });
@@ -140,26 +133,20 @@ async function round(server: NodeChild, script: Parameters<typeof runLoad>[0]['s
   return {
     rate: t.replies / t.seconds,
     cpuMicros: ((server.cpuSeconds() - cpu) * 1e6) / t.replies,
+    // Near 1, the load generator (this process), not the server, set the rate.
     client: (client.user + client.system) / 1e6 / t.seconds,
     problem,
   };
 }
 
 /** Rounds of the mock and the baseline in ABBA order (neither always runs second), after a warm-up of each; the figure is the median of the paired ratios. */
-async function paired(
-  size: Size,
-  name: string,
-  bound: number,
-  mock: { server: NodeChild; script: Parameters<typeof round>[1] },
-  bare: { server: NodeChild; script: Parameters<typeof round>[1] },
-  expected?: number,
-): Promise<Figure> {
-  await round(bare.server, bare.script, size.warmup);
-  await round(mock.server, mock.script, size.warmup);
+async function paired(size: Size, name: string, bound: number, mock: Side, bare: Side, expected?: number): Promise<Figure> {
+  await round(bare, size.warmup);
+  await round(mock, size.warmup);
   const m: Round[] = [];
   const b: Round[] = [];
   for (let i = 0; i < size.rounds; i++)
-    for (const side of i % 2 === 0 ? [bare, mock] : [mock, bare]) (side === mock ? m : b).push(await round(side.server, side.script, size.seconds, expected));
+    for (const side of i % 2 === 0 ? [bare, mock] : [mock, bare]) (side === mock ? m : b).push(await round(side, size.seconds, expected));
   const problem = [...m, ...b].find((r) => r.problem)?.problem;
   const rates = (rs: Round[]) =>
     `${count(median(rs.map((r) => r.rate)))} req/s (${rs.map((r) => count(r.rate)).join(', ')}), ${count(median(rs.map((r) => r.cpuMicros)))} µs CPU per reply, load generator at ${median(rs.map((r) => r.client)).toFixed(2)} of a core`;
@@ -221,46 +208,16 @@ async function mixed(size: Size, scratch: string): Promise<Figure[]> {
       return { status: reply.status, head: reply.body.slice(0, 4096) };
     });
     const expected = Object.fromEntries(Object.entries(replies).map(([kind, r]) => [kind, r.status]));
-    print(
-      `  ${profile}: captured ${Object.entries(expected)
-        .map(([k, s]) => `${k} ${s}`)
-        .join(', ')}`,
-    );
+    const captured = Object.entries(replies).map(([kind, r]) => `${kind} ${r.status}`);
+    print(`  ${profile}: captured ${captured.join(', ')}`);
     const bare = await startBare(scratch, replies);
-    const name = `mixed workload (${profile} profile), mock ÷ bare node:http`;
+    const bareSide = { server: bare, script: sdkTest({ auth: bare.url, api: bare.url }, expected) };
     figures.push(
-      await paired(
-        size,
-        name,
-        0.5,
-        { server: mock, script: sdkTest(mock, expected) },
-        { server: bare, script: sdkTest({ auth: bare.url, api: bare.url }, expected) },
-      ),
+      await paired(size, `mixed workload (${profile} profile), mock ÷ bare node:http`, 0.5, { server: mock, script: sdkTest(mock, expected) }, bareSide),
     );
     await Promise.all([mock.stop(), bare.stop()]);
   }
   return figures;
-}
-
-/** Milliseconds from spawn to the first stdout line (`until: 'line'`) or to the exit. */
-function timeRun(args: readonly string[], until: 'line' | 'exit'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let elapsed: number | undefined;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', () => {
-      if (until !== 'line' || elapsed !== undefined) return;
-      elapsed = performance.now() - started;
-      child.kill('SIGTERM');
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const ms = until === 'exit' && code === 0 ? performance.now() - started : elapsed;
-      if (ms === undefined) reject(new Error(`node ${args.join(' ')}: no ${until === 'line' ? 'ready line' : 'clean exit'} (code ${code})`));
-      else resolve(ms);
-    });
-  });
 }
 
 async function start(size: Size): Promise<Figure[]> {
@@ -270,20 +227,19 @@ async function start(size: Size): Promise<Figure[]> {
   const mock: number[] = [];
   const node: number[] = [];
   for (let i = 0; i < size.starts; i++) {
-    mock.push(await timeRun([bin, '--auth-port', '0', '--api-port', '0'], 'line'));
-    node.push(await timeRun(['-e', ''], 'exit'));
+    // From spawn to the ready line, and from spawn to the exit.
+    let started = performance.now();
+    const child = await startNode('the mock bundle', [bin, '--auth-port', '0', '--api-port', '0']);
+    mock.push(performance.now() - started);
+    await child.stop();
+    started = performance.now();
+    if (spawnSync(process.execPath, ['-e', '']).status !== 0) throw new Error("node -e '' did not exit cleanly");
+    node.push(performance.now() - started);
   }
   const ms = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   const ratio = median(mock.map((m, i) => m / (node[i] as number)));
-  return [
-    {
-      name: `start-up, dist/mock/bin/lp-mock.js to its ready line ÷ node -e ''`,
-      ratio,
-      bound: 3,
-      kind: 'max',
-      sides: `mock ${ms(mock)}; node -e '' ${ms(node)}; median of ${size.starts} paired runs`,
-    },
-  ];
+  const sides = `mock ${ms(mock)}; node -e '' ${ms(node)}; median of ${size.starts} paired runs`;
+  return [{ name: `start-up, dist/mock/bin/lp-mock.js to its ready line ÷ node -e ''`, ratio, bound: 3, kind: 'max', sides }];
 }
 
 async function memory(size: Size, scratch: string): Promise<Figure[]> {
@@ -317,12 +273,8 @@ async function main(argv: string[]): Promise<number> {
   if (unknown !== undefined) return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${PIECES.join(', ')}.\n`), 2);
   const quick = values.quick === true;
   const size = quick ? SIZES.quick : SIZES.full;
-  const cpu = cpus();
-  print(
-    `npm run bench: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  const [cpu, load] = [cpus(), loadavg().map((l) => l.toFixed(2))];
+  print(`npm run bench: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}, load average ${load.join(' ')}`);
   print(quick ? 'Quick mode: bounds reported, NOT enforced (shared CI machines are too noisy for that).' : 'Full mode: every bound is enforced.');
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-'));
   const figures: Figure[] = [];
@@ -331,17 +283,12 @@ async function main(argv: string[]): Promise<number> {
     for (const piece of PIECES.filter((p) => only.includes(p)) as Piece[]) {
       print(`\n== ${piece}`);
       const pieceStarted = performance.now();
-      try {
-        const got = await { content, mixed, start, memory }[piece](size, scratch, values.compare === true);
-        for (const f of got) print(`  ${formatFigure(f)}`);
-        figures.push(...got);
-      } catch (error) {
-        const f: Figure = { name: piece, ratio: Number.NaN, bound: Number.NaN, kind: 'min', sides: '', error: (error as Error).message };
-        print(`  ${formatFigure(f)}`);
-        figures.push(f);
-      } finally {
-        await stopAll();
-      }
+      const measure = { content, mixed, start, memory }[piece];
+      const got = await measure(size, scratch, values.compare === true)
+        .catch((error: Error): Figure[] => [{ name: piece, ratio: Number.NaN, bound: Number.NaN, kind: 'min', sides: '', error: error.message }])
+        .finally(stopAll);
+      for (const f of got) print(`  ${formatFigure(f)}`);
+      figures.push(...got);
       print(`  (${((performance.now() - pieceStarted) / 1000).toFixed(0)} s)`);
     }
   } finally {

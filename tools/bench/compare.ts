@@ -1,13 +1,8 @@
 /**
- * `npm run bench -- --compare`: what only a comparison needs, kept out of the project's install. Prism
- * (another mock of an OpenAPI document) and autocannon (the load generator of the independent
- * measurement the content figure repeats) are installed into tools/bench/.cache on first use
- * (git-ignored; delete it to free the space). Reported, never judged:
- *
- *   - the content page, mock ÷ bare node:http, with autocannon as the load generator instead of this
- *     bench's node:http one (a check of the load generator);
- *   - the content page, mock ÷ Prism (`prism mock` on contracts/openapi.ts's document; Prism checks
- *     only that a bearer token is present and answers its one-item example).
+ * `npm run bench -- --compare`, reported, never judged: the content page, mock ÷ bare node:http with
+ * autocannon as the load generator (a check of ours), and mock ÷ Prism (`prism mock` on the OpenAPI
+ * document, answering its one-item example). Both are installed into tools/bench/.cache on first use,
+ * out of the project's install.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

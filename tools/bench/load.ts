@@ -1,14 +1,10 @@
 /**
  * The bench's load generator: `connections` virtual clients, each with one request in flight over
- * keep-alive connections, until a time or a request count is reached, whichever comes first. The
- * servers it measures run each in a child process of its own (mock/test/mock-process.ts startNode):
- * in-process, a server would share its event loop with the load generator.
+ * keep-alive connections, until a time or a request count is reached. The servers it measures run in
+ * child processes of their own, not sharing its event loop.
  *
- * The client is HTTP/1.1 written on node:net, not node:http: against the bare server sending a 74 kB
- * page, a node:http client with a keep-alive agent reached 8,600 to 12,400 replies a second, this one
- * 22,000 to 33,000 on half a core. With node:http the load generator, not the server, was the
- * bottleneck, and any mock as fast as 12,000 pages a second read as 1.0 of the bare server. It speaks
- * only what the servers measured here answer: Content-Length framing, keep-alive.
+ * HTTP/1.1 on node:net, not node:http, whose client topped out at a third of this one's rate and so,
+ * not the server, set the figure. It speaks only what the servers here answer: Content-Length, keep-alive.
  */
 import { connect, type Socket } from 'node:net';
 
@@ -17,28 +13,20 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Bytes of a body handed back to the caller (a token reply, a page's links); the rest is counted and dropped. */
 const HEAD_BYTES = 4096;
 
-/** One request as the load generator sends it. */
+/** One request; `read`: the caller reads the body's first HEAD_BYTES (a token, a page's links), handed back as `head`. */
 export interface Shot {
   readonly method: 'GET' | 'POST';
-  /** Absolute URL. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** Whether the caller reads the body's start (a token, a page's links); the rest is only counted. */
   readonly read?: boolean;
 }
 
-interface Answer {
-  readonly status: number;
-  /** The first HEAD_BYTES of the body when the shot asked to read it, else ''. */
-  readonly head: string;
-}
+type Answer = { readonly status: number; readonly head: string };
 
 export interface Tally {
-  /** Replies by status. */
   readonly statuses: Map<number, number>;
   replies: number;
-  bytes: number;
   errors: number;
   firstError: string | undefined;
   /** From the first request to the last reply. */
@@ -60,11 +48,7 @@ function encode(shot: Shot): { origin: string; bytes: Buffer } {
   return request;
 }
 
-/**
- * One keep-alive connection with at most one request in flight. Replies are framed by their
- * Content-Length (every reply of the mock and of the bare server carries one, or is a 204); only the
- * head and, when asked, the body's first bytes are decoded.
- */
+/** One keep-alive connection with at most one request in flight; replies framed by Content-Length (or a 204). */
 class Connection {
   readonly #socket: Socket;
   readonly #tally: Tally;
@@ -125,7 +109,6 @@ class Connection {
       }
       const body = rest.subarray(0, this.#need);
       this.#need -= body.length;
-      this.#tally.bytes += body.length;
       if (this.#waiting?.read === true && this.#bodyBytes < HEAD_BYTES && body.length > 0) {
         this.#body.push(body);
         this.#bodyBytes += body.length;
@@ -154,22 +137,20 @@ export interface LoadOptions {
   /** Virtual clients, each with one request in flight (and one connection per origin). */
   readonly connections: number;
   readonly seconds: number;
-  /** No request is started once this many were (default: no bound but time). */
   readonly maxRequests?: number;
   /** One virtual client's work, called again and again until time or count runs out; `send` rejects when they did. */
-  readonly script: (send: (shot: Shot) => Promise<Answer>, client: number) => Promise<void>;
+  readonly script: (send: (shot: Shot) => Promise<Answer>) => Promise<void>;
 }
 
 class Stop extends Error {}
 
-/** Runs `script` on `connections` clients at once and tallies every reply. */
 export async function runLoad(o: LoadOptions): Promise<Tally> {
-  const tally: Tally = { statuses: new Map(), replies: 0, bytes: 0, errors: 0, firstError: undefined, seconds: 0 };
+  const tally: Tally = { statuses: new Map(), replies: 0, errors: 0, firstError: undefined, seconds: 0 };
   const started = performance.now();
   const deadline = started + o.seconds * 1000;
   const open: Connection[] = [];
   let sent = 0;
-  const client = async (index: number) => {
+  const client = async () => {
     const connections = new Map<string, Connection>();
     const send = (shot: Shot): Promise<Answer> => {
       if (performance.now() >= deadline || sent >= (o.maxRequests ?? Infinity)) return Promise.reject(new Stop());
@@ -185,7 +166,7 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
     };
     for (;;) {
       try {
-        await o.script(send, index);
+        await o.script(send);
       } catch (error) {
         if (error instanceof Stop) return;
         tally.errors++;
@@ -194,7 +175,7 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
     }
   };
   try {
-    await Promise.all(Array.from({ length: o.connections }, (_, i) => client(i)));
+    await Promise.all(Array.from({ length: o.connections }, client));
   } finally {
     for (const connection of open) connection.destroy();
   }
@@ -202,9 +183,6 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
   return tally;
 }
 
-/** The same request again and again, for single-endpoint figures. */
 export function repeat(shot: Shot): LoadOptions['script'] {
-  return async (send) => {
-    await send(shot);
-  };
+  return (send) => send(shot).then(() => undefined);
 }

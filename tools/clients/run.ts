@@ -1,18 +1,15 @@
 /**
- * Runs the public degreedClient, unchanged, against the mock under one or more profiles:
- * `npx tsx tools/clients/run.ts --client <checkout> [--python python3] [--profile <name|file>]…`.
- * Each profile gets a mock of its own (mock/test/mock-process.ts) over HTTPS with the names the client
- * builds (`--tls --host-name mock.test`), and tools/clients/degreed_client.py drives the client
- * against it trusting only the mock's CA; then the mock's client findings (GET /_mock/findings: what the
- * client did that the API document asks a client not to) are printed. The client's code is never part of this repository (docs/clients.md
- * says where to get it); Python is needed here, not in CI.
+ * `npm run clients`: runs the public degreedClient, unchanged (docs/clients.md says where to get it),
+ * against a mock of its own per profile, over HTTPS with the names the client builds; degreed_client.py
+ * drives it trusting only the mock's CA, then the mock's client findings are printed. Python is needed
+ * here, not in CI.
  */
 import { spawnSync } from 'node:child_process';
 import { lookup as dnsLookup } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
-import { parseCommandLine, runMain } from '../../harness/flags.ts';
+import { parseCommandLine, runMain, usage } from '../../harness/flags.ts';
 import type { FindingsReport } from '../../mock/client-findings.ts';
 import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -30,17 +27,11 @@ const USAGE = `Usage: npm run clients -- --client <folder> [flags]
 
 Each profile gets a mock of its own; exits 1 when the client fails under any of them.`;
 
-/**
- * The client findings of the run, one line each: reported, never a failure of the run (they judge
- * the client's manners, and the harness's own calls are the client's calls).
- */
+/** The client findings, one line each: reported, never a failure of the run (the harness's own calls are the client's). */
 async function printFindings(mock: MockProcess): Promise<void> {
   if (mock.controlUrl === null) return;
   const res = await getOverTls(`${mock.controlUrl}/findings`, mock);
-  if (res.status !== 200) {
-    console.log(`client findings: not available (${res.status})`);
-    return;
-  }
+  if (res.status !== 200) return console.log(`client findings: not available (${res.status})`);
   const report = JSON.parse(res.text) as FindingsReport;
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
@@ -65,26 +56,15 @@ function getOverTls(url: string, mock: MockProcess): Promise<{ status: number; t
 }
 
 async function main(): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseCommandLine('clients', USAGE, {
-      args: process.argv.slice(2),
-      options: {
-        client: { type: 'string' },
-        python: { type: 'string', default: 'python3' },
-        profile: { type: 'string', multiple: true },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    console.error((error as Error).message);
-    return 2;
-  }
-  if (values.client === undefined) {
-    console.error('--client <folder of a degreedClient checkout> is required.');
-    return 2;
-  }
-  const client = path.resolve(values.client);
+  const options = { client: { type: 'string' }, python: { type: 'string', default: 'python3' }, profile: { type: 'string', multiple: true } } as const;
+  const { values } = (() => {
+    try {
+      return parseCommandLine('clients', USAGE, { args: process.argv.slice(2), options, strict: true });
+    } catch (error) {
+      return usage((error as Error).message);
+    }
+  })();
+  const client = path.resolve(values.client ?? usage('--client <folder of a degreedClient checkout> is required.'));
   const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
   let failed = 0;
   for (const profile of profiles) {

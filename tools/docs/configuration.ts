@@ -3,7 +3,7 @@
  * setting documented anywhere else would drift from the code that reads it.
  */
 import { SETTING_GROUPS, type SettingGroup, SETTINGS, type SettingName, type SettingSpec } from '../../contracts/settings.ts';
-import { type GeneratedFile, tableCell } from './generated.ts';
+import { markdownTable, tableCell } from './generated.ts';
 
 const TYPE_HINTS: Record<SettingSpec['type'], string> = {
   flag: '`1` or `0`',
@@ -31,7 +31,7 @@ function typeOf(spec: SettingSpec): string {
   return `${TYPE_HINTS[spec.type]}${range}`;
 }
 
-function markdown(): string {
+export function configurationMarkdown(): string {
   const lines = [
     '# Configuration',
     '',
@@ -45,13 +45,14 @@ function markdown(): string {
   for (const group of Object.keys(SETTING_GROUPS) as SettingGroup[]) {
     const rows = rowsOf(group);
     if (rows.length === 0) continue;
-    lines.push(`## ${SETTING_GROUPS[group]}`, '', '| variable | value | default | read by | meaning |', '| --- | --- | --- | --- | --- |');
-    for (const [name, spec] of rows) {
-      lines.push(
-        `| \`${name}\` | ${tableCell(typeOf(spec))} | ${spec.default === undefined ? '' : `\`${spec.default}\``} | ${spec.readers.join(', ')} | ${tableCell(spec.doc)} |`,
-      );
-    }
-    lines.push('');
+    const cells = rows.map(([name, spec]) => [
+      `\`${name}\``,
+      tableCell(typeOf(spec)),
+      spec.default === undefined ? '' : `\`${spec.default}\``,
+      spec.readers.join(', '),
+      tableCell(spec.doc),
+    ]);
+    lines.push(`## ${SETTING_GROUPS[group]}`, '', ...markdownTable(['variable', 'value', 'default', 'read by', 'meaning'], cells), '');
   }
   const internal = ENTRIES.filter(([, spec]) => spec.internal);
   if (internal.length > 0) {
@@ -62,22 +63,12 @@ function markdown(): string {
   return lines.join('\n');
 }
 
-/** Wraps `text` as `# ` comment lines of at most `width` characters. */
-function comment(text: string, width = 100): string[] {
-  const lines: string[] = [];
-  let line = '#';
-  for (const word of text.split(/\s+/)) {
-    if (line.length + word.length + 1 > width && line !== '#') {
-      lines.push(line);
-      line = '#';
-    }
-    line += ` ${word}`;
-  }
-  if (line !== '#') lines.push(line);
-  return lines;
+/** `text` as `# ` comment lines of at most 100 characters, broken between words. */
+function comment(text: string): string[] {
+  return (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
 }
 
-function envExample(): string {
+export function envExample(): string {
   const lines = [
     '# Settings of the suite, the load scripts and `npm run profile`. Copy to .env and fill in; .env is',
     '# git-ignored, and a variable set in the real environment wins over .env. Unset and empty are the same.',
@@ -93,11 +84,4 @@ function envExample(): string {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-export function configurationDocs(): GeneratedFile[] {
-  return [
-    { path: 'docs/configuration.md', content: markdown(), format: 'markdown' },
-    { path: '.env.example', content: envExample(), format: 'none' },
-  ];
 }

@@ -7,10 +7,10 @@
 import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
-import { EXCLUDED, MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
-import { type GeneratedFile, tableCell } from './generated.ts';
+import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
+import { markdownTable, tableCell } from './generated.ts';
 
-export function faultMatrixDocs(): GeneratedFile[] {
+export function faultMatrixMarkdown(): string {
   const lines = [
     '# Fault matrix and legal profiles',
     '',
@@ -35,26 +35,20 @@ export function faultMatrixDocs(): GeneratedFile[] {
     '',
     '## Adding a fault or an open point',
     '',
-    '1. Write it in the module of `mock/faults/` of the seam it uses (`mock/seams.ts`): its name, the rule of `contracts/rules/`',
-    "   it breaks (its area is the rule's) and a few words in the module's `*_FAULT_INFO`, and how, in its `*_FAULTS`;",
-    '   `mock/faults/catalogue.ts` gathers them. The core of the mock never knows faults.',
-    '2. A new choice the API document leaves open is a new option of `schemas/profile.schema.json` instead (the covering',
-    '   profiles below then show each of its values to the whole suite).',
-    '3. A fault needs a spec that catches it: a test declaring its rule, in a spec file listed for its area in',
-    '   `tools/fault-matrix/areas.ts`. A legal profile needs nothing: the suite must already accept it; if it does not, the spec',
-    '   that fails is too strict.',
-    '4. Run `npm run docs` (this page) and `npm run test:faults`.',
+    '[Adding a rule](adding-a-rule.md) walks a fault, from its seam of the mock to the spec that catches it. A new choice the',
+    'API document leaves open is a new option of `schemas/profile.schema.json` instead: the covering profiles below then show',
+    'each of its values to the whole suite, which must already accept it (a spec that fails is too strict).',
     '',
     '## Faults',
     '',
-    '| fault | rule (level) | area | what the mock does wrong | specs of its area |',
-    '|---|---|---|---|---|',
-    ...FAULT_NAMES.map((name) => {
-      const f = FAULTS[name];
-      const area = faultArea(name);
-      const specs = AREA_SPECS[area].map((file) => `\`${file}\``).join(', ');
-      return `| \`${name}\` | \`${f.rule}\` (${RULES[f.rule].level}) | ${area} | ${tableCell(f.breaks)} | ${specs} |`;
-    }),
+    ...markdownTable(
+      ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'specs of its area'],
+      FAULT_NAMES.map((name) => {
+        const { rule, breaks } = FAULTS[name];
+        const specs = AREA_SPECS[faultArea(name)].map((file) => `\`${file}\``).join(', ');
+        return [`\`${name}\``, `\`${rule}\` (${RULES[rule].level})`, faultArea(name), tableCell(breaks), specs];
+      }),
+    ),
     '',
     '## Legal profiles',
     '',
@@ -62,17 +56,11 @@ export function faultMatrixDocs(): GeneratedFile[] {
     'every value of every option is run by the whole suite, and combined profiles for legal services that only a combination',
     'of values shows (a service ignoring filters it does not know).',
     '',
-    '| profile | what it does otherwise than strict |',
-    '|---|---|',
-    ...MATRIX_PROFILES.map((p) => `| \`${p.name}\` | ${tableCell(p.open)} |`),
+    ...markdownTable(
+      ['profile', 'what it does otherwise than strict'],
+      MATRIX_PROFILES.map((p) => [`\`${p.name}\``, tableCell(p.open)]),
+    ),
     '',
-    ...(EXCLUDED.length === 0
-      ? ['No option value is left out of the covering profiles.']
-      : [
-          'Option values left out of the covering profiles because a spec refuses them although the document allows them:',
-          '',
-          ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: \`${e.spec}\` (${tableCell(e.why)})`),
-        ]),
   ];
-  return [{ path: 'docs/fault-matrix.md', content: `${lines.join('\n')}\n`, format: 'markdown' }];
+  return `${lines.join('\n')}\n`;
 }

@@ -70,20 +70,16 @@ export function brokenLinks(root: string, file: string): BrokenLink[] {
       const hash = target.indexOf('#');
       const pathPart = decodeURIComponent(hash < 0 ? target : target.slice(0, hash));
       const anchor = hash < 0 ? '' : target.slice(hash + 1);
-      const report = (why: string) => broken.push({ file: file.split(path.sep).join('/'), line, target, why });
       const resolved = pathPart === '' ? absolute : path.resolve(path.dirname(absolute), pathPart);
-      if (path.relative(root, resolved).startsWith('..')) {
-        report('points outside the repository');
-        continue;
-      }
-      if (!existsSync(resolved)) {
-        report('no such file');
-        continue;
-      }
-      if (anchor === '') continue;
-      if (!resolved.endsWith('.md') || statSync(resolved).isDirectory()) continue;
-      const anchors = resolved === absolute ? anchorsOf(text) : anchorsOf(readFileSync(resolved, 'utf8'));
-      if (!anchors.has(decodeURIComponent(anchor).toLowerCase())) report(`no heading gives #${anchor}`);
+      const anchors = () => (resolved === absolute ? anchorsOf(text) : anchorsOf(readFileSync(resolved, 'utf8')));
+      const why = path.relative(root, resolved).startsWith('..')
+        ? 'points outside the repository'
+        : !existsSync(resolved)
+          ? 'no such file'
+          : anchor !== '' && resolved.endsWith('.md') && !statSync(resolved).isDirectory() && !anchors().has(decodeURIComponent(anchor).toLowerCase())
+            ? `no heading gives #${anchor}`
+            : undefined;
+      if (why !== undefined) broken.push({ file: file.split(path.sep).join('/'), line, target, why });
     }
   }
   return broken;

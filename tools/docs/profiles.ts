@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 import { ROOT } from '../../harness/root.ts';
-import { type GeneratedFile, tableCell } from './generated.ts';
+import { markdownTable, tableCell } from './generated.ts';
 
 /** How to learn a target's profile: `npm run profile` (harness/profile/cli.ts). */
 const PROBER = [
@@ -47,7 +47,7 @@ function shown(value: unknown): string {
   return `\`${String(value)}\``;
 }
 
-function markdown(): string {
+export function profilesMarkdown(): string {
   const profiles = Object.fromEntries(
     PROFILE_NAMES.map((name) => [name, JSON.parse(readFileSync(path.join(ROOT, 'mock', 'profiles', `${name}.json`), 'utf8')) as Record<string, unknown>]),
   );
@@ -68,20 +68,19 @@ function markdown(): string {
     '',
     ...PROFILE_NAMES.map((n) => `- **${n}**: ${String(profiles[n]?.description ?? '')}`),
     '',
-    `| option | what the document leaves open | values | ${PROFILE_NAMES.join(' | ')} |`,
-    `| --- | --- | --- | ${PROFILE_NAMES.map(() => '---').join(' | ')} |`,
+    ...markdownTable(
+      ['option', 'what the document leaves open', 'values', ...PROFILE_NAMES],
+      PROFILE_GROUPS.flatMap((group) =>
+        PROFILE_OPTIONS[group].map((option) => {
+          const o = schemaOf(`${group}.${option}`) ?? {};
+          const columns = PROFILE_NAMES.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
+          return [`\`${group}.${option}\``, tableCell(String(o.description ?? '')), tableCell(values(o)), ...columns];
+        }),
+      ),
+    ),
+    '',
+    ...PROBER,
+    '',
   ];
-  for (const group of PROFILE_GROUPS) {
-    for (const option of PROFILE_OPTIONS[group]) {
-      const o = schemaOf(`${group}.${option}`) ?? {};
-      const columns = PROFILE_NAMES.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
-      lines.push(`| \`${group}.${option}\` | ${tableCell(String(o.description ?? ''))} | ${tableCell(values(o))} | ${columns.join(' | ')} |`);
-    }
-  }
-  lines.push('', ...PROBER, '');
   return lines.join('\n');
-}
-
-export function profileDocs(): GeneratedFile[] {
-  return [{ path: 'docs/profiles.md', content: markdown(), format: 'markdown' }];
 }

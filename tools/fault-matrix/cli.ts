@@ -1,31 +1,24 @@
 /**
- * `npm run test:faults` (its forms: USAGE): proves the contract suite catches every fault of the mock
- * and raises no false alarm against any legal profile, with the mock's control plane and blind (areas.ts).
- * One Playwright child run (faults.config.ts) on every core, progress lines as projects finish; then the
- * matrix on the terminal and in reports/faults/fault-matrix.md (never a tracked file), and last the
- * plain line CI adds up (matrix.ts checkCounts). Exits non-zero when anything failed.
+ * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false
+ * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
+ * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
-import { EXCLUDED, isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
+import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
-import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome, type Selection } from './matrix.ts';
+import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
+import { runPlaywright } from '../run-playwright.ts';
 
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
-/** The run's matrix, beside the child run's outcome. */
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
- * Default of `--limit`: the child run is stopped after this many minutes, only so that a hang cannot
- * hold a CI runner for good (every test has its own timeout besides). It takes about 3.5 minutes on 2
- * idle cores, and two to three times that with both cores held by other work; a shared CI runner can be slower still,
- * and a run stopped by our own limit would count the fault cases it did not reach as failures, a
- * false alarm of the run against itself. So the limit is far above what a loaded machine needs, and
- * still well inside the 90 minutes a CI job is given. A stopped run still reports what finished.
+ * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5
+ * minutes on 2 idle cores, several times that on a loaded one; a run stopped by our own limit would
+ * count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
  */
 const DEFAULT_LIMIT_MINUTES = 45;
 const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
@@ -36,30 +29,13 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
   --help, -h         this text
 
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
-/** After SIGINT, Playwright gets this long to write its outcome before SIGKILL. */
-const STOP_GRACE_MS = 20_000;
 /** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
 const TERMINAL_TITLES = 4;
-/** LP_PROPERTY_SEED of the child run. */
-const PROPERTY_SEED = '1';
 /** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
 const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;
 
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-interface Choice {
-  readonly faults: FaultName[];
-  /** Legal profiles (tools/fault-matrix/profiles.ts) by name. */
-  readonly variants: string[];
-  /** Every fault and profile. */
-  readonly full: boolean;
-  readonly limitMs: number;
-}
-
-/** The command line: names of faults and profiles (all when none is), `--limit <minutes>`; throws a sentence when it is wrong. */
-function parseArgs(args: readonly string[]): Choice {
+/** The command line (USAGE); throws a sentence when it is wrong. */
+function parseArgs(args: readonly string[]) {
   const { values, positionals } = parseCommandLine('test:faults', USAGE, {
     args: args.filter((arg) => arg !== '--'),
     options: { limit: { type: 'string' } },
@@ -74,54 +50,19 @@ function parseArgs(args: readonly string[]): Choice {
       `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
     );
   }
-  const limitMs = limitMinutes * 60_000;
-  if (positionals.length === 0) return { faults: [...FAULT_NAMES], variants: MATRIX_PROFILES.map((p) => p.name), full: true, limitMs };
-  return { faults: positionals.filter(isFaultName), variants: positionals.filter(isMatrixProfile), full: false, limitMs };
-}
-
-/** Runs the child with the terminal as its output; resolves with its exit code (null: stopped). */
-function runChild(projects: readonly string[] | undefined, limitMs: number): Promise<number | null> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !INHERITED_NOT.test(name)) env[name] = value;
-  // One seed for the fast-check property, so the matrix is the same from run to run (`npm test` keeps
-  // drawing fresh ones): a fault the property catches only with some seeds must not flap in the docs.
-  env.LP_PROPERTY_SEED = PROPERTY_SEED;
-  const args = [PLAYWRIGHT, 'test', '--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)];
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
-    let killer: NodeJS.Timeout | undefined;
-    const stopper = setTimeout(() => {
-      say(`test:faults: the child run passed its limit of ${limitMs / 60_000} minutes (--limit); stopping it.`);
-      child.kill('SIGINT');
-      killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    }, limitMs);
-    // Ctrl-C reaches the child from the terminal already (a second SIGINT would make Playwright quit
-    // without its outcome): this process only waits. SIGTERM, sent to this process alone, is passed on.
-    const wait = () => undefined;
-    const forward = () => child.kill('SIGINT');
-    process.on('SIGINT', wait);
-    process.once('SIGTERM', forward);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(stopper);
-      clearTimeout(killer);
-      process.off('SIGINT', wait);
-      process.off('SIGTERM', forward);
-      resolve(code);
-    });
-  });
+  const full = positionals.length === 0;
+  const faults: FaultName[] = full ? [...FAULT_NAMES] : positionals.filter(isFaultName);
+  return { faults, variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile), full, limitMs: limitMinutes * 60_000 };
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
   const chosen = parseArgs(process.argv.slice(2));
-  const specsDir = path.join(ROOT, 'specs');
   const problems = new Map<FaultName, string>();
   for (const fault of chosen.faults) {
-    const problem = specProblem(fault, specsDir);
+    const problem = specProblem(fault, path.join(ROOT, 'specs'));
     if (problem !== undefined) problems.set(fault, problem);
   }
-  const selection: Selection = { faults: chosen.faults, variants: chosen.variants, problems };
   const projects = chosen.full
     ? undefined
     : COLUMNS.flatMap((column) =>
@@ -130,37 +71,35 @@ async function main(): Promise<number> {
         ),
       );
 
-  say(
+  console.log(
     `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
   );
-  for (const [fault, problem] of problems) say(`  ${fault}: cannot run: ${problem}`);
-  for (const e of EXCLUDED) say(`  left out of the covering profiles: ${e.option} ${JSON.stringify(e.value)} (${e.spec} refuses it: ${e.why})`);
+  for (const [fault, problem] of problems) console.log(`  ${fault}: cannot run: ${problem}`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
-  const code = await runChild(projects, chosen.limitMs);
-  if (!existsSync(results)) {
-    say(`test:faults: the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
-    say('0 passed, 1 failed');
-    return 1;
-  }
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
+  // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
+  env.LP_PROPERTY_SEED = '1';
+  const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)], env, chosen.limitMs);
+  if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
 
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
-  const matrix = buildMatrix(run, selection);
-  say(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
+  const matrix = buildMatrix(run, { ...chosen, problems });
+  console.log(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
   const complete = run.status === 'passed' || run.status === 'failed';
   writeFileSync(path.join(ROOT, REPORT), renderReport(matrix));
-  say(`the whole matrix, every catching test listed: ${REPORT}`);
+  console.log(`the whole matrix, every catching test listed: ${REPORT}`);
   const counts = checkCounts(matrix);
   // A stopped run has tests that never ran; the matrix counts them, and this makes sure the line is not green.
   if (!complete && counts.failed === 0) counts.failed = 1;
   const seconds = Math.round((Date.now() - started) / 1000);
-  say(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
-  say(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
+  console.log(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
+  console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
   return counts.failed > 0 ? 1 : 0;
 }
 
 runMain(main, (error) => {
-  say(`test:faults stopped: ${(error as Error).message}`);
-  say('0 passed, 1 failed');
+  console.log(`test:faults stopped: ${(error as Error).message}`);
+  console.log('0 passed, 1 failed');
   return 1;
 });

@@ -1,16 +1,11 @@
 /**
- * The child run of `npm run test:faults` (tools/fault-matrix/cli.ts): one project per fault of
- * mock/faults/catalogue.ts running the tests of its area's specs (areas.ts) that declare its rule, one per legal profile of profiles.ts
- * running the whole contract suite, and the sound mock (strict) running it too as the baseline. Each project's worker
- * starts its own embedded mock with the project's `mockSettings`, so projects share nothing and
- * Playwright spreads them over every core.
+ * The child run of `npm run test:faults`: per column, one project per fault running the tests of its
+ * area's specs that declare its rule, one per legal profile and one for the sound mock running the whole
+ * contract suite. Each project's worker starts its own embedded mock, so projects share nothing.
  *
- * The serial tests (@quota, @serial) run inside each project, once: they need a target of their own,
- * and each worker has one. The whole-suite projects run first (the sound mock leading): they are the
- * long ones; then the blind rate faults, which mostly wait; the short fault projects fill the workers to
- * the end. In a fault project any outcome of a test stating the fault's rule is expected (the `brokenRule`
- * option): the matrix reads what happened, and a catch does not cost a new worker process, as an
- * unexpected outcome does.
+ * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the short
+ * fault projects fill the workers to the end. In a fault project any outcome of a test of its rule is
+ * expected (`brokenRule`): the matrix reads what happened, and a catch costs no new worker process.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -20,22 +15,8 @@ import { RULES } from '../../contracts/rules/index.ts';
 import { ruleGrep } from '../../harness/verdict/declare.ts';
 import type { MockTargetSettings } from '../../harness/target/config.ts';
 import { BUILT_IN_PROFILES, type Profile } from '../../mock/profile.ts';
-import {
-  AREA_SPECS,
-  faultArea,
-  BLIND_RATE,
-  type Column,
-  COLUMNS,
-  CONTRACT_SPEC_FILES,
-  faultProject,
-  inColumn,
-  LEFT_OUT,
-  RESULTS_FILE,
-  SOUND_PROJECT,
-  specFileMatch,
-  specProblem,
-  variantProject,
-} from './areas.ts';
+import * as areas from './areas.ts';
+import { type Column, COLUMNS, faultArea, inColumn } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
@@ -50,25 +31,21 @@ const specsDir = path.join(__dirname, '..', '..', 'specs');
 function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
   if (column === 'control') return { kind: 'mock', faults, ...(profile ? { profile } : {}) };
   const own = profile ?? BUILT_IN_PROFILES.strict;
-  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate: BLIND_RATE } } };
+  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate: areas.BLIND_RATE } } };
 }
 
-/**
- * One worker per project: its files then share one worker process and one mock instead of each
- * worker starting its own for a few files, and the other workers take the next projects. Traces off,
- * as in playwright.config.ts: a trace records the Authorization header unredacted.
- */
-const base = { testDir: specsDir, grepInvert: LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
+/** One worker (and one mock) per project. Traces off: a trace records the Authorization header unredacted. */
+const base = { testDir: specsDir, grepInvert: areas.LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
 
 const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> => ({
   ...base,
   name,
-  testMatch: CONTRACT_SPEC_FILES,
+  testMatch: areas.CONTRACT_SPEC_FILES,
   use: { ...base.use, mockSettings: mock },
 });
 
 // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
-const RUNNABLE = FAULT_NAMES.filter((name) => specProblem(name, specsDir) === undefined);
+const RUNNABLE = FAULT_NAMES.filter((name) => areas.specProblem(name, specsDir) === undefined);
 const waits = (name: FaultName, column: Column) => column === 'blind' && ['rate-limit', '429'].includes(faultArea(name));
 
 function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> {
@@ -76,21 +53,19 @@ function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: 
   const { level } = RULES[rule];
   return {
     ...base,
-    name: inColumn(faultProject(name), column),
-    testMatch: specFileMatch(AREA_SPECS[faultArea(name)]),
+    name: inColumn(areas.faultProject(name), column),
+    testMatch: areas.specFileMatch(areas.AREA_SPECS[faultArea(name)]),
     // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
     metadata: { rule, level },
-    // Only the tests that declare its rule (their tag): the fault must be caught where its rule is
-    // stated (a test failing only because the fault broke something else is a catch by accident), and
-    // each other test of the area would cost a worker process when it fails, and tell nothing more.
+    // Only the tests that declare its rule: a test failing because the fault broke something else is a catch by accident.
     grep: ruleGrep(rule),
     use: { ...base.use, mockSettings: settings(column, [name]), brokenRule: rule },
   };
 }
 
 export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }>({
-  reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(RESULTS_FILE) }]],
-  outputDir: path.resolve(path.dirname(RESULTS_FILE), 'test-results'),
+  reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(areas.RESULTS_FILE) }]],
+  outputDir: path.resolve(path.dirname(areas.RESULTS_FILE), 'test-results'),
   // Two more workers than cores: blind projects spend much of their time waiting for rate windows.
   workers: availableParallelism() + 2,
   retries: 0,
@@ -98,8 +73,8 @@ export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: 
   timeout: 30_000,
   projects: [
     ...COLUMNS.flatMap((column) => [
-      wholeSuite(inColumn(SOUND_PROJECT, column), settings(column, [])),
-      ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(variantProject(name), column), settings(column, [], profile))),
+      wholeSuite(inColumn(areas.SOUND_PROJECT, column), settings(column, [])),
+      ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(areas.variantProject(name), column), settings(column, [], profile))),
     ]),
     // Blind rate faults wait for real windows: started early, their waits overlap the others' work.
     ...[...COLUMNS].reverse().flatMap((column) => RUNNABLE.filter((name) => waits(name, column)).map((name) => faultProjectOf(name, column))),

@@ -1,55 +1,42 @@
 /**
- * The fault matrix from a child run's outcome, in two columns: with the mock's control plane, and
- * blind (the mock as a remote service run with LP_QUOTA=1 is seen). Per fault and column, whether a
- * test caught it and which; per legal profile and column, the false alarms. Pure: tools/fault-matrix/cli.ts
- * feeds it the run, and matrix.test.ts feeds it tables.
+ * The fault matrix from a child run's outcome (as reporter.ts writes it), in two columns (areas.ts). Pure.
  *
  * A test catches a fault when it fails against the mock with that fault and not against the sound
- * mock of the same column; for a fault of a platform rule, a platform deviation of that rule (which
- * fails a run only with LP_STRICT=1) catches it too. A test that fails anyway proves nothing about the
- * fault (it is counted as a false alarm of the sound mock instead). In the blind column, a fault whose
- * rule no test could check without a control plane is not seen, and says so: it counts neither way.
+ * mock of the same column; for a platform rule, a new platform deviation of that rule catches it too.
+ * In the blind column, a fault whose rule no test could check without a control plane is not seen,
+ * and says so: it counts neither way.
  *
- * The form of every failure behind a fault is checked too: a failing rule is reported at the line of the
- * spec that asked for the response, in the rule's own words. Each error of a test of a fault project
- * (soft failures too, and those of a test that then ended skipped) must be located in a spec file
- * (specs/*.spec.ts, not the harness or a fixture) and read `<rule id> (<level>): <expected, got, the
- * request>`, never Playwright's bare `Expected: true`; each that does not is a failure of the run.
- *
- * One file: the child run's outcome as reporter.ts writes it, the matrix, its counts and its two
- * renderings read the same rows; the renderings are short.
+ * Every error of a fault project's tests (soft ones too) must be located in specs/*.spec.ts and read
+ * `<rule id> (<level>): …`, never Playwright's bare `Expected: true`: each that does not fails the run.
  */
-import { tableCell } from '../docs/generated.ts';
+import { markdownTable, tableCell } from '../docs/generated.ts';
 import { isRuleId, RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
-import { EXCLUDED, MATRIX_PROFILES } from './profiles.ts';
+import { MATRIX_PROFILES } from './profiles.ts';
 
 /** What the test did: `failed` is failed or timed out, whether expected (a fault project's brokenRule) or not. */
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'notRun';
 
+/** Files are relative to specs/; messages redacted, without colours, cut short. */
 export interface TestOutcome {
-  /** The spec file, relative to specs/. */
   readonly file: string;
-  /** Describe blocks and title, joined by ` › ` (tags included, as Playwright keeps them). */
+  /** Describe blocks and title, joined by ` › `. */
   readonly title: string;
   readonly status: TestStatus;
-  /** The first error, redacted, without colours, cut short; empty unless failed. */
+  /** Empty unless failed. */
   readonly message: string;
-  /** Rules of contracts/rules/ the test declares it checks (its `rule` annotations). */
+  /** The rules it declares (`rule` annotations), and those of its platform deviations. */
   readonly rules: readonly string[];
-  /** Rules of its platform deviations (the `platform-deviation` annotations the verdict added). */
   readonly deviations: readonly string[];
-  /** Each error of its run, soft failures included, whatever its status: where Playwright located it and its message. */
+  /** Each error of its run, soft failures included, whatever its status. */
   readonly failures: readonly FailureSite[];
 }
 
-/** One error of a test, as the report shows it. */
+/** One error of a test; `file` is empty when Playwright gave it no location. */
 export interface FailureSite {
-  /** The file Playwright located it in, relative to specs/ (`content.spec.ts`, `../harness/…`), or empty when it has no location. */
   readonly file: string;
   readonly line: number;
-  /** Its message, redacted, without colours, cut short. */
   readonly message: string;
 }
 
@@ -59,27 +46,27 @@ export interface ProjectOutcome {
 }
 
 export interface RunOutcome {
-  /** Playwright's status of the whole run: `failed` is expected (faults make tests fail). */
   readonly status: 'passed' | 'failed' | 'timedout' | 'interrupted';
   readonly projects: readonly ProjectOutcome[];
-  /** Errors outside any test (a config that did not load, a worker that crashed), redacted. */
+  /** Errors outside any test (a config that did not load, a worker that crashed). */
   readonly errors: readonly string[];
 }
 
 /** `file › describe › title`, how the matrix names a test. */
-function testName(t: Pick<TestOutcome, 'file' | 'title'>): string {
-  return `${t.file} › ${t.title}`;
-}
+const testName = (t: TestOutcome) => `${t.file} › ${t.title}`;
+const ran = (tests: readonly TestOutcome[]) => tests.filter((t) => t.status === 'passed' || t.status === 'failed').length;
+const stopped = (tests: readonly TestOutcome[]) => {
+  const notRun = tests.filter((t) => t.status === 'notRun').length;
+  return notRun > 0 ? `the run stopped before ${notRun} of its ${tests.length} tests ran` : undefined;
+};
 
 interface Misreport {
   readonly project: string;
-  /** `file › describe › title`. */
   readonly test: string;
   /** What is wrong with the failure's form, and its first line. */
   readonly problem: string;
 }
 
-/** A failure's first line names a rule and its level: `rate.headers (contract): …`. */
 const RULE_HEAD = /^(\S+) \((contract|platform)\): /;
 
 /** What is wrong with one failure's form, or undefined when it reads as the rule at the spec's line. */
@@ -93,7 +80,6 @@ export function formProblem(site: FailureSite): string | undefined {
   return `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
 }
 
-/** The projects of the child run that run a fault, in either column. */
 const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
 
 /** Every failure of a fault project not in the rule's form, in the run's order. */
@@ -113,11 +99,11 @@ function misreports(run: RunOutcome): Misreport[] {
 /** How one column saw a fault. */
 export interface Catch {
   readonly caught: boolean;
-  /** Tests that caught it (`file › describe › title`), in file and title order. */
+  /** Sorted test names. */
   readonly caughtBy: readonly string[];
   /** Tests that ran against it (not skipped). */
   readonly ran: number;
-  /** Blind column only: no test that checks the fault's rule ran there (each needs what a remote run lacks). */
+  /** Blind column only: no test that checks the fault's rule ran there. */
   readonly unseen: boolean;
   /** Why it counts as uncaught (or unseen), where no test caught it. */
   readonly why: string | undefined;
@@ -126,62 +112,48 @@ export interface Catch {
 interface FaultRow {
   readonly fault: FaultName;
   readonly area: RuleArea;
-  /** The rule of contracts/rules/ it breaks, and that rule's level. */
   readonly rule: RuleId;
   readonly level: RuleLevel;
   readonly breaks: string;
   readonly columns: Readonly<Record<Column, Catch>>;
 }
 
-interface FalseAlarm {
-  readonly test: string;
-  readonly message: string;
-}
-
 interface VariantRow {
-  /** A legal profile of tools/fault-matrix/profiles.ts, or undefined for the sound mock (strict). */
+  /** A legal profile (profiles.ts), or undefined for the sound mock (strict). */
   readonly variant: string | undefined;
   readonly column: Column;
   readonly open: string;
   readonly ran: number;
-  readonly falseAlarms: readonly FalseAlarm[];
-  /** Why the variant's run cannot be trusted (it did not finish), apart from false alarms. */
+  readonly falseAlarms: ReadonlyArray<{ test: string; message: string }>;
+  /** Why the run cannot be trusted (it did not finish), apart from false alarms. */
   readonly problem: string | undefined;
 }
 
 export interface Matrix {
   readonly faults: readonly FaultRow[];
   readonly variants: readonly VariantRow[];
-  /** Errors of the run outside any test. */
   readonly errors: readonly string[];
-  /** Failures behind a fault not reported as the rule at the spec's line. */
   readonly misreported: readonly Misreport[];
 }
 
-export interface Selection {
+interface Selection {
   readonly faults: readonly FaultName[];
-  /** Names of legal profiles (tools/fault-matrix/profiles.ts). */
+  /** Names of legal profiles. */
   readonly variants: readonly string[];
   /** Faults that could not run, with the reason (areas.ts: specProblem). */
   readonly problems: ReadonlyMap<FaultName, string>;
 }
 
-/** What the sound mock of a column did anyway: a failure or deviation there catches nothing. */
-interface Baseline {
-  readonly failed: ReadonlySet<string>;
-  readonly deviated: ReadonlySet<string>;
-}
-
 export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   const byProject = new Map(run.projects.map((p) => [p.project, p]));
+  // What the sound mock of each column did anyway (a failing test by name, a deviation as name#rule) catches nothing.
   const baselines = new Map(
     COLUMNS.map((column) => {
       const tests = byProject.get(inColumn(SOUND_PROJECT, column))?.tests ?? [];
-      const baseline: Baseline = {
-        failed: new Set(tests.filter((t) => t.status === 'failed').map(testName)),
-        deviated: new Set(tests.flatMap((t) => t.deviations.map((rule) => `${testName(t)}#${rule}`))),
-      };
-      return [column, baseline];
+      return [
+        column,
+        new Set(tests.flatMap((t) => [...(t.status === 'failed' ? [testName(t)] : []), ...t.deviations.map((rule) => `${testName(t)}#${rule}`)])),
+      ];
     }),
   );
   return {
@@ -191,7 +163,7 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
       const columns = Object.fromEntries(
         COLUMNS.map((column) => [
           column,
-          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Baseline, selection.problems.get(fault)),
+          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Set<string>, selection.problems.get(fault)),
         ]),
       ) as Record<Column, Catch>;
       return { fault, area, rule, level: RULES[rule].level, breaks, columns };
@@ -205,53 +177,46 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   };
 }
 
-function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Baseline, problem: string | undefined): Catch {
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>, problem: string | undefined): Catch {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
   const tests = project?.tests ?? [];
   const catches = (t: TestOutcome) =>
-    (t.status === 'failed' && !baseline.failed.has(testName(t))) ||
-    (platform && t.deviations.includes(rule) && !baseline.deviated.has(`${testName(t)}#${rule}`));
+    (t.status === 'failed' && !baseline.has(testName(t))) || (platform && t.deviations.includes(rule) && !baseline.has(`${testName(t)}#${rule}`));
   const caughtBy = tests.filter(catches).map(testName).sort();
-  const ran = tests.filter((t) => t.status === 'passed' || t.status === 'failed').length;
-  const notRun = tests.filter((t) => t.status === 'notRun').length;
+  const count = ran(tests);
+  const cut = stopped(tests);
   const caught = caughtBy.length > 0;
-  const checkedRule = tests.some((t) => (t.status === 'passed' || t.status === 'failed') && t.rules.includes(rule));
-  const unseen = !caught && column === 'blind' && project !== undefined && notRun === 0 && !checkedRule;
+  const checkedRule = ran(tests.filter((t) => t.rules.includes(rule))) > 0;
+  const unseen = !caught && column === 'blind' && project !== undefined && cut === undefined && !checkedRule;
   let why: string | undefined;
   if (!caught) {
     if (problem !== undefined) why = problem;
     else if (project === undefined) why = 'no project ran it (its area has no spec file in tools/fault-matrix/areas.ts)';
-    else if (notRun > 0) why = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
+    else if (cut !== undefined) why = cut;
     else if (unseen) why = `not visible without a control plane: every test that checks ${rule} needs one (or LP_FULL=1)`;
-    else if (ran === 0) why = `no test ran: all ${tests.length} were skipped`;
-    else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${ran} ran)`;
-    else why = `all ${ran} tests of its area passed`;
+    else if (count === 0) why = `no test ran: all ${tests.length} were skipped`;
+    else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${count} ran)`;
+    else why = `all ${count} tests of its area passed`;
   }
-  return { caught, caughtBy, ran, unseen, why };
+  return { caught, caughtBy, ran: count, unseen, why };
 }
 
 function variantRow(variant: string | undefined, column: Column, project: ProjectOutcome | undefined): VariantRow {
   const tests = project?.tests ?? [];
-  const notRun = tests.filter((t) => t.status === 'notRun').length;
-  let problem: string | undefined;
-  if (project === undefined) problem = 'its project did not run';
-  else if (notRun > 0) problem = `the run stopped before ${notRun} of its ${tests.length} tests ran`;
   return {
     variant,
     column,
     open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
-    ran: tests.filter((t) => t.status === 'passed' || t.status === 'failed').length,
+    ran: ran(tests),
     falseAlarms: tests.filter((t) => t.status === 'failed').map((t: TestOutcome) => ({ test: testName(t), message: t.message })),
-    problem,
+    problem: project === undefined ? 'its project did not run' : stopped(tests),
   };
 }
 
 /**
- * The checks for CI's summary line: each fault caught in a column passes; each uncaught fault, each
- * false alarm, each run that did not finish, each error of the run and each failure behind a fault
- * not reported as its rule at the spec's line fails; a fault the blind column cannot see is skipped (a
- * remote run cannot check its rule, and says so).
+ * CI's summary line: each fault caught in a column passes, a fault the blind column cannot see is
+ * skipped; each uncaught fault, false alarm, unfinished run, error of the run and misreport fails.
  */
 export function checkCounts(m: Matrix): { passed: number; failed: number; skipped: number } {
   const cells = m.faults.flatMap((f) => COLUMNS.map((c) => f.columns[c]));
@@ -261,7 +226,6 @@ export function checkCounts(m: Matrix): { passed: number; failed: number; skippe
   return { passed: caught, failed: cells.length - caught - unseen + falseAlarms + m.errors.length + m.misreported.length, skipped: unseen };
 }
 
-/** One sentence: the matrix in numbers. */
 export function headline(m: Matrix): string {
   const inColumnOf = (column: Column) => {
     const cells = m.faults.map((f) => f.columns[column]);
@@ -295,7 +259,7 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
     const problem = v.problem === undefined ? '' : `  (${v.problem})`;
     lines.push(`${variantLabel(v).padEnd(variantWidth)}  ${String(v.ran).padStart(5)}  ${v.falseAlarms.length}${problem}`);
   }
-  const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
+  const alarms = allAlarms(m);
   if (alarms.length > 0) lines.push('', 'false alarms:');
   for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, ...a.message.split('\n').map((line) => `    ${line}`));
   if (m.errors.length > 0) lines.push('', 'errors of the run:', ...m.errors.map((e) => `- ${e.split('\n')[0]}`));
@@ -303,26 +267,22 @@ export function renderText(m: Matrix, o: { maxTitles: number }): string {
   return lines.join('\n');
 }
 
-/**
- * The run's report (reports/faults/fault-matrix.md, never a tracked file): the whole matrix, every
- * catching test listed. Tables hold short cells only, the lists the long titles, so it reads well raw too.
- */
+/** reports/faults/fault-matrix.md (never tracked): the whole matrix; tables hold short cells, lists the long titles. */
 export function renderReport(m: Matrix): string {
   const cellOf = (c: Catch) =>
     c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${tableCell(c.why ?? '')}` : `**no**: ${tableCell(c.why ?? '')}`;
   const lines = [
     '# Fault matrix: the last run of `npm run test:faults`',
     '',
-    `${headline(m)}`,
+    headline(m),
     '',
     'What each fault and profile is, and how to add one: docs/fault-matrix.md.',
     '',
     '## Faults',
     '',
-    '| fault | rule (level) | area | what the mock does wrong | with control plane | blind |',
-    '|---|---|---|---|---|---|',
-    ...m.faults.map(
-      (f) => `| \`${f.fault}\` | \`${f.rule}\` (${f.level}) | ${f.area} | ${tableCell(f.breaks)} | ${cellOf(f.columns.control)} | ${cellOf(f.columns.blind)} |`,
+    ...markdownTable(
+      ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'with control plane', 'blind'],
+      m.faults.map((f) => [`\`${f.fault}\``, `\`${f.rule}\` (${f.level})`, f.area, tableCell(f.breaks), cellOf(f.columns.control), cellOf(f.columns.blind)]),
     ),
     '',
     '### The tests that caught each fault',
@@ -338,42 +298,33 @@ export function renderReport(m: Matrix): string {
     '',
     '## Legal profiles',
     '',
-    '| profile | column | what it does otherwise than strict | tests run | false alarms |',
-    '|---|---|---|---|---|',
-    ...m.variants.map((v) => `| ${variantCell(v)} | ${v.column} | ${tableCell(v.open)} | ${v.ran} | ${falseAlarmCell(v)} |`),
+    ...markdownTable(
+      ['profile', 'column', 'what it does otherwise than strict', 'tests run', 'false alarms'],
+      m.variants.map((v) => [v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``, v.column, tableCell(v.open), String(v.ran), falseAlarmCell(v)]),
+    ),
   ];
-  const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
+  const alarms = allAlarms(m);
   if (alarms.length > 0) {
     lines.push('', '### False alarms', '');
     for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
   }
   lines.push(...misreportLines(m));
-  if (EXCLUDED.length > 0) {
-    lines.push(
-      '',
-      'Option values left out of the covering profiles:',
-      '',
-      ...EXCLUDED.map((e) => `- \`${e.option}\` ${tableCell(JSON.stringify(e.value))}: ${tableCell(e.why)}`),
-    );
-  }
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
 /** The failures behind faults not in the rule's form, by test (each fails the run). */
-function misreportLines(m: Matrix): string[] {
-  if (m.misreported.length === 0) return [];
-  const lines = ['', `failures not reported as the rule at the spec's line (${m.misreported.length}):`];
-  for (const r of m.misreported) lines.push(`- ${r.project}: ${r.test}`, `    ${r.problem}`);
-  return lines;
+function misreportLines({ misreported }: Matrix): string[] {
+  if (misreported.length === 0) return [];
+  return [
+    '',
+    `failures not reported as the rule at the spec's line (${misreported.length}):`,
+    ...misreported.flatMap((r) => [`- ${r.project}: ${r.test}`, `    ${r.problem}`]),
+  ];
 }
 
-function variantLabel(v: VariantRow): string {
-  return `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
-}
+const variantLabel = (v: VariantRow) => `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
 
-function variantCell(v: VariantRow): string {
-  return v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``;
-}
+const allAlarms = (m: Matrix) => m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
 
 /** The count (the tests and their messages are listed under the table). */
 function falseAlarmCell(v: VariantRow): string {
@@ -381,6 +332,4 @@ function falseAlarmCell(v: VariantRow): string {
   return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
 }
 
-function shortList(items: readonly string[], max: number): string[] {
-  return items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`];
-}
+const shortList = (items: readonly string[], max: number) => (items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`]);

@@ -1,45 +1,14 @@
 /**
- * The legal services of the fault matrix: the built-in platform and lenient profiles, and a few
- * "covering" profiles generated from schemas/profile.schema.json so that every value of every option
- * other than strict's is run against the whole suite at least once. Covering profile k sets the k-th
- * value no built-in shows of every option (strict's where an option has fewer), so the number of
- * whole-suite runs is the most such values an option has (the error body shapes: 5), not their sum.
- *
- * A value a spec wrongly refuses is a false alarm; until the spec is fixed it is listed in EXCLUDED
- * (with the spec and why), left out of the covering profiles, and reported by `npm run test:faults`.
+ * The legal services of the fault matrix: the built-in platform and lenient profiles, and "covering"
+ * profiles from schemas/profile.schema.json so that every value of every option runs against the whole
+ * suite. Covering profile k sets the k-th value no built-in shows of every option, so the number of
+ * whole-suite runs is the most such values an option has, not their sum.
  */
 import { BUILT_IN_PROFILES, checkComplete, type Profile, type ProfileGroup, PROFILE_GROUPS, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 
-export interface MatrixProfile {
-  /** The project's name: `platform`, `lenient`, `cover-1`, … */
-  readonly name: string;
-  /** What it shows that strict does not, in a few words. */
-  readonly open: string;
-  readonly profile: Profile;
-}
-
-export interface ExcludedValue {
-  /** `group.option`. */
-  readonly option: string;
-  readonly value: unknown;
-  /** The spec that refuses it. */
-  readonly spec: string;
-  readonly why: string;
-}
-
 /**
- * Option values a spec refuses although the document allows them: left out of the covering profiles,
- * and replaced by strict's value in the built-in profiles the matrix runs, until the spec is fixed.
- * A spec found refusing one gets its entry here (the option, the value, the spec and why) while it is
- * fixed, so the matrix says what it leaves out.
- */
-export const EXCLUDED: readonly ExcludedValue[] = [];
-
-/**
- * Values tried for options whose schema gives a range or a pattern, not a list. Chosen to stay within
- * what the suite can run in its time: a rate still per minute. A limit maximum of 50 is below the page
- * sizes the suite's walks would pick for the mock's data: with strict's refusal of a limit out of range
- * (a 400), the walks must find a size the target serves.
+ * Values tried for options whose schema gives a range or a pattern. A rate still per minute, for the
+ * suite's time; a limit maximum of 50, below the page sizes the walks would pick, makes them find one.
  */
 const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitDefault': [25, 1000],
@@ -51,7 +20,7 @@ const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
 };
 
 /** Every value the schema allows for `group.option` (representatives for ranges and patterns). */
-export function valuesOf(group: string, option: string): readonly unknown[] {
+function valuesOf(group: string, option: string): readonly unknown[] {
   const key = `${group}.${option}`;
   const schema = schemaOf(key);
   const values = REPRESENTATIVES[key] ?? (schema?.type === 'boolean' ? [true, false] : (schema?.enum as unknown[] | undefined));
@@ -61,7 +30,6 @@ export function valuesOf(group: string, option: string): readonly unknown[] {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const STRICT = BUILT_IN_PROFILES.strict;
-/** Every option as [group, option]. */
 const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => [group, option] as const));
 const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile[group] as Record<string, unknown>)[option];
 
@@ -82,13 +50,13 @@ function profileOf(name: string, description: string, set: (draft: Record<string
   return checked.value;
 }
 
-/** The covering profiles: together with the built-ins, every allowed value of every option but the excluded ones. */
+/** The covering profiles: together with the built-ins, every allowed value of every option. */
 export function coveringProfiles(): Profile[] {
-  const shown = [STRICT, withoutExcluded(BUILT_IN_PROFILES.platform), withoutExcluded(BUILT_IN_PROFILES.lenient)];
+  const shown = [STRICT, BUILT_IN_PROFILES.platform, BUILT_IN_PROFILES.lenient];
   const toCover = OPTIONS.map(([group, option]) => ({
     group,
     option,
-    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v)) && !isExcluded(`${group}.${option}`, v)),
+    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v))),
   })).filter((o) => o.values.length > 0);
   const count = Math.max(0, ...toCover.map((o) => o.values.length));
   return Array.from({ length: count }, (_, k) =>
@@ -103,21 +71,6 @@ export function coveringProfiles(): Profile[] {
   );
 }
 
-function isExcluded(option: string, value: unknown): boolean {
-  return EXCLUDED.some((e) => e.option === option && same(e.value, value));
-}
-
-/** `profile` with every excluded value it sets replaced by strict's. */
-export function withoutExcluded(profile: Profile): Profile {
-  const copy = JSON.parse(JSON.stringify(profile)) as Record<string, Record<string, unknown>>;
-  for (const { option, value } of EXCLUDED) {
-    const [group = '', name = ''] = option.split('.');
-    const options = copy[group] as Record<string, unknown>;
-    if (same(options[name], value)) options[name] = valueIn(STRICT, group as ProfileGroup, name);
-  }
-  return copy as unknown as Profile;
-}
-
 /**
  * Legal services that only a combination of values shows, which the covering profiles (one value of
  * each option at a time, the others mostly strict's) never put together.
@@ -129,13 +82,13 @@ export function combinedProfiles(): Profile[] {
     Object.assign(draft.filters as object, { dateFilters: 'none' });
     Object.assign(draft.query as object, { unknownParameter: 'ignore' });
   });
-  return [withoutExcluded(ignoring)];
+  return [ignoring];
 }
 
-/** Every profile of the matrix but strict (the sound mock runs strict); the built-ins without the excluded values. */
-export const MATRIX_PROFILES: readonly MatrixProfile[] = [
-  withoutExcluded(BUILT_IN_PROFILES.platform),
-  withoutExcluded(BUILT_IN_PROFILES.lenient),
+/** Every profile of the matrix but strict (the sound mock runs it): name, what it shows that strict does not, the profile. */
+export const MATRIX_PROFILES: ReadonlyArray<{ name: string; open: string; profile: Profile }> = [
+  BUILT_IN_PROFILES.platform,
+  BUILT_IN_PROFILES.lenient,
   ...coveringProfiles(),
   ...combinedProfiles(),
 ].map((profile) => ({
@@ -148,7 +101,7 @@ export function isMatrixProfile(name: string): boolean {
   return MATRIX_PROFILES.some((p) => p.name === name);
 }
 
-/** Values of options no profile of the matrix shows: exactly the excluded ones, when the lists are right. */
+/** Values of options no profile of the matrix shows: none, when the lists are right. */
 export function uncoveredValues(): string[] {
   const profiles = [STRICT, ...MATRIX_PROFILES.map((p) => p.profile)];
   return OPTIONS.flatMap(([group, option]) =>

@@ -1,8 +1,7 @@
 /**
- * The reporter of the fault matrix's child run (tools/fault-matrix/faults.config.ts): one progress line as
- * each project (a fault, a variant, the sound mock) finishes, and at the end every test's outcome as
- * JSON (matrix.ts: RunOutcome) for tools/fault-matrix/cli.ts. Messages are redacted: the suite redacts what it
- * writes, and this is the last place to catch a credential before a CI log does.
+ * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every
+ * test's outcome as JSON (matrix.ts: RunOutcome) for cli.ts. Messages are redacted: this is the last
+ * place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,30 +14,19 @@ import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus }
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
 
-export interface FaultReporterOptions {
-  /** The JSON file the runner reads. Required. */
-  readonly outputFile: string;
-}
-
-interface ProjectState {
-  readonly tests: TestCase[];
-  remaining: number;
-  failed: number;
-}
-
 export default class FaultMatrixReporter implements Reporter {
   readonly #outputFile: string;
   readonly #redactor = new Redactor();
-  readonly #projects = new Map<string, ProjectState>();
+  readonly #projects = new Map<string, TestCase[]>();
   readonly #outcomes = new Map<TestCase, TestOutcome>();
   readonly #errors: string[] = [];
   /** Worker processes the run started: one per project at least, and another after each failing test. */
   readonly #workers = new Set<number>();
   #finished = 0;
-  #startMs = 0;
+  readonly #startMs = Date.now();
   #specsDir = '';
 
-  constructor(options: FaultReporterOptions) {
+  constructor(options: { outputFile: string }) {
     if (!options?.outputFile) throw new Error('The fault matrix reporter needs an outputFile option (where tools/fault-matrix/cli.ts reads the outcome).');
     this.#outputFile = options.outputFile;
     // The mock's keys are public, but a message quoting one still reads as a leak to whoever scans the logs.
@@ -46,32 +34,21 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.#startMs = Date.now();
     this.#specsDir = config.projects[0]?.testDir ?? config.rootDir;
-    for (const project of suite.suites) {
-      const tests = project.allTests();
-      this.#projects.set(project.title, { tests, remaining: tests.length, failed: 0 });
-    }
-    const tests = [...this.#projects.values()].reduce((sum, p) => sum + p.tests.length, 0);
-    this.#print(`${this.#projects.size} projects, ${tests} tests, ${config.workers} workers`);
+    for (const project of suite.suites) this.#projects.set(project.title, project.allTests());
+    this.#print(`${this.#projects.size} projects, ${suite.allTests().length} tests, ${config.workers} workers`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const project = test.parent.project()?.name ?? '';
-    const state = this.#projects.get(project);
-    const outcome = this.#outcome(test, result);
     if (result.workerIndex >= 0) this.#workers.add(result.workerIndex);
-    this.#outcomes.set(test, outcome);
-    if (!state) return;
-    // A retried test ends more than once; only its first end counts down (retries are 0 here anyway).
-    if (result.retry === 0) state.remaining--;
-    if (outcome.status === 'failed') state.failed++;
-    if (state.remaining === 0) {
-      this.#finished++;
-      const ran = state.tests.filter((t) => this.#outcomes.get(t)?.status !== 'skipped').length;
-      const done = `${String(this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
-      this.#print(`[${done}] ${project}: ${state.failed} of ${ran} tests failed`);
-    }
+    this.#outcomes.set(test, this.#outcome(test, result));
+    // Retries are 0: each test ends once, and the project's last one finishes it.
+    const project = test.parent.project()?.name ?? '';
+    const outcomes = (this.#projects.get(project) ?? []).map((t) => this.#outcomes.get(t)?.status);
+    if (outcomes.length === 0 || outcomes.includes(undefined)) return;
+    const done = `${String(++this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
+    const failed = outcomes.filter((s) => s === 'failed').length;
+    this.#print(`[${done}] ${project}: ${failed} of ${outcomes.filter((s) => s !== 'skipped').length} tests failed`);
   }
 
   onError(error: TestError): void {
@@ -79,9 +56,9 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects: ProjectOutcome[] = [...this.#projects].map(([project, state]) => ({
+    const projects: ProjectOutcome[] = [...this.#projects].map(([project, tests]) => ({
       project,
-      tests: state.tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
+      tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
     }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });

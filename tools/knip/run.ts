@@ -4,7 +4,7 @@
  * lock changes, so that the project's install carries only what its commands need and CI still checks
  * every run for unused files, exports, types and dependencies.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../harness/root.ts';
@@ -12,20 +12,15 @@ import { ROOT } from '../../harness/root.ts';
 const HERE = path.join(ROOT, 'tools', 'knip');
 const KNIP = path.join(HERE, 'node_modules', 'knip', 'bin', 'knip.js');
 
-/** The knip version the lock names, and the one installed (undefined when none is). */
-const wanted = (JSON.parse(readFileSync(path.join(HERE, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }).packages[
-  'node_modules/knip'
-]?.version;
-const installedFile = path.join(HERE, 'node_modules', 'knip', 'package.json');
-const installed = existsSync(installedFile) ? (JSON.parse(readFileSync(installedFile, 'utf8')) as { version: string }).version : undefined;
+/** The knip version the lock names, and the one installed. */
+const json = (file: string) =>
+  (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { version?: string; packages?: Record<string, { version?: string }> };
+const wanted = json(path.join(HERE, 'package-lock.json')).packages?.['node_modules/knip']?.version;
+const installed = json(path.join(HERE, 'node_modules', 'knip', 'package.json')).version;
 
 if (installed !== wanted) {
   console.log(`knip: installing knip ${wanted} into tools/knip/node_modules (npm ci, once)`);
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--silent'], { cwd: HERE, stdio: 'inherit' });
 }
-try {
-  execFileSync(process.execPath, [KNIP, '--no-progress'], { cwd: ROOT, stdio: 'inherit' });
-} catch {
-  // knip printed what it found; its exit code is the verdict.
-  process.exit(1);
-}
+// knip prints what it finds; its exit code is the verdict.
+process.exit(spawnSync(process.execPath, [KNIP, '--no-progress'], { cwd: ROOT, stdio: 'inherit' }).status ?? 1);
