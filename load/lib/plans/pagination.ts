@@ -5,18 +5,18 @@
  */
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber, envOptionalNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { laneIntervalSeconds } from '../pacing.ts';
 import {
   type ConstantVusScenario,
-  envDurationSeconds,
-  envScopes,
   type ListEndpoint,
   type LoadOptions,
   type PacedPlan,
   pacedPlan,
   pacedThresholds,
+  runSeconds,
   scopedLists,
   seconds,
   TREND_STATS,
@@ -38,11 +38,11 @@ export interface PaginationPlan extends PacedPlan {
 
 /** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES, LP_STRICT. */
 export function paginationPlan(env: EnvRecord): PaginationPlan {
-  const scoped = scopedLists(envScopes(env), 'pagination');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'pagination');
   const base = pacedPlan(env, WALK_RULE_IDS, scoped.skipped);
   const { rate, grid } = base;
   const vus = envNumber(env, 'LP_VUS');
-  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
+  const durationSeconds = runSeconds(env, rate);
   const limit = envNumber(env, 'LP_PAGE_LIMIT');
   const intervalSeconds = laneIntervalSeconds(grid, vus);
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.

@@ -110,7 +110,7 @@ test.describe('the paced plans', () => {
     expect(() => paginationPlan({ LP_VUS: '500' })).toThrow(/lower LP_VUS/);
     expect(() => paginationPlan({ LP_PAGE_LIMIT: '1001' })).toThrow('LP_PAGE_LIMIT must be a whole number from 1 to 1000, got "1001".');
     expect(() => paginationPlan({ LP_EXPECTED_ITEMS: '5', LP_MAX_PAGES: '2' })).toThrow(/exclude each other/);
-    expect(() => paginationPlan({ LP_DURATION: '90 seconds' })).toThrow('LP_DURATION "90 seconds" is not a duration like 90s, 2m or 1h.');
+    expect(() => paginationPlan({ LP_DURATION: '90 seconds' })).toThrow('LP_DURATION must be a period like 90s, 2m, 12h or 60d, got "90 seconds".');
   });
 
   test('token lifecycle: four slots per lifecycle, the token request counted', () => {

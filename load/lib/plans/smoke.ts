@@ -5,11 +5,11 @@
  */
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';
 import {
-  envScopes,
   type ListEndpoint,
   listRule,
   type LoadOptions,
@@ -62,7 +62,7 @@ function callsOf(list: ListEndpoint): ListCall[] {
 
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function smokePlan(env: EnvRecord): SmokePlan {
-  const scoped = scopedLists(envScopes(env), 'smoke');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
   const calls = scoped.held.flatMap(callsOf);
   const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];

@@ -8,18 +8,18 @@
  * before its scenario is fixed whether the target does, so the plan always counts them.
  */
 import type { RuleId } from '../../../contracts/rules/index.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import {
   type ConstantVusScenario,
-  envDurationSeconds,
-  envScopes,
   type ListEndpoint,
   listRule,
   type LoadOptions,
   type PacedPlan,
   pacedPlan,
   pacedThresholds,
+  runSeconds,
   scopedLists,
   seconds,
   TREND_STATS,
@@ -39,12 +39,12 @@ export interface LifecyclePlan extends PacedPlan {
 
 /** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
-  const scoped = scopedLists(envScopes(env), 'token-lifecycle');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
-  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (base.rate?.periodSeconds ?? 0)));
+  const durationSeconds = runSeconds(env, base.rate);
   return { ...base, vus: envNumber(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
 }
 
