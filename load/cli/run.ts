@@ -1,12 +1,8 @@
 /**
- * `npm run load -- <script> [k6 args]` (its usage below): the LP_* configuration checked the way the
- * script will read it, the bundles built and checked (load/cli/build.ts), the report directory created
- * (k6 v0.47 does not create it), then `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js`.
- *
- * Why the environment and not `-e` flags: `k6 run` passes system environment variables to `__ENV`
- * (--include-system-env-vars defaults to true for `k6 run`; the flag is given anyway so the intent
- * is explicit), and the client secret then never appears in a process list. `k6 cloud` and
- * `k6 archive` do not include them by default: see docs/load.md for those.
+ * `npm run load -- <script> [k6 args]`: the LP_* configuration checked the way the script will read it,
+ * the bundles built and checked, the report directory created (k6 v0.47 does not), then
+ * `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js`. The settings reach `__ENV` from the
+ * environment, not `-e` flags, so the client secret never appears in a process list.
  */
 import { fail, ok, type Result } from '../../contracts/result.ts';
 import { spawn } from 'node:child_process';
