@@ -38,7 +38,7 @@ export function judged(rule: RuleId): void {
 /** Records rules judged and the findings among them; true when none broke. */
 export type Recorder = (judged: Iterable<RuleId>, findings: readonly Finding[]) => boolean;
 
-export function recorder(script: string, findings: Counter): Recorder {
+function recorder(script: string, findings: Counter): Recorder {
   return (rules, broken) => {
     for (const rule of rules) judged(rule);
     // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.

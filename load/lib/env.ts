@@ -6,7 +6,7 @@
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { type DefaultedSetting, readDefaulted, readSetting, requireSetting, SettingError, type SettingName } from '../../contracts/settings.ts';
+import { type DefaultedSetting, readDefaulted, readSetting, requireSetting, type SettingName, type SettingValue } from '../../contracts/settings.ts';
 import { readTargetHosts, refuseProduction, type TargetHosts } from '../../contracts/target-settings.ts';
 
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
@@ -22,20 +22,16 @@ export interface LoadEnv extends TargetHosts {
   readonly rate: Rate | null;
 }
 
+type NumberSetting = { [N in SettingName]: SettingValue<N> extends number ? N : never }[SettingName];
+
 /** A number setting, its form, bounds and default the table's. */
-export function envNumber(env: EnvRecord, name: DefaultedSetting): number {
-  return number(name, readDefaulted(env, name));
+export function envNumber(env: EnvRecord, name: NumberSetting & DefaultedSetting): number {
+  return readDefaulted(env, name);
 }
 
 /** A number setting without a default: undefined when unset. */
-export function envOptionalNumber(env: EnvRecord, name: SettingName): number | undefined {
-  const value = readSetting(env, name);
-  return value === undefined ? undefined : number(name, value);
-}
-
-function number(name: string, value: unknown): number {
-  if (typeof value !== 'number') throw new SettingError(`${name} is not a number setting.`);
-  return value;
+export function envOptionalNumber(env: EnvRecord, name: NumberSetting): number | undefined {
+  return readSetting(env, name);
 }
 
 /** Where handleSummary writes the reports: LP_REPORT_DIR (relative to where k6 runs; it must exist). */

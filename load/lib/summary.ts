@@ -69,21 +69,7 @@ export interface PlotPoint {
   readonly refused: number;
 }
 
-/** What every output is written from; the JSON file is this. */
-export interface Report {
-  readonly script: string;
-  readonly ok: boolean;
-  /** Why the run checked nothing (a refused key, no rule exercised). */
-  readonly notice: string | undefined;
-  readonly durationMs: number | undefined;
-  readonly target: string | undefined;
-  readonly generatedAt: string | undefined;
-  readonly lines: readonly Line[];
-  /** k6 and custom metrics, without the plot's per-bucket submetrics. */
-  readonly metrics: Readonly<Record<string, { readonly type: string; readonly values: Readonly<Record<string, number>> }>>;
-  readonly plot: readonly PlotPoint[] | undefined;
-  readonly plotBucketMs: number | undefined;
-}
+type Report = ReturnType<typeof buildReport>;
 
 const isPlotMetric = (name: string) => name.startsWith(`${METRICS.plotRemaining}{`) || name.startsWith(`${METRICS.plotRefused}{`);
 
@@ -132,32 +118,25 @@ export const KEY_REFUSED =
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
 const NOT_EXERCISED = 'no request exercised it';
 
-/** The plot's points from the per-bucket submetrics, in bucket order. */
+/** The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
-  const byBucket = new Map<number, { remainingMin?: number; remainingMax?: number; refused: number }>();
+  const points: PlotPoint[] = [];
   for (const key of Object.keys(metrics)) {
     const { metric, tags } = parseMetricKey(key);
-    const bucket = Number(tags.bucket);
-    const summary = metrics[key];
-    if (!isPlotMetric(key) || !Number.isInteger(bucket) || !summary) continue;
-    const point = byBucket.get(bucket) ?? { refused: 0 };
-    if (metric === METRICS.plotRemaining && (summary.values.count ?? 1) > 0 && summary.values.min !== undefined) {
-      point.remainingMin = summary.values.min;
-      point.remainingMax = summary.values.max;
-    }
-    if (metric === METRICS.plotRefused) point.refused = summary.values.count ?? 0;
-    byBucket.set(bucket, point);
+    if (metric !== METRICS.plotRefused || tags.bucket === undefined) continue;
+    const remaining = metrics[`${METRICS.plotRemaining}{bucket:${tags.bucket}}`]?.values;
+    const seen = (remaining?.count ?? 1) > 0 ? remaining : undefined;
+    points.push({ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 });
   }
-  return [...byBucket.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([bucket, p]) => ({ bucket, remainingMin: p.remainingMin, remainingMax: p.remainingMax, refused: p.refused }));
+  return points.sort((a, b) => a.bucket - b.bucket);
 }
 
-/** Reads k6's summary data into the report every output is written from. */
-export function buildReport(data: K6SummaryData, options: SummaryOptions): Report {
+/** Reads k6's summary data into the report every output is written from (the JSON file is this). */
+export function buildReport(data: K6SummaryData, options: SummaryOptions) {
   const keys = Object.keys(data.metrics)
     .sort()
     .filter((key) => !isPlotMetric(key));
+  // k6's and the scripts' metrics, without the plot's per-bucket submetrics.
   const metrics = Object.fromEntries(keys.map((key) => [key, { type: data.metrics[key]?.type ?? '', values: { ...data.metrics[key]?.values } }]));
   const given = options.rules;
   const countOf = (metric: string | undefined, rule: RuleId) => data.metrics[`${metric}{rule:${rule}}`]?.values.count ?? 0;
@@ -176,6 +155,7 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
     return { kind: 'rules', name, state: 'not checked', detail: keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[id] ?? NOT_EXERCISED) };
   });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
+  // Why the run checked nothing.
   const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
   const thresholds: Line[] = [];
   let thresholdsOk = true;

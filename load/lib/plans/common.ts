@@ -16,28 +16,24 @@ import { type Grid, planGrid } from '../pacing.ts';
 
 export type Thresholds = Record<string, string[]>;
 
-interface BaseScenario {
-  readonly exec?: string;
-  readonly gracefulStop?: string;
-  readonly tags?: Record<string, string>;
-}
-export interface ConstantVusScenario extends BaseScenario {
+export interface ConstantVusScenario {
   readonly executor: 'constant-vus';
   readonly vus: number;
   readonly duration: string;
+  readonly gracefulStop: string;
 }
-export interface PerVuIterationsScenario extends BaseScenario {
+export interface PerVuIterationsScenario {
   readonly executor: 'per-vu-iterations';
   readonly vus: number;
   readonly iterations: number;
   readonly maxDuration: string;
+  readonly gracefulStop?: string;
 }
 
 export interface LoadOptions<S> {
   readonly scenarios: Record<string, S>;
   readonly thresholds: Thresholds;
   readonly setupTimeout?: string;
-  readonly teardownTimeout?: string;
   readonly summaryTrendStats: string[];
 }
 
@@ -72,9 +68,10 @@ export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: reado
   return { rate, share, grid: planGrid(rate, share), rules, strict: envFlag(env, 'LP_STRICT'), skipped };
 }
 
-/** The thresholds of a paced script whose findings of `plan.rules` go to `metric`. */
-export function pacedThresholds(metric: string, plan: PacedPlan): Thresholds {
-  return { ...COMMON_THRESHOLDS, [METRICS.rateLimited]: ['count==0'], ...ruleThresholds(metric, plan.rules, plan.strict) };
+/** The options of a paced script: its scenarios, the thresholds of its findings of `plan.rules` on `metric`, and its `own`. */
+export function pacedOptions<S>(plan: PacedPlan, metric: string, scenarios: Record<string, S>, own: Thresholds = {}): LoadOptions<S> {
+  const thresholds = { ...COMMON_THRESHOLDS, [METRICS.rateLimited]: ['count==0'], ...ruleThresholds(metric, plan.rules, plan.strict), ...own };
+  return { scenarios, thresholds, summaryTrendStats: TREND_STATS };
 }
 
 /**

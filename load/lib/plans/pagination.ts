@@ -1,8 +1,4 @@
-/**
- * The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION, every page
- * request of every walker (and setup's and teardown's requests) on one slot grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
- */
+/** The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION. */
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
@@ -14,12 +10,11 @@ import {
   type ListEndpoint,
   type LoadOptions,
   type PacedPlan,
+  pacedOptions,
   pacedPlan,
-  pacedThresholds,
   runSeconds,
   scopedLists,
   seconds,
-  TREND_STATS,
 } from './common.ts';
 
 export interface PaginationPlan extends PacedPlan {
@@ -62,20 +57,12 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
 }
 
 export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
-  return {
-    scenarios: {
-      walkers: {
-        executor: 'constant-vus',
-        vus: plan.vus,
-        duration: seconds(plan.durationSeconds),
-        // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
-        gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
-      },
-    },
-    thresholds: {
-      ...pacedThresholds(METRICS.walkViolations, plan),
-      [METRICS.walksCompleted]: ['count>0'],
-    },
-    summaryTrendStats: TREND_STATS,
+  const walkers: ConstantVusScenario = {
+    executor: 'constant-vus',
+    vus: plan.vus,
+    duration: seconds(plan.durationSeconds),
+    // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
+    gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
   };
+  return pacedOptions(plan, METRICS.walkViolations, { walkers }, { [METRICS.walksCompleted]: ['count>0'] });
 }

@@ -1,11 +1,7 @@
 /**
- * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs each running lifecycles (issue a
- * token, use it, log out, see it refused) for LP_DURATION, every request on the slot grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
- *
- * The token request takes a slot like the others: the document's rate covers "all endpoints", and a
- * service may count token requests in the budget (the platform profile does). The script cannot learn
- * before its scenario is fixed whether the target does, so the plan always counts them.
+ * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION.
+ * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
+ * script cannot learn before its scenario is fixed whether the target counts token requests.
  */
 import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
@@ -17,12 +13,11 @@ import {
   listRule,
   type LoadOptions,
   type PacedPlan,
+  pacedOptions,
   pacedPlan,
-  pacedThresholds,
   runSeconds,
   scopedLists,
   seconds,
-  TREND_STATS,
 } from './common.ts';
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
@@ -49,17 +44,12 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
 }
 
 export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
-  return {
-    scenarios: {
-      lifecycles: {
-        executor: 'constant-vus',
-        vus: plan.vus,
-        duration: seconds(plan.durationSeconds),
-        // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
-        gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
-      },
-    },
-    thresholds: { ...pacedThresholds(METRICS.lifecycleViolations, plan), [METRICS.lifecyclesCompleted]: ['count>0'] },
-    summaryTrendStats: TREND_STATS,
+  const lifecycles: ConstantVusScenario = {
+    executor: 'constant-vus',
+    vus: plan.vus,
+    duration: seconds(plan.durationSeconds),
+    // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
+    gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
   };
+  return pacedOptions(plan, METRICS.lifecycleViolations, { lifecycles }, { [METRICS.lifecyclesCompleted]: ['count>0'] });
 }
