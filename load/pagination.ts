@@ -51,7 +51,7 @@ export function setup(): SetupData {
     const response = paced.get(joinUrl(env.baseUrl, first.path, { limit: 1 }), token.credentials, `setup GET ${first.path}`);
     const parsed = parseRateLimitHeaders(headerLookup(response.headers));
     if (!parsed.ok) abortTest(`setup: GET ${first.path} answered ${response.status} without usable rate-limit headers: ${parsed.error}.`);
-    const mismatch = compareRate(plan.rate, parsed.value, false);
+    const mismatch = compareRate(plan.rate, parsed.value);
     if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
     if (mismatch) console.warn(`setup: ${mismatch.reason}`);
   }

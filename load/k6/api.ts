@@ -70,20 +70,16 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   };
 }
 
-function bearer(credentials: Credentials): Record<string, string> {
-  return { Authorization: `Bearer ${credentials.accessToken}` };
-}
-
 /** GET a resource URL with the bearer token. */
 export function apiGet(url: string, credentials: Credentials, name: string): Response {
-  return http.get(url, { headers: bearer(credentials), tags: { name } });
+  return http.get(url, { headers: { Authorization: `Bearer ${credentials.accessToken}` }, tags: { name } });
 }
 
 /** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */
 export function logout(env: LoadEnv, credentials: Credentials, name = 'POST /oauth/token (logout)'): Response {
   const body = credentials.refreshToken === undefined ? '{}' : JSON.stringify({ refresh_token: credentials.refreshToken });
   return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, {
-    headers: { ...bearer(credentials), 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' },
     tags: { name },
   });
 }

@@ -38,19 +38,6 @@ export function judged(rule: RuleId): void {
 /** Records rules judged and the findings among them; true when none broke. */
 export type Recorder = (judged: Iterable<RuleId>, findings: readonly Finding[]) => boolean;
 
-function recorder(script: string, findings: Counter): Recorder {
-  return (rules, broken) => {
-    for (const rule of rules) judged(rule);
-    // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
-    findings.add(0);
-    for (const f of broken) {
-      findings.add(1, { rule: f.rule });
-      console.error(`${script}, ${findingLine(f)}`);
-    }
-    return broken.length === 0;
-  };
-}
-
 /** One rule's verdict on one request; true when it held. */
 export function verdict(record: Recorder, rule: RuleId, ok: boolean, broken: () => Broken, request: string): boolean {
   return record([rule], ok ? [] : [finding(rule, broken(), request)]);
@@ -104,9 +91,20 @@ export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, crede
 export function pacedScript(script: string, metric: string, plan: PacedPlan, env: LoadEnv) {
   const rateLimited = new Counter(METRICS.rateLimited);
   const options: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+  const findings = new Counter(metric);
+  const record: Recorder = (rules, broken) => {
+    for (const rule of rules) judged(rule);
+    // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
+    findings.add(0);
+    for (const f of broken) {
+      findings.add(1, { rule: f.rule });
+      console.error(`${script}, ${findingLine(f)}`);
+    }
+    return broken.length === 0;
+  };
   let lane: Paced | undefined;
   return {
-    record: recorder(script, new Counter(metric)),
+    record,
     /** The calling VU's lane, one of `vus`, after setup's `lastSlot`; made at its first call, kept across iterations. */
     lane: (vus: number, lastSlot: number | null = null) => (lane = lane ?? Paced.forVu(instanceGrid(plan.rate, plan.share), vus, options, lastSlot)),
     /** Setup's or teardown's lane: the whole grid. */
