@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../../schemas/index.ts';
-import { refuseArguments, runMain } from '../../harness/flags.ts';
+import { refuseArguments, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
@@ -221,10 +221,7 @@ npm run load builds the bundles itself before each run.`;
 
 async function main(args: readonly string[]): Promise<number> {
   const refused = refuseArguments('build:load', 'build:load', args, USAGE);
-  if (refused) {
-    console.error(refused);
-    return 2;
-  }
+  if (refused) usage(refused);
   const built = await buildLoad({ root: ROOT });
   for (const bundle of built.bundles) console.log(`${path.relative(ROOT, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
   console.log(

@@ -12,12 +12,12 @@ import dotenv from 'dotenv';
 import { unknownSettingWarnings } from '../../contracts/settings.ts';
 import { readLoadEnv, reportDir } from '../lib/env.ts';
 import { buildLoad, loadEntries } from './build.ts';
-import { answerHelp, helpPointer, runMain } from '../../harness/flags.ts';
+import { answerHelp, helpPointer, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
 
-function usage(scripts: readonly string[]): string {
+function helpText(scripts: readonly string[]): string {
   return `Usage: npm run load -- <script> [k6 args]
 
   <script>    the k6 load script to run: ${scripts.join(', ')}
@@ -61,11 +61,10 @@ async function main(args: readonly string[]): Promise<number> {
   const root = ROOT;
   const [script, ...k6Args] = args;
   const scripts = loadEntries(root);
-  answerHelp(args.slice(0, 1), usage(scripts));
+  answerHelp(args.slice(0, 1), helpText(scripts));
   if (script === undefined || !scripts.includes(script)) {
     const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
-    console.error(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
-    return 2;
+    usage(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
   }
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
