@@ -50,9 +50,10 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const stopAfter = envOptionalNumber(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
-  const [content, users] = [scoped.held.find((e) => e.id === 'listContent'), scoped.held.find((e) => e.id === 'listUsers')];
-  if (content === undefined && users === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
-  const lists = content === undefined ? [users as ListEndpoint] : users === undefined ? [content] : [content, content, content, users];
+  // Content first (scopedLists' order): with both, every fourth walk is of users.
+  const [first, second] = scoped.held;
+  if (first === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
+  const lists = second === undefined ? [first] : [first, first, first, second];
   return { ...base, vus, durationSeconds, limit, intervalSeconds, expectedItems, stopAfter, lists };
 }
 
