@@ -12,13 +12,11 @@ import type { Options } from 'k6/options';
 import { headerLookup, parseRateLimitHeaders } from '../contracts/rate-limit.ts';
 import { PaginationWalk } from '../contracts/rules/walk.ts';
 import { abortTest, type Credentials, stopForRefusedKey } from './k6/api.ts';
-import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
-import { judgedGet, recorder } from './k6/verdict.ts';
-import { readLoadEnv, reportDir } from './lib/env.ts';
+import { judgedGet, pacedScript } from './k6/verdict.ts';
+import { readLoadEnv } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { compareRate } from './lib/plans/common.ts';
 import { paginationOptions, paginationPlan } from './lib/plans/pagination.ts';
-import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
 const env = readLoadEnv(__ENV);
@@ -28,13 +26,13 @@ export const options: Options = paginationOptions(plan);
 // A 429 is counted (lp_rate_limited must stay 0) and honoured, not a failed request.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 429));
 
-const record = recorder('pagination', new Counter(METRICS.walkViolations));
+const script = pacedScript('pagination', METRICS.walkViolations, plan, env);
+const record = script.record;
+export const handleSummary = script.handleSummary;
 const walksCompleted = new Counter(METRICS.walksCompleted);
 const walkPages = new Trend(METRICS.walkPages);
-const rateLimited = new Counter(METRICS.rateLimited);
 
 const MAX_PAGES = 10_000;
-const PACED: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
 
 interface SetupData {
   readonly credentials: Credentials;
@@ -43,8 +41,8 @@ interface SetupData {
 }
 
 export function setup(): SetupData {
-  for (const sentence of plan.skipped) console.warn(sentence);
-  const paced = Paced.alone(instanceGrid(plan.rate, plan.share), PACED);
+  script.warnSkipped();
+  const paced = script.alone();
   const token = paced.token(env);
   if (!token.ok && token.refused) stopForRefusedKey(`setup: ${token.reason}`);
   if (!token.ok) abortTest(`setup: ${token.reason}`);
@@ -53,18 +51,15 @@ export function setup(): SetupData {
     const response = paced.get(joinUrl(env.baseUrl, first.path, { limit: 1 }), token.credentials, `setup GET ${first.path}`);
     const parsed = parseRateLimitHeaders(headerLookup(response.headers));
     if (!parsed.ok) abortTest(`setup: GET ${first.path} answered ${response.status} without usable rate-limit headers: ${parsed.error}.`);
-    const mismatch = compareRate(plan.rate, parsed.value, false);
+    const mismatch = compareRate(plan.rate, parsed.value);
     if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
     if (mismatch) console.warn(`setup: ${mismatch.reason}`);
   }
   return { credentials: token.credentials, lastSlot: paced.lastSlot };
 }
 
-// One lane per VU, across its walks: made at its first iteration (setup's last slot is known only then).
-let paced: Paced | undefined;
-
 export default function (data: SetupData): void {
-  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, data.lastSlot);
+  const paced = script.lane(plan.vus, data.lastSlot);
   const list = plan.lists[exec.scenario.iterationInTest % plan.lists.length] ?? plan.lists[0];
   if (list === undefined) return;
   const walk = new PaginationWalk(joinUrl(env.baseUrl, list.path, { limit: plan.limit }), {
@@ -84,16 +79,5 @@ export default function (data: SetupData): void {
 
 export function teardown(data: SetupData): void {
   // After every VU's last request: the next slot of the grid is free.
-  Paced.alone(instanceGrid(plan.rate, plan.share), PACED).logout(env, data.credentials);
-}
-
-export function handleSummary(data: K6SummaryData): Record<string, string> {
-  return summaryFiles(data, {
-    script: 'pagination',
-    rules: { metric: METRICS.walkViolations, ids: plan.rules, strict: plan.strict },
-    dir: reportDir(__ENV),
-    secrets: [env.clientSecret],
-    target: env.baseUrl,
-    generatedAt: new Date().toISOString(),
-  });
+  script.alone().logout(env, data.credentials);
 }

@@ -7,19 +7,18 @@
  * a sentence.
  */
 import http from 'k6/http';
-import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { ENDPOINTS } from '../contracts/endpoints.ts';
 import { isFinalNext, UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
+import { nextValue, withNext } from '../contracts/pagination.ts';
 import { type Exchange, isServed } from '../contracts/rules/exchange.ts';
 import type { Credentials } from './k6/api.ts';
-import { instanceGrid, Paced } from './k6/paced.ts';
-import { judgedGet, judgedLogout, judgedToken, recorder, verdict } from './k6/verdict.ts';
-import { readLoadEnv, reportDir } from './lib/env.ts';
+import type { Paced } from './k6/paced.ts';
+import { judgedGet, judgedLogout, judgedToken, pacedScript, verdict } from './k6/verdict.ts';
+import { readLoadEnv } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { type ListCall, smokeOptions, smokePlan } from './lib/plans/smoke.ts';
-import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
-import { joinUrl, queryParam, withQueryParam } from './lib/url.ts';
+import { joinUrl } from './lib/url.ts';
 
 const env = readLoadEnv(__ENV);
 const plan = smokePlan(__ENV);
@@ -27,47 +26,32 @@ export const options: Options = smokeOptions(plan);
 
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, ...UNAUTHENTICATED_STATUSES, 429));
 
-const record = recorder('smoke', new Counter(METRICS.smokeViolations));
-const rateLimited = new Counter(METRICS.rateLimited);
-const PACED = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
-// The one VU's lane: all of the instance's grid.
-let paced: Paced | undefined;
+const script = pacedScript('smoke', METRICS.smokeViolations, plan, env);
+const record = script.record;
+export const setup = script.warnSkipped;
+export const handleSummary = script.handleSummary;
 /** The list the logged-out token is tried on: one the scopes cover. */
 const REFUSED_PATH = (plan.lists[0] ?? ENDPOINTS.listContent).path;
 
 /** GETs `url` of `call`'s list, judged by every per-response rule and by `rule`: that it is served. */
-function get(url: string, credentials: Credentials, name: string, call: ListCall, rule = call.rule): Exchange {
-  const exchange = judgedGet(record, paced as Paced, url, credentials, name, call.list);
+function get(paced: Paced, url: string, credentials: Credentials, name: string, call: ListCall, rule = call.rule): Exchange {
+  const exchange = judgedGet(record, paced, url, credentials, name, call.list);
   verdict(record, rule, isServed(exchange), () => ({ expected: 'a 2xx', got: `${exchange.status}` }), `GET ${url}`);
   return exchange;
 }
 
-export function setup(): void {
-  for (const sentence of plan.skipped) console.warn(sentence);
-}
-
 export default function (): void {
-  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), 1, PACED, null);
+  // The one VU's lane: all of the instance's grid.
+  const paced = script.lane(1);
   const credentials = judgedToken(record, paced, env, 'smoke');
   if (credentials === undefined) return;
   for (const call of plan.calls) {
     const url = joinUrl(env.baseUrl, call.list.path, call.query);
-    const next = (get(url, credentials, call.name, call).body as { links?: { next?: unknown } } | undefined)?.links?.next;
-    const cursor = typeof next === 'string' ? queryParam(next, 'next') : undefined;
+    const next = (get(paced, url, credentials, call.name, call).body as { links?: { next?: unknown } } | undefined)?.links?.next;
+    const cursor = typeof next === 'string' ? nextValue(next) : undefined;
     // envelope.next-link judges a links.next without a next value.
     if (!call.followNext || isFinalNext(next) || cursor === undefined || cursor === '') continue;
-    get(withQueryParam(url, 'next', cursor), credentials, `${call.name} next`, call, 'snapshot.next');
+    get(paced, withNext(url, cursor), credentials, `${call.name} next`, call, 'snapshot.next');
   }
   judgedLogout(record, paced, env, credentials, joinUrl(env.baseUrl, REFUSED_PATH, { limit: 1 }), `GET ${REFUSED_PATH} (logged-out token)`);
-}
-
-export function handleSummary(data: K6SummaryData): Record<string, string> {
-  return summaryFiles(data, {
-    script: 'smoke',
-    rules: { metric: METRICS.smokeViolations, ids: plan.rules, strict: plan.strict },
-    dir: reportDir(__ENV),
-    secrets: [env.clientSecret],
-    target: env.baseUrl,
-    generatedAt: new Date().toISOString(),
-  });
 }

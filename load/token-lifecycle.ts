@@ -1,22 +1,19 @@
 /**
- * The token lifecycle under load (document, States and transitions; Authentication 9): each
- * iteration issues a token, uses it, logs out, and sees the logged-out token refused, every answer
- * judged by the per-response rules too. Every request, the token request included (a target may count
- * it: the document's rate covers all endpoints), takes a slot of one grid within LP_BUDGET_SHARE of the
- * rate (load/lib/pacing.ts). Without a scope for either list, the use and the refused use are left out
- * with a sentence.
+ * The token lifecycle under load (document, States and transitions; Authentication 9): each iteration
+ * issues a token, uses it, logs out, and sees the logged-out token refused, every answer judged by the
+ * per-response rules too. Every request, the token request included, takes a slot of one grid within
+ * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts). Without a scope for either list, the use and the
+ * refused use are left out with a sentence.
  */
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import { UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
-import { instanceGrid, Paced, type PacedOptions } from './k6/paced.ts';
-import { judgedGet, judgedLogout, judgedToken, recorder, verdict } from './k6/verdict.ts';
-import { readLoadEnv, reportDir } from './lib/env.ts';
+import { judgedGet, judgedLogout, judgedToken, pacedScript, verdict } from './k6/verdict.ts';
+import { readLoadEnv } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { listRule } from './lib/plans/common.ts';
 import { lifecycleOptions, lifecyclePlan } from './lib/plans/token-lifecycle.ts';
-import { type K6SummaryData, summaryFiles } from './lib/summary.ts';
 import { joinUrl } from './lib/url.ts';
 
 const env = readLoadEnv(__ENV);
@@ -26,23 +23,17 @@ export const options: Options = lifecycleOptions(plan);
 // The logged-out token's 401 (or 403) is the expected answer; a 429 is counted and honoured.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, ...UNAUTHENTICATED_STATUSES, 429));
 
-const record = recorder('token-lifecycle', new Counter(METRICS.lifecycleViolations));
+const script = pacedScript('token-lifecycle', METRICS.lifecycleViolations, plan, env);
+const record = script.record;
+export const setup = script.warnSkipped;
+export const handleSummary = script.handleSummary;
 const completed = new Counter(METRICS.lifecyclesCompleted);
-const rateLimited = new Counter(METRICS.rateLimited);
 
 const list = plan.list;
 const listUrl = list === undefined ? '' : joinUrl(env.baseUrl, list.path, { limit: 1 });
-const PACED: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
-
-export function setup(): void {
-  for (const sentence of plan.skipped) console.warn(sentence);
-}
-
-// One lane per VU, across its lifecycles.
-let paced: Paced | undefined;
 
 export default function (): void {
-  paced = paced ?? Paced.forVu(instanceGrid(plan.rate, plan.share), plan.vus, PACED, null);
+  const paced = script.lane(plan.vus);
   const credentials = judgedToken(record, paced, env, 'token-lifecycle');
   let works = credentials !== undefined;
   if (credentials !== undefined && list !== undefined) {
@@ -51,15 +42,4 @@ export default function (): void {
   }
   const refused = credentials !== undefined && judgedLogout(record, paced, env, credentials, list && listUrl, `GET ${list?.path} (logged-out token)`);
   completed.add(works && refused ? 1 : 0);
-}
-
-export function handleSummary(data: K6SummaryData): Record<string, string> {
-  return summaryFiles(data, {
-    script: 'token-lifecycle',
-    rules: { metric: METRICS.lifecycleViolations, ids: plan.rules, strict: plan.strict },
-    dir: reportDir(__ENV),
-    secrets: [env.clientSecret],
-    target: env.baseUrl,
-    generatedAt: new Date().toISOString(),
-  });
 }

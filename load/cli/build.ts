@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../../schemas/index.ts';
-import { refuseArguments, runMain } from '../../harness/flags.ts';
+import { refuseArguments, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
@@ -41,19 +41,7 @@ export interface ForbiddenUse {
   readonly snippet: string;
 }
 
-export interface Bundle {
-  readonly name: string;
-  readonly file: string;
-  readonly bytes: number;
-}
-
-export interface LoadBuild {
-  readonly outdir: string;
-  readonly bundles: readonly Bundle[];
-  readonly metafile: Metafile;
-  /** The generated validators module, as written for inspection. */
-  readonly validatorsFile: string;
-}
+export type LoadBuild = Awaited<ReturnType<typeof buildLoad>>;
 
 export class LoadBuildError extends Error {
   override readonly name = 'LoadBuildError';
@@ -64,9 +52,9 @@ export class LoadBuildError extends Error {
 
 /** The entry scripts: load/<name>.ts, not tests, not declarations. */
 export function loadEntries(root: string): string[] {
+  // One dot only: neither tests (`x.test.ts`) nor declarations (`x.d.ts`).
   return readdirSync(path.join(root, 'load'))
-    .filter((file) => /^[a-z0-9][a-z0-9-]*\.ts$/.test(file) && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
-    .map((file) => file.slice(0, -'.ts'.length))
+    .flatMap((file) => /^([a-z0-9][a-z0-9-]*)\.ts$/.exec(file)?.[1] ?? [])
     .sort();
 }
 
@@ -84,34 +72,27 @@ function validatorsPlugin(source: string, root: string): Plugin {
 /** The esbuild options of the k6 bundles. */
 export function esbuildOptions(root: string, entries: readonly string[], outdir: string, validators: string): BuildOptions & { metafile: true } {
   return {
-    // One bundle per entry script: dist/load/<name>.js.
     entryPoints: entries.map((name) => ({ in: path.join(root, 'load', `${name}.ts`), out: name })),
     outdir,
-    // Inline load/lib, contracts/ and the generated validators (with their ajv runtime helpers): k6 resolves no packages.
+    // k6 resolves no packages: load/lib, contracts/ and the validators with their ajv runtime are inlined.
     bundle: true,
-    // CommonJS, not ESM: k6 v0.47 hands ES modules to Babel, which costs 4-5 s of CPU per VU at
-    // start; a CommonJS script (`require('k6')`, `module.exports`) it runs as it is.
+    // k6 v0.47 hands ES modules to Babel, 4-5 s of CPU per VU at start; CommonJS it runs as it is.
     format: 'cjs',
-    // Neither Node nor a browser: no Node built-ins and no browser globals may be assumed.
+    // Neither Node built-ins nor browser globals; the ajv runtime's fast-deep-equal and fast-uri are found by `main`.
     platform: 'neutral',
-    // platform neutral resolves no package fields by default; the ajv runtime's fast-deep-equal and fast-uri are found by `main`.
     mainFields: ['module', 'main'],
-    // k6 v0.47's runtime (goja) handles ES2017 syntax; esbuild lowers anything newer (object spread, class fields, `?.`).
+    // What goja handles; esbuild lowers anything newer (object spread, class fields, `?.`).
     target: 'es2017',
-    // k6's own modules are provided by the runtime; jslib URLs are fetched by k6 itself (none are used today).
     external: ['k6', 'k6/*', 'https://jslib.k6.io/*'],
-    // Linked source maps next to each bundle: k6 error stack lines can be mapped back to the .ts files.
+    // k6 reports errors by bundle line: readable bundles, with source maps back to the .ts files.
     sourcemap: true,
-    // Imports, exports and inputs of each bundle, written to meta.json and checked below.
-    metafile: true,
-    // Readable output: k6 reports errors by bundle line, and the bundles are small.
     minify: false,
-    // ASCII-only output: non-ASCII characters in strings become \uXXXX escapes (never \u{...}).
+    metafile: true,
+    // Non-ASCII characters in strings become \uXXXX escapes (never \u{...}).
     charset: 'ascii',
-    // The load tsconfig (k6 types, ES2017 library).
     tsconfig: path.join(root, 'load', 'tsconfig.json'),
     plugins: [validatorsPlugin(validators, root)],
-    // Errors are thrown and reported by buildLoad, not printed twice.
+    // Errors are thrown by buildLoad, not printed twice.
     logLevel: 'silent',
   };
 }
@@ -135,10 +116,8 @@ export function checkMetafile(metafile: Metafile): string[] {
 }
 
 /**
- * Where a forbidden thing is used in `code` (a bundle): FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag,
- * `\u{...}` escapes or named groups. The TypeScript parser reads the bundle, and only identifiers and regex
- * literals (and `RegExp(...)` calls with literal arguments) are looked at: comments and string contents never
- * match, and `x.URL` or `{ URL: 1 }` (property names) are not uses of the global.
+ * Where a bundle uses FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag, `\u{...}` escapes or named groups.
+ * Parsed, not searched: comments, strings and property names (`x.URL`, `{ URL: 1 }`) never match.
  */
 export function scanBundle(code: string, file = 'bundle.js'): ForbiddenUse[] {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
@@ -177,11 +156,7 @@ export function scanBundle(code: string, file = 'bundle.js'): ForbiddenUse[] {
   return findings;
 }
 
-/**
- * Whether an identifier is the `require` of `require("k6…")`: the CommonJS bundles load k6's own
- * modules that way, and k6 provides that `require`. Any other use (a package, a computed name) stays
- * forbidden: k6 would look for a file.
- */
+/** Whether an identifier is the `require` of `require("k6…")`, which k6 provides; any other `require` would look for a file. */
 function isK6Require(node: ts.Identifier): boolean {
   const call = node.parent;
   if (node.text !== 'require' || !call || !ts.isCallExpression(call) || call.expression !== node || call.arguments.length !== 1) return false;
@@ -191,25 +166,16 @@ function isK6Require(node: ts.Identifier): boolean {
 
 /** Whether an identifier is a property name (`a.URL`, `{ URL: 1 }`, `class { URL() {} }`), not a reference. */
 function isPropertyName(node: ts.Identifier): boolean {
-  const parent = node.parent;
-  if (!parent) return false;
-  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return true;
-  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent)) && parent.name === node) return true;
-  if ((ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent)) && parent.name === node) return true;
-  return false;
+  const parent = node.parent as ts.Node | undefined;
+  const named = parent && (ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent) || ts.isClassElement(parent) || ts.isAccessor(parent));
+  return named === true && (parent as { name?: ts.Node }).name === node;
 }
 
-export interface BuildLoadOptions {
-  /** Project root. Default: found from the working directory. */
-  readonly root?: string;
-  /** Output directory. Default `<root>/dist/load` (emptied first). */
-  readonly outdir?: string;
-  /** Entry names (load/<name>.ts). Default: every entry. */
-  readonly entries?: readonly string[];
-}
-
-/** Builds, writes meta.json and the generated validators, checks; throws LoadBuildError listing every problem. */
-export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBuild> {
+/**
+ * Builds into `outdir` (default `<root>/dist/load`, emptied first) the `entries` (default all), writes meta.json
+ * and the generated validators, checks; throws LoadBuildError listing every problem.
+ */
+export async function buildLoad(options: { root?: string; outdir?: string; entries?: readonly string[] } = {}) {
   const root = options.root ?? ROOT;
   const outdir = options.outdir ?? path.join(root, 'dist', 'load');
   const entries = options.entries ?? loadEntries(root);
@@ -219,6 +185,7 @@ export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBui
   mkdirSync(path.join(outdir, 'generated'), { recursive: true });
 
   const validators = standaloneValidatorsSource();
+  // Written for inspection.
   const validatorsFile = path.join(outdir, 'generated', 'validators.js');
   writeFileSync(validatorsFile, `// Generated by load/cli/build.ts from schemas/: do not edit.\n${validators}\n`);
 
@@ -233,7 +200,7 @@ export async function buildLoad(options: BuildLoadOptions = {}): Promise<LoadBui
   writeFileSync(path.join(outdir, 'meta.json'), `${JSON.stringify(metafile, null, 2)}\n`);
 
   const problems = checkMetafile(metafile);
-  const bundles: Bundle[] = [];
+  const bundles: { name: string; file: string; bytes: number }[] = [];
   for (const name of entries) {
     const file = path.join(outdir, `${name}.js`);
     const code = readFileSync(file, 'utf8');
@@ -254,10 +221,7 @@ npm run load builds the bundles itself before each run.`;
 
 async function main(args: readonly string[]): Promise<number> {
   const refused = refuseArguments('build:load', 'build:load', args, USAGE);
-  if (refused) {
-    console.error(refused);
-    return 2;
-  }
+  if (refused) usage(refused);
   const built = await buildLoad({ root: ROOT });
   for (const bundle of built.bundles) console.log(`${path.relative(ROOT, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
   console.log(

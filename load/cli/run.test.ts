@@ -68,7 +68,7 @@ test('a production target is refused unless LP_ALLOW_PRODUCTION=1', () => {
 test('a missing variable is named', () => {
   const result = runLoad(['smoke'], { LP_CLIENT_ID: '' });
   expect(result.status).toBe(1);
-  expect(result.stderr.trim()).toBe('load: LP_CLIENT_ID is not set (the client id of the API key).');
+  expect(result.stderr.trim()).toBe('load: LP_CLIENT_ID is not set: the client id of the API key.');
 });
 
 test('without k6 it says so, how to install it, and exits 1 (the bundles are built anyway)', () => {

@@ -1,12 +1,8 @@
 /**
- * `npm run load -- <script> [k6 args]` (its usage below): the LP_* configuration checked the way the
- * script will read it, the bundles built and checked (load/cli/build.ts), the report directory created
- * (k6 v0.47 does not create it), then `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js`.
- *
- * Why the environment and not `-e` flags: `k6 run` passes system environment variables to `__ENV`
- * (--include-system-env-vars defaults to true for `k6 run`; the flag is given anyway so the intent
- * is explicit), and the client secret then never appears in a process list. `k6 cloud` and
- * `k6 archive` do not include them by default: see docs/load.md for those.
+ * `npm run load -- <script> [k6 args]`: the LP_* configuration checked the way the script will read it,
+ * the bundles built and checked, the report directory created (k6 v0.47 does not), then
+ * `k6 run --include-system-env-vars [k6 args] dist/load/<script>.js`. The settings reach `__ENV` from the
+ * environment, not `-e` flags, so the client secret never appears in a process list.
  */
 import { fail, ok, type Result } from '../../contracts/result.ts';
 import { spawn } from 'node:child_process';
@@ -16,12 +12,12 @@ import dotenv from 'dotenv';
 import { unknownSettingWarnings } from '../../contracts/settings.ts';
 import { readLoadEnv, reportDir } from '../lib/env.ts';
 import { buildLoad, loadEntries } from './build.ts';
-import { answerHelp, helpPointer, runMain } from '../../harness/flags.ts';
+import { answerHelp, helpPointer, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
 
-function usage(scripts: readonly string[]): string {
+function helpText(scripts: readonly string[]): string {
   return `Usage: npm run load -- <script> [k6 args]
 
   <script>    the k6 load script to run: ${scripts.join(', ')}
@@ -65,11 +61,10 @@ async function main(args: readonly string[]): Promise<number> {
   const root = ROOT;
   const [script, ...k6Args] = args;
   const scripts = loadEntries(root);
-  answerHelp(args.slice(0, 1), usage(scripts));
+  answerHelp(args.slice(0, 1), helpText(scripts));
   if (script === undefined || !scripts.includes(script)) {
     const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
-    console.error(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
-    return 2;
+    usage(`load: ${what}; the scripts are ${scripts.join(', ')} (npm run load -- <script> [k6 args]).${helpPointer('load')}`);
   }
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });

@@ -1,9 +1,7 @@
 /**
- * The only modules that import k6: requests to the API (token, list, logout) and test control.
- * Everything that decides lives in load/lib (pure, Node-tested); this is the thin glue.
- *
- * Every request carries a `name` tag: list URLs hold `next` cursors, and without the tag each
- * cursor would become its own metric series.
+ * Requests to the API (token, list, logout) and test control: the thin k6 glue; what decides lives in
+ * load/lib and contracts/. Every request carries a `name` tag: without it each `next` cursor would become
+ * its own metric series.
  */
 
 import { validateTokenResponse } from 'generated:validators';
@@ -32,11 +30,7 @@ export type TokenResult =
 
 const keyRefusals = new Counter(METRICS.keyRefused);
 
-/**
- * Stops the run when the key does not work (k6 exit code 108): nothing of the service can be checked
- * without a token, and the cause is most likely our own settings, so the service is not blamed with
- * broken rules. The count tells the reports why every rule is "not checked".
- */
+/** Stops the run when the key does not work: most likely our settings, so no rule is blamed; the reports say why nothing was checked. */
 export function stopForRefusedKey(reason: string): never {
   keyRefusals.add(1);
   return abortTest(reason);
@@ -66,7 +60,7 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   }
   if (response.status !== 200) return { ok: false, refused: false, reason: `expected 200 from ${request}, got ${response.status}`, response };
   const body = exchangeOf(response, 'auth').body;
-  // token.response says how it breaks, judged by the scripts with the other per-response rules.
+  // How it breaks is token.response's, judged with the other per-response rules.
   if (!validateTokenResponse(body)) return { ok: false, refused: false, reason: `the token response of ${request} does not match its schema`, response };
   const token = body as { access_token: string; refresh_token?: unknown };
   return {
@@ -76,20 +70,16 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   };
 }
 
-function bearer(credentials: Credentials): Record<string, string> {
-  return { Authorization: `Bearer ${credentials.accessToken}` };
-}
-
 /** GET a resource URL with the bearer token. */
 export function apiGet(url: string, credentials: Credentials, name: string): Response {
-  return http.get(url, { headers: bearer(credentials), tags: { name } });
+  return http.get(url, { headers: { Authorization: `Bearer ${credentials.accessToken}` }, tags: { name } });
 }
 
 /** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */
 export function logout(env: LoadEnv, credentials: Credentials, name = 'POST /oauth/token (logout)'): Response {
   const body = credentials.refreshToken === undefined ? '{}' : JSON.stringify({ refresh_token: credentials.refreshToken });
   return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, {
-    headers: { ...bearer(credentials), 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' },
     tags: { name },
   });
 }

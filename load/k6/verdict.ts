@@ -1,9 +1,8 @@
 /**
  * What the k6 scripts do with their judgements, by the ids of contracts/rules/: each rule judged is
- * counted on METRICS.rulesJudged (so that the reports tell a rule that held from one no request
- * exercised), each finding on the script's findings counter tagged with its rule (the per-rule
- * thresholds of load/lib/plans/common.ts) and logged in one line. The per-response rules are judged
- * by the judges the contract suite applies, with the bundled standalone schema validators.
+ * counted on METRICS.rulesJudged (the reports tell a rule that held from one nothing exercised), each
+ * finding on the script's findings counter tagged with its rule and logged in one line. The per-response
+ * rules are the suite's judges, with the bundled standalone schema validators.
  */
 import { validateContentAttributes, validateErrorBody, validateListEnvelope, validateResourceObject, validateTokenResponse } from 'generated:validators';
 import { Counter } from 'k6/metrics';
@@ -14,11 +13,12 @@ import { type Finding, finding } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';
 import { exchangeOf } from '../lib/checks.ts';
-import type { LoadEnv } from '../lib/env.ts';
+import { type LoadEnv, reportDir } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
-import type { ListEndpoint } from '../lib/plans/common.ts';
+import type { ListEndpoint, PacedPlan } from '../lib/plans/common.ts';
+import { type K6SummaryData, summaryFiles } from '../lib/summary.ts';
 import { type Credentials, stopForRefusedKey } from './api.ts';
-import type { Paced } from './paced.ts';
+import { instanceGrid, Paced, type PacedOptions } from './paced.ts';
 
 // Created once, in the init context of the one module every script's judgements go through.
 const rulesJudged = new Counter(METRICS.rulesJudged);
@@ -37,19 +37,6 @@ export function judged(rule: RuleId): void {
 
 /** Records rules judged and the findings among them; true when none broke. */
 export type Recorder = (judged: Iterable<RuleId>, findings: readonly Finding[]) => boolean;
-
-export function recorder(script: string, findings: Counter): Recorder {
-  return (rules, broken) => {
-    for (const rule of rules) judged(rule);
-    // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
-    findings.add(0);
-    for (const f of broken) {
-      findings.add(1, { rule: f.rule });
-      console.error(`${script}, ${findingLine(f)}`);
-    }
-    return broken.length === 0;
-  };
-}
 
 /** One rule's verdict on one request; true when it held. */
 export function verdict(record: Recorder, rule: RuleId, ok: boolean, broken: () => Broken, request: string): boolean {
@@ -98,4 +85,39 @@ export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, crede
   const request = `GET ${url} with a logged-out token`;
   verdict(record, 'platform.unauthenticated-status', after.status === 401, () => ({ expected: '401', got: `${after.status}` }), request);
   return verdict(record, 'logout.expires-access', isRefusal(after), () => ({ expected: 'a 4xx without data', got: `${after.status}` }), request);
+}
+
+/** What a script that stays within the budget shares: its recorder (findings on `metric`), its lanes, setup's warnings, handleSummary. */
+export function pacedScript(script: string, metric: string, plan: PacedPlan, env: LoadEnv) {
+  const rateLimited = new Counter(METRICS.rateLimited);
+  const options: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+  const findings = new Counter(metric);
+  const record: Recorder = (rules, broken) => {
+    for (const rule of rules) judged(rule);
+    // A zero keeps the counter's samples flowing, so its thresholds are evaluated on data.
+    findings.add(0);
+    for (const f of broken) {
+      findings.add(1, { rule: f.rule });
+      console.error(`${script}, ${findingLine(f)}`);
+    }
+    return broken.length === 0;
+  };
+  let lane: Paced | undefined;
+  return {
+    record,
+    /** The calling VU's lane, one of `vus`, after setup's `lastSlot`; made at its first call, kept across iterations. */
+    lane: (vus: number, lastSlot: number | null = null) => (lane = lane ?? Paced.forVu(instanceGrid(plan.rate, plan.share), vus, options, lastSlot)),
+    /** Setup's or teardown's lane: the whole grid. */
+    alone: () => Paced.alone(instanceGrid(plan.rate, plan.share), options),
+    warnSkipped: () => plan.skipped.forEach((sentence) => console.warn(sentence)),
+    handleSummary: (data: K6SummaryData) =>
+      summaryFiles(data, {
+        script,
+        rules: { metric, ids: plan.rules, strict: plan.strict },
+        dir: reportDir(__ENV),
+        secrets: [env.clientSecret],
+        target: env.baseUrl,
+        generatedAt: new Date().toISOString(),
+      }),
+  };
 }

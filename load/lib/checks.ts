@@ -1,7 +1,4 @@
-/**
- * A k6 response as the judges of contracts/rules/ see it, kept pure (no k6 import) so that Node tests
- * run it.
- */
+/** A k6 response as the judges of contracts/rules/ see it; pure (no k6 import), so Node tests run it. */
 import { headerLookup } from '../../contracts/rate-limit.ts';
 import type { Exchange } from '../../contracts/rules/exchange.ts';
 

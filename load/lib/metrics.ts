@@ -1,10 +1,4 @@
-/**
- * The custom metrics of the load scripts, named once: the entry files create them, the plans
- * (load/lib/plans/) put thresholds on them, and load/lib/summary.ts reads them back from k6's
- * end-of-test data. Pure (no k6 import), so Node tests and the summary share the names.
- */
-
-/** Metric names by role. */
+/** The load scripts' custom metrics, named once for the scripts, their plans' thresholds and handleSummary; pure (no k6 import). */
 export const METRICS = {
   /** Counter, tag `rule` (an id of contracts/rules/): a rate-limit rule broken. */
   rateFindings: 'lp_rate_findings',
@@ -36,11 +30,7 @@ export const METRICS = {
   lifecyclesCompleted: 'lp_lifecycles_completed',
   /** Counter, tag `rule`: a smoke check of an endpoint failed. */
   smokeViolations: 'lp_smoke_violations',
-  /**
-   * Counter, tag `rule` (a rule id of the script's violations counter): one per judgement of the rule,
-   * held or broken. A rule no request exercised has none, and the reports say "not checked" for it
-   * instead of "ok".
-   */
+  /** Counter, tag `rule`: one per judgement of the rule, held or broken; with none, the reports say "not checked", not "ok". */
   rulesJudged: 'lp_rules_judged',
   /** Counter: token requests refused for the key (LP_CLIENT_ID / LP_CLIENT_SECRET): the run checked nothing of the service. */
   keyRefused: 'lp_key_refused',

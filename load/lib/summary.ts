@@ -1,19 +1,12 @@
 /**
- * handleSummary: from k6's end-of-test data to a JUnit XML file (for CI test reports), a JSON file (for
- * tools), a self-contained HTML page (for people) and a short text for stdout, all written through the
- * project's renderers (contracts/report.ts).
+ * handleSummary: from k6's end-of-test data to a JUnit XML file, a JSON file, an HTML page and a short
+ * text for stdout, written through the project's renderers (contracts/report.ts).
  *
- * k6 hands handleSummary aggregates only. What the reports need beyond k6's own metrics arrives as
- * thresholded submetrics (load/lib/plans/): `<violations>{rule:<rule id>}` tells which rule broke,
- * `lp_rules_judged{rule:<rule id>}` how often it was judged at all, `lp_plot_remaining{bucket:NN}` /
- * `lp_plot_429{bucket:NN}` carry the probe's plot, one bucket each.
- *
- * Every line has one of three states: ok (exercised, held), broken (exercised, failed) and not checked
- * (no request exercised it), with the reason. A rule nothing exercised is never called ok, and a run
- * whose key was refused (`lp_key_refused`) or that exercised no rule at all never passes.
- *
- * Nothing from `setup_data` is written (it holds the access token), and every known secret is replaced
- * by [redacted] in every output as a last line of defence.
+ * k6 hands handleSummary aggregates only: which rule broke and how often each was judged arrive as
+ * thresholded submetrics `<findings metric>{rule:<id>}` and `lp_rules_judged{rule:<id>}`, the probe's plot
+ * as `lp_plot_remaining{bucket:NN}` and `lp_plot_429{bucket:NN}`. A line is ok (exercised, held), broken
+ * or not checked (nothing exercised it), and a run whose key was refused or that exercised no rule never
+ * passes. `setup_data` (it holds the token) is never written, and every known secret is redacted.
  */
 import { Redactor } from '../../contracts/redact.ts';
 import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
@@ -47,29 +40,23 @@ export interface SummaryOptions {
   readonly script: string;
   /** Directory of the report files (must exist: k6 v0.47 does not create it). Default `reports/load`. */
   readonly dir?: string;
-  /**
-   * The counter whose `{rule:<id>}` submetrics count broken rules, and the rules the script judges; each
-   * is named by its statement in contracts/rules. A broken platform rule is a deviation, reported without
-   * failing the run unless `strict` (LP_STRICT=1; default false).
-   */
+  /** The counter whose `{rule:<id>}` submetrics count broken rules, and the rules judged; a broken platform rule fails only when `strict`. */
   readonly rules?: {
     readonly metric: string;
     readonly ids: readonly RuleId[];
     readonly strict?: boolean;
-    /** Why a rule is not judged in this run's configuration (e.g. a setting left unset); default: no request exercised it. */
+    /** Why a rule is not judged in this run's configuration; default: no request exercised it. */
     readonly notChecked?: Partial<Record<RuleId, string>>;
   };
   /** Bucket length of the probe's plot; no plot when absent. */
   readonly plotBucketMs?: number;
   /** Texts to replace by [redacted] wherever they appear (client secret, tokens). */
   readonly secrets?: readonly string[];
-  /** Run date written into the reports; default: none (keeps the output reproducible in tests). */
   readonly generatedAt?: string;
-  /** Target origin shown in the reports (never credentials). */
   readonly target?: string;
 }
 
-/** One line of every output: a rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
+/** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
 interface Line extends ReportLine {
   readonly kind: 'rules' | 'thresholds' | 'checks';
 }
@@ -82,21 +69,7 @@ export interface PlotPoint {
   readonly refused: number;
 }
 
-/** What every output is written from; the JSON file is this. */
-export interface Report {
-  readonly script: string;
-  readonly ok: boolean;
-  /** Why the run checked nothing (a refused key, no rule exercised); undefined when it checked something. */
-  readonly notice: string | undefined;
-  readonly durationMs: number | undefined;
-  readonly target: string | undefined;
-  readonly generatedAt: string | undefined;
-  readonly lines: readonly Line[];
-  /** k6 and custom metrics, without the plot's per-bucket submetrics. */
-  readonly metrics: Readonly<Record<string, { readonly type: string; readonly values: Readonly<Record<string, number>> }>>;
-  readonly plot: readonly PlotPoint[] | undefined;
-  readonly plotBucketMs: number | undefined;
-}
+type Report = ReturnType<typeof buildReport>;
 
 const isPlotMetric = (name: string) => name.startsWith(`${METRICS.plotRemaining}{`) || name.startsWith(`${METRICS.plotRefused}{`);
 
@@ -139,58 +112,39 @@ function checksOf(group: K6Group | undefined, out: Line[] = []): Line[] {
   return out;
 }
 
-/** The sentence of a run whose key the token endpoint refused: it names the settings, never the service. */
+/** A run whose key the token endpoint refused: the sentence names the settings, never the service. */
 export const KEY_REFUSED =
   'the key did not work: the token endpoint refused LP_CLIENT_ID / LP_CLIENT_SECRET (or a scope of LP_SCOPES), so no request exercised any rule';
-/** Why each line of such a run is not checked. */
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
-/** The default reason of a rule nothing exercised. */
 const NOT_EXERCISED = 'no request exercised it';
 
-/** The plot's points from the per-bucket submetrics, in bucket order. */
+/** The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
-  const byBucket = new Map<number, { remainingMin?: number; remainingMax?: number; refused: number }>();
+  const points: PlotPoint[] = [];
   for (const key of Object.keys(metrics)) {
     const { metric, tags } = parseMetricKey(key);
-    const bucket = Number(tags.bucket);
-    const summary = metrics[key];
-    if (!isPlotMetric(key) || !Number.isInteger(bucket) || !summary) continue;
-    const point = byBucket.get(bucket) ?? { refused: 0 };
-    if (metric === METRICS.plotRemaining && (summary.values.count ?? 1) > 0 && summary.values.min !== undefined) {
-      point.remainingMin = summary.values.min;
-      point.remainingMax = summary.values.max;
-    }
-    if (metric === METRICS.plotRefused) point.refused = summary.values.count ?? 0;
-    byBucket.set(bucket, point);
+    if (metric !== METRICS.plotRefused || tags.bucket === undefined) continue;
+    const remaining = metrics[`${METRICS.plotRemaining}{bucket:${tags.bucket}}`]?.values;
+    const seen = (remaining?.count ?? 1) > 0 ? remaining : undefined;
+    points.push({ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 });
   }
-  return [...byBucket.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([bucket, p]) => ({ bucket, remainingMin: p.remainingMin, remainingMax: p.remainingMax, refused: p.refused }));
+  return points.sort((a, b) => a.bucket - b.bucket);
 }
 
-/** Reads k6's summary data into the report every output is written from. */
-export function buildReport(data: K6SummaryData, options: SummaryOptions): Report {
-  const metrics: Record<string, { type: string; values: Record<string, number> }> = {};
-  const counts: Record<string, number> = {};
-  const judged: Record<string, number> = {};
+/** Reads k6's summary data into the report every output is written from (the JSON file is this). */
+export function buildReport(data: K6SummaryData, options: SummaryOptions) {
   const keys = Object.keys(data.metrics)
     .sort()
     .filter((key) => !isPlotMetric(key));
-  for (const key of keys) {
-    const metric = data.metrics[key];
-    if (!metric) continue;
-    metrics[key] = { type: metric.type, values: { ...metric.values } };
-    const { metric: name, tags } = parseMetricKey(key);
-    if (tags.rule === undefined) continue;
-    if (name === options.rules?.metric) counts[tags.rule] = metric.values.count ?? 0;
-    if (name === METRICS.rulesJudged) judged[tags.rule] = metric.values.count ?? 0;
-  }
-  const keyRefused = (data.metrics[METRICS.keyRefused]?.values.count ?? 0) > 0;
+  // k6's and the scripts' metrics, without the plot's per-bucket submetrics.
+  const metrics = Object.fromEntries(keys.map((key) => [key, { type: data.metrics[key]?.type ?? '', values: { ...data.metrics[key]?.values } }]));
   const given = options.rules;
+  const countOf = (metric: string | undefined, rule: RuleId) => data.metrics[`${metric}{rule:${rule}}`]?.values.count ?? 0;
+  const keyRefused = (data.metrics[METRICS.keyRefused]?.values.count ?? 0) > 0;
   const rules = (given?.ids ?? []).map((id): Line => {
-    const count = counts[id] ?? 0;
+    const count = countOf(given?.metric, id);
     // A finding is a judgement even where the judged count went missing.
-    const times = Math.max(judged[id] ?? 0, count);
+    const times = Math.max(countOf(METRICS.rulesJudged, id), count);
     const rule = RULES[id];
     const name = `${id}: ${rule.statement}`;
     const broken = `broken ${count} time(s) in ${times} judged; expected never`;
@@ -201,21 +155,21 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions): Repor
     return { kind: 'rules', name, state: 'not checked', detail: keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[id] ?? NOT_EXERCISED) };
   });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
+  // Why the run checked nothing.
   const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
   const thresholds: Line[] = [];
   let thresholdsOk = true;
   for (const key of keys) {
     const metric = data.metrics[key];
     const { metric: name, tags } = parseMetricKey(key);
-    // The violations counter's total says nothing when no rule was judged; after a refused key, nothing does.
-    const unjudged = keyRefused ? KEY_REFUSED_LINE : name === given?.metric ? notice : undefined;
+    // The findings counter's total says nothing when no rule was judged.
+    const unjudged = name === given?.metric ? notice : undefined;
     for (const [expression, { ok }] of Object.entries(metric?.thresholds ?? {})) {
       thresholdsOk &&= ok;
       // Thresholds on a rule's submetric are reported as that rule.
       if (!metric || tags.rule !== undefined) continue;
       const value = thresholdValue(metric, expression);
-      // After a refused key even a failed threshold (the refusal itself counted as a failed request, no
-      // walk completed) says nothing of the service: the run fails on the key, named in the notice.
+      // After a refused key even a failed threshold says nothing of the service: the run fails on the key.
       const reason = keyRefused ? KEY_REFUSED_LINE : ok ? (unjudged ?? (hasNoSamples(metric) ? 'no samples' : undefined)) : undefined;
       const got = `got ${formatNumber(value)}`;
       const [state, detail] =
@@ -276,59 +230,59 @@ function text(report: Report): string {
   return `${[verdict, ...report.lines.map((line) => `  ${lineText(line)}`)].join('\n')}\n`;
 }
 
-const PLOT = { width: 760, height: 260, left: 52, right: 52, top: 20, bottom: 36 } as const;
+const PLOT = { width: 760, height: 260, left: 52, right: 708, top: 20, bottom: 224 } as const;
 
 /** An inline SVG: X-Rate-Limit-Remaining (band from min to max, line at min) and 429s (bars, right axis) per bucket. */
 export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string {
-  const innerW = PLOT.width - PLOT.left - PLOT.right;
-  const innerH = PLOT.height - PLOT.top - PLOT.bottom;
-  const n = Math.max(1, points.length === 0 ? 1 : (points[points.length - 1]?.bucket ?? 0) + 1);
+  const { width, height, left, right, top, bottom } = PLOT;
+  const buckets = (points[points.length - 1]?.bucket ?? 0) + 1;
+  const step = (right - left) / buckets;
+  const x = (bucket: number) => left + bucket * step;
   const maxRemaining = Math.max(1, ...points.map((p) => p.remainingMax ?? 0));
   const maxRefused = Math.max(1, ...points.map((p) => p.refused));
-  const step = innerW / n;
-  const x = (bucket: number) => PLOT.left + bucket * step;
-  const yRemaining = (value: number) => PLOT.top + innerH - (value / maxRemaining) * innerH;
-  const yRefused = (value: number) => PLOT.top + innerH - (value / maxRefused) * innerH;
-  const parts: string[] = [];
-  for (const p of points) {
-    if (p.refused > 0) {
-      const top = yRefused(p.refused);
-      parts.push(
-        `<rect class="refused" x="${(x(p.bucket) + step * 0.15).toFixed(1)}" y="${top.toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${(PLOT.top + innerH - top).toFixed(1)}"><title>${escapeXml(`${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s`)}</title></rect>`,
-      );
-    }
-    if (p.remainingMin !== undefined && p.remainingMax !== undefined && p.remainingMax > p.remainingMin) {
-      const top = yRemaining(p.remainingMax);
-      parts.push(
-        `<rect class="band" x="${x(p.bucket).toFixed(1)}" y="${top.toFixed(1)}" width="${step.toFixed(1)}" height="${(yRemaining(p.remainingMin) - top).toFixed(1)}"/>`,
-      );
-    }
-  }
-  const line = points
-    .filter((p) => p.remainingMin !== undefined)
-    .map((p) => `${(x(p.bucket) + step / 2).toFixed(1)},${yRemaining(p.remainingMin ?? 0).toFixed(1)}`)
-    .join(' ');
-  if (line !== '') parts.push(`<polyline class="remaining" points="${line}"/>`);
-  const bottom = PLOT.top + innerH;
-  const totalSeconds = (n * bucketMs) / 1000;
+  const y = (value: number, max: number) => bottom - (value / max) * (bottom - top);
+  const rect = (kind: string, x0: number, y0: number, w: number, y1: number, title = '') =>
+    `<rect class="${kind}" x="${x0.toFixed(1)}" y="${y0.toFixed(1)}" width="${w.toFixed(1)}" height="${(y1 - y0).toFixed(1)}">${title}</rect>`;
+  const parts = points.flatMap((p) => [
+    ...(p.refused > 0
+      ? [
+          rect(
+            'refused',
+            x(p.bucket) + step * 0.15,
+            y(p.refused, maxRefused),
+            step * 0.7,
+            bottom,
+            `<title>${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s</title>`,
+          ),
+        ]
+      : []),
+    ...(p.remainingMin !== undefined && (p.remainingMax ?? 0) > p.remainingMin
+      ? [rect('band', x(p.bucket), y(p.remainingMax ?? 0, maxRemaining), step, y(p.remainingMin, maxRemaining))]
+      : []),
+  ]);
+  const line = points.flatMap((p) =>
+    p.remainingMin === undefined ? [] : [`${(x(p.bucket) + step / 2).toFixed(1)},${y(p.remainingMin, maxRemaining).toFixed(1)}`],
+  );
+  if (line.length > 0) parts.push(`<polyline class="remaining" points="${line.join(' ')}"/>`);
+  const text = (tx: number, ty: number, content: string | number, attributes = '') => `<text x="${tx}" y="${ty}"${attributes}>${content}</text>`;
+  const [end, middle] = [' text-anchor="end"', ' text-anchor="middle"'];
+  const rotated = (tx: number, degrees: number) => ` transform="rotate(${degrees} ${tx} ${(top + bottom) / 2})"${middle}`;
   const axes = [
-    `<line class="axis" x1="${PLOT.left}" y1="${bottom}" x2="${PLOT.left + innerW}" y2="${bottom}"/>`,
-    `<line class="axis" x1="${PLOT.left}" y1="${PLOT.top}" x2="${PLOT.left}" y2="${bottom}"/>`,
-    `<line class="axis" x1="${PLOT.left + innerW}" y1="${PLOT.top}" x2="${PLOT.left + innerW}" y2="${bottom}"/>`,
-    `<text x="${PLOT.left - 6}" y="${PLOT.top + 4}" text-anchor="end">${maxRemaining}</text>`,
-    `<text x="${PLOT.left - 6}" y="${bottom}" text-anchor="end">0</text>`,
-    `<text x="${PLOT.left + innerW + 6}" y="${PLOT.top + 4}">${maxRefused}</text>`,
-    `<text x="${PLOT.left + innerW + 6}" y="${bottom}">0</text>`,
-    `<text x="${PLOT.left}" y="${bottom + 16}">0 s</text>`,
-    `<text x="${PLOT.left + innerW}" y="${bottom + 16}" text-anchor="end">${totalSeconds.toFixed(0)} s</text>`,
-    `<text x="${PLOT.left + innerW / 2}" y="${bottom + 30}" text-anchor="middle">time since the scenario started (${(bucketMs / 1000).toFixed(0)} s per bucket)</text>`,
-    `<text x="12" y="${PLOT.top + innerH / 2}" transform="rotate(-90 12 ${PLOT.top + innerH / 2})" text-anchor="middle">X-Rate-Limit-Remaining</text>`,
-    `<text x="${PLOT.width - 8}" y="${PLOT.top + innerH / 2}" transform="rotate(90 ${PLOT.width - 8} ${PLOT.top + innerH / 2})" text-anchor="middle">429 responses</text>`,
+    `<path class="axis" d="M${left} ${top}V${bottom}H${right}V${top}"/>`,
+    text(left - 6, top + 4, maxRemaining, end),
+    text(left - 6, bottom, 0, end),
+    text(right + 6, top + 4, maxRefused),
+    text(right + 6, bottom, 0),
+    text(left, bottom + 16, '0 s'),
+    text(right, bottom + 16, `${((buckets * bucketMs) / 1000).toFixed(0)} s`, end),
+    text((left + right) / 2, bottom + 30, `time since the scenario started (${(bucketMs / 1000).toFixed(0)} s per bucket)`, middle),
+    text(12, (top + bottom) / 2, 'X-Rate-Limit-Remaining', rotated(12, -90)),
+    text(width - 8, (top + bottom) / 2, '429 responses', rotated(width - 8, 90)),
   ];
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${PLOT.width} ${PLOT.height}" width="${PLOT.width}" height="${PLOT.height}" role="img" aria-label="X-Rate-Limit-Remaining and 429 responses over time">${axes.join('')}${parts.join('')}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="X-Rate-Limit-Remaining and 429 responses over time">${axes.join('')}${parts.join('')}</svg>`;
 }
 
-const STYLE = `.verdict{font-size:1.2rem}.verdict.fail{color:#cf222e}svg text{font-size:11px;fill:#555}svg .axis{stroke:#888}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
+const STYLE = `.verdict{font-size:1.2rem}.verdict.fail{color:#cf222e}svg text{font-size:11px;fill:#555}svg .axis{stroke:#888;fill:none}svg .remaining{fill:none;stroke:#0969da;stroke-width:2}
 svg .band{fill:#0969da;opacity:.15}svg .refused{fill:#cf222e;opacity:.7}.legend span{margin-right:1.2rem}`;
 
 const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'iterations', 'dropped_iterations', 'checks'];
@@ -337,12 +291,12 @@ const SHOWN_METRICS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'ite
 function html(report: Report): string {
   const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const verdict = `${report.ok ? 'Passed' : 'Failed'}${report.notice === undefined ? '' : `: ${report.notice}`}`;
-  const about = [
-    report.target === undefined ? '' : `Target ${report.target}.`,
-    report.durationMs === undefined ? '' : `Ran ${(report.durationMs / 1000).toFixed(1)} s.`,
-    report.generatedAt === undefined ? '' : `Generated ${report.generatedAt}.`,
+  const ran = report.durationMs === undefined ? undefined : `${(report.durationMs / 1000).toFixed(1)} s`;
+  const about = [report.target && `Target ${report.target}.`, ran && `Ran ${ran}.`, report.generatedAt && `Generated ${report.generatedAt}.`];
+  const sections = [
+    `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${escapeHtml(verdict)}</p>`,
+    `<p>${escapeHtml(about.filter((sentence) => sentence).join(' '))}</p>`,
   ];
-  const sections = [`<p class="verdict ${report.ok ? 'ok' : 'fail'}">${escapeHtml(verdict)}</p>`, `<p>${escapeHtml(about.join(' ').trim())}</p>`];
   if (report.plot && report.plotBucketMs !== undefined) {
     sections.push(
       '<h2>X-Rate-Limit-Remaining and 429s over time</h2>',
@@ -353,17 +307,9 @@ function html(report: Report): string {
   const kinds = (['rules', 'thresholds', 'checks'] as const).map((kind) => [kind, report.lines.filter((l) => l.kind === kind)] as const);
   sections.push('<h2>What the run checked</h2>', linesTable(kinds.filter(([, lines]) => lines.length > 0)));
   const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));
-  const values = (name: string) =>
-    Object.entries(report.metrics[name]?.values ?? {})
-      .map(([key, value]) => `${key}=${formatNumber(value)}`)
-      .join('  ');
-  sections.push(
-    '<h2>Metrics</h2>',
-    htmlTable(
-      ['Metric', 'Values'],
-      shown.map((name) => [td(name), td(values(name))]),
-    ),
-  );
+  const values = (name: string) => Object.entries(report.metrics[name]?.values ?? {}).map(([key, value]) => `${key}=${formatNumber(value)}`);
+  const rows = shown.map((name) => [td(name), td(values(name).join('  '))]);
+  sections.push('<h2>Metrics</h2>', htmlTable(['Metric', 'Values'], rows));
   const title = `load/${report.script}: ${report.ok ? 'passed' : 'failed'}`;
   return htmlPage(title, `<h1>${escapeHtml(`Load test load/${report.script}`)}</h1>\n${sections.join('\n')}\n`, STYLE);
 }
@@ -373,9 +319,9 @@ export function summaryFiles(data: K6SummaryData, options: SummaryOptions): Reco
   const report = buildReport(data, options);
   const base = `${(options.dir ?? 'reports/load').replace(/\/+$/, '')}/${options.script}`;
   // Each secret as written, as escaped for XML/HTML and as escaped inside a JSON string.
-  const redactor = new Redactor();
-  for (const secret of [...(options.secrets ?? []), ...collectSecrets(data.setup_data)])
-    redactor.add(secret, escapeXml(secret), JSON.stringify(secret).slice(1, -1));
+  const redactor = new Redactor(
+    ...[...(options.secrets ?? []), ...collectSecrets(data.setup_data)].flatMap((s) => [s, escapeXml(s), JSON.stringify(s).slice(1, -1)]),
+  );
   return {
     [`${base}.junit.xml`]: redactor.redact(junit(report)),
     [`${base}.summary.json`]: redactor.redact(`${JSON.stringify(report, null, 2)}\n`),

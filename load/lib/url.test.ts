@@ -1,17 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { encodeQuery, isAbsoluteUrl, joinUrl, parseQuery, queryParam, splitUrl, withQueryParam } from './url.ts';
+import { parseQuery, splitUrl } from '../../contracts/url.ts';
+import { encodeQuery, joinUrl } from './url.ts';
 
 test.describe('query strings without URLSearchParams', () => {
   test('encodes names and values, keeps order, drops undefined', () => {
     expect(encodeQuery({ limit: 5, 'filter[start_date]': '2024-01-01', next: undefined, q: 'a b&c' })).toBe(
       'limit=5&filter%5Bstart_date%5D=2024-01-01&q=a%20b%26c',
     );
-    expect(
-      encodeQuery([
-        ['b', '1'],
-        ['a', '2'],
-      ]),
-    ).toBe('b=1&a=2');
+    expect(encodeQuery({ b: '1', a: '2' })).toBe('b=1&a=2');
     expect(encodeQuery({})).toBe('');
   });
 
@@ -31,7 +27,7 @@ test.describe('query strings without URLSearchParams', () => {
       ['next', 'pl/Er+SU=='],
       ['filter[modified_after]', '2024-02-29'],
     ];
-    expect(parseQuery(encodeQuery(pairs))).toEqual(pairs);
+    expect(parseQuery(encodeQuery(Object.fromEntries(pairs)))).toEqual(pairs);
   });
 });
 
@@ -45,22 +41,6 @@ test.describe('absolute URLs without URL', () => {
     });
     expect(splitUrl('http://127.0.0.1:4011')).toEqual({ origin: 'http://127.0.0.1:4011', path: '', query: '', fragment: '' });
     for (const bad of ['/api/v2/content', 'ftp://x/y', 'https://', 'content?limit=5']) expect(splitUrl(bad)).toBeUndefined();
-    expect(isAbsoluteUrl('https://api.betatest.degreed.com')).toBe(true);
-  });
-
-  test('reads next from links.next, absolute or a bare query', () => {
-    expect(queryParam('https://api.example.com/api/v2/content?limit=5&next=plErSU', 'next')).toBe('plErSU');
-    expect(queryParam('https://api.example.com/api/v2/content?next=a%2Fb%3D%3D', 'next')).toBe('a/b==');
-    expect(queryParam('?limit=5', 'next')).toBeUndefined();
-    expect(queryParam('limit=5&next=x', 'next')).toBe('x');
-  });
-
-  test('sets next on the first request of a walk, replacing an old value and keeping the rest', () => {
-    const first = 'http://127.0.0.1:1/api/v2/content?limit=5&filter%5Bstart_date%5D=2024-01-01';
-    const second = withQueryParam(first, 'next', 'c/1+');
-    expect(second).toBe('http://127.0.0.1:1/api/v2/content?limit=5&filter%5Bstart_date%5D=2024-01-01&next=c%2F1%2B');
-    expect(withQueryParam(second, 'next', 'c2')).toBe('http://127.0.0.1:1/api/v2/content?limit=5&filter%5Bstart_date%5D=2024-01-01&next=c2');
-    expect(() => withQueryParam('/relative', 'next', 'x')).toThrow(/not an absolute/);
   });
 
   test('joins a base (with or without slash) and a path', () => {

@@ -1,7 +1,4 @@
-/**
- * k6 has a `console` (its logger: log, info, warn, error, debug), but @types/k6 0.47 does not
- * declare it and load/ has no DOM or Node types. Declared here with the methods k6 v0.47 offers.
- */
+/** k6's logger, which @types/k6 0.47 does not declare (load/ has no DOM or Node types). */
 declare const console: {
   log(...data: unknown[]): void;
   info(...data: unknown[]): void;

@@ -1,8 +1,6 @@
 /**
- * The ajv standalone validators that load/cli/build.ts generates from schemas/ at build time
- * (schemas/index.ts standaloneValidatorsSource, K6_VALIDATOR_EXPORTS) and hands to esbuild under this
- * module name: the k6 bundles validate bodies without compiling a schema. A name missing from the
- * generated module fails the build.
+ * The ajv standalone validators load/cli/build.ts generates from schemas/ and hands to esbuild under this
+ * name: k6 compiles no schema. A name missing from the generated module fails the build.
  */
 declare module 'generated:validators' {
   import type { SchemaValidators } from '../../contracts/rules/exchange.ts';

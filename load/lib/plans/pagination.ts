@@ -1,25 +1,20 @@
-/**
- * The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION, every page
- * request of every walker (and setup's and teardown's requests) on one slot grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
- */
+/** The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION. */
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber, envOptionalNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { laneIntervalSeconds } from '../pacing.ts';
 import {
   type ConstantVusScenario,
-  envDurationSeconds,
-  envScopes,
   type ListEndpoint,
   type LoadOptions,
   type PacedPlan,
+  pacedOptions,
   pacedPlan,
-  pacedThresholds,
+  runSeconds,
   scopedLists,
   seconds,
-  TREND_STATS,
 } from './common.ts';
 
 export interface PaginationPlan extends PacedPlan {
@@ -38,11 +33,11 @@ export interface PaginationPlan extends PacedPlan {
 
 /** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES, LP_STRICT. */
 export function paginationPlan(env: EnvRecord): PaginationPlan {
-  const scoped = scopedLists(envScopes(env), 'pagination');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'pagination');
   const base = pacedPlan(env, WALK_RULE_IDS, scoped.skipped);
   const { rate, grid } = base;
   const vus = envNumber(env, 'LP_VUS');
-  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (rate?.periodSeconds ?? 0)));
+  const durationSeconds = runSeconds(env, rate);
   const limit = envNumber(env, 'LP_PAGE_LIMIT');
   const intervalSeconds = laneIntervalSeconds(grid, vus);
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
@@ -55,27 +50,20 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const stopAfter = envOptionalNumber(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
-  const [content, users] = [scoped.held.find((e) => e.id === 'listContent'), scoped.held.find((e) => e.id === 'listUsers')];
-  if (content === undefined && users === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
-  const lists = content === undefined ? [users as ListEndpoint] : users === undefined ? [content] : [content, content, content, users];
+  // Content first (scopedLists' order): with both, every fourth walk is of users.
+  const [first, second] = scoped.held;
+  if (first === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
+  const lists = second === undefined ? [first] : [first, first, first, second];
   return { ...base, vus, durationSeconds, limit, intervalSeconds, expectedItems, stopAfter, lists };
 }
 
 export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
-  return {
-    scenarios: {
-      walkers: {
-        executor: 'constant-vus',
-        vus: plan.vus,
-        duration: seconds(plan.durationSeconds),
-        // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
-        gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
-      },
-    },
-    thresholds: {
-      ...pacedThresholds(METRICS.walkViolations, plan),
-      [METRICS.walksCompleted]: ['count>0'],
-    },
-    summaryTrendStats: TREND_STATS,
+  const walkers: ConstantVusScenario = {
+    executor: 'constant-vus',
+    vus: plan.vus,
+    duration: seconds(plan.durationSeconds),
+    // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
+    gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
   };
+  return pacedOptions(plan, METRICS.walkViolations, { walkers }, { [METRICS.walksCompleted]: ['count>0'] });
 }

@@ -1,25 +1,11 @@
-/**
- * The smoke script's plan (load/smoke.ts): one VU, LP_ITERATIONS iterations, every request on the
- * slot grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); the list calls LP_SCOPES covers,
- * each with the rule its answer keeps.
- */
+/** The smoke script's plan (load/smoke.ts): one VU, LP_ITERATIONS iterations, the list calls LP_SCOPES covers, each with the rule its answer keeps. */
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';
-import {
-  envScopes,
-  type ListEndpoint,
-  listRule,
-  type LoadOptions,
-  type PacedPlan,
-  pacedPlan,
-  pacedThresholds,
-  type PerVuIterationsScenario,
-  scopedLists,
-  TREND_STATS,
-} from './common.ts';
+import { type ListEndpoint, listRule, type LoadOptions, pacedOptions, type PacedPlan, pacedPlan, type PerVuIterationsScenario, scopedLists } from './common.ts';
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
 const FILTER_VALUES: Readonly<Record<string, string>> = {
@@ -62,7 +48,7 @@ function callsOf(list: ListEndpoint): ListCall[] {
 
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function smokePlan(env: EnvRecord): SmokePlan {
-  const scoped = scopedLists(envScopes(env), 'smoke');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
   const calls = scoped.held.flatMap(callsOf);
   const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];
@@ -71,11 +57,5 @@ export function smokePlan(env: EnvRecord): SmokePlan {
 }
 
 export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenario> {
-  return {
-    scenarios: {
-      smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' },
-    },
-    thresholds: pacedThresholds(METRICS.smokeViolations, plan),
-    summaryTrendStats: TREND_STATS,
-  };
+  return pacedOptions(plan, METRICS.smokeViolations, { smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' } });
 }

@@ -1,28 +1,23 @@
 /**
- * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs each running lifecycles (issue a
- * token, use it, log out, see it refused) for LP_DURATION, every request on the slot grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts).
- *
- * The token request takes a slot like the others: the document's rate covers "all endpoints", and a
- * service may count token requests in the budget (the platform profile does). The script cannot learn
- * before its scenario is fixed whether the target does, so the plan always counts them.
+ * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION.
+ * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
+ * script cannot learn before its scenario is fixed whether the target counts token requests.
  */
 import type { RuleId } from '../../../contracts/rules/index.ts';
+import { readDefaulted } from '../../../contracts/settings.ts';
 import { type EnvRecord, envNumber } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import {
   type ConstantVusScenario,
-  envDurationSeconds,
-  envScopes,
   type ListEndpoint,
   listRule,
   type LoadOptions,
   type PacedPlan,
+  pacedOptions,
   pacedPlan,
-  pacedThresholds,
+  runSeconds,
   scopedLists,
   seconds,
-  TREND_STATS,
 } from './common.ts';
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
@@ -39,27 +34,22 @@ export interface LifecyclePlan extends PacedPlan {
 
 /** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
 export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
-  const scoped = scopedLists(envScopes(env), 'token-lifecycle');
+  const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
-  const durationSeconds = envDurationSeconds(env, 'LP_DURATION', Math.max(30, 2 * (base.rate?.periodSeconds ?? 0)));
+  const durationSeconds = runSeconds(env, base.rate);
   return { ...base, vus: envNumber(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
 }
 
 export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
-  return {
-    scenarios: {
-      lifecycles: {
-        executor: 'constant-vus',
-        vus: plan.vus,
-        duration: seconds(plan.durationSeconds),
-        // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
-        gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
-      },
-    },
-    thresholds: { ...pacedThresholds(METRICS.lifecycleViolations, plan), [METRICS.lifecyclesCompleted]: ['count>0'] },
-    summaryTrendStats: TREND_STATS,
+  const lifecycles: ConstantVusScenario = {
+    executor: 'constant-vus',
+    vus: plan.vus,
+    duration: seconds(plan.durationSeconds),
+    // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
+    gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
   };
+  return pacedOptions(plan, METRICS.lifecycleViolations, { lifecycles }, { [METRICS.lifecyclesCompleted]: ['count>0'] });
 }
