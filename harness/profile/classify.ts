@@ -28,11 +28,8 @@ function shapeOf(response: Pick<ApiResponse, 'text' | 'body' | 'headers'>): Shap
   if (Array.isArray(body.errors)) return 'errors-array';
   if (typeof body.error === 'string') return 'oauth';
   if (isObject(body.errors) && typeof body.title === 'string') return 'aspnet-validation';
-  if (typeof body.title === 'string' && body.status !== undefined) {
-    // ASP.NET writes its other errors as problem details too, with an RFC section as `type`; only its 400 tells them apart.
-    return 'problem-json';
-  }
-  return undefined;
+  // ASP.NET writes its other errors as problem details too, with an RFC section as `type`; only its 400 tells them apart (apiErrorShape).
+  return typeof body.title === 'string' && body.status !== undefined ? 'problem-json' : undefined;
 }
 
 /** The shape of a refused token request's body; undefined when it is none of the profile's shapes. */
@@ -58,8 +55,7 @@ export function apiErrorShape(
 /** Fractional digits of a timestamp's seconds (`12.44` → 2, `12` → 0); undefined for text that is no timestamp. */
 export function fractionDigits(timestamp: string): number | undefined {
   const match = /T\d{2}:\d{2}:\d{2}(?:\.(\d+))?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(timestamp);
-  if (!match) return undefined;
-  return match[1]?.length ?? 0;
+  return match ? (match[1]?.length ?? 0) : undefined;
 }
 
 /** The form of a next value: the mock's 22 base64url characters or 10 letters; undefined for any other. */

@@ -10,19 +10,18 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { request } from '@playwright/test';
 import dotenv from 'dotenv';
 import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
-import { readSetting, SettingError } from '../../contracts/settings.ts';
+import { readSetting } from '../../contracts/settings.ts';
 import { productionRefusal, readConfig } from '../target/config.ts';
 import { preflightLines } from '../preflight/index.ts';
 import { redact } from '../client/redact.ts';
-import { remoteTarget, startEmbeddedMock, type Target } from '../target/target.ts';
+import { remoteTarget, startEmbeddedMock } from '../target/target.ts';
 import { compareProfiles, readSavedProfile } from './compare.ts';
 import { observe } from './observe.ts';
 import type { ProbeSettings } from './session.ts';
-import { runMain, usage } from '../flags.ts';
+import { parseCommandLine, runMain, usage } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
 const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profile>]
@@ -49,56 +48,38 @@ function write(file: string, value: unknown): void {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function main(): Promise<number> {
-  let values: { out?: string; compare?: string; help?: boolean };
+/** The command line and the settings it runs with; a bad flag or setting ends the command with its sentence, exit 2. */
+function command() {
   try {
-    ({ values } = parseArgs({
-      options: { out: { type: 'string' }, compare: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usage(`${(error as Error).message.split('\n')[0]}; run with --help.`);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const paths = outputPaths(values.out);
-  // Once, here; the real environment wins over .env, as for the suite.
-  dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
-  let config: ReturnType<typeof readConfig>;
-  let settings: ProbeSettings;
-  let saved: ReturnType<typeof readSavedProfile> | undefined;
-  try {
-    config = readConfig(process.env);
+    const options = { out: { type: 'string' }, compare: { type: 'string' } } as const;
+    const { values } = parseCommandLine('profile', USAGE, { args: process.argv.slice(2), options, strict: true, allowPositionals: false });
+    const paths = outputPaths(values.out);
+    // Once, here; the real environment wins over .env, as for the suite.
+    dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
+    const config = readConfig(process.env);
     const rate = readSetting(process.env, 'LP_RATE');
-    settings = {
+    const settings: ProbeSettings = {
       quota: config.quota,
       full: config.full,
       snapshotLifetimeSeconds: readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS,
       windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
       rate,
     };
-    saved = values.compare === undefined ? undefined : readSavedProfile(values.compare);
+    return { compare: values.compare, saved: values.compare === undefined ? undefined : readSavedProfile(values.compare), paths, config, settings };
   } catch (error) {
     return usage((error as Error).message);
   }
+}
 
+async function main(): Promise<number> {
+  const { compare, saved, paths, config, settings } = command();
   // The preflight's lines: the target probed, and misspelt LP_* names.
   for (const line of preflightLines(config, process.env)) console.log(line);
-  let target: Target;
-  let close = async () => {};
-  if (config.target.kind === 'remote') {
-    target = remoteTarget(config.target);
-    // readConfig refused a production host already (the one guard); kept as a last line before any request.
-    const refusal = productionRefusal(target, config.allowProduction);
-    if (refusal !== undefined) return usage(refusal);
-  } else {
-    const running = await startEmbeddedMock(config.target);
-    target = running.target;
-    close = () => running.close();
-  }
+  const { target, close } =
+    config.target.kind === 'remote' ? { target: remoteTarget(config.target), close: async () => {} } : await startEmbeddedMock(config.target);
+  // readConfig refused a production host already (the one guard); kept as a last line before any request.
+  const refusal = productionRefusal(target, config.allowProduction);
+  if (refusal !== undefined) return usage(refusal);
 
   const context = await request.newContext();
   try {
@@ -118,7 +99,7 @@ async function main(): Promise<number> {
     const { drift, undecided } = compareProfiles(saved, observation.profile);
     for (const d of drift) console.log(`drift: ${d.option} was ${JSON.stringify(d.saved)}, is now ${JSON.stringify(d.observed)}`);
     if (undecided.length > 0) console.log(`compare: not decided this time, so not compared: ${undecided.join(', ')}`);
-    console.log(drift.length === 0 ? `compare: no drift from ${values.compare}` : `compare: ${drift.length} option(s) changed since ${values.compare}`);
+    console.log(drift.length === 0 ? `compare: no drift from ${compare}` : `compare: ${drift.length} option(s) changed since ${compare}`);
     return drift.length === 0 ? 0 : 1;
   } finally {
     await context.dispose();
@@ -127,7 +108,6 @@ async function main(): Promise<number> {
 }
 
 runMain(main, (error) => {
-  if (error instanceof SettingError) usage(error.message);
   process.stderr.write(`profile: ${redact((error as Error).message)}\n`);
   return 1;
 });

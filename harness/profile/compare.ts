@@ -9,14 +9,8 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import type { OptionKey } from './session.ts';
 
-interface Drift {
-  readonly option: OptionKey;
-  readonly saved: unknown;
-  readonly observed: unknown;
-}
-
 export interface Comparison {
-  readonly drift: readonly Drift[];
+  readonly drift: ReadonlyArray<{ readonly option: OptionKey; readonly saved: unknown; readonly observed: unknown }>;
   /** Set in the saved profile, undecided now. */
   readonly undecided: readonly OptionKey[];
 }
@@ -42,7 +36,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return norm(a) === norm(b);
 }
 
-function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
+/** The options a profile (or its groups alone) sets, by `group.option`. */
+export function optionsOf(profile: object): Map<OptionKey, unknown> {
   const out = new Map<OptionKey, unknown>();
   for (const [group, options] of Object.entries(profile)) {
     if (group === 'observed' || typeof options !== 'object' || options === null || Array.isArray(options)) continue;
@@ -53,11 +48,11 @@ function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
 
 export function compareProfiles(saved: ProfileFile, observed: ProfileFile): Comparison {
   const now = optionsOf(observed);
-  const drift: Drift[] = [];
-  const undecided: OptionKey[] = [];
-  for (const [option, value] of optionsOf(saved)) {
-    if (!now.has(option)) undecided.push(option);
-    else if (!sameValue(now.get(option), value)) drift.push({ option, saved: value, observed: now.get(option) });
-  }
-  return { drift, undecided };
+  const saidBefore = [...optionsOf(saved)];
+  return {
+    drift: saidBefore
+      .filter(([option, value]) => now.has(option) && !sameValue(now.get(option), value))
+      .map(([option, value]) => ({ option, saved: value, observed: now.get(option) })),
+    undecided: saidBefore.filter(([option]) => !now.has(option)).map(([option]) => option),
+  };
 }
