@@ -1,12 +1,13 @@
 /**
- * Probes of bearer authentication and scopes (profile groups `auth` and `errors`), after the query
- * probes (a refused query's body tells ASP.NET's error bodies apart). A scope's reach is learnt with a
- * token holding only that scope, so an option needs the key to hold the scope (LP_SCOPES).
+ * Probes of the api origin's bearer authentication, scopes and users list (profile groups `auth`,
+ * `errors` and `users`), after the query probes (a refused query's body tells ASP.NET's error bodies
+ * apart). A scope's reach is learnt with a token holding only that scope, so an option needs the key
+ * to hold the scope (LP_SCOPES).
  */
 import { UNAUTHENTICATED_STATUSES } from '../../contracts/open-behaviours.ts';
 import type { ResourceEndpointId } from '../client/api.ts';
 import { apiErrorShape } from './classify.ts';
-import { outcome, type Probe } from './session.ts';
+import { dataOf, outcome, type Probe } from './session.ts';
 
 /** A token no service issued: long enough to be read as one, so it is refused as unknown, not as malformed. */
 const UNKNOWN_TOKEN = 'profileProbeNoSuchToken0123456789abcdefABCDEF';
@@ -46,4 +47,35 @@ async function acceptedScopes(p: Probe, option: 'auth.contentScopes' | 'auth.use
   if (!p.target.client.scopes.includes(write)) return p.unknown(option, `the key does not hold ${write} (LP_SCOPES), so a token of it alone cannot be tried`);
   const answer = await p.api.list(endpoint, { limit: 1 }, { token: (await p.issue([write])).accessToken });
   p.settle(option, `a token holding only ${write} listing ${resource}`, outcome(answer, [`${resource}:read`, write], [`${resource}:read`]), answer);
+}
+
+const PROBE_LIMIT = 5;
+/** Attributes only the platform's users carry: one of them tells the platform's set from the minimal one. */
+const PLATFORM_ATTRIBUTES = ['first-name', 'last-name', 'full-name', 'organization-email', 'permission-role', 'profile-visibility', 'employee-id'];
+
+/**
+ * The users list: the type of its resource objects, the platform's attributes or a name and an email
+ * only, and whether it reads `limit` (a page of at most 5 for limit=5) or not (a refusal, or a larger page).
+ */
+export async function probeUsers(p: Probe): Promise<void> {
+  const scope = p.target.client.scopes.find((s) => s.startsWith('users:'));
+  if (scope === undefined) return p.unknown(['users.type', 'users.attributes', 'users.limit'], 'the key holds no users scope (LP_SCOPES)');
+  const answer = await p.api.list('listUsers', { limit: PROBE_LIMIT }, { token: (await p.issue([scope])).accessToken });
+  const users = dataOf(answer);
+  const count = users.length;
+  // A refused query (not a refused token or rate) says limit is unknown there, as a larger page does.
+  const limit = answer.status === 200 && count >= 1 ? (count <= PROBE_LIMIT ? 'platform' : 'unknown') : p.refusals.includes(answer) ? 'unknown' : undefined;
+  p.settle('users.limit', `GET users?limit=${PROBE_LIMIT} (${count} users on the page)`, limit, answer);
+
+  const first = users[0];
+  if (answer.status !== 200 || first === undefined)
+    return p.unknown(['users.type', 'users.attributes'], `GET users got ${answer.status} and ${count} users`, answer);
+  const type = first.type;
+  if (type === 'users' || type === 'user') p.decide('users.type', type, `type of the first user is "${type}"`, answer);
+  else p.unknown('users.type', `type of the first user is ${JSON.stringify(type)}`, answer);
+  const names = Object.keys((first.attributes as object | undefined) ?? {});
+  const platform = names.some((n) => PLATFORM_ATTRIBUTES.includes(n));
+  const minimal = names.length <= 3 && names.some((n) => /mail/i.test(n));
+  if (platform || minimal) p.decide('users.attributes', platform ? 'platform' : 'minimal', `attributes: ${names.join(', ')}`, answer);
+  else p.unknown('users.attributes', `attributes ${names.join(', ')} are neither the platform's nor a name and an email`, answer);
 }

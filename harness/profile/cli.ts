@@ -1,12 +1,8 @@
 /**
- * `npm run profile -- [--out <file>] [--compare <saved profile>]`: learns the behaviour profile of the
- * target the LP_* settings name (the suite's settings, read the suite's way) from its answers alone,
- * and writes it (reports/profile.json) with its evidence (reports/profile-evidence.json).
- *
- * It spends at most one rate window's budget, refuses a production host unless LP_ALLOW_PRODUCTION=1
- * (the suite's guard), meets a 429 only with LP_QUOTA=1, waits longer than a few seconds only with
- * LP_FULL=1, and logs out every token it was issued. Exit codes: 0 done, 1 drift from --compare or a
- * run that could not start, 2 a bad flag or setting.
+ * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the
+ * suite's way, with its production guard) from its answers alone, and writes it with its evidence
+ * (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a
+ * bad flag or setting.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -10,17 +10,15 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
-import { probeAuth } from './auth.ts';
+import { probeAuth, probeUsers } from './auth.ts';
 import { optionsOf, sameValue } from './compare.ts';
-import { probeLogout } from './logout.ts';
 import { probePagination } from './pagination.ts';
 import { probeQuery } from './query.ts';
 import { decideRateFromSettings, probeCountsTokenRequests, probeQuota } from './rate-limit.ts';
 import { type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
 import { decideResetDigits, probeTimed } from './timed.ts';
 import { decideTimestamps } from './timestamps.ts';
-import { mainToken, probeTokens } from './tokens.ts';
-import { probeUsers } from './users.ts';
+import { mainToken, probeLogout, probeTokens } from './tokens.ts';
 import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
 export interface Observation {

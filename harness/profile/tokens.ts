@@ -1,8 +1,11 @@
 /**
- * Probes of the token endpoint (profile group `tokens`). Wrong credentials are sent under an unknown
- * client_id, never the key's own with a wrong secret: a service that locks a key out after failed
- * attempts must not lock out the key under test. Every token a probe is issued is logged out at the end.
+ * Probes of the token endpoint and of logout (profile groups `tokens` and `logout`). Wrong credentials
+ * are sent under an unknown client_id, never the key's own with a wrong secret: a service that locks a
+ * key out after failed attempts must not lock out the key under test. Each logout probe ends a token
+ * of its own: `{}` (which every legal service takes) for the answer, then an empty body, then a body
+ * that is no JSON. Every token issued and not ended by a probe is logged out at the end.
  */
+import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { TOKEN_REFUSAL_STATUSES } from '../../contracts/open-behaviours.ts';
 import { SCOPES } from '../../contracts/scopes.ts';
 import type { IssuedToken } from '../client/tokens.ts';
@@ -71,4 +74,32 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
   p.settle('tokens.scopeSeparators', 'a token request with space-separated scopes', outcome(spaced, 'comma-or-space', 'comma'), spaced);
   const refreshed = await p.tokens.refresh(again.refreshToken);
   p.settle('tokens.refreshGrant', 'grant_type=refresh_token with the refresh token of a token issued', outcome(refreshed, true, false), refreshed);
+}
+
+async function logout(p: Probe, body: string): Promise<ApiResponse> {
+  const scope = p.target.client.scopes[0];
+  const token = await p.issue(scope === undefined ? undefined : [scope]);
+  const response = await p.transport.send({
+    method: 'POST',
+    url: `${p.target.baseUrl}${ENDPOINTS.logout.path}`,
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token.accessToken}` },
+    // No body at all for '': Playwright would send an empty string as the JSON text "".
+    ...(body === '' ? {} : { body }),
+    clientId: p.target.client.clientId,
+  });
+  if (isSuccess(response)) p.session.ledger.delete(token.accessToken);
+  return response;
+}
+
+export async function probeLogout(p: Probe): Promise<void> {
+  const plain = await logout(p, '{}');
+  const bodied = plain.text.trim() !== '';
+  const response = plain.status === 204 ? '204' : plain.status === 200 ? (bodied ? '200-json' : '200-empty') : undefined;
+  p.settle('logout.response', `a logout with {} (${bodied ? 'a' : 'no'} body)`, response, plain);
+
+  const empty = await logout(p, '');
+  if (!isSuccess(empty)) return p.settle('logout.request', 'a logout with an empty body', isRefusal(empty) ? 'json-object' : undefined, empty);
+  const text = await logout(p, 'profile probe: not JSON');
+  const what = 'a logout with an empty body was served; one with a body that is no JSON';
+  p.settle('logout.request', what, outcome(text, 'any', 'empty-or-json'), empty, text);
 }
