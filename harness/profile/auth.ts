@@ -5,21 +5,19 @@
  * to hold the scope (LP_SCOPES).
  */
 import { UNAUTHENTICATED_STATUSES } from '../../contracts/open-behaviours.ts';
-import type { ResourceEndpointId } from '../client/api.ts';
 import { apiErrorShape } from './classify.ts';
-import { dataOf, outcome, type Probe } from './session.ts';
+import { dataOf, outcome, type Probe, statusIn } from './session.ts';
 
 /** A token no service issued: long enough to be read as one, so it is refused as unknown, not as malformed. */
 const UNKNOWN_TOKEN = 'profileProbeNoSuchToken0123456789abcdefABCDEF';
 
 export async function probeAuth(p: Probe): Promise<void> {
   const held = p.target.client.scopes;
-  const unauthenticated = await p.api.list('listContent', { limit: 1 }, { token: UNKNOWN_TOKEN });
-  const status = (UNAUTHENTICATED_STATUSES as readonly number[]).includes(unauthenticated.status) ? unauthenticated.status : undefined;
-  p.settle('auth.unauthenticatedStatus', 'GET content with a token the service never issued', status, unauthenticated);
+  const refusedToken = await p.api.list('listContent', { limit: 1 }, { token: UNKNOWN_TOKEN });
+  p.settle('auth.unauthenticatedStatus', 'GET content with a token the service never issued', statusIn(refusedToken, UNAUTHENTICATED_STATUSES), refusedToken);
   const refusal = p.refusals[0];
-  const evidence = refusal === undefined ? [unauthenticated] : [unauthenticated, refusal];
-  const shape = apiErrorShape(unauthenticated, refusal);
+  const evidence = refusal === undefined ? [refusedToken] : [refusedToken, refusal];
+  const shape = apiErrorShape(refusedToken, refusal);
   if (shape !== undefined) p.decide('errors.body', shape, 'the body of the refused unknown token (and of a refused query, where one was met)', ...evidence);
   else p.unknown('errors.body', 'the error body is of none of the shapes a profile names', ...evidence);
 
@@ -30,23 +28,21 @@ export async function probeAuth(p: Probe): Promise<void> {
   if (scope === undefined) p.unknown('auth.missingScopeStatus', 'the key holds no content or users scope (LP_SCOPES) to ask the other list with');
   else {
     const refused = await p.api.list(endpoint, { limit: 1 }, { token: (await p.issue([scope])).accessToken });
-    p.settle(
-      'auth.missingScopeStatus',
-      `a token holding only ${scope} on ${endpoint}`,
-      [401, 403, 404].includes(refused.status) ? refused.status : undefined,
-      refused,
-    );
+    p.settle('auth.missingScopeStatus', `a token holding only ${scope} on ${endpoint}`, statusIn(refused, [401, 403, 404]), refused);
   }
-  await acceptedScopes(p, 'auth.contentScopes', 'content', 'listContent');
-  await acceptedScopes(p, 'auth.usersScopes', 'users', 'listUsers');
-}
 
-/** Whether `<resource>:write` alone lists too (`<resource>:read` always does: the reference notes and the schema). */
-async function acceptedScopes(p: Probe, option: 'auth.contentScopes' | 'auth.usersScopes', resource: string, endpoint: ResourceEndpointId): Promise<void> {
-  const write = `${resource}:write`;
-  if (!p.target.client.scopes.includes(write)) return p.unknown(option, `the key does not hold ${write} (LP_SCOPES), so a token of it alone cannot be tried`);
-  const answer = await p.api.list(endpoint, { limit: 1 }, { token: (await p.issue([write])).accessToken });
-  p.settle(option, `a token holding only ${write} listing ${resource}`, outcome(answer, [`${resource}:read`, write], [`${resource}:read`]), answer);
+  // Whether `<resource>:write` alone lists too (`<resource>:read` always does: the reference notes and the schema).
+  for (const [option, resource, endpoint] of [
+    ['auth.contentScopes', 'content', 'listContent'],
+    ['auth.usersScopes', 'users', 'listUsers'],
+  ] as const) {
+    const write = `${resource}:write`;
+    if (!held.includes(write)) p.unknown(option, `the key does not hold ${write} (LP_SCOPES), so a token of it alone cannot be tried`);
+    else {
+      const answer = await p.api.list(endpoint, { limit: 1 }, { token: (await p.issue([write])).accessToken });
+      p.settle(option, `a token holding only ${write} listing ${resource}`, outcome(answer, [`${resource}:read`, write], [`${resource}:read`]), answer);
+    }
+  }
 }
 
 const PROBE_LIMIT = 5;

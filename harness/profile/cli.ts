@@ -39,11 +39,6 @@ function outputPaths(out: string | undefined): { profile: string; evidence: stri
   return { profile, evidence: `${stem}-evidence.json` };
 }
 
-function write(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-}
-
 /** The command line and the settings it runs with; a bad flag or setting ends the command with its sentence, exit 2. */
 function command() {
   try {
@@ -54,12 +49,13 @@ function command() {
     dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
     const config = readConfig(process.env);
     const rate = readSetting(process.env, 'LP_RATE');
+    const snapshotLifetimeSeconds = readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS;
     const settings: ProbeSettings = {
       quota: config.quota,
       full: config.full,
-      snapshotLifetimeSeconds: readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS,
-      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
+      snapshotLifetimeSeconds,
       rate,
+      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
     };
     return { compare: values.compare, saved: values.compare === undefined ? undefined : readSavedProfile(values.compare), paths, config, settings };
   } catch (error) {
@@ -81,8 +77,9 @@ async function main(): Promise<number> {
   try {
     console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);
     const observation = await observe(context, target, settings);
-    write(paths.profile, observation.profile);
-    write(paths.evidence, observation.evidence);
+    mkdirSync(path.dirname(paths.profile), { recursive: true });
+    writeFileSync(paths.profile, `${JSON.stringify(observation.profile, null, 2)}\n`);
+    writeFileSync(paths.evidence, `${JSON.stringify(observation.evidence, null, 2)}\n`);
     const { tokens } = observation;
     console.log(
       `profile: ${observation.requests} requests; tokens: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.alreadyEnded} already ended`,

@@ -70,10 +70,8 @@ export async function observe(context: APIRequestContext, target: Target, settin
   const after = await logOut(p, () => true);
   const sum = (key: keyof TokenCleanup) => before[key] + after[key];
   const tokens: TokenCleanup = { issued: sum('issued'), loggedOut: sum('loggedOut'), alreadyEnded: sum('alreadyEnded'), failed: sum('failed') };
-  p.unknown(
-    ALL_OPTIONS.filter((option) => !p.records.has(option)),
-    stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it',
-  );
+  const undecided = ALL_OPTIONS.filter((option) => !p.records.has(option));
+  p.unknown(undecided, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   return build(p, tokens, { beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued });
 }
 

@@ -7,7 +7,7 @@ import { PAGE_LIMIT } from '../../contracts/limits.ts';
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
 import type { Query } from '../client/api.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { dataOf, isRefusal, nextUrl, outcome, type Probe } from './session.ts';
+import { dataOf, isRefusal, nextUrl, outcome, type Probe, statusIn } from './session.ts';
 
 /** The schema's bounds of limitDefault and limitMax. */
 const LIMIT_CEILING = 10_000;
@@ -45,7 +45,7 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   const refused = p.refusals.find((r) => r.status === 400 || r.status === 422);
   const answer = refused ?? (await list({ limit: 1, next: 'ProfileProbeNoSuchCursor' }));
   const what = refused ? 'a refused query' : 'no query was refused; a next value the service never issued';
-  p.settle('query.invalidStatus', what, [400, 422].includes(answer.status) ? answer.status : undefined, answer);
+  p.settle('query.invalidStatus', what, statusIn(answer, [400, 422]), answer);
 }
 
 async function probeLimitMax(p: Probe, list: List): Promise<void> {
@@ -61,24 +61,21 @@ async function probeLimitMax(p: Probe, list: List): Promise<void> {
   if (outOfRange !== 'refuse') return p.unknown('query.limitMax', 'what a limit out of range does is not known');
   // An empty page (cheap) once the date filters are known to work.
   const filter = p.value('filters.dateFilters') === 'platform' ? { 'filter[start_date]': FAR_FUTURE } : {};
-  const served = (limit: number) => list({ ...filter, limit });
-  // The platform's documented maximum first: two requests when it holds, a binary search otherwise.
-  const atDocumented = await served(PAGE_LIMIT.max);
-  const above = atDocumented.status === 200 ? await served(PAGE_LIMIT.max + 1) : undefined;
-  if (above !== undefined && above.status !== 200) {
-    return p.decide('query.limitMax', PAGE_LIMIT.max, `limit=${PAGE_LIMIT.max} was served, limit=${PAGE_LIMIT.max + 1} refused`, atDocumented, above);
-  }
-  // low is served, high is refused (LIMIT_CEILING + 1 stands for "beyond the schema's bounds"); limit=1 was served before.
-  let [low, high] = above !== undefined ? [PAGE_LIMIT.max + 1, LIMIT_CEILING + 1] : [1, PAGE_LIMIT.max];
-  let last = above ?? atDocumented;
+  // low is served (limit=1 was), high is refused (LIMIT_CEILING + 1 stands for "beyond the schema's bounds"). The platform's
+  // documented maximum and the limit above it are tried first (two requests when it holds), then a binary search.
+  let [low, high] = [1, LIMIT_CEILING + 1];
+  const answers = new Map<number, ApiResponse>();
   while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    last = await served(middle);
-    if (last.status === 200) low = middle;
-    else high = middle;
+    const limit = [PAGE_LIMIT.max, PAGE_LIMIT.max + 1].find((n) => n > low && n < high) ?? Math.floor((low + high) / 2);
+    const answer = await list({ ...filter, limit });
+    answers.set(limit, answer);
+    if (answer.status === 200) low = limit;
+    else high = limit;
   }
-  if (low >= LIMIT_CEILING) return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} was served: the largest limit is beyond what a profile names`, last);
-  p.decide('query.limitMax', low, `limit=${low} was served, limit=${low + 1} refused (binary search)`, last);
+  const evidence = [answers.get(low), answers.get(high)].filter((answer) => answer !== undefined);
+  if (low >= LIMIT_CEILING)
+    return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} was served: the largest limit is beyond what a profile names`, ...evidence);
+  p.decide('query.limitMax', low, `limit=${low} was served, limit=${high} refused`, ...evidence);
 }
 
 /** The day (yyyy-mm-dd) `days` after the day of a timestamp. */

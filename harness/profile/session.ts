@@ -187,6 +187,11 @@ export function nextUrl(response: ApiResponse): string | undefined {
 export const isSuccess = (response: ApiResponse): boolean => response.status >= 200 && response.status <= 299;
 export const isRefusal = (response: ApiResponse): boolean => response.status >= 400 && response.status <= 499;
 
+/** The answer's status where it is one of `statuses`, the values an option allows; undefined for any other. */
+export function statusIn(response: ApiResponse, statuses: readonly number[]): number | undefined {
+  return statuses.includes(response.status) ? response.status : undefined;
+}
+
 /** `served` for a 2xx, `refused` for a 4xx, undefined (no value fits) for any other status. */
 export function outcome<S, R>(response: ApiResponse, served: S, refused: R): S | R | undefined {
   return isSuccess(response) ? served : isRefusal(response) ? refused : undefined;

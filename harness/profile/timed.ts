@@ -18,7 +18,7 @@ import { headerLookup, parseRateLimitHeaders, RESET_RESOLUTION_MS } from '../../
 import { isAlignedBoundary } from '../../contracts/rate-limit-window.ts';
 import type { ApiResponse } from '../client/transport.ts';
 import { fractionDigits } from './classify.ts';
-import { nextUrl, type Probe, SHORT_WAIT_MS, sleep } from './session.ts';
+import { nextUrl, type Probe, SHORT_WAIT_MS, sleep, statusIn } from './session.ts';
 
 /** Room left around each instant for the time a request takes and the reset's rounding. */
 const SLACK_MS = 300;
@@ -50,7 +50,7 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   const a = await (snapshot === undefined ? list() : p.rawApi.get(snapshot, { token }));
   if (snapshot !== undefined) {
     const what = 'the next value of a snapshot left alone for its lifetime (LP_SNAPSHOT_LIFETIME)';
-    p.settle('pagination.obsoleteStatus', what, [400, 404, 410].includes(a.status) ? a.status : undefined, a);
+    p.settle('pagination.obsoleteStatus', what, statusIn(a, [400, 404, 410]), a);
   }
   if (period === undefined) return;
 

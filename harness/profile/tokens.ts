@@ -11,9 +11,7 @@ import { SCOPES } from '../../contracts/scopes.ts';
 import type { IssuedToken } from '../client/tokens.ts';
 import type { ApiResponse } from '../client/transport.ts';
 import { tokenErrorShape } from './classify.ts';
-import { isRefusal, isSuccess, outcome, type Probe } from './session.ts';
-
-const refusalStatus = (answer: ApiResponse) => ((TOKEN_REFUSAL_STATUSES as readonly number[]).includes(answer.status) ? answer.status : undefined);
+import { isRefusal, isSuccess, outcome, type Probe, statusIn } from './session.ts';
 
 /** The first token of the run, every other probe reads with it: its token_type and expires_in. */
 export async function mainToken(p: Probe): Promise<IssuedToken> {
@@ -23,17 +21,15 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   if (type === 'bearer' || type === 'Bearer') p.decide('tokens.tokenType', type, `token_type of a token issued was "${type}"`, answer);
   else p.unknown('tokens.tokenType', `token_type "${type.slice(0, 20)}" is neither "bearer" nor "Bearer"`, answer);
 
-  const lifetime = p.target.tokenLifetimeSeconds;
-  const expiresIn = token.expiresIn;
-  if (lifetime === undefined) {
-    // Lifetimes are set in whole minutes (60 days, an hour): a whole-minute figure is the lifetime itself.
-    if (expiresIn % 60 === 0) p.decide('tokens.expiresIn', 'lifetime', `expires_in ${expiresIn} is a whole number of minutes`, answer);
-    else if (expiresIn % 60 === 59) p.decide('tokens.expiresIn', 'countdown', `expires_in ${expiresIn} is one second short of a whole minute`, answer);
-    else p.unknown('tokens.expiresIn', `expires_in ${expiresIn} is no whole number of minutes, nor just below one; set LP_TOKEN_LIFETIME to decide`, answer);
-  } else if (expiresIn === lifetime) p.decide('tokens.expiresIn', 'lifetime', `expires_in ${expiresIn} is the configured lifetime`, answer);
-  else if (expiresIn < lifetime && expiresIn >= lifetime - 5) {
-    p.decide('tokens.expiresIn', 'countdown', `expires_in ${expiresIn} is the configured lifetime ${lifetime} less the seconds elapsed`, answer);
-  } else p.unknown('tokens.expiresIn', `expires_in ${expiresIn} is neither the configured lifetime ${lifetime} (LP_TOKEN_LIFETIME) nor just below it`, answer);
+  // Without LP_TOKEN_LIFETIME, lifetimes are set in whole minutes (60 days, an hour): the next whole minute is the lifetime.
+  const configured = p.target.tokenLifetimeSeconds;
+  const lifetime = configured ?? Math.ceil(token.expiresIn / 60) * 60;
+  const short = lifetime - token.expiresIn;
+  // A countdown is a few seconds short of the configured lifetime, or one second short of a whole minute.
+  const form = short === 0 ? 'lifetime' : short >= 1 && short <= (configured === undefined ? 1 : 5) ? 'countdown' : undefined;
+  const against = configured === undefined ? `${lifetime} s, a whole number of minutes` : `the configured lifetime ${lifetime} s (LP_TOKEN_LIFETIME)`;
+  if (form !== undefined) p.decide('tokens.expiresIn', form, `expires_in ${token.expiresIn} is ${short} s short of ${against}`, answer);
+  else p.unknown('tokens.expiresIn', `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`, answer);
   return token;
 }
 
@@ -44,25 +40,21 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
 
   const again = await p.issue();
   const reused = again.accessToken === main.accessToken;
-  p.decide(
-    'tokens.reuse',
-    reused ? 'live-token' : 'fresh',
-    `a second request for the same scopes got ${reused ? 'the same' : 'a new'} access token`,
-    p.tokenAnswers.at(-1)!,
-  );
+  const basis = `a second request for the same scopes got ${reused ? 'the same' : 'a new'} access token`;
+  p.decide('tokens.reuse', reused ? 'live-token' : 'fresh', basis, p.answers.at(-1)!);
 
   const bad = await request({ ...p.tokens.form(), client_id: `${key.clientId}-profile-probe-unknown`, client_secret: 'profile-probe-wrong-secret' });
-  p.settle('tokens.badCredentialsStatus', 'a token request with an unknown client_id', refusalStatus(bad), bad);
+  p.settle('tokens.badCredentialsStatus', 'a token request with an unknown client_id', statusIn(bad, TOKEN_REFUSAL_STATUSES), bad);
   const shape = isRefusal(bad) ? tokenErrorShape(bad) : undefined;
   if (shape !== undefined) p.decide('tokens.errorBody', shape, 'the body of the refused token request with an unknown client_id', bad);
   else p.unknown('tokens.errorBody', 'the refused token request has a body of none of the shapes a profile names', bad);
 
   // A scope the key does not hold: one LP_UNHELD_SCOPES declares, else a guess from LP_SCOPES (a key holding it after all leaves the option unknown).
   const unheld = key.unheldScopes[0] ?? SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
-  const unheldAnswer = await request(p.tokens.form([unheld]));
-  if (isSuccess(unheldAnswer)) {
-    p.unknown('tokens.unheldScopeStatus', `the key holds ${unheld} after all (LP_SCOPES does not list it): no scope left to refuse`, unheldAnswer);
-  } else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, refusalStatus(unheldAnswer), unheldAnswer);
+  const answer = await request(p.tokens.form([unheld]));
+  if (isSuccess(answer)) {
+    p.unknown('tokens.unheldScopeStatus', `the key holds ${unheld} after all (LP_SCOPES does not list it): no scope left to refuse`, answer);
+  } else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
 
   const json = await request(p.tokens.form(), { json: true });
   p.settle('tokens.acceptJsonBody', 'a valid token request with a JSON body', outcome(json, true, false), json);
