@@ -9,12 +9,6 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import type { OptionKey } from './session.ts';
 
-export interface Comparison {
-  readonly drift: ReadonlyArray<{ readonly option: OptionKey; readonly saved: unknown; readonly observed: unknown }>;
-  /** Set in the saved profile, undecided now. */
-  readonly undecided: readonly OptionKey[];
-}
-
 /** A saved profile: a built-in name or a JSON file valid against schemas/profile.schema.json. Throws with one sentence. */
 export function readSavedProfile(nameOrPath: string): ProfileFile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath] as ProfileFile;
@@ -46,7 +40,8 @@ export function optionsOf(profile: object): Map<OptionKey, unknown> {
   return out;
 }
 
-export function compareProfiles(saved: ProfileFile, observed: ProfileFile): Comparison {
+/** The options whose value changed, and those set in the saved profile but undecided now. */
+export function compareProfiles(saved: ProfileFile, observed: ProfileFile) {
   const now = optionsOf(observed);
   const saidBefore = [...optionsOf(saved)];
   return {

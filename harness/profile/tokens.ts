@@ -28,7 +28,7 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   // A countdown is a few seconds short of the configured lifetime, or one second short of a whole minute.
   const form = short === 0 ? 'lifetime' : short >= 1 && short <= (configured === undefined ? 1 : 5) ? 'countdown' : undefined;
   const against = configured === undefined ? `${lifetime} s, a whole number of minutes` : `the configured lifetime ${lifetime} s (LP_TOKEN_LIFETIME)`;
-  if (form !== undefined) p.decide('tokens.expiresIn', form, `expires_in ${token.expiresIn} is ${short} s short of ${against}`, answer);
+  if (form !== undefined) p.decide('tokens.expiresIn', form, `expires_in ${token.expiresIn} is ${short === 0 ? '' : `${short} s short of `}${against}`, answer);
   else p.unknown('tokens.expiresIn', `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`, answer);
   return token;
 }
