@@ -7,6 +7,7 @@ import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../../schemas/types
 import type { ApiResponse } from '../client/transport.ts';
 
 type Shape = ApiErrorBodyShape | 'oauth';
+type Answer = Pick<ApiResponse, 'text' | 'body' | 'headers'>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -18,7 +19,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
  * `status` (problem details), or no JSON: empty, HTML or text. Undefined: none of them.
  */
-function shapeOf(response: Pick<ApiResponse, 'text' | 'body' | 'headers'>): Shape | undefined {
+function shapeOf(response: Answer): Shape | undefined {
   const text = response.text.trim();
   if (text === '') return 'empty';
   const type = (response.headers['content-type'] ?? '').toLowerCase();
@@ -28,15 +29,12 @@ function shapeOf(response: Pick<ApiResponse, 'text' | 'body' | 'headers'>): Shap
   if (Array.isArray(body.errors)) return 'errors-array';
   if (typeof body.error === 'string') return 'oauth';
   if (isObject(body.errors) && typeof body.title === 'string') return 'aspnet-validation';
-  if (typeof body.title === 'string' && body.status !== undefined) {
-    // ASP.NET writes its other errors as problem details too, with an RFC section as `type`; only its 400 tells them apart.
-    return 'problem-json';
-  }
-  return undefined;
+  // ASP.NET writes its other errors as problem details too, with an RFC section as `type`; only its 400 tells them apart (apiErrorShape).
+  return typeof body.title === 'string' && body.status !== undefined ? 'problem-json' : undefined;
 }
 
 /** The shape of a refused token request's body; undefined when it is none of the profile's shapes. */
-export function tokenErrorShape(response: Pick<ApiResponse, 'text' | 'body' | 'headers'>): TokenErrorBodyShape | undefined {
+export function tokenErrorShape(response: Answer): TokenErrorBodyShape | undefined {
   const shape = shapeOf(response);
   return shape === 'rfc6750' || shape === 'aspnet-validation' ? undefined : shape;
 }
@@ -45,10 +43,7 @@ export function tokenErrorShape(response: Pick<ApiResponse, 'text' | 'body' | 'h
  * The shape of an api-origin error body. `refusal` is a refused query's body where one was met: a
  * 401 in problem details is ASP.NET's too, and only its validation problem on a 400 shows which.
  */
-export function apiErrorShape(
-  unauthenticated: Pick<ApiResponse, 'text' | 'body' | 'headers'>,
-  refusal?: Pick<ApiResponse, 'text' | 'body' | 'headers'>,
-): ApiErrorBodyShape | undefined {
+export function apiErrorShape(unauthenticated: Answer, refusal?: Answer): ApiErrorBodyShape | undefined {
   const shape = shapeOf(unauthenticated);
   if (shape === 'oauth') return 'rfc6750';
   if (shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation') return 'aspnet-validation';
@@ -58,8 +53,7 @@ export function apiErrorShape(
 /** Fractional digits of a timestamp's seconds (`12.44` → 2, `12` → 0); undefined for text that is no timestamp. */
 export function fractionDigits(timestamp: string): number | undefined {
   const match = /T\d{2}:\d{2}:\d{2}(?:\.(\d+))?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(timestamp);
-  if (!match) return undefined;
-  return match[1]?.length ?? 0;
+  return match ? (match[1]?.length ?? 0) : undefined;
 }
 
 /** The form of a next value: the mock's 22 base64url characters or 10 letters; undefined for any other. */

@@ -1,28 +1,23 @@
 /**
- * `npm run profile -- [--out <file>] [--compare <saved profile>]`: learns the behaviour profile of the
- * target the LP_* settings name (the suite's settings, read the suite's way) from its answers alone,
- * and writes it (reports/profile.json) with its evidence (reports/profile-evidence.json).
- *
- * It spends at most one rate window's budget, refuses a production host unless LP_ALLOW_PRODUCTION=1
- * (the suite's guard), meets a 429 only with LP_QUOTA=1, waits longer than a few seconds only with
- * LP_FULL=1, and logs out every token it was issued. Exit codes: 0 done, 1 drift from --compare or a
- * run that could not start, 2 a bad flag or setting.
+ * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the
+ * suite's way, with its production guard) from its answers alone, and writes it with its evidence
+ * (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a
+ * bad flag or setting.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { request } from '@playwright/test';
 import dotenv from 'dotenv';
 import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
-import { readSetting, SettingError } from '../../contracts/settings.ts';
+import { readSetting } from '../../contracts/settings.ts';
 import { productionRefusal, readConfig } from '../target/config.ts';
 import { preflightLines } from '../preflight/index.ts';
 import { redact } from '../client/redact.ts';
-import { remoteTarget, startEmbeddedMock, type Target } from '../target/target.ts';
+import { remoteTarget, startEmbeddedMock } from '../target/target.ts';
 import { compareProfiles, readSavedProfile } from './compare.ts';
 import { observe } from './observe.ts';
 import type { ProbeSettings } from './session.ts';
-import { runMain, usage } from '../flags.ts';
+import { parseCommandLine, runMain, usage } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
 const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profile>]
@@ -44,68 +39,47 @@ function outputPaths(out: string | undefined): { profile: string; evidence: stri
   return { profile, evidence: `${stem}-evidence.json` };
 }
 
-function write(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-async function main(): Promise<number> {
-  let values: { out?: string; compare?: string; help?: boolean };
+/** The command line and the settings it runs with; a bad flag or setting ends the command with its sentence, exit 2. */
+function command() {
   try {
-    ({ values } = parseArgs({
-      options: { out: { type: 'string' }, compare: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usage(`${(error as Error).message.split('\n')[0]}; run with --help.`);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const paths = outputPaths(values.out);
-  // Once, here; the real environment wins over .env, as for the suite.
-  dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
-  let config: ReturnType<typeof readConfig>;
-  let settings: ProbeSettings;
-  let saved: ReturnType<typeof readSavedProfile> | undefined;
-  try {
-    config = readConfig(process.env);
+    const options = { out: { type: 'string' }, compare: { type: 'string' } } as const;
+    const { values } = parseCommandLine('profile', USAGE, { args: process.argv.slice(2), options, strict: true, allowPositionals: false });
+    const paths = outputPaths(values.out);
+    // Once, here; the real environment wins over .env, as for the suite.
+    dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
+    const config = readConfig(process.env);
     const rate = readSetting(process.env, 'LP_RATE');
-    settings = {
+    const snapshotLifetimeSeconds = readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS;
+    const settings: ProbeSettings = {
       quota: config.quota,
       full: config.full,
-      snapshotLifetimeSeconds: readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS,
-      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
+      snapshotLifetimeSeconds,
       rate,
+      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
     };
-    saved = values.compare === undefined ? undefined : readSavedProfile(values.compare);
+    return { compare: values.compare, saved: values.compare === undefined ? undefined : readSavedProfile(values.compare), paths, config, settings };
   } catch (error) {
     return usage((error as Error).message);
   }
+}
 
+async function main(): Promise<number> {
+  const { compare, saved, paths, config, settings } = command();
   // The preflight's lines: the target probed, and misspelt LP_* names.
   for (const line of preflightLines(config, process.env)) console.log(line);
-  let target: Target;
-  let close = async () => {};
-  if (config.target.kind === 'remote') {
-    target = remoteTarget(config.target);
-    // readConfig refused a production host already (the one guard); kept as a last line before any request.
-    const refusal = productionRefusal(target, config.allowProduction);
-    if (refusal !== undefined) return usage(refusal);
-  } else {
-    const running = await startEmbeddedMock(config.target);
-    target = running.target;
-    close = () => running.close();
-  }
+  const { target, close } =
+    config.target.kind === 'remote' ? { target: remoteTarget(config.target), close: async () => {} } : await startEmbeddedMock(config.target);
+  // readConfig refused a production host already (the one guard); kept as a last line before any request.
+  const refusal = productionRefusal(target, config.allowProduction);
+  if (refusal !== undefined) return usage(refusal);
 
   const context = await request.newContext();
   try {
     console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);
     const observation = await observe(context, target, settings);
-    write(paths.profile, observation.profile);
-    write(paths.evidence, observation.evidence);
+    mkdirSync(path.dirname(paths.profile), { recursive: true });
+    writeFileSync(paths.profile, `${JSON.stringify(observation.profile, null, 2)}\n`);
+    writeFileSync(paths.evidence, `${JSON.stringify(observation.evidence, null, 2)}\n`);
     const { tokens } = observation;
     console.log(
       `profile: ${observation.requests} requests; tokens: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.alreadyEnded} already ended`,
@@ -118,7 +92,7 @@ async function main(): Promise<number> {
     const { drift, undecided } = compareProfiles(saved, observation.profile);
     for (const d of drift) console.log(`drift: ${d.option} was ${JSON.stringify(d.saved)}, is now ${JSON.stringify(d.observed)}`);
     if (undecided.length > 0) console.log(`compare: not decided this time, so not compared: ${undecided.join(', ')}`);
-    console.log(drift.length === 0 ? `compare: no drift from ${values.compare}` : `compare: ${drift.length} option(s) changed since ${values.compare}`);
+    console.log(drift.length === 0 ? `compare: no drift from ${compare}` : `compare: ${drift.length} option(s) changed since ${compare}`);
     return drift.length === 0 ? 0 : 1;
   } finally {
     await context.dispose();
@@ -127,7 +101,6 @@ async function main(): Promise<number> {
 }
 
 runMain(main, (error) => {
-  if (error instanceof SettingError) usage(error.message);
   process.stderr.write(`profile: ${redact((error as Error).message)}\n`);
   return 1;
 });

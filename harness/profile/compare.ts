@@ -9,18 +9,6 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import type { OptionKey } from './session.ts';
 
-interface Drift {
-  readonly option: OptionKey;
-  readonly saved: unknown;
-  readonly observed: unknown;
-}
-
-export interface Comparison {
-  readonly drift: readonly Drift[];
-  /** Set in the saved profile, undecided now. */
-  readonly undecided: readonly OptionKey[];
-}
-
 /** A saved profile: a built-in name or a JSON file valid against schemas/profile.schema.json. Throws with one sentence. */
 export function readSavedProfile(nameOrPath: string): ProfileFile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath] as ProfileFile;
@@ -42,7 +30,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return norm(a) === norm(b);
 }
 
-function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
+/** The options a profile (or its groups alone) sets, by `group.option`. */
+export function optionsOf(profile: object): Map<OptionKey, unknown> {
   const out = new Map<OptionKey, unknown>();
   for (const [group, options] of Object.entries(profile)) {
     if (group === 'observed' || typeof options !== 'object' || options === null || Array.isArray(options)) continue;
@@ -51,13 +40,14 @@ function optionsOf(profile: ProfileFile): Map<OptionKey, unknown> {
   return out;
 }
 
-export function compareProfiles(saved: ProfileFile, observed: ProfileFile): Comparison {
+/** The options whose value changed, and those set in the saved profile but undecided now. */
+export function compareProfiles(saved: ProfileFile, observed: ProfileFile) {
   const now = optionsOf(observed);
-  const drift: Drift[] = [];
-  const undecided: OptionKey[] = [];
-  for (const [option, value] of optionsOf(saved)) {
-    if (!now.has(option)) undecided.push(option);
-    else if (!sameValue(now.get(option), value)) drift.push({ option, saved: value, observed: now.get(option) });
-  }
-  return { drift, undecided };
+  const saidBefore = [...optionsOf(saved)];
+  return {
+    drift: saidBefore
+      .filter(([option, value]) => now.has(option) && !sameValue(now.get(option), value))
+      .map(([option, value]) => ({ option, saved: value, observed: now.get(option) })),
+    undecided: saidBefore.filter(([option]) => !now.has(option)).map(([option]) => option),
+  };
 }

@@ -10,18 +10,15 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
-import { decideErrorBody, probeAuth } from './auth.ts';
-import { sameValue } from './compare.ts';
-import { probeLogout } from './logout.ts';
+import { probeAuth, probeUsers } from './auth.ts';
+import { optionsOf, sameValue } from './compare.ts';
 import { probePagination } from './pagination.ts';
 import { probeQuery } from './query.ts';
 import { decideRateFromSettings, probeCountsTokenRequests, probeQuota } from './rate-limit.ts';
 import { type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
 import { decideResetDigits, probeTimed } from './timed.ts';
 import { decideTimestamps } from './timestamps.ts';
-import { mainToken, probeTokens } from './tokens.ts';
-import { probeUsers } from './users.ts';
-import type { ApiResponse } from '../client/transport.ts';
+import { mainToken, probeLogout, probeTokens } from './tokens.ts';
 import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
 export interface Observation {
@@ -43,26 +40,22 @@ export async function observe(context: APIRequestContext, target: Target, settin
   const main = await mainToken(p);
   const token = main.accessToken;
   const stopped: string[] = [];
-  let unauthenticated: ApiResponse | undefined;
-  const steps: ReadonlyArray<readonly [string, () => Promise<unknown>]> = [
-    ['timing', () => probeTimed(p, token)],
-    ['tokens', () => probeTokens(p, main)],
-    ['auth', async () => (unauthenticated = await probeAuth(p))],
-    ['query', () => probeQuery(p, token)],
-    ['pagination', () => probePagination(p, token)],
-    ['users', () => probeUsers(p)],
-    ['logout', () => probeLogout(p)],
-    ['rate limit', () => probeCountsTokenRequests(p, token)],
-  ];
-  for (const [name, step] of steps) {
+  const run = async (name: string, probe: () => Promise<unknown>) => {
     try {
-      await step();
+      await probe();
     } catch (error) {
       // One group stopping (the budget spent, an answer it could not read) leaves its options unknown, not the run.
       stopped.push(redact(`the ${name} probes stopped: ${(error as Error).message}`));
     }
-  }
-  if (unauthenticated !== undefined) decideErrorBody(p, unauthenticated);
+  };
+  await run('timing', () => probeTimed(p, token));
+  await run('tokens', () => probeTokens(p, main));
+  await run('query', () => probeQuery(p, token));
+  await run('auth', () => probeAuth(p));
+  await run('pagination', () => probePagination(p, token));
+  await run('users', () => probeUsers(p));
+  await run('logout', () => probeLogout(p));
+  await run('rate limit', () => probeCountsTokenRequests(p, token));
   decideTimestamps(p);
   decideResetDigits(p);
   decideRateFromSettings(p);
@@ -71,73 +64,49 @@ export async function observe(context: APIRequestContext, target: Target, settin
     p.decide('pagination.nextWithoutQuery', 'accept', 'implied: links.next carries only next, and links.next is the address of the next page');
   }
 
-  const loggedOutBefore = await logOut(p, (t) => t !== token);
+  const before = await logOut(p, (t) => t !== token);
   const beforeQuota = p.counter.sent;
-  try {
-    await probeQuota(p, token);
-  } catch (error) {
-    stopped.push(redact(`the 429 probe stopped: ${(error as Error).message}`));
-  }
-  const loggedOutAfter = await logOut(p, () => true);
-  const sum = (key: keyof TokenCleanup) => loggedOutBefore[key] + loggedOutAfter[key];
+  await run('429', () => probeQuota(p, token));
+  const after = await logOut(p, () => true);
+  const sum = (key: keyof TokenCleanup) => before[key] + after[key];
   const tokens: TokenCleanup = { issued: sum('issued'), loggedOut: sum('loggedOut'), alreadyEnded: sum('alreadyEnded'), failed: sum('failed') };
-  for (const option of ALL_OPTIONS) {
-    if (!p.records.has(option)) p.unknown(option, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
-  }
-  return build(p, tokens, { beforeQuota, inQuota: p.counter.sent - beforeQuota - loggedOutAfter.issued });
+  const undecided = ALL_OPTIONS.filter((option) => !p.records.has(option));
+  p.unknown(undecided, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
+  return build(p, tokens, { beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued });
 }
 
 /** Logs out the tokens of the ledger `which` picks, their refresh tokens with them; the budget never stops a logout. */
 async function logOut(p: Probe, which: (token: string) => boolean): Promise<TokenCleanup> {
-  const picked = [...p.ledger].filter(([token]) => which(token));
+  const picked = [...p.session.ledger].filter(([token]) => which(token));
   p.counter.cap = Math.max(p.counter.cap, p.counter.sent + picked.length);
-  return logOutEach(picked, async ([token, held]) => {
-    p.ledger.delete(token);
-    return p.noteRated(await p.api.logout({ token }, held.refreshToken))?.status;
+  return logOutEach(picked, async ([token, refreshToken]) => {
+    p.session.ledger.delete(token);
+    return (await p.api.logout({ token }, refreshToken)).status;
   });
-}
-
-/** The built-in profile that agrees with the most decided options: what the undecided ones are left to. */
-function nearestBuiltIn(values: ReadonlyMap<OptionKey, unknown>): ProfileName {
-  let best: ProfileName = 'strict';
-  let bestScore = -1;
-  for (const name of PROFILE_NAMES) {
-    const builtIn = BUILT_IN_PROFILES[name] as unknown as Record<string, Record<string, unknown>>;
-    let score = 0;
-    for (const [key, value] of values) {
-      const [group, option] = key.split('.') as [string, string];
-      if (sameValue(builtIn[group]?.[option], value)) score++;
-    }
-    if (score > bestScore) [best, bestScore] = [name, score];
-  }
-  return best;
 }
 
 function build(p: Probe, tokens: TokenCleanup, spent: { beforeQuota: number; inQuota: number }): Observation {
   const at = new Date().toISOString();
-  const values = new Map<OptionKey, unknown>();
   const unknown: { option: OptionKey; reason: string }[] = [];
-  const evidence: Record<string, Omit<OptionRecord, 'option'>> = {};
+  const groups: Record<string, Record<string, unknown>> = {};
   for (const option of ALL_OPTIONS) {
     const record = p.records.get(option) as OptionRecord;
-    const { option: _option, ...rest } = record;
-    evidence[option] = rest;
-    if ('value' in record) values.set(option, record.value);
+    const [group, name] = option.split('.') as [string, string];
+    if ('value' in record) (groups[group] ??= {})[name] = record.value;
     else unknown.push({ option, reason: record.unknown });
   }
-  const groups: Record<string, Record<string, unknown>> = {};
-  for (const [key, value] of values) {
-    const [group, option] = key.split('.') as [string, string];
-    (groups[group] ??= {})[option] = value;
-  }
+  // The built-in that agrees with the most decided options: what the undecided ones are left to.
+  const agreed = (name: ProfileName) =>
+    [...optionsOf(groups)].filter(([option, value]) => sameValue(optionsOf(BUILT_IN_PROFILES[name]).get(option), value)).length;
   const profile: ProfileFile = {
     name: 'observed',
     description: `Observed at ${p.target.baseUrl} by npm run profile (${at}); options no probe could decide are left to the built-in profile it extends, the nearest one.`,
-    extends: nearestBuiltIn(values),
+    extends: PROFILE_NAMES.reduce((best, name) => (agreed(name) > agreed(best) ? name : best)),
     observed: { target: p.target.baseUrl, at, unknown: unknown.map((u) => u.option) },
     ...(groups as Partial<ProfileFile>),
   };
   if (!validateProfile(profile)) throw new Error(`The observed profile is not valid: ${describeProfileError(validateProfile.errors, profile)}`);
+  const evidence = Object.fromEntries(ALL_OPTIONS.map((option) => [option, p.records.get(option)]));
   return {
     profile,
     evidence: { target: p.target.baseUrl, authUrl: p.target.authUrl, at, requests: { total: p.counter.sent, ...spent }, tokens, options: evidence },

@@ -8,7 +8,7 @@ import type { ApiResponse } from '../client/transport.ts';
 import { nextValue } from '../../contracts/pagination.ts';
 import { parseQuery } from '../../contracts/url.ts';
 import { cursorForm } from './classify.ts';
-import { dataOf, isRefusal, isSuccess, linksOf, nextUrl, type Probe } from './session.ts';
+import { dataOf, isSuccess, linksOf, nextUrl, outcome, type Probe } from './session.ts';
 import { createdItem, dayFilters } from './query.ts';
 
 const PAGE = 2;
@@ -17,14 +17,13 @@ const MAX_WALK_PAGES = 6;
 const DOCUMENTED_ATTRIBUTES = new Set(Object.keys((SCHEMA_BY_KEY.contentAttributes as { properties?: object }).properties ?? {}));
 
 export async function probePagination(p: Probe, token: string): Promise<void> {
-  const get = async (url: string) => p.seen(await p.api.get(url, { token }));
-  const first = p.seen(await p.api.list('listContent', { limit: PAGE }, { token }));
+  const get = (url: string) => p.api.get(url, { token });
+  const first = await p.api.list('listContent', { limit: PAGE }, { token });
   const next = nextUrl(first);
   const self = linksOf(first)?.self;
   if (first.status !== 200 || next === undefined || typeof self !== 'string') {
-    for (const option of ['self', 'nextLink', 'cursor', 'olderCursors', 'nextWithoutQuery', 'extraMembers'] as const) {
-      p.unknown(`pagination.${option}`, `the first page of limit=${PAGE} (${first.status}) has no links.self and links.next to read`, first);
-    }
+    const options = (['self', 'nextLink', 'cursor', 'olderCursors', 'nextWithoutQuery', 'extraMembers'] as const).map((o) => `pagination.${o}` as const);
+    p.unknown(options, `the first page of limit=${PAGE} (${first.status}) has no links.self and links.next to read`, first);
     return finalPage(p, token);
   }
 
@@ -42,36 +41,25 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
   const second = await get(next);
   const again = await get(next);
   if (!isSuccess(second)) p.unknown('pagination.olderCursors', `following links.next got ${second.status}`, second);
-  else if (isSuccess(again)) p.decide('pagination.olderCursors', 'valid-while-active', 'a next value already followed was served again', second, again);
-  else if (isRefusal(again)) p.decide('pagination.olderCursors', 'refuse', 'a next value already followed was refused', second, again);
-  else p.unknown('pagination.olderCursors', `a next value already followed got ${again.status}`, again);
+  else p.settle('pagination.olderCursors', 'a next value already followed, followed again,', outcome(again, 'valid-while-active', 'refuse'), second, again);
 
   // nextWithoutQuery: a fresh snapshot's next value, sent without the query that started it.
-  const fresh = p.seen(await p.api.list('listContent', { limit: PAGE }, { token }));
+  const fresh = await p.api.list('listContent', { limit: PAGE }, { token });
   const freshCursor = nextValue(nextUrl(fresh) ?? '');
   if (freshCursor === undefined) p.unknown('pagination.nextWithoutQuery', `a first page (${fresh.status}) had no next value`, fresh);
   else {
-    const bare = p.seen(await p.api.list('listContent', { next: freshCursor }, { token }));
-    if (isSuccess(bare)) p.decide('pagination.nextWithoutQuery', 'accept', 'a request with next alone was served', bare);
-    else if (isRefusal(bare)) p.decide('pagination.nextWithoutQuery', 'refuse', 'a request with next alone was refused', bare);
-    else p.unknown('pagination.nextWithoutQuery', `a request with next alone got ${bare.status}`, bare);
+    const bare = await p.api.list('listContent', { next: freshCursor }, { token });
+    p.settle('pagination.nextWithoutQuery', 'a request with next alone', outcome(bare, 'accept', 'refuse'), bare);
   }
   await finalPage(p, token);
 }
 
 function decideExtraMembers(p: Probe, page: ApiResponse): void {
-  const body = page.body as Record<string, unknown>;
-  const members = Object.keys(body).filter((k) => k !== 'links' && k !== 'data');
-  const attributes = new Set<string>();
-  for (const item of dataOf(page))
-    for (const name of Object.keys((item.attributes as object | undefined) ?? {})) if (!DOCUMENTED_ATTRIBUTES.has(name)) attributes.add(name);
-  const extra = [...members, ...[...attributes].map((a) => `attribute ${a}`)];
-  p.decide(
-    'pagination.extraMembers',
-    extra.length > 0,
-    extra.length > 0 ? `beyond the document: ${extra.join(', ')}` : 'only the members and attributes the document names',
-    page,
-  );
+  const members = Object.keys(page.body as object).filter((k) => k !== 'links' && k !== 'data');
+  const attributes = new Set(dataOf(page).flatMap((item) => Object.keys((item.attributes as object | undefined) ?? {})));
+  const extra = [...members, ...[...attributes].filter((name) => !DOCUMENTED_ATTRIBUTES.has(name)).map((name) => `attribute ${name}`)];
+  const basis = extra.length > 0 ? `beyond the document: ${extra.join(', ')}` : 'only the members and attributes the document names';
+  p.decide('pagination.extraMembers', extra.length > 0, basis, page);
 }
 
 /**
@@ -82,25 +70,23 @@ async function finalPage(p: Probe, token: string): Promise<void> {
   const item = createdItem(p);
   const narrow = item === undefined ? undefined : dayFilters(p, item.createdMs);
   const limit = narrow !== undefined ? PAGE : Math.min(p.value<number>('query.limitMax') ?? 1000, 1000);
-  let page = p.seen(await p.api.list('listContent', { ...narrow, limit }, { token }));
-  const walked: ApiResponse[] = [page];
+  let page = await p.api.list('listContent', { ...narrow, limit }, { token });
   for (let n = 1; n <= MAX_WALK_PAGES; n++) {
     if (page.status !== 200) return p.unknown('pagination.finalPage', `page ${n} of the walk got ${page.status}`, page);
-    const links = linksOf(page);
-    const next = links?.next;
-    if (typeof next === 'string' && next !== '') {
-      if (n === MAX_WALK_PAGES) break;
-      page = p.seen(await p.api.get(next, { token }));
-      walked.push(page);
-      if (page.status === 200 && dataOf(page).length === 0 && n >= 1) {
-        return p.decide('pagination.finalPage', 'trailing-empty-page', `page ${n + 1} of the walk, after a page with items, holds none`, ...walked.slice(-2));
-      }
-      continue;
+    const next = nextUrl(page);
+    if (next === undefined) {
+      if (dataOf(page).length === 0 && n === 1) return p.unknown('pagination.finalPage', 'the walk found no items at all', page);
+      const links = linksOf(page);
+      const form = links === undefined || !('next' in links) ? 'absent' : links.next === null ? 'null' : links.next === '' ? 'empty-string' : undefined;
+      if (form === undefined) return p.unknown('pagination.finalPage', `links.next of the final page is ${JSON.stringify(links?.next)}`, page);
+      return p.decide('pagination.finalPage', form, `links.next of the final page (page ${n}) is ${form}`, page);
     }
-    if (dataOf(page).length === 0 && n === 1) return p.unknown('pagination.finalPage', 'the walk found no items at all', page);
-    const form = links === undefined || !('next' in links) ? 'absent' : next === null ? 'null' : next === '' ? 'empty-string' : undefined;
-    if (form === undefined) return p.unknown('pagination.finalPage', `links.next of the final page is ${JSON.stringify(next)}`, page);
-    return p.decide('pagination.finalPage', form, `links.next of the final page (page ${n}) is ${form}`, page);
+    if (n === MAX_WALK_PAGES) break;
+    const previous = page;
+    page = await p.api.get(next, { token });
+    if (page.status === 200 && dataOf(page).length === 0) {
+      return p.decide('pagination.finalPage', 'trailing-empty-page', `page ${n + 1} of the walk, after a page with items, holds none`, previous, page);
+    }
   }
   p.unknown('pagination.finalPage', `no final page within ${MAX_WALK_PAGES} pages of ${limit} items`, page);
 }

@@ -5,8 +5,9 @@
  */
 import { PAGE_LIMIT } from '../../contracts/limits.ts';
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
+import type { Query } from '../client/api.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { dataOf, isRefusal, nextUrl, type Probe } from './session.ts';
+import { dataOf, isRefusal, nextUrl, outcome, type Probe, statusIn } from './session.ts';
 
 /** The schema's bounds of limitDefault and limitMax. */
 const LIMIT_CEILING = 10_000;
@@ -14,24 +15,18 @@ const LIMIT_CEILING = 10_000;
 const FAR_FUTURE = '2999-01-01';
 const DAY_MS = 86_400_000;
 
-type List = (query: Record<string, string | number> | string) => Promise<ApiResponse>;
+type List = (query: Query) => Promise<ApiResponse>;
 
 export async function probeQuery(p: Probe, token: string): Promise<void> {
-  const list: List = async (query) => p.seen(await p.api.list('listContent', query, { token }));
+  const list: List = (query) => p.api.list('listContent', query, { token });
 
   const unknown = await list({ limit: 1, profile_probe: '1' });
-  decideRefuseOrIgnore(p, 'query.unknownParameter', unknown, 'a parameter the endpoint does not know');
-
+  p.settle('query.unknownParameter', 'a parameter the endpoint does not know', outcome(unknown, 'ignore', 'refuse'), unknown);
   const repeated = await list('limit=1&limit=2');
-  if (isRefusal(repeated)) p.decide('query.repeatedParameter', 'refuse', 'limit=1&limit=2 was refused', repeated);
-  else if (repeated.status === 200) {
-    const count = dataOf(repeated).length;
-    if (count === 1 || count === 2) p.decide('query.repeatedParameter', count === 1 ? 'first' : 'last', `limit=1&limit=2 served ${count} item(s)`, repeated);
-    else p.unknown('query.repeatedParameter', `limit=1&limit=2 served ${count} items, neither 1 nor 2`, repeated);
-  } else p.unknown('query.repeatedParameter', `limit=1&limit=2 got ${repeated.status}`, repeated);
-
+  const served = repeated.status === 200 ? ['first', 'last'][dataOf(repeated).length - 1] : undefined;
+  p.settle('query.repeatedParameter', `limit=1&limit=2 (${dataOf(repeated).length} item(s) on the page)`, isRefusal(repeated) ? 'refuse' : served, repeated);
   const invalid = await list({ limit: 'abc' });
-  decideRefuseOrIgnore(p, 'query.invalidValue', invalid, 'limit=abc');
+  p.settle('query.invalidValue', 'limit=abc', outcome(invalid, 'ignore', 'refuse'), invalid);
 
   const plain = await list({});
   const defaultCount = dataOf(plain).length;
@@ -40,35 +35,17 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   } else {
     p.unknown('query.limitDefault', `a page without limit held ${defaultCount} items and no next page: the data set is smaller than the default`, plain);
   }
-
   const zero = await list({ limit: 0 });
-  if (isRefusal(zero)) p.decide('query.limitOutOfRange', 'refuse', 'limit=0 was refused', zero);
-  else if (zero.status === 200) p.decide('query.limitOutOfRange', 'clamp', `limit=0 was served (${dataOf(zero).length} item(s))`, zero);
-  else p.unknown('query.limitOutOfRange', `limit=0 got ${zero.status}`, zero);
+  p.settle('query.limitOutOfRange', 'limit=0', outcome(zero, 'clamp', 'refuse'), zero);
 
   await probeFilters(p, list);
   await probeLimitMax(p, list);
 
-  // invalidStatus: the status of a refused query; failing any, a next value the service never issued.
-  const refusal = p.refusals.find((r) => r.status === 400 || r.status === 422);
-  if (refusal !== undefined) p.decide('query.invalidStatus', refusal.status, 'the status of a refused query', refusal);
-  else {
-    const cursor = await list({ limit: 1, next: 'ProfileProbeNoSuchCursor' });
-    if (cursor.status === 400 || cursor.status === 422)
-      p.decide('query.invalidStatus', cursor.status, 'no query was refused; a next value the service never issued was', cursor);
-    else p.unknown('query.invalidStatus', `no query was refused, and a next value the service never issued got ${cursor.status}`, cursor);
-  }
-}
-
-function decideRefuseOrIgnore(p: Probe, option: 'query.unknownParameter' | 'query.invalidValue', answer: ApiResponse, what: string): void {
-  if (isRefusal(answer)) p.decide(option, 'refuse', `${what} was refused`, answer);
-  else if (answer.status === 200) p.decide(option, 'ignore', `${what} was served`, answer);
-  else p.unknown(option, `${what} got ${answer.status}`, answer);
-}
-
-/** The empty filter of the limit search, once the date filters are known to work. */
-function emptyFilter(p: Probe): Record<string, string> {
-  return p.value('filters.dateFilters') === 'platform' ? { 'filter[start_date]': FAR_FUTURE } : {};
+  // invalidStatus: the status of a refused query; failing any, of a next value the service never issued.
+  const refused = p.refusals.find((r) => r.status === 400 || r.status === 422);
+  const answer = refused ?? (await list({ limit: 1, next: 'ProfileProbeNoSuchCursor' }));
+  const what = refused ? 'a refused query' : 'no query was refused; a next value the service never issued';
+  p.settle('query.invalidStatus', what, statusIn(answer, [400, 422]), answer);
 }
 
 async function probeLimitMax(p: Probe, list: List): Promise<void> {
@@ -82,35 +59,23 @@ async function probeLimitMax(p: Probe, list: List): Promise<void> {
     return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} served the whole data set (${count} items): the largest limit may be larger`, clamped);
   }
   if (outOfRange !== 'refuse') return p.unknown('query.limitMax', 'what a limit out of range does is not known');
-  const filter = emptyFilter(p);
-  // The platform's documented maximum first: two requests when it holds, a binary search otherwise.
-  const served = async (limit: number) => {
-    const answer = await list({ ...filter, limit });
-    return { ok: answer.status === 200, answer };
-  };
-  const atDocumented = await served(PAGE_LIMIT.max);
-  const above = atDocumented.ok ? await served(PAGE_LIMIT.max + 1) : undefined;
-  if (atDocumented.ok && above !== undefined && !above.ok) {
-    return p.decide(
-      'query.limitMax',
-      PAGE_LIMIT.max,
-      `limit=${PAGE_LIMIT.max} was served, limit=${PAGE_LIMIT.max + 1} refused`,
-      atDocumented.answer,
-      above.answer,
-    );
-  }
-  // low is served, high is refused (LIMIT_CEILING + 1 stands for "beyond the schema's bounds"); limit=1 was served before.
-  let [low, high] = atDocumented.ok ? [PAGE_LIMIT.max + 1, LIMIT_CEILING + 1] : [1, PAGE_LIMIT.max];
-  let last = above?.answer ?? atDocumented.answer;
+  // An empty page (cheap) once the date filters are known to work.
+  const filter = p.value('filters.dateFilters') === 'platform' ? { 'filter[start_date]': FAR_FUTURE } : {};
+  // low is served (limit=1 was), high is refused (LIMIT_CEILING + 1 stands for "beyond the schema's bounds"). The platform's
+  // documented maximum and the limit above it are tried first (two requests when it holds), then a binary search.
+  let [low, high] = [1, LIMIT_CEILING + 1];
+  const answers = new Map<number, ApiResponse>();
   while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    const tried = await served(middle);
-    last = tried.answer;
-    if (tried.ok) low = middle;
-    else high = middle;
+    const limit = [PAGE_LIMIT.max, PAGE_LIMIT.max + 1].find((n) => n > low && n < high) ?? Math.floor((low + high) / 2);
+    const answer = await list({ ...filter, limit });
+    answers.set(limit, answer);
+    if (answer.status === 200) low = limit;
+    else high = limit;
   }
-  if (low >= LIMIT_CEILING) return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} was served: the largest limit is beyond what a profile names`, last);
-  p.decide('query.limitMax', low, `limit=${low} was served, limit=${low + 1} refused (binary search)`, last);
+  const evidence = [answers.get(low), answers.get(high)].filter((answer) => answer !== undefined);
+  if (low >= LIMIT_CEILING)
+    return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} was served: the largest limit is beyond what a profile names`, ...evidence);
+  p.decide('query.limitMax', low, `limit=${low} was served, limit=${high} refused`, ...evidence);
 }
 
 /** The day (yyyy-mm-dd) `days` after the day of a timestamp. */
@@ -137,14 +102,11 @@ export function dayFilters(p: Probe, createdMs: number): Record<string, string> 
 
 async function probeFilters(p: Probe, list: List): Promise<void> {
   const future = await list({ limit: 1, 'filter[start_date]': FAR_FUTURE });
-  const unknownParameter = p.value('query.unknownParameter');
-  if (future.status === 200 && dataOf(future).length === 0) {
-    p.decide('filters.dateFilters', 'platform', `filter[start_date]=${FAR_FUTURE} left an empty page`, future);
-  } else if (future.status === 200) {
-    p.decide('filters.dateFilters', 'none', `filter[start_date]=${FAR_FUTURE} was ignored: the page holds items`, future);
-  } else if (isRefusal(future) && unknownParameter === 'refuse') {
-    p.decide('filters.dateFilters', 'none', `filter[start_date] was refused, as unknown parameters are`, future);
-  } else p.unknown('filters.dateFilters', `filter[start_date]=${FAR_FUTURE} got ${future.status}`, future);
+  const items = dataOf(future).length;
+  // Served, the page tells whether the filter applies; refused, the service knows no such filter only where it refuses any unknown parameter.
+  const refusedAsUnknown = isRefusal(future) && p.value('query.unknownParameter') === 'refuse';
+  const value = future.status === 200 ? (items === 0 ? 'platform' : 'none') : refusedAsUnknown ? 'none' : undefined;
+  p.settle('filters.dateFilters', `filter[start_date]=${FAR_FUTURE} (${items} item(s) on the page)`, value, future);
 
   if (p.value('filters.dateFilters') !== 'platform') return p.unknown('filters.fromDay', 'the service has no date filters');
   const item = createdItem(p);

@@ -1,11 +1,9 @@
 /**
  * What every probe of `npm run profile` shares: the suite's own transport, token helper and api client
- * (so a probe sends, redacts and paces exactly as a contract test does), a count of the requests sent
- * against one rate window's budget, the ledger of tokens issued (every one is logged out at the end),
- * and the record of each option: the value observed with its evidence, or "unknown" with the reason.
- *
- * The prober learns from the API's behaviour alone: it has no control plane, so it never asks a
- * target what profile it runs, and never moves a clock.
+ * (so a probe sends, redacts and paces exactly as a contract test does), the requests counted against
+ * one rate window's budget, every answer in order, the tokens to log out at the end, and the record of
+ * each option: the value observed with its basis, or "unknown" with the reason, and the exchanges that
+ * showed it. The prober learns from the API's behaviour alone: no control plane, no clock moved.
  */
 import type { APIRequestContext } from '@playwright/test';
 import type { Rate } from '../../contracts/duration.ts';
@@ -15,192 +13,156 @@ import { ApiClient } from '../client/api.ts';
 import { redactedJson } from '../client/redact.ts';
 import { WorkerSession } from '../target/session.ts';
 import type { Target } from '../target/target.ts';
-import { type IssuedToken, issuedTokenOf, Tokens } from '../client/tokens.ts';
+import { type IssuedToken, Tokens } from '../client/tokens.ts';
 import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../client/transport.ts';
 
 /** `group.option`, e.g. `pagination.finalPage`. */
 export type OptionKey = { [G in ProfileGroup]: `${G}.${keyof Profile[G] & string}` }[ProfileGroup];
 
-/** What the prober may spend and wait for. */
+/** What the prober may spend and wait for (docs/configuration.md). */
 export interface ProbeSettings {
-  /** LP_QUOTA=1: spend what is left of a window to meet a 429 (Retry-After, a block's end). Default off. */
+  /** LP_QUOTA=1: spend what is left of a window to meet a 429. Default off. */
   readonly quota: boolean;
-  /** LP_FULL=1: wait longer than SHORT_WAIT_MS (a whole 1m window, the 2-minute snapshot lifetime). Default off. */
+  /** LP_FULL=1: wait longer than SHORT_WAIT_MS. Default off. */
   readonly full: boolean;
-  /** LP_SNAPSHOT_LIFETIME: how long a snapshot lives without a next request. Default the document's 120 s. */
+  /** LP_SNAPSHOT_LIFETIME, else the document's 120 s. */
   readonly snapshotLifetimeSeconds: number;
-  /**
-   * Requests one window allows (LP_RATE, else the document's 200): the prober's whole budget outside the
-   * 429 probe, less a reserve so that it never meets a 429 of its own making.
-   */
+  /** Requests one window allows (LP_RATE, else the document's 200): the whole budget outside the 429 probe, less a reserve. */
   readonly windowRequests: number;
-  /** LP_RATE as given, to tell the observed rate from; undefined: not given. */
+  /** LP_RATE as given; undefined: not given. */
   readonly rate: Rate | null | undefined;
 }
 
 /** Waits up to this long are made without LP_FULL=1: a few seconds, as a short window or a mock's short snapshot lifetime needs. */
 export const SHORT_WAIT_MS = 10_000;
 
-/** Requests kept in hand below one window's budget, for other users of the key. */
+/** Requests kept in hand below one window's budget, for other users of the key, so that the prober never meets a 429 of its own making. */
 const BUDGET_RESERVE = 2;
-
-/** One request and its answer, as the evidence file shows it: redacted, headers that matter, a body excerpt. */
-interface ExchangeRecord {
-  readonly request: string;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-export type OptionRecord =
-  | { readonly option: OptionKey; readonly value: unknown; readonly basis: string; readonly exchanges: readonly ExchangeRecord[] }
-  | { readonly option: OptionKey; readonly unknown: string; readonly exchanges: readonly ExchangeRecord[] };
-
-/** Counts every request sent, and refuses one beyond the cap: the probe that would send it stops there. */
-export class RequestCounter {
-  sent = 0;
-  cap: number;
-
-  constructor(cap: number) {
-    this.cap = cap;
-  }
-
-  take(): void {
-    if (this.sent >= this.cap) throw new Error(`the request budget (${this.cap} requests, one rate window) is spent`);
-    this.sent++;
-  }
-}
-
-class CountedTransport extends Transport {
-  readonly #counter: RequestCounter;
-
-  constructor(context: APIRequestContext, options: TransportOptions, counter: RequestCounter) {
-    super(context, options);
-    this.#counter = counter;
-  }
-
-  override send(request: OutgoingRequest): Promise<ApiResponse> {
-    this.#counter.take();
-    return super.send(request);
-  }
-}
 
 const EVIDENCE_HEADERS = ['content-type', 'www-authenticate', 'x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset', 'retry-after'];
 const BODY_EXCERPT = 300;
 
-/** The evidence of one exchange: never a token or a secret (the worker's redactor knows every one issued). */
-function exchangeRecord(response: ApiResponse): ExchangeRecord {
-  const headers: Record<string, string> = {};
-  for (const name of EVIDENCE_HEADERS) {
-    const value = response.headers[name];
-    if (value !== undefined) headers[name] = value;
-  }
+/** One exchange as the evidence file shows it: redacted (the worker's redactor knows every token issued), the headers that matter, a body excerpt. */
+function exchangeRecord(response: ApiResponse) {
+  const headers = Object.fromEntries(EVIDENCE_HEADERS.flatMap((name) => (response.headers[name] === undefined ? [] : [[name, response.headers[name]]])));
   const body = response.text === '' ? '' : redactedJson(response.body ?? response.text, BODY_EXCERPT);
   return { request: describeRequest(response.request), status: response.status, headers, body };
 }
 
+type Exchanges = { readonly exchanges: ReadonlyArray<ReturnType<typeof exchangeRecord>> };
+export type OptionRecord = Exchanges & ({ readonly value: unknown; readonly basis: string } | { readonly unknown: string });
+
+/** The suite's transport, counting each request against the budget (one beyond it throws: the probe that sends it stops) and keeping each answer. */
+class ProbeTransport extends Transport {
+  readonly #probe: Probe;
+
+  constructor(context: APIRequestContext, options: TransportOptions, probe: Probe) {
+    super(context, options);
+    this.#probe = probe;
+  }
+
+  override async send(request: OutgoingRequest): Promise<ApiResponse> {
+    const { counter, answers } = this.#probe;
+    if (counter.sent >= counter.cap) throw new Error(`the request budget (${counter.cap} requests, one rate window) is spent`);
+    counter.sent++;
+    const answer = await super.send(request);
+    answers.push(answer);
+    return answer;
+  }
+}
+
+/** The worker session, entering every token the target issues (a JSON body's and a refresh's too) in the ledger of tokens to log out. */
+class LedgerSession extends WorkerSession {
+  /** Access token to its refresh token. */
+  readonly ledger = new Map<string, string>();
+
+  override recordIssued(token: IssuedToken): void {
+    super.recordIssued(token);
+    this.ledger.set(token.accessToken, token.refreshToken);
+  }
+}
+
 export class Probe {
-  readonly target: Target;
-  readonly settings: ProbeSettings;
-  readonly session: WorkerSession;
-  readonly counter: RequestCounter;
+  readonly session: LedgerSession;
+  readonly counter = { sent: 0, cap: 0 };
   /** Paced: waits while the budget is spent, retries a 429 as the document advises. */
   readonly transport: Transport;
   readonly tokens: Tokens;
   readonly api: ApiClient;
   /** Unpaced, no retries: for the timing probes and the 429 probe, which must see every answer as it comes. */
   readonly rawApi: ApiClient;
-  readonly #records = new Map<OptionKey, OptionRecord>();
-  /** Every access token issued, with its refresh token: all are logged out at the end. */
-  readonly ledger = new Map<string, { refreshToken: string | undefined }>();
-  /** Content items seen on any page (timestamps are read from them). */
-  readonly items: Record<string, unknown>[] = [];
-  /** Responses that carried the X-Rate-Limit-* headers, in order. */
-  readonly rated: ApiResponse[] = [];
-  /** Answers to token requests that issued a token: whether they carry rate headers tells whether they count. */
-  readonly tokenAnswers: ApiResponse[] = [];
-  /** Refusals of a query (4xx other than 401, 403, 429): their status and body shape decide two options. */
-  readonly refusals: ApiResponse[] = [];
+  /** Every answer of the run, in order: a probe reads what the others were served too (items, rate headers, refusals). */
+  readonly answers: ApiResponse[] = [];
+  readonly records = new Map<OptionKey, OptionRecord>();
 
-  constructor(context: APIRequestContext, target: Target, settings: ProbeSettings) {
-    this.target = target;
-    this.settings = settings;
-    this.session = new WorkerSession(target, undefined);
-    this.counter = new RequestCounter(Math.max(1, settings.windowRequests - BUDGET_RESERVE));
-    const paced = new CountedTransport(context, { governor: this.session.governor }, this.counter);
-    const raw = new CountedTransport(context, { governor: this.session.governor, quota: true }, this.counter);
+  constructor(
+    context: APIRequestContext,
+    readonly target: Target,
+    readonly settings: ProbeSettings,
+  ) {
+    this.session = new LedgerSession(target, undefined);
+    this.counter.cap = Math.max(1, settings.windowRequests - BUDGET_RESERVE);
+    this.transport = new ProbeTransport(context, { governor: this.session.governor }, this);
     const noBearer = { current: () => Promise.reject(new Error('every probe names its token')), renew: async () => undefined };
-    this.transport = paced;
-    this.tokens = new Tokens(paced, this.session);
-    this.api = new ApiClient(paced, this.session, noBearer);
-    this.rawApi = new ApiClient(raw, this.session, noBearer);
+    this.tokens = new Tokens(this.transport, this.session);
+    this.api = new ApiClient(this.transport, this.session, noBearer);
+    this.rawApi = new ApiClient(new ProbeTransport(context, { governor: this.session.governor, quota: true }, this), this.session, noBearer);
   }
 
-  /** A token of the organization key for `scopes` (default all it holds), entered in the ledger; throws with the reason when refused. */
-  async issue(scopes?: readonly string[]): Promise<IssuedToken> {
-    const form = this.tokens.form(scopes);
-    const response = await this.tokens.request(form);
-    this.noteRated(response);
-    this.tokenAnswers.push(response);
-    const issued = this.adopt(response, scopes ?? this.target.client.scopes);
-    if (issued === undefined) {
-      throw new Error(`the token request for scopes "${form.scope}" got ${response.status}: ${redactedJson(response.body ?? response.text)}`);
-    }
-    return issued;
+  /** A token of the organization key for `scopes` (default all it holds); throws with the reason when refused. */
+  issue(scopes?: readonly string[]): Promise<IssuedToken> {
+    return this.tokens.issue(scopes);
   }
 
-  /**
-   * A token in a 2xx answer to a request other than `issue` (a JSON body, a refresh): entered in the
-   * ledger. The worker session has it already (the token helper records every token it sees issued).
-   */
-  adopt(response: ApiResponse, scopes: readonly string[]): IssuedToken | undefined {
-    const issued = issuedTokenOf(response, scopes, this.target.client.clientId);
-    if (response.status < 200 || response.status > 299 || !issued.ok) return undefined;
-    this.ledger.set(issued.value.accessToken, { refreshToken: issued.value.refreshToken });
-    return issued.value;
+  /** Answers that issued a token: whether they carry rate headers tells whether token requests count. */
+  get tokenAnswers(): ApiResponse[] {
+    return this.answers.filter((a) => isSuccess(a) && typeof (a.body as { access_token?: unknown } | undefined)?.access_token === 'string');
   }
 
-  /** Keeps what every answer may tell: rate headers, content items, query refusals. */
-  noteRated(response: ApiResponse | undefined): ApiResponse | undefined {
-    if (response === undefined) return undefined;
-    if (response.headers['x-rate-limit-remaining'] !== undefined) this.rated.push(response);
-    return response;
+  /** Answers that carried the X-Rate-Limit-* headers. */
+  get rated(): ApiResponse[] {
+    return this.answers.filter((a) => a.headers['x-rate-limit-remaining'] !== undefined);
   }
 
-  /** Notes what a list answer carries (items, rate headers, a refusal) and hands it back. */
+  /** Refused queries (4xx of a GET other than 401, 403 and 429): their status and body shape decide two options. */
+  get refusals(): ApiResponse[] {
+    return this.answers.filter((a) => a.request.method === 'GET' && isRefusal(a) && ![401, 403, 429].includes(a.status));
+  }
+
+  /** Content items served on any page (timestamps are read from them). */
+  get items(): Record<string, unknown>[] {
+    return this.answers.filter((a) => a.status === 200 && a.request.url.split('?')[0]?.endsWith(ENDPOINTS.listContent.path)).flatMap(dataOf);
+  }
+
+  /** An answer, as a probe names what it reads: the transport has noted it already. */
   seen(response: ApiResponse): ApiResponse {
-    this.noteRated(response);
-    const body = response.body as { data?: unknown } | undefined;
-    if (response.status === 200 && Array.isArray(body?.data) && response.request.url.split('?')[0]?.endsWith(ENDPOINTS.listContent.path) === true) {
-      for (const item of body.data) if (typeof item === 'object' && item !== null) this.items.push(item as Record<string, unknown>);
-    }
-    if (response.status >= 400 && response.status <= 499 && ![401, 403, 429].includes(response.status)) this.refusals.push(response);
     return response;
   }
 
   decide(option: OptionKey, value: unknown, basis: string, ...responses: readonly ApiResponse[]): void {
-    this.#records.set(option, { option, value, basis, exchanges: responses.map(exchangeRecord) });
+    this.records.set(option, { value, basis, exchanges: responses.map(exchangeRecord) });
   }
 
-  unknown(option: OptionKey, reason: string, ...responses: readonly ApiResponse[]): void {
-    // A decision stands: a later probe that cannot decide does not undo an earlier one that could.
-    if (this.decided(option)) return;
-    this.#records.set(option, { option, unknown: reason, exchanges: responses.map(exchangeRecord) });
+  /** Leaves each option unknown for `reason`; a decision stands: a later probe that cannot decide does not undo an earlier one that could. */
+  unknown(options: OptionKey | readonly OptionKey[], reason: string, ...responses: readonly ApiResponse[]): void {
+    for (const option of [options].flat()) if (!this.decided(option)) this.records.set(option, { unknown: reason, exchanges: responses.map(exchangeRecord) });
+  }
+
+  /** Decides `option` as `value`, or leaves it unknown when no value fits (undefined); either way because `what` got the last answer's status. */
+  settle(option: OptionKey, what: string, value: unknown, ...responses: readonly ApiResponse[]): void {
+    const basis = `${what} got ${responses.at(-1)?.status}`;
+    if (value === undefined) this.unknown(option, basis, ...responses);
+    else this.decide(option, value, basis, ...responses);
   }
 
   decided(option: OptionKey): boolean {
-    const record = this.#records.get(option);
-    return record !== undefined && 'value' in record;
+    return this.value(option) !== undefined;
   }
 
   /** The value decided for `option`, or undefined. */
   value<T>(option: OptionKey): T | undefined {
-    const record = this.#records.get(option);
+    const record = this.records.get(option);
     return record !== undefined && 'value' in record ? (record.value as T) : undefined;
-  }
-
-  get records(): ReadonlyMap<OptionKey, OptionRecord> {
-    return this.#records;
   }
 }
 
@@ -224,5 +186,15 @@ export function nextUrl(response: ApiResponse): string | undefined {
 
 export const isSuccess = (response: ApiResponse): boolean => response.status >= 200 && response.status <= 299;
 export const isRefusal = (response: ApiResponse): boolean => response.status >= 400 && response.status <= 499;
+
+/** The answer's status where it is one of `statuses`, the values an option allows; undefined for any other. */
+export function statusIn(response: ApiResponse, statuses: readonly number[]): number | undefined {
+  return statuses.includes(response.status) ? response.status : undefined;
+}
+
+/** `served` for a 2xx, `refused` for a 4xx, undefined (no value fits) for any other status. */
+export function outcome<S, R>(response: ApiResponse, served: S, refused: R): S | R | undefined {
+  return isSuccess(response) ? served : isRefusal(response) ? refused : undefined;
+}
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

@@ -20,55 +20,46 @@ const PUBLISH_DATE_FORMS = [
   ['date', /^\d{4}-\d{2}-\d{2}$/],
 ] as const;
 
+/** How many of `values` there are of each, in ascending order, and that as text (`label` writes one count). */
+function tally<T extends string | number>(values: readonly T[], label: (value: T, n: number) => string): { counts: Map<T, number>; text: string } {
+  const counts = new Map<T, number>();
+  for (const value of [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return { counts, text: [...counts].map(([value, n]) => label(value, n)).join(', ') };
+}
+
 export function decideTimestamps(p: Probe): void {
-  decidePublishDate(p);
-  const counts = new Map<number, number>();
-  let seen = 0;
-  for (const item of p.items) {
-    const attributes = (item.attributes ?? {}) as Record<string, unknown>;
-    for (const name of TIMESTAMPS) {
-      const value = attributes[name];
-      const digits = typeof value === 'string' ? fractionDigits(value) : undefined;
-      if (digits === undefined) continue;
-      seen++;
-      counts.set(digits, (counts.get(digits) ?? 0) + 1);
-    }
-  }
-  const tally = [...counts.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([digits, n]) => `${n} with ${digits} digit(s)`)
-    .join(', ');
-  const unknown = (reason: string) => (['timestamps.trimZeros', 'timestamps.fractionDigits'] as const).forEach((option) => p.unknown(option, reason));
-  if (seen < ENOUGH) return unknown(`only ${seen} timestamps were seen (${ENOUGH} decide)`);
+  const attributes = p.items.map((item) => (item.attributes ?? {}) as Record<string, unknown>);
+  decidePublishDate(
+    p,
+    attributes.map((a) => a['publish-date']).filter((value) => typeof value === 'string'),
+  );
+  const strings = attributes.flatMap((a) => TIMESTAMPS.map((name) => a[name])).filter((value) => typeof value === 'string');
+  const digits = strings.map(fractionDigits).filter((n) => n !== undefined);
+  const { counts, text } = tally(digits, (d, n) => `${n} with ${d} digit(s)`);
+  const seen = digits.length;
+  const both = ['timestamps.trimZeros', 'timestamps.fractionDigits'] as const;
+  if (seen < ENOUGH) return p.unknown(both, `only ${seen} timestamps were seen (${ENOUGH} decide)`);
   const most = Math.max(...counts.keys());
   if (counts.size === 1 && most >= 1 && most <= 7) {
     const basis = `all ${seen} timestamps have ${most} fractional digits`;
     p.decide('timestamps.trimZeros', false, basis);
     return p.decide('timestamps.fractionDigits', most, basis);
   }
-  if (most > 7) return unknown(`timestamps have up to ${most} fractional digits, more than a profile names (${tally})`);
-  p.decide('timestamps.trimZeros', true, `the fractional digits vary: ${tally}`);
-  if (most === 7) p.decide('timestamps.fractionDigits', 7, `trailing zeros are dropped, and up to 7 digits are written (${tally})`);
-  else {
-    p.unknown(
-      'timestamps.fractionDigits',
-      `trailing zeros are dropped and at most ${most} digits were seen (${tally}): a service writing more digits of times kept to ${most} digits looks the same`,
-    );
-  }
+  if (most > 7) return p.unknown(both, `timestamps have up to ${most} fractional digits, more than a profile names (${text})`);
+  p.decide('timestamps.trimZeros', true, `the fractional digits vary: ${text}`);
+  if (most === 7) return p.decide('timestamps.fractionDigits', 7, `trailing zeros are dropped, and up to 7 digits are written (${text})`);
+  const why = `trailing zeros are dropped and at most ${most} digits were seen (${text}): a service writing more digits of times kept to ${most} digits looks the same`;
+  p.unknown('timestamps.fractionDigits', why);
 }
 
 /** The one form every publish-date seen has; unknown when none was seen, or they differ, or none fits. */
-function decidePublishDate(p: Probe): void {
-  const forms = new Map<string, number>();
-  for (const item of p.items) {
-    const value = ((item.attributes ?? {}) as Record<string, unknown>)['publish-date'];
-    if (typeof value !== 'string') continue;
-    const form = PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(value))?.[0] ?? 'other';
-    forms.set(form, (forms.get(form) ?? 0) + 1);
-  }
-  const [only] = forms.keys();
-  if (forms.size === 1 && only !== undefined && only !== 'other') {
-    p.decide('timestamps.publishDate', only, `all ${forms.get(only)} publish-dates seen are written ${only}`);
-  } else if (forms.size === 0) p.unknown('timestamps.publishDate', 'no item with a publish-date was seen');
-  else p.unknown('timestamps.publishDate', `publish-dates of several or other forms: ${[...forms].map(([f, n]) => `${n} ${f}`).join(', ')}`);
+function decidePublishDate(p: Probe, dates: readonly string[]): void {
+  const forms = tally(
+    dates.map((date) => PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(date))?.[0] ?? 'other'),
+    (form, n) => `${n} ${form}`,
+  );
+  const [only] = forms.counts.keys();
+  if (only === undefined) p.unknown('timestamps.publishDate', 'no item with a publish-date was seen');
+  else if (forms.counts.size === 1 && only !== 'other') p.decide('timestamps.publishDate', only, `all ${dates.length} publish-dates seen are written ${only}`);
+  else p.unknown('timestamps.publishDate', `publish-dates of several or other forms: ${forms.text}`);
 }
