@@ -1,16 +1,11 @@
 /**
- * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the
- * generated request's shape and its bytes, the mock's keys for fuzzing, the session that fills in
- * live tokens and cursors, and the oracle that says what is wrong with an answer.
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated
+ * request and its bytes, the fuzz mock's keys, the session that fills in live values, and the oracle.
  *
- * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live
- * value belongs: the generators stay pure (replayable from a seed) and the session swaps in a real
- * token or cursor just before sending. The fuzz keys are split by role, so that the throttle of
- * failed token requests, which the fuzz is meant to trip, never locks out the session's own keys:
- * generators attack only `fuzz-target`, `mock-org-client` and invented client_ids.
- *
- * One file: the request shape, the session that fills its markers and the oracle that judges its answer
- * change together whenever a marker or a kind of request is added.
+ * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value
+ * belongs: the generators stay pure (replayable from a seed) and the session swaps in a real token or
+ * cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented
+ * client_ids, so the throttle of failed token requests they trip never locks out the session's keys.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
@@ -154,10 +149,12 @@ export class FuzzSession {
 
   /** A problem with the mock right now, or undefined: a token request and a listing must both succeed. */
   async alive(): Promise<string | undefined> {
-    const token = await this.#issue('check');
-    if (typeof token !== 'string') return `a valid token request was answered ${token.status}${token.detail}`;
-    const page = await this.#get('/api/v2/content?limit=1', token);
-    return page.status === 200 ? undefined : `a valid listing was answered ${page.status}${page.detail}`;
+    try {
+      const page = await this.#get('/api/v2/content?limit=1', await this.#issue('check'));
+      return page.status === 200 ? undefined : `a valid listing was answered ${page.status}: ${page.text.slice(0, 200)}`;
+    } catch (error) {
+      return `${(error as Error).message} (${String((error as Error).cause ?? '')})`;
+    }
   }
 
   async #value(kind: string, who: string, op: string | undefined, n: number): Promise<string> {
@@ -197,8 +194,7 @@ export class FuzzSession {
 
   async #startWalk(owner: CursorOwner): Promise<void> {
     const token = (await this.#pooled())[owner];
-    const page = await this.#get('/api/v2/content?limit=1', token);
-    this.#learnCursor(owner, page.body);
+    this.#learnCursor(owner, (await this.#get('/api/v2/content?limit=1', token)).text);
   }
 
   #observe(request: FuzzRequest, status: number, body: Buffer): void {
@@ -206,13 +202,14 @@ export class FuzzSession {
     const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
     // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
     if (pooled !== undefined && status === 401) this.#pool = undefined;
-    if (status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content')) this.#learnCursor(pooled, body);
+    if (status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content'))
+      this.#learnCursor(pooled, body.toString('utf8'));
   }
 
-  #learnCursor(owner: CursorOwner, body: Buffer): void {
+  #learnCursor(owner: CursorOwner, body: string): void {
     let next: string | null = null;
     try {
-      const link = (JSON.parse(body.toString('utf8')) as { links?: { next?: unknown } }).links?.next;
+      const link = (JSON.parse(body) as { links?: { next?: unknown } }).links?.next;
       if (typeof link === 'string') next = new URL(link).searchParams.get('next');
     } catch {
       // Not a page: nothing to learn.
@@ -226,34 +223,28 @@ export class FuzzSession {
   }
 
   /** A fresh token of a session key, or a placeholder when the mock refuses one (the request still goes out). */
-  async #issueOr(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
-    const issued = await this.#issue(key, field);
-    return typeof issued === 'string' ? issued : `unavailable-${key}`;
+  #issueOr(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
+    return this.#issue(key, field).catch(() => `unavailable-${key}`);
   }
 
-  async #issue(
-    key: keyof typeof SESSION_KEYS,
-    field: 'access_token' | 'refresh_token' = 'access_token',
-  ): Promise<string | { status: number | string; detail: string }> {
-    const k = SESSION_KEYS[key];
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: k.id, client_secret: `${k.id}-secret`, scope: k.scope }).toString();
-    const outcome = await rawExchange(
-      this.authUrl,
-      Buffer.from(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`),
-      { timeoutMs: this.#timeoutMs },
-    );
-    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}` };
-    if (outcome.status !== 200) return { status: outcome.status, detail: `: ${outcome.body.toString('utf8').slice(0, 200)}` };
-    const value = (JSON.parse(outcome.body.toString('utf8')) as Record<string, unknown>)[field];
-    return typeof value === 'string' ? value : { status: 200, detail: `without ${field}` };
+  /** A token of a session key; the mock's answer in the error when it refuses. */
+  async #issue(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
+    const { id, scope } = SESSION_KEYS[key];
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: `${id}-secret`, scope }).toString();
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const { status, text } = await this.#fetch(`${this.authUrl}/oauth/token`, { method: 'POST', headers, body });
+    const value = status === 200 ? (JSON.parse(text) as Record<string, unknown>)[field] : undefined;
+    if (typeof value !== 'string') throw new Error(`a valid token request was answered ${status} without ${field}: ${text.slice(0, 200)}`);
+    return value;
   }
 
-  async #get(path: string, token: string): Promise<{ status: number | string; detail: string; body: Buffer }> {
-    const outcome = await rawExchange(this.baseUrl, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`), {
-      timeoutMs: this.#timeoutMs,
-    });
-    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}`, body: Buffer.alloc(0) };
-    return { status: outcome.status, detail: outcome.status === 200 ? '' : `: ${outcome.body.toString('utf8').slice(0, 200)}`, body: outcome.body };
+  #get(path: string, token: string): Promise<{ status: number; text: string }> {
+    return this.#fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  }
+
+  async #fetch(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
+    return { status: res.status, text: await res.text() };
   }
 }
 

@@ -1,9 +1,7 @@
 /**
- * Node child processes that say they are up with a first stdout line: the mock, started as `npm run
- * mock` starts it (or with faults, as `mock/faults/cli.ts` does), for `npm run fuzz`, `npm run soak`,
- * `npm test` and the real-k6 runs of load/k6-runs.test.ts, and the servers the bench measures. A crash
- * shows as an exit instead of taking the driver down with it, the driver's own work does not share the
- * child's event loop, and the child's memory is its own.
+ * Node child processes that say they are up with a first stdout line: the mock (or its faults CLI) for
+ * the tools and the real-k6 runs, and the servers the bench measures. In a child a crash shows as an
+ * exit, and the driver's work shares neither its event loop nor its memory.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,31 +13,29 @@ import type { ClientConfig } from '../clients.ts';
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;
 const STDERR_TAIL = 2_000;
-/** Request log lines kept (`--log`): more than any run of the suite makes. */
+/** Request log lines kept: more than any run of the suite makes. */
 const MAX_LOG_LINES = 100_000;
 
-/** The CLI a mock process runs: the mock's own, or the one that switches faults on (`--fault <name>`). */
 const MOCK_ENTRIES = { mock: 'mock/cli.ts', faults: 'mock/faults/cli.ts' } as const;
 
 export interface MockProcessOptions {
-  /** Flags for the node process itself (V8 options). Default none. */
+  /** V8 options of the node process. */
   readonly nodeFlags?: readonly string[];
-  /** Which CLI: `faults` takes `--fault <name>` flags. Default `mock`. */
+  /** `faults`: the CLI that takes `--fault <name>`. */
   readonly entry?: keyof typeof MOCK_ENTRIES;
 }
 
-/** A node child process that says it is up with a first line on stdout. */
 export interface NodeChild {
   readonly pid: number;
-  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}, the bench's bare server's {"url"}). */
+  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}). */
   readonly ready: string;
   /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
   ended(): string | undefined;
   /** The last lines it wrote on stderr. */
   stderrTail(): string;
-  /** Resident memory in KiB from /proc/<pid>/status: VmRSS now, VmHWM its peak; NaN where /proc is not available. */
+  /** Resident memory in KiB: VmRSS now, VmHWM its peak; NaN without /proc. */
   memoryKiB(field: 'VmRSS' | 'VmHWM'): number;
-  /** CPU seconds used so far, from /proc/<pid>/stat (NaN elsewhere). */
+  /** CPU seconds used so far; NaN without /proc. */
   cpuSeconds(): number;
   /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
   stop(): Promise<void>;
@@ -64,10 +60,7 @@ export function clientsFile(clients: readonly ClientConfig[]): string {
   return file;
 }
 
-/**
- * Children still running, killed when the driver exits: one exit listener for all of them (a driver may
- * run a dozen at once, and Node warns past ten listeners).
- */
+/** Children still running, killed when the driver exits: one listener for all (Node warns past ten). */
 const running = new Set<ChildProcessWithoutNullStreams>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -102,7 +95,6 @@ function procFile(pid: number, file: 'stat' | 'status'): string {
 /** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees every chunk of its stderr. */
 export function startNode(name: string, args: readonly string[], onStderr: (chunk: string) => void = () => {}): Promise<NodeChild> {
   const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
-  // The driver must never leave a child behind, whatever way it ends.
   running.add(child);
   let stderr = '';
   let status: string | undefined;
@@ -155,7 +147,6 @@ export async function startMockProcess(args: readonly string[], options: MockPro
   const { nodeFlags = [], entry = 'mock' } = options;
   let partial = '';
   const log: string[] = [];
-  // No port flags: the CLI's ports default to free ones, and --host-name takes --port instead.
   const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (chunk) => {
     const lines = `${partial}${chunk}`.split('\n');
     partial = lines.pop() ?? '';
