@@ -23,6 +23,8 @@ const FRAMING_LINES = {
   'chunked-and-length': (n: number) => ['Transfer-Encoding: chunked', `Content-Length: ${n}`],
 } satisfies Record<string, (bodyLength: number) => string[]>;
 
+const HOST_LINES = { ok: ['Host: 127.0.0.1'], missing: [], twice: ['Host: 127.0.0.1', 'Host: example.com'], empty: ['Host:'] };
+
 /** One generated request, before its markers are filled in. */
 export interface FuzzRequest {
   readonly origin: 'auth' | 'api';
@@ -30,7 +32,7 @@ export interface FuzzRequest {
   /** The request-target as sent: path and query, raw. */
   readonly target: string;
   readonly version: string;
-  readonly host: 'ok' | 'missing' | 'twice' | 'empty';
+  readonly host: keyof typeof HOST_LINES;
   /** Headers other than Host and the body framing, in order, repeats allowed. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body: string;
@@ -68,7 +70,8 @@ const SESSION_KEYS = {
   target: { id: 'fuzz-target', scope: 'content:read,users:read' },
 } as const;
 
-type PoolKey = 'org' | 'provider' | 'limited' | 'narrow';
+const POOL_KEYS = ['org', 'provider', 'limited', 'narrow'] as const;
+type PoolKey = (typeof POOL_KEYS)[number];
 export type CursorOwner = 'org' | 'provider';
 export type CursorOp = 'latest' | 'stale' | 'flip' | 'cut' | 'extend';
 
@@ -92,11 +95,7 @@ const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 function serialize(request: FuzzRequest): Buffer {
   const body = Buffer.from(request.body, request.binary ? 'latin1' : 'utf8');
   const lines = [`${request.method} ${request.target}${request.version === '' ? '' : ` ${request.version}`}`];
-  if (request.host === 'ok') lines.push('Host: 127.0.0.1');
-  else if (request.host === 'twice') lines.push('Host: 127.0.0.1', 'Host: example.com');
-  else if (request.host === 'empty') lines.push('Host:');
-  for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
-  lines.push(...FRAMING_LINES[request.framing](body.length));
+  lines.push(...HOST_LINES[request.host], ...request.headers.map(([name, value]) => `${name}: ${value}`), ...FRAMING_LINES[request.framing](body.length));
   const chunked = request.framing === 'chunked' || request.framing === 'bad-chunk';
   const payload = !chunked
     ? body
@@ -108,7 +107,7 @@ function serialize(request: FuzzRequest): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
-/** Live values for the markers, kept current from the mock's own answers. */
+/** Live values for the markers, kept current from the mock's answers; `timeoutMs` bounds each exchange, its own included. */
 export class FuzzSession {
   readonly authUrl: string;
   readonly baseUrl: string;
@@ -119,7 +118,6 @@ export class FuzzSession {
     provider: { latest: undefined, stale: [] },
   };
 
-  /** @param timeoutMs bound of each exchange, the session's own requests included. */
   constructor(urls: { authUrl: string; baseUrl: string }, timeoutMs: number) {
     this.authUrl = urls.authUrl;
     this.baseUrl = urls.baseUrl;
@@ -167,34 +165,21 @@ export class FuzzSession {
     if (kind === 'refresh') return this.#issueOr(who === 'org' ? 'org' : 'target', 'refresh_token');
     const owner = who as CursorOwner;
     const cursors = this.#cursors[owner];
-    if (cursors.latest === undefined) await this.#startWalk(owner);
+    if (cursors.latest === undefined) this.#learnCursor(owner, (await this.#get('/api/v2/content?limit=1', (await this.#pooled())[owner])).text);
     const latest = cursors.latest ?? 'no-cursor';
-    switch (op) {
-      case 'stale':
-        return cursors.stale[n % Math.max(1, cursors.stale.length)] ?? flip(latest, n);
-      case 'flip':
-        return flip(latest, n);
-      case 'cut':
-        return latest.slice(0, n % Math.max(1, latest.length));
-      case 'extend':
-        return `${latest}${B64URL[n % B64URL.length]}`;
-      default:
-        return latest;
-    }
+    const tampered: Record<CursorOp, () => string> = {
+      latest: () => latest,
+      stale: () => cursors.stale[n % Math.max(1, cursors.stale.length)] ?? flip(latest, n),
+      flip: () => flip(latest, n),
+      cut: () => latest.slice(0, n % Math.max(1, latest.length)),
+      extend: () => `${latest}${B64URL[n % B64URL.length]}`,
+    };
+    return tampered[op as CursorOp]();
   }
 
   async #pooled(): Promise<Record<PoolKey, string>> {
-    if (this.#pool === undefined) {
-      const pool: Partial<Record<PoolKey, string>> = {};
-      for (const key of ['org', 'provider', 'limited', 'narrow'] as const) pool[key] = await this.#issueOr(key);
-      this.#pool = pool as Record<PoolKey, string>;
-    }
+    this.#pool ??= Object.fromEntries(await Promise.all(POOL_KEYS.map(async (key) => [key, await this.#issueOr(key)]))) as Record<PoolKey, string>;
     return this.#pool;
-  }
-
-  async #startWalk(owner: CursorOwner): Promise<void> {
-    const token = (await this.#pooled())[owner];
-    this.#learnCursor(owner, (await this.#get('/api/v2/content?limit=1', token)).text);
   }
 
   #observe(request: FuzzRequest, status: number, body: Buffer): void {
@@ -260,10 +245,8 @@ function flip(text: string, at: number): string {
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
 /**
- * What is wrong with the answer to `request`, or undefined. The properties: an answer at all (no
- * hang, no bare close), never a 5xx, and every 4xx a JSON body of the origin's error shape that
- * says what was wrong (the api origin's `errors[0]` with its status and a detail, naming the
- * parameter when it is about one; the auth origin's OAuth `error` and `error_description`).
+ * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never
+ * be a 5xx, and every 4xx must be a JSON body of the origin's error shape saying what was wrong.
  */
 export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
   if (outcome.kind === 'closed' && abandoned(request)) return undefined;
@@ -284,12 +267,9 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
 }
 
 /**
- * Whether the client broke off its own request in a way node answers by closing the connection,
- * before any handler of the mock can answer. A body shorter than its Content-Length followed by the
- * client closing its side is usually reported (400), but not when the head asked for an Upgrade:
- * node then stops parsing at the first framing error without a word (a bad chunk too), and the
- * request ends with the connection (or, if the client keeps it open, with a 408 at the request
- * timeout). Nobody is left to read an answer.
+ * Whether the client broke off its own request so that node closes the connection before the mock
+ * can answer: a body shorter than its Content-Length, or a bad chunk after an Upgrade head (node then
+ * stops parsing without a word). Nobody is left to read an answer.
  */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;
@@ -322,10 +302,7 @@ function oauthShapeProblem(status: number, value: unknown): string | undefined {
 
 const SECRETS = FUZZ_CLIENTS.map((c) => c.secret);
 
-/**
- * One line for a report: the generated request (markers, not the live tokens they stood for),
- * bounded, the fuzz keys' secrets redacted (mock-only, but no secret goes into a report).
- */
+/** One line for a report: the generated request with its markers, bounded, the fuzz keys' secrets redacted. */
 export function showRequest(request: FuzzRequest): string {
   let text = serialize(request).toString('latin1');
   for (const secret of SECRETS) text = text.split(secret).join('<secret>');

@@ -4,9 +4,11 @@
  * exit, and the driver's work shares neither its event loop nor its memory.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 import type { ClientConfig } from '../clients.ts';
 
@@ -92,65 +94,52 @@ function procFile(pid: number, file: 'stat' | 'status'): string {
   }
 }
 
-/** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees every chunk of its stderr. */
-export function startNode(name: string, args: readonly string[], onStderr: (chunk: string) => void = () => {}): Promise<NodeChild> {
+/** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees each line of its stderr. */
+export async function startNode(name: string, args: readonly string[], onStderr: (line: string) => void = () => {}): Promise<NodeChild> {
   const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
   running.add(child);
   let stderr = '';
   let status: string | undefined;
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = `${stderr}${chunk}`.slice(-STDERR_TAIL);
-    onStderr(chunk);
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    stderr = `${stderr}${line}\n`.slice(-STDERR_TAIL);
+    onStderr(line);
   });
-  const exited = new Promise<void>((resolve) =>
-    child.on('exit', (code, signal) => {
-      status = signal ? `signal ${signal}` : `exit code ${code}`;
-      running.delete(child);
-      resolve();
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const failed = (why: string) => {
-      clearTimeout(timer);
-      void stopChild(child);
-      reject(new Error(`${name} ${why}; its stderr ended with: ${stderr.trim() || '(nothing)'}`));
-    };
-    const timer = setTimeout(() => failed(`printed no ready line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    void exited.then(() => failed(`exited before it was ready (${status})`));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (out.includes('\n')) return; // ready already; the pipe keeps draining
-      out += chunk;
-      if (!out.includes('\n')) return;
-      clearTimeout(timer);
-      const pid = child.pid as number;
-      resolve({
-        pid,
-        ready: out.slice(0, out.indexOf('\n')),
-        ended: () => status,
-        stderrTail: () => stderr,
-        memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
-        // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
-        cpuSeconds: () => {
-          const stat = procFile(pid, 'stat');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return (Number(fields[11]) + Number(fields[12])) / 100;
-        },
-        stop: () => stopChild(child),
-      });
-    });
+  child.on('exit', (code, signal) => {
+    status = signal ? `signal ${signal}` : `exit code ${code}`;
+    running.delete(child);
   });
+  const exited = once(child, 'exit').then(() => Promise.reject(new Error(`exited before it was ready (${status})`)));
+  // Later lines are read and dropped, so that the pipe keeps draining.
+  const firstLine = once(createInterface({ input: child.stdout }), 'line', { signal: AbortSignal.timeout(START_TIMEOUT_MS) });
+  const ready = await Promise.race([firstLine, exited]).catch(async (error: Error) => {
+    await stopChild(child);
+    const why = error.name === 'AbortError' ? `printed no ready line within ${START_TIMEOUT_MS / 1000} s` : error.message;
+    throw new Error(`${name} ${why}; its stderr ended with: ${stderr.trim() || '(nothing)'}`);
+  });
+  exited.catch(() => {});
+  const pid = child.pid as number;
+  return {
+    pid,
+    ready: String(ready[0]),
+    ended: () => status,
+    stderrTail: () => stderr,
+    memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
+    // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
+    cpuSeconds: () => {
+      const stat = procFile(pid, 'stat');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
+    stop: () => stopChild(child),
+  };
 }
 
 /** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
 export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
   const { nodeFlags = [], entry = 'mock' } = options;
-  let partial = '';
   const log: string[] = [];
-  const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (chunk) => {
-    const lines = `${partial}${chunk}`.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
+  const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (line) => {
+    if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
   });
   const urls = JSON.parse(child.ready) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
   return { ...child, ...urls, requestLog: () => [...log] };
