@@ -73,17 +73,13 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((child) => stopChild(child)));
 }
 
-function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
+async function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
   running.delete(child);
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  clearTimeout(kill);
 }
 
 function procFile(pid: number, file: 'stat' | 'status'): string {

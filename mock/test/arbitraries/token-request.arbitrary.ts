@@ -139,9 +139,7 @@ export const tokenRequest: fc.Arbitrary<FuzzRequest> = fc
     host,
     framing,
   })
-  .map(({ method, query, contentType: type, authorization: auth, body, headers, host: h, framing: f }) => {
-    const all: Array<[string, string]> = [];
-    if (type !== undefined) all.push(['Content-Type', type]);
-    if (auth !== undefined) all.push(['Authorization', auth]);
-    return fuzzRequestOf({ origin: 'auth', method, target: `/oauth/token${query}`, host: h, headers: [...all, ...headers], body, framing: f });
+  .map(({ query, contentType: type, authorization: auth, headers, ...rest }) => {
+    const named = Object.entries({ 'Content-Type': type, Authorization: auth }).flatMap(([n, v]) => (v === undefined ? [] : [[n, v] as const]));
+    return fuzzRequestOf({ origin: 'auth', target: `/oauth/token${query}`, headers: [...named, ...headers], ...rest });
   });
