@@ -141,7 +141,13 @@ export class FuzzSession {
       timeoutMs: this.#timeoutMs,
       head: resolved.method === 'HEAD',
     });
-    if (outcome.kind === 'response') this.#observe(original, outcome.status, outcome.body);
+    const auth = original.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
+    const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
+    if (outcome.kind !== 'response' || pooled === undefined) return outcome;
+    // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
+    if (outcome.status === 401) this.#pool = undefined;
+    if (outcome.status === 200 && (pooled === 'org' || pooled === 'provider') && original.target.startsWith('/api/v2/content'))
+      this.#learnCursor(pooled, outcome.body.toString('utf8'));
     return outcome;
   }
 
@@ -180,15 +186,6 @@ export class FuzzSession {
   async #pooled(): Promise<Record<PoolKey, string>> {
     this.#pool ??= Object.fromEntries(await Promise.all(POOL_KEYS.map(async (key) => [key, await this.#issueOr(key)]))) as Record<PoolKey, string>;
     return this.#pool;
-  }
-
-  #observe(request: FuzzRequest, status: number, body: Buffer): void {
-    const auth = request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
-    const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
-    // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
-    if (pooled !== undefined && status === 401) this.#pool = undefined;
-    if (status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content'))
-      this.#learnCursor(pooled, body.toString('utf8'));
   }
 
   #learnCursor(owner: CursorOwner, body: string): void {
