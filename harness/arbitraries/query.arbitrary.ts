@@ -45,17 +45,13 @@ export type DataRanges = Readonly<Record<(typeof CONTENT_FILTERS)[number]['attri
 
 const DAY_MS = 86_400_000;
 
-function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Days around a data range: its edges, a day either side, and anywhere within a year of it. */
 function dateAround(range: DayRange): fc.Arbitrary<string> {
   const from = Math.floor(range.fromMs / DAY_MS);
   const to = Math.floor(range.toMs / DAY_MS);
   const edges = fc.constantFrom(from, to, from - 1, to + 1, from + 1, to - 1);
   const anywhere = fc.integer({ min: from - 365, max: to + 365 });
-  return fc.oneof(edges, anywhere).map((day) => formatDay(day * DAY_MS));
+  return fc.oneof(edges, anywhere).map((day) => new Date(day * DAY_MS).toISOString().slice(0, 10));
 }
 
 /** Not dates at all, or days the calendar does not have: the document's filters take dates, so these are a 4xx. */

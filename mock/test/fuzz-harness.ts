@@ -1,16 +1,11 @@
 /**
- * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the
- * generated request's shape and its bytes, the mock's keys for fuzzing, the session that fills in
- * live tokens and cursors, and the oracle that says what is wrong with an answer.
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated
+ * request and its bytes, the fuzz mock's keys, the session that fills in live values, and the oracle.
  *
- * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live
- * value belongs: the generators stay pure (replayable from a seed) and the session swaps in a real
- * token or cursor just before sending. The fuzz keys are split by role, so that the throttle of
- * failed token requests, which the fuzz is meant to trip, never locks out the session's own keys:
- * generators attack only `fuzz-target`, `mock-org-client` and invented client_ids.
- *
- * One file: the request shape, the session that fills its markers and the oracle that judges its answer
- * change together whenever a marker or a kind of request is added.
+ * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value
+ * belongs: the generators stay pure (replayable from a seed) and the session swaps in a real token or
+ * cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented
+ * client_ids, so the throttle of failed token requests they trip never locks out the session's keys.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
@@ -28,6 +23,8 @@ const FRAMING_LINES = {
   'chunked-and-length': (n: number) => ['Transfer-Encoding: chunked', `Content-Length: ${n}`],
 } satisfies Record<string, (bodyLength: number) => string[]>;
 
+const HOST_LINES = { ok: ['Host: 127.0.0.1'], missing: [], twice: ['Host: 127.0.0.1', 'Host: example.com'], empty: ['Host:'] };
+
 /** One generated request, before its markers are filled in. */
 export interface FuzzRequest {
   readonly origin: 'auth' | 'api';
@@ -35,7 +32,7 @@ export interface FuzzRequest {
   /** The request-target as sent: path and query, raw. */
   readonly target: string;
   readonly version: string;
-  readonly host: 'ok' | 'missing' | 'twice' | 'empty';
+  readonly host: keyof typeof HOST_LINES;
   /** Headers other than Host and the body framing, in order, repeats allowed. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body: string;
@@ -73,7 +70,8 @@ const SESSION_KEYS = {
   target: { id: 'fuzz-target', scope: 'content:read,users:read' },
 } as const;
 
-type PoolKey = 'org' | 'provider' | 'limited' | 'narrow';
+const POOL_KEYS = ['org', 'provider', 'limited', 'narrow'] as const;
+type PoolKey = (typeof POOL_KEYS)[number];
 export type CursorOwner = 'org' | 'provider';
 export type CursorOp = 'latest' | 'stale' | 'flip' | 'cut' | 'extend';
 
@@ -97,11 +95,7 @@ const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 function serialize(request: FuzzRequest): Buffer {
   const body = Buffer.from(request.body, request.binary ? 'latin1' : 'utf8');
   const lines = [`${request.method} ${request.target}${request.version === '' ? '' : ` ${request.version}`}`];
-  if (request.host === 'ok') lines.push('Host: 127.0.0.1');
-  else if (request.host === 'twice') lines.push('Host: 127.0.0.1', 'Host: example.com');
-  else if (request.host === 'empty') lines.push('Host:');
-  for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
-  lines.push(...FRAMING_LINES[request.framing](body.length));
+  lines.push(...HOST_LINES[request.host], ...request.headers.map(([name, value]) => `${name}: ${value}`), ...FRAMING_LINES[request.framing](body.length));
   const chunked = request.framing === 'chunked' || request.framing === 'bad-chunk';
   const payload = !chunked
     ? body
@@ -113,7 +107,7 @@ function serialize(request: FuzzRequest): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
-/** Live values for the markers, kept current from the mock's own answers. */
+/** Live values for the markers, kept current from the mock's answers; `timeoutMs` bounds each exchange, its own included. */
 export class FuzzSession {
   readonly authUrl: string;
   readonly baseUrl: string;
@@ -124,7 +118,6 @@ export class FuzzSession {
     provider: { latest: undefined, stale: [] },
   };
 
-  /** @param timeoutMs bound of each exchange, the session's own requests included. */
   constructor(urls: { authUrl: string; baseUrl: string }, timeoutMs: number) {
     this.authUrl = urls.authUrl;
     this.baseUrl = urls.baseUrl;
@@ -148,16 +141,24 @@ export class FuzzSession {
       timeoutMs: this.#timeoutMs,
       head: resolved.method === 'HEAD',
     });
-    if (outcome.kind === 'response') this.#observe(original, outcome.status, outcome.body);
+    const auth = original.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
+    const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
+    if (outcome.kind !== 'response' || pooled === undefined) return outcome;
+    // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
+    if (outcome.status === 401) this.#pool = undefined;
+    if (outcome.status === 200 && (pooled === 'org' || pooled === 'provider') && original.target.startsWith('/api/v2/content'))
+      this.#learnCursor(pooled, outcome.body.toString('utf8'));
     return outcome;
   }
 
   /** A problem with the mock right now, or undefined: a token request and a listing must both succeed. */
   async alive(): Promise<string | undefined> {
-    const token = await this.#issue('check');
-    if (typeof token !== 'string') return `a valid token request was answered ${token.status}${token.detail}`;
-    const page = await this.#get('/api/v2/content?limit=1', token);
-    return page.status === 200 ? undefined : `a valid listing was answered ${page.status}${page.detail}`;
+    try {
+      const page = await this.#get('/api/v2/content?limit=1', await this.#issue('check'));
+      return page.status === 200 ? undefined : `a valid listing was answered ${page.status}: ${page.text.slice(0, 200)}`;
+    } catch (error) {
+      return `${(error as Error).message} (${String((error as Error).cause ?? '')})`;
+    }
   }
 
   async #value(kind: string, who: string, op: string | undefined, n: number): Promise<string> {
@@ -170,49 +171,27 @@ export class FuzzSession {
     if (kind === 'refresh') return this.#issueOr(who === 'org' ? 'org' : 'target', 'refresh_token');
     const owner = who as CursorOwner;
     const cursors = this.#cursors[owner];
-    if (cursors.latest === undefined) await this.#startWalk(owner);
+    if (cursors.latest === undefined) this.#learnCursor(owner, (await this.#get('/api/v2/content?limit=1', (await this.#pooled())[owner])).text);
     const latest = cursors.latest ?? 'no-cursor';
-    switch (op) {
-      case 'stale':
-        return cursors.stale[n % Math.max(1, cursors.stale.length)] ?? flip(latest, n);
-      case 'flip':
-        return flip(latest, n);
-      case 'cut':
-        return latest.slice(0, n % Math.max(1, latest.length));
-      case 'extend':
-        return `${latest}${B64URL[n % B64URL.length]}`;
-      default:
-        return latest;
-    }
+    const tampered: Record<CursorOp, () => string> = {
+      latest: () => latest,
+      stale: () => cursors.stale[n % Math.max(1, cursors.stale.length)] ?? flip(latest, n),
+      flip: () => flip(latest, n),
+      cut: () => latest.slice(0, n % Math.max(1, latest.length)),
+      extend: () => `${latest}${B64URL[n % B64URL.length]}`,
+    };
+    return tampered[op as CursorOp]();
   }
 
   async #pooled(): Promise<Record<PoolKey, string>> {
-    if (this.#pool === undefined) {
-      const pool: Partial<Record<PoolKey, string>> = {};
-      for (const key of ['org', 'provider', 'limited', 'narrow'] as const) pool[key] = await this.#issueOr(key);
-      this.#pool = pool as Record<PoolKey, string>;
-    }
+    this.#pool ??= Object.fromEntries(await Promise.all(POOL_KEYS.map(async (key) => [key, await this.#issueOr(key)]))) as Record<PoolKey, string>;
     return this.#pool;
   }
 
-  async #startWalk(owner: CursorOwner): Promise<void> {
-    const token = (await this.#pooled())[owner];
-    const page = await this.#get('/api/v2/content?limit=1', token);
-    this.#learnCursor(owner, page.body);
-  }
-
-  #observe(request: FuzzRequest, status: number, body: Buffer): void {
-    const auth = request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
-    const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
-    // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
-    if (pooled !== undefined && status === 401) this.#pool = undefined;
-    if (status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content')) this.#learnCursor(pooled, body);
-  }
-
-  #learnCursor(owner: CursorOwner, body: Buffer): void {
+  #learnCursor(owner: CursorOwner, body: string): void {
     let next: string | null = null;
     try {
-      const link = (JSON.parse(body.toString('utf8')) as { links?: { next?: unknown } }).links?.next;
+      const link = (JSON.parse(body) as { links?: { next?: unknown } }).links?.next;
       if (typeof link === 'string') next = new URL(link).searchParams.get('next');
     } catch {
       // Not a page: nothing to learn.
@@ -226,34 +205,28 @@ export class FuzzSession {
   }
 
   /** A fresh token of a session key, or a placeholder when the mock refuses one (the request still goes out). */
-  async #issueOr(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
-    const issued = await this.#issue(key, field);
-    return typeof issued === 'string' ? issued : `unavailable-${key}`;
+  #issueOr(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
+    return this.#issue(key, field).catch(() => `unavailable-${key}`);
   }
 
-  async #issue(
-    key: keyof typeof SESSION_KEYS,
-    field: 'access_token' | 'refresh_token' = 'access_token',
-  ): Promise<string | { status: number | string; detail: string }> {
-    const k = SESSION_KEYS[key];
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: k.id, client_secret: `${k.id}-secret`, scope: k.scope }).toString();
-    const outcome = await rawExchange(
-      this.authUrl,
-      Buffer.from(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`),
-      { timeoutMs: this.#timeoutMs },
-    );
-    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}` };
-    if (outcome.status !== 200) return { status: outcome.status, detail: `: ${outcome.body.toString('utf8').slice(0, 200)}` };
-    const value = (JSON.parse(outcome.body.toString('utf8')) as Record<string, unknown>)[field];
-    return typeof value === 'string' ? value : { status: 200, detail: `without ${field}` };
+  /** A token of a session key; the mock's answer in the error when it refuses. */
+  async #issue(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
+    const { id, scope } = SESSION_KEYS[key];
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: `${id}-secret`, scope }).toString();
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const { status, text } = await this.#fetch(`${this.authUrl}/oauth/token`, { method: 'POST', headers, body });
+    const value = status === 200 ? (JSON.parse(text) as Record<string, unknown>)[field] : undefined;
+    if (typeof value !== 'string') throw new Error(`a valid token request was answered ${status} without ${field}: ${text.slice(0, 200)}`);
+    return value;
   }
 
-  async #get(path: string, token: string): Promise<{ status: number | string; detail: string; body: Buffer }> {
-    const outcome = await rawExchange(this.baseUrl, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`), {
-      timeoutMs: this.#timeoutMs,
-    });
-    if (outcome.kind !== 'response') return { status: outcome.kind, detail: `: ${outcome.detail}`, body: Buffer.alloc(0) };
-    return { status: outcome.status, detail: outcome.status === 200 ? '' : `: ${outcome.body.toString('utf8').slice(0, 200)}`, body: outcome.body };
+  #get(path: string, token: string): Promise<{ status: number; text: string }> {
+    return this.#fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  }
+
+  async #fetch(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
+    return { status: res.status, text: await res.text() };
   }
 }
 
@@ -269,10 +242,8 @@ function flip(text: string, at: number): string {
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
 /**
- * What is wrong with the answer to `request`, or undefined. The properties: an answer at all (no
- * hang, no bare close), never a 5xx, and every 4xx a JSON body of the origin's error shape that
- * says what was wrong (the api origin's `errors[0]` with its status and a detail, naming the
- * parameter when it is about one; the auth origin's OAuth `error` and `error_description`).
+ * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never
+ * be a 5xx, and every 4xx must be a JSON body of the origin's error shape saying what was wrong.
  */
 export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
   if (outcome.kind === 'closed' && abandoned(request)) return undefined;
@@ -293,12 +264,9 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
 }
 
 /**
- * Whether the client broke off its own request in a way node answers by closing the connection,
- * before any handler of the mock can answer. A body shorter than its Content-Length followed by the
- * client closing its side is usually reported (400), but not when the head asked for an Upgrade:
- * node then stops parsing at the first framing error without a word (a bad chunk too), and the
- * request ends with the connection (or, if the client keeps it open, with a 408 at the request
- * timeout). Nobody is left to read an answer.
+ * Whether the client broke off its own request so that node closes the connection before the mock
+ * can answer: a body shorter than its Content-Length, or a bad chunk after an Upgrade head (node then
+ * stops parsing without a word). Nobody is left to read an answer.
  */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;
@@ -331,10 +299,7 @@ function oauthShapeProblem(status: number, value: unknown): string | undefined {
 
 const SECRETS = FUZZ_CLIENTS.map((c) => c.secret);
 
-/**
- * One line for a report: the generated request (markers, not the live tokens they stood for),
- * bounded, the fuzz keys' secrets redacted (mock-only, but no secret goes into a report).
- */
+/** One line for a report: the generated request with its markers, bounded, the fuzz keys' secrets redacted. */
 export function showRequest(request: FuzzRequest): string {
   let text = serialize(request).toString('latin1');
   for (const secret of SECRETS) text = text.split(secret).join('<secret>');

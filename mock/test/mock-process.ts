@@ -1,45 +1,43 @@
 /**
- * Node child processes that say they are up with a first stdout line: the mock, started as `npm run
- * mock` starts it (or with faults, as `mock/faults/cli.ts` does), for `npm run fuzz`, `npm run soak`,
- * `npm test` and the real-k6 runs of load/k6-runs.test.ts, and the servers the bench measures. A crash
- * shows as an exit instead of taking the driver down with it, the driver's own work does not share the
- * child's event loop, and the child's memory is its own.
+ * Node child processes that say they are up with a first stdout line: the mock (or its faults CLI) for
+ * the tools and the real-k6 runs, and the servers the bench measures. In a child a crash shows as an
+ * exit, and the driver's work shares neither its event loop nor its memory.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 import type { ClientConfig } from '../clients.ts';
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;
 const STDERR_TAIL = 2_000;
-/** Request log lines kept (`--log`): more than any run of the suite makes. */
+/** Request log lines kept: more than any run of the suite makes. */
 const MAX_LOG_LINES = 100_000;
 
-/** The CLI a mock process runs: the mock's own, or the one that switches faults on (`--fault <name>`). */
 const MOCK_ENTRIES = { mock: 'mock/cli.ts', faults: 'mock/faults/cli.ts' } as const;
 
 export interface MockProcessOptions {
-  /** Flags for the node process itself (V8 options). Default none. */
+  /** V8 options of the node process. */
   readonly nodeFlags?: readonly string[];
-  /** Which CLI: `faults` takes `--fault <name>` flags. Default `mock`. */
+  /** `faults`: the CLI that takes `--fault <name>`. */
   readonly entry?: keyof typeof MOCK_ENTRIES;
 }
 
-/** A node child process that says it is up with a first line on stdout. */
 export interface NodeChild {
   readonly pid: number;
-  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}, the bench's bare server's {"url"}). */
+  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}). */
   readonly ready: string;
   /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
   ended(): string | undefined;
   /** The last lines it wrote on stderr. */
   stderrTail(): string;
-  /** Resident memory in KiB from /proc/<pid>/status: VmRSS now, VmHWM its peak; NaN where /proc is not available. */
+  /** Resident memory in KiB: VmRSS now, VmHWM its peak; NaN without /proc. */
   memoryKiB(field: 'VmRSS' | 'VmHWM'): number;
-  /** CPU seconds used so far, from /proc/<pid>/stat (NaN elsewhere). */
+  /** CPU seconds used so far; NaN without /proc. */
   cpuSeconds(): number;
   /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
   stop(): Promise<void>;
@@ -64,10 +62,7 @@ export function clientsFile(clients: readonly ClientConfig[]): string {
   return file;
 }
 
-/**
- * Children still running, killed when the driver exits: one exit listener for all of them (a driver may
- * run a dozen at once, and Node warns past ten listeners).
- */
+/** Children still running, killed when the driver exits: one listener for all (Node warns past ten). */
 const running = new Set<ChildProcessWithoutNullStreams>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -78,17 +73,13 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((child) => stopChild(child)));
 }
 
-function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
+async function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
   running.delete(child);
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  clearTimeout(kill);
 }
 
 function procFile(pid: number, file: 'stat' | 'status'): string {
@@ -99,67 +90,52 @@ function procFile(pid: number, file: 'stat' | 'status'): string {
   }
 }
 
-/** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees every chunk of its stderr. */
-export function startNode(name: string, args: readonly string[], onStderr: (chunk: string) => void = () => {}): Promise<NodeChild> {
+/** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees each line of its stderr. */
+export async function startNode(name: string, args: readonly string[], onStderr: (line: string) => void = () => {}): Promise<NodeChild> {
   const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
-  // The driver must never leave a child behind, whatever way it ends.
   running.add(child);
   let stderr = '';
   let status: string | undefined;
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = `${stderr}${chunk}`.slice(-STDERR_TAIL);
-    onStderr(chunk);
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    stderr = `${stderr}${line}\n`.slice(-STDERR_TAIL);
+    onStderr(line);
   });
-  const exited = new Promise<void>((resolve) =>
-    child.on('exit', (code, signal) => {
-      status = signal ? `signal ${signal}` : `exit code ${code}`;
-      running.delete(child);
-      resolve();
-    }),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const failed = (why: string) => {
-      clearTimeout(timer);
-      void stopChild(child);
-      reject(new Error(`${name} ${why}; its stderr ended with: ${stderr.trim() || '(nothing)'}`));
-    };
-    const timer = setTimeout(() => failed(`printed no ready line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    void exited.then(() => failed(`exited before it was ready (${status})`));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (out.includes('\n')) return; // ready already; the pipe keeps draining
-      out += chunk;
-      if (!out.includes('\n')) return;
-      clearTimeout(timer);
-      const pid = child.pid as number;
-      resolve({
-        pid,
-        ready: out.slice(0, out.indexOf('\n')),
-        ended: () => status,
-        stderrTail: () => stderr,
-        memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
-        // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
-        cpuSeconds: () => {
-          const stat = procFile(pid, 'stat');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return (Number(fields[11]) + Number(fields[12])) / 100;
-        },
-        stop: () => stopChild(child),
-      });
-    });
+  child.on('exit', (code, signal) => {
+    status = signal ? `signal ${signal}` : `exit code ${code}`;
+    running.delete(child);
   });
+  const exited = once(child, 'exit').then(() => Promise.reject(new Error(`exited before it was ready (${status})`)));
+  // Later lines are read and dropped, so that the pipe keeps draining.
+  const firstLine = once(createInterface({ input: child.stdout }), 'line', { signal: AbortSignal.timeout(START_TIMEOUT_MS) });
+  const ready = await Promise.race([firstLine, exited]).catch(async (error: Error) => {
+    await stopChild(child);
+    const why = error.name === 'AbortError' ? `printed no ready line within ${START_TIMEOUT_MS / 1000} s` : error.message;
+    throw new Error(`${name} ${why}; its stderr ended with: ${stderr.trim() || '(nothing)'}`);
+  });
+  exited.catch(() => {});
+  const pid = child.pid as number;
+  return {
+    pid,
+    ready: String(ready[0]),
+    ended: () => status,
+    stderrTail: () => stderr,
+    memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
+    // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
+    cpuSeconds: () => {
+      const stat = procFile(pid, 'stat');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
+    stop: () => stopChild(child),
+  };
 }
 
 /** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
 export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
   const { nodeFlags = [], entry = 'mock' } = options;
-  let partial = '';
   const log: string[] = [];
-  // No port flags: the CLI's ports default to free ones, and --host-name takes --port instead.
-  const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (chunk) => {
-    const lines = `${partial}${chunk}`.split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
+  const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (line) => {
+    if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
   });
   const urls = JSON.parse(child.ready) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
   return { ...child, ...urls, requestLog: () => [...log] };

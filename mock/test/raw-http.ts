@@ -15,11 +15,7 @@ export interface RawResponse {
   readonly body: Buffer;
 }
 
-/**
- * What came back instead of a response: `hang` (nothing complete within the timeout), `closed`
- * (the server closed or reset the connection without a complete answer), `refused` (nobody listens:
- * the server is gone), `garbled` (bytes that are not an HTTP response).
- */
+/** Instead of a response: nothing complete within the timeout, a close or reset first, nobody listening, or bytes not HTTP. */
 interface RawFailure {
   readonly kind: 'hang' | 'closed' | 'refused' | 'garbled';
   readonly detail: string;
@@ -27,17 +23,10 @@ interface RawFailure {
 
 export type RawOutcome = RawResponse | RawFailure;
 
-export interface RawOptions {
-  /** Whole exchange, connect to last byte. */
-  readonly timeoutMs: number;
-  /** A HEAD request: the response carries no body whatever Content-Length says. */
-  readonly head?: boolean;
-}
-
 const HEAD_END = Buffer.from('\r\n\r\n');
 
-/** Sends `bytes` to `origin` (`http://host:port`) and reads one final response. */
-export function rawExchange(origin: string, bytes: Buffer, options: RawOptions): Promise<RawOutcome> {
+/** Sends `bytes` to `origin` (`http://host:port`) and reads one final response within `timeoutMs`; `head`: it carries no body. */
+export function rawExchange(origin: string, bytes: Buffer, options: { timeoutMs: number; head?: boolean }): Promise<RawOutcome> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve) => {
     let settled = false;
@@ -55,25 +44,19 @@ export function rawExchange(origin: string, bytes: Buffer, options: RawOptions):
       options.timeoutMs,
     );
     socket.on('connect', () => socket.end(bytes));
+    const head = options.head === true;
+    // At the end a reset may still follow a complete answer (the server closed with our unread bytes in its buffer).
+    const ended = (why: string) => finish(parseResponse(received, head, true) ?? { kind: 'closed', detail: `${why} after ${received.length} bytes` });
     socket.on('data', (chunk: Buffer) => {
       received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
-      const parsed = parseResponse(received, options.head === true, false);
+      const parsed = parseResponse(received, head, false);
       if (parsed !== undefined) finish(parsed);
     });
-    socket.on('end', () => finish(parseResponse(received, options.head === true, true) ?? closedEarly(received)));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED') return finish({ kind: 'refused', detail: `connection refused by ${origin}` });
-      // A reset may follow a complete answer (the server closed with our unread bytes in its buffer).
-      finish(
-        parseResponse(received, options.head === true, true) ?? { kind: 'closed', detail: `${error.code ?? error.message} after ${received.length} bytes` },
-      );
-    });
-    socket.on('close', () => finish(parseResponse(received, options.head === true, true) ?? closedEarly(received)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNREFUSED' ? finish({ kind: 'refused', detail: `connection refused by ${origin}` }) : ended(error.code ?? error.message),
+    );
+    socket.on('close', () => ended('closed without a complete response'));
   });
-}
-
-function closedEarly(received: Buffer): RawFailure {
-  return { kind: 'closed', detail: `the connection closed after ${received.length} bytes without a complete response` };
 }
 
 /** The first final (non-1xx) response in `data`; undefined while incomplete (at `eof`, incomplete is garbled or closed). */

@@ -6,6 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { text } from 'node:stream/consumers';
 
 export interface HttpsAnswer {
   readonly status: number;
@@ -32,15 +33,7 @@ export function httpsRequest(url: string, o: HttpsRequest = {}): Promise<HttpsAn
     const req = request(
       url,
       { method: o.method ?? 'GET', headers: o.headers, ca: o.ca, lookup: loopbackLookup, agent: false, timeout: REQUEST_TIMEOUT_MS },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-        res.on('error', reject);
-      },
+      (res) => void text(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body }), reject),
     );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${REQUEST_TIMEOUT_MS} ms`)));
     req.on('error', reject);

@@ -5,6 +5,7 @@
  * Clock advances stay small when valid, so that the session's tokens outlive the run.
  */
 import fc from 'fast-check';
+import { CONTENT_ATTRIBUTE_NAMES } from '../../../schemas/registry.ts';
 import { type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
 import { anyBody, contentType, framing } from './http.arbitrary.ts';
 
@@ -57,26 +58,13 @@ const advanceSeconds = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom<unknown>(-1, -0.5, 1e300, 8.64e15, '10', null, true, [], {}, 'Infinity') },
 );
 
-const ATTRIBUTE_NAMES = [
-  'title',
-  'summary',
-  'is-obsolete',
-  'duration',
-  'created-at',
-  'modified-at',
-  'publish-date',
-  'provider',
-  'language',
-  'nope',
-  '__proto__',
-];
 const attributeValue = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.boolean(),
   fc.double(),
   fc.constantFrom<unknown>(null, [], {}, '2024-01-01T00:00:00.5', '9999-99-99T99:99:99.9999999', '2024-01-01T00:00:00Z', 1e308),
 );
-const attributes = fc.dictionary(fc.constantFrom(...ATTRIBUTE_NAMES), attributeValue, { maxKeys: 4 });
+const attributes = fc.dictionary(fc.constantFrom(...CONTENT_ATTRIBUTE_NAMES, 'nope', '__proto__'), attributeValue, { maxKeys: 4 });
 
 const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> = fc.oneof(
   {

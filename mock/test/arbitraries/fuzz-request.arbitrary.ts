@@ -1,7 +1,4 @@
-/**
- * The fuzz mix: one bad request of any kind, weighted towards the routes with the most parsing
- * (token forms and listing queries), with raw oddities for every route.
- */
+/** The fuzz mix: a bad request of any kind, weighted towards the most parsing (token forms, listing queries). */
 import fc from 'fast-check';
 import type { FuzzRequest } from '../fuzz-harness.ts';
 import { controlRequest, logoutRequest } from './control-request.arbitrary.ts';
