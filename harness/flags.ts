@@ -1,10 +1,6 @@
 /**
- * The command lines of the npm scripts: `--help` and `-h` answered with the script's usage text on
- * stdout and exit 0 (before any flag is read, so a script asked for help does nothing else), the
- * pointer to `--help` a refused command line ends with, and the integer flags of `npm run fuzz` and
- * `npm run soak` (`--name value` or `--name=value`), read by node:util parseArgs, whose usage text
- * is generated from their spec table; a bad one exits 2 with a sentence naming the flag and its bounds.
- * Every command but the mock's ends through `runMain`.
+ * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util
+ * parseArgs with usage text generated from their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
  */
 import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
 
