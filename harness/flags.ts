@@ -36,22 +36,14 @@ export function answerHelp(args: readonly string[], usage: string): void {
   process.exit(0);
 }
 
-/**
- * For a script that reads no argument: `--help` answered, and any other argument refused with a
- * sentence (returned; undefined when there is none), since one given would be ignored without a word
- * and its caller would believe it did something. `name` is how the sentence names the script.
- */
+/** For a script that reads no argument: `--help` answered, any other argument refused with the sentence returned. */
 export function refuseArguments(script: string, name: string, args: readonly string[], usage: string): string | undefined {
   answerHelp(args, usage);
   if (args.length === 0) return undefined;
   return `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
 }
 
-/**
- * node:util parseArgs for `npm run <script>`: `--help` and `-h` answered first (parseArgs would
- * refuse them as unknown), and a command line parseArgs refuses thrown as its own sentence with the
- * help pointer appended.
- */
+/** node:util parseArgs for `npm run <script>`, `--help` answered first; a refusal thrown with the help pointer. */
 export function parseCommandLine<T extends ParseArgsConfig & { args: readonly string[] }>(
   script: string,
   usage: string,
