@@ -1,11 +1,6 @@
 /**
- * One runner for every test of the project: the mock's, the schemas', the load libraries' unit tests
- * (project `unit`) and the contract suite (projects `contract*`, composed in specs/fixtures/).
- *
- * Paths of reports and results are resolved against the working directory, as
- * harness/report/summary-reporter.ts does: npm scripts run from the repository root, and the suite's own
- * child runs (specs/self/safety.spec.ts, specs/self/self-check.spec.ts) run in a temporary directory so that
- * nothing of theirs lands in this run's reports.
+ * One runner for every test: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`).
+ * Report paths resolve against the working directory, so the suite's child runs, started in a temporary one, write none here.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -20,39 +15,25 @@ import { selectsContract } from './harness/preflight/global-setup.ts';
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
-/**
- * What this run is pointed at, named in every report (no secret in it) by the summary reporter. Not
- * in config `metadata`: the HTML report shows custom metadata only behind a URL flag
- * (`show-metadata-other`), and an empty "Metadata" toggle otherwise; its title names the target.
- */
+// What this run is pointed at (no secret in it), named in every report by the summary reporter: not in config
+// `metadata`, which the HTML report shows only behind a URL flag.
 const target = describeTarget(suite);
 const HTML_DIR = path.resolve('reports', 'html');
 const JUNIT_FILE = path.resolve('reports', 'junit.xml');
 const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
-// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this), and on each
-// testcase as the `lp.target` property (an annotation of specs/fixtures). A child run does not inherit it
-// (harness/self-check/child-run.ts clears PLAYWRIGHT_*).
+// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this); a child run
+// does not inherit it (child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
 // The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
 const SERIAL = /@quota|@serial/;
-/**
- * The contract projects run the specs of the API (specs/*.spec.ts) and nothing else. Tests a target
- * cannot serve (a need unmet, LP_FULL unset) are not left out here but skipped by their fixture with a
- * sentence, so the run's report can say which rules it did not check, and why. The suite's tests of
- * itself (specs/self/) are the `self` project's: they start embedded mocks of their own whatever the
- * target, so `npm test` runs them and `npm run contract` does not.
- */
+// Tests a target cannot serve are not left out here but skipped by their fixture with a sentence, so the report
+// says which rules it did not check, and why.
 const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
 const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
-/**
- * Traces are off for the contract projects, on purpose: a trace of an APIRequestContext records every
- * request header, Authorization: Bearer included, and Playwright offers no way to redact it. The
- * failure messages (requests named, bodies redacted) and the HTML report carry what a trace would
- * show; specs/self/safety.spec.ts checks that no report, result file or log of a run holds a secret.
- */
+// Traces off: a trace of an APIRequestContext records every request header, Authorization included, unredacted.
 const contractUse = { trace: 'off' } as const;
 
 export default defineConfig({

@@ -1,10 +1,6 @@
 /**
- * The command lines of the npm scripts: `--help` and `-h` answered with the script's usage text on
- * stdout and exit 0 (before any flag is read, so a script asked for help does nothing else), the
- * pointer to `--help` a refused command line ends with, and the integer flags of `npm run fuzz` and
- * `npm run soak` (`--name value` or `--name=value`), read by node:util parseArgs, whose usage text
- * is generated from their spec table; a bad one exits 2 with a sentence naming the flag and its bounds.
- * Every command but the mock's ends through `runMain`.
+ * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util
+ * parseArgs with usage text generated from their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
  */
 import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
 
@@ -40,22 +36,14 @@ export function answerHelp(args: readonly string[], usage: string): void {
   process.exit(0);
 }
 
-/**
- * For a script that reads no argument: `--help` answered, and any other argument refused with a
- * sentence (returned; undefined when there is none), since one given would be ignored without a word
- * and its caller would believe it did something. `name` is how the sentence names the script.
- */
+/** For a script that reads no argument: `--help` answered, any other argument refused with the sentence returned. */
 export function refuseArguments(script: string, name: string, args: readonly string[], usage: string): string | undefined {
   answerHelp(args, usage);
   if (args.length === 0) return undefined;
   return `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
 }
 
-/**
- * node:util parseArgs for `npm run <script>`: `--help` and `-h` answered first (parseArgs would
- * refuse them as unknown), and a command line parseArgs refuses thrown as its own sentence with the
- * help pointer appended.
- */
+/** node:util parseArgs for `npm run <script>`, `--help` answered first; a refusal thrown with the help pointer. */
 export function parseCommandLine<T extends ParseArgsConfig & { args: readonly string[] }>(
   script: string,
   usage: string,

@@ -20,7 +20,7 @@ const BAD_AUTHORIZATIONS: readonly BadAuthorization[] = [
   { title: 'a malformed header (Bearer without a token)', header: async () => 'Bearer' },
   { title: 'a malformed header (another scheme)', header: async (tokens) => `Basic ${Buffer.from(`${tokens.key().clientId}:x`).toString('base64')}` },
   { title: 'an unknown token', header: async () => `Bearer ${'unknown0'.repeat(5)}` },
-  { title: 'a valid token with one character changed', header: async (tokens) => `Bearer ${changeOneCharacter((await tokens.shared()).accessToken)}` },
+  { title: 'a valid token with one character changed', header: async (tokens) => `Bearer ${changeOneCharacter((await tokens.forScopes()).accessToken)}` },
 ];
 
 for (const endpoint of RESOURCE_ENDPOINTS) {

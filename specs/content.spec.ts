@@ -1,11 +1,7 @@
 /**
- * Document, Endpoints 3 "List content items" and Resources (envelope, resource object, content item
- * attributes). Every page of every test is judged by the envelope, item and link rules where it comes
- * (harness/verdict/response-rules.ts); these tests ask for the pages that show them. `limit`'s default and
- * maximum are the platform docs' (100 and 1000): a platform rule, and so is what happens outside
- * them (a 4xx or a page within the bounds). The contract is that a page holds at most `limit` items.
- * The document shows no maximum, so a legal service may refuse any page size the suite picks: every
- * page asked for here has a size the target serves (servedLimit), at most the one the test wants.
+ * Content pages: every page of every test is judged by the envelope, item and link rules where it comes; these tests
+ * ask for the pages that show them. The document shows no maximum page size, so every page asked for here has a size
+ * the target serves (servedLimit).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';

@@ -1,11 +1,6 @@
 /**
- * Document, Endpoints 2 "Log out", Authentication 9, and the state table (token valid → logout →
- * token expired: the access token, and the refresh token if provided, expire immediately). The request
- * body and the response are not shown: the suite sends `{}` (or the refresh token) as JSON, and the
- * platform's answers (a 2xx; a refusal without a token) are platform rules. A logged-out token is
- * refused with a 4xx and no data (contract; the platform's 401 a platform rule).
- * These tests end tokens of their own and run alone (@serial): a service may hand the same live token
- * to every request for the same scopes, so a logout here could end a token other tests are using.
+ * Logout. These tests end tokens of their own and run alone (@serial): a service may hand the same live token to every
+ * request for the same scopes, so a logout here could end a token other tests are using.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';

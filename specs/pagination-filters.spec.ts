@@ -1,12 +1,7 @@
 /**
- * Document, List content items: "filter parameters exist, including filtering by date". Their names
- * and meaning are the platform docs' (contracts/endpoints.ts CONTENT_FILTERS): start_date created
- * from, end_date created before, modified_after / modified_before on modified-at, all `yyyy-mm-dd`;
- * so every filter check is a platform rule, and a service that refuses or ignores these names is a
- * platform deviation. The walk itself keeps the document's traversal rules whatever its query (contract).
- * A filtered walk is judged against an unfiltered one (harness/walks/filter-oracle.ts): every item it
- * returns passes the filters by its own timestamps, every item that passes is returned, and an item
- * on a boundary day may go either way (the notes do not say how the service reads it).
+ * Date filters: their names and meaning are the platform's (CONTENT_FILTERS), so every filter check is a platform
+ * rule; the walk itself keeps the document's rules whatever its query. A filtered walk is judged against an
+ * unfiltered one (filter-oracle.ts), an item on a boundary day going either way.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';

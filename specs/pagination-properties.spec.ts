@@ -1,18 +1,8 @@
 /**
- * fast-check query permutations: whatever the query of GET /api/v2/content (arbitraries/
- * query.arbitrary.ts: limit at its edges and beyond, each date filter present or absent around the
- * data's range, parameters shuffled or given twice, brackets encoded or not), a walk keeps every
- * traversal invariant of the document (contracts/rules/walk.ts; a contract failure), and the platform's
- * filters keep their meaning (harness/walks/filter-oracle.ts, against an unfiltered walk) or the query is
- * refused with a 4xx where the platform would refuse it (platform deviations, not failures). harness/walks/query-oracle.ts
- * judges each run.
- *
- * Requests: the oracle walks the data in pages of 1000 (one request for the mock's 250 items), then
- * each run sends at most RUN_PAGES requests (a longer walk is checked on its first RUN_PAGES pages,
- * its completeness not), plus one unfiltered walk when it finds an item missing. The default
- * DEFAULT_RUNS × RUN_PAGES + 1 = 41 requests at most is a fifth of the default rate of 200 a minute,
- * shared with the rest of the suite. Shrinking a failure spends at most SHRINK_REQUESTS more.
- * LP_PROPERTY_RUNS sets the runs; a failure prints its seed, which LP_PROPERTY_SEED replays.
+ * fast-check query permutations: whatever the query of the content list, a walk keeps every rule of the walk and the
+ * filters keep their meaning against an unfiltered walk, or the query is refused where the platform would refuse it
+ * (query-oracle.ts judges each run). Budget: DEFAULT_RUNS × RUN_PAGES + 1 = 41 requests at most, a fifth of the default
+ * rate of 200 a minute, and SHRINK_REQUESTS more to shrink a failure. A failure prints its seed (LP_PROPERTY_SEED).
  */
 import fc from 'fast-check';
 import { contentQuery, describeQuery } from '../harness/arbitraries/query.arbitrary.ts';

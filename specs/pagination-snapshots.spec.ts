@@ -1,13 +1,7 @@
 /**
- * Document, List content items, pagination rules 1 and 4, and the snapshot rows of the state table:
- * the first request takes a snapshot of the data set; a request with `next` within 2 minutes of the
- * previous request of the set continues it; after 2 minutes without one it is obsolete. The status
- * of an obsolete snapshot is not documented: any 4xx (platform docs).
- *
- * The isolation and expiry tests need the control plane (to change the data, to move the clock) and
- * are @serial: they change what every other test would see. Without a control plane, expiry is the
- * real-time @slow test (a little over 2 minutes; LP_FULL=1, `npm run contract:full`). Each walk uses
- * only the newest `next`: the document says nothing of what an older one does.
+ * Snapshots of a list walk. The isolation and expiry tests change the data or move the clock: @serial, with a control
+ * plane; without one, expiry is the real-time @slow test. Each walk uses only the newest `next`: the document says
+ * nothing of what an older one does.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';

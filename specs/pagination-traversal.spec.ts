@@ -1,14 +1,7 @@
 /**
- * Document, List content items, pagination rules 1–3 and 5: a walk sends the first request, then the
- * same request with the newest `next` until the final page (no `next`, a null or empty one, or a
- * trailing empty page: platform docs). Every walk here is checked page by page against the
- * traversal invariants of contracts/pagination.ts: at most `limit` items a page, no item twice, a new
- * `next` each time, an end within ceil(items / limit) pages plus one. The document promises neither
- * full pages before the last nor an order: neither is asserted.
- *
- * The full data set comes from an unfiltered walk in pages of the largest size (the oracle). Against
- * a live service the data may change between two walks: a difference counts only if the data set is
- * unchanged afterwards.
+ * Walks checked page by page by the rules of the walk; the document promises neither full pages before the last nor
+ * an order, so neither is asserted. The full data set comes from an unfiltered walk (the oracle): against a live
+ * service a difference counts only if the data set is unchanged afterwards.
  */
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';

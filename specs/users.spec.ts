@@ -5,10 +5,7 @@
  * harness/verdict/response-rules.ts), and their `limit` is asked for only where the target serves it.
  */
 import { checks, expect, test } from './fixtures/index.ts';
-import { walk } from '../harness/walks/list-walk.ts';
-
-/** Statuses that speak of the token or the rate, not of the query. */
-const NOT_ABOUT_THE_QUERY = [401, 403, 429];
+import { NOT_ABOUT_THE_QUERY, walk } from '../harness/walks/list-walk.ts';
 
 test.describe('a users page', checks(['users.list', 'envelope.shape', 'platform.users-shape'], { needs: ['users-scope'] }), () => {
   test('is a list envelope of resource objects', async ({ api, verdict }) => {

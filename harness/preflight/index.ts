@@ -1,9 +1,6 @@
 /**
- * The preflight, the first thing every contract run does (Playwright's globalSetup,
- * harness/preflight/global-setup.ts), and `npm run profile` and `npm run load` before their own work:
- * the target said plainly on the first line (never a secret), a warning for each `LP_*` name the
- * settings table does not know, and for a remote target three requests that prove the URLs and the
- * key work (probe.ts), so that a wrong setting ends the run at once with one sentence naming it.
+ * The preflight of every contract run, `npm run profile` and `npm run load`: the target on the first line, a warning
+ * for each unknown `LP_*` name, and for a remote target the probe, so a wrong setting ends the run at once.
  */
 import { type Env, settingText, unknownSettingWarnings } from '../../contracts/settings.ts';
 import type { SuiteConfig } from '../target/config.ts';

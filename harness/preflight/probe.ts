@@ -1,18 +1,8 @@
 /**
- * The preflight's requests to a remote target: at most three, each bounded by a short timeout, so a
- * wrong setting costs seconds and one sentence, not minutes of failed tests and a key locked for
- * failed token requests.
- *
- *   1. GET {base_url}/api/v2/content?limit=1 without a token: is the base URL an API host at all?
- *      Asked before any token exists, so a base URL that does not answer never leaves a token alive
- *      (logout is on {base_url}: a token issued then could not be logged out).
- *   2. POST {auth_url}/oauth/token with the key and LP_SCOPES: does the key work?
- *   3. POST {base_url}/oauth/token (logout) with that token: the base URL accepts the auth URL's token
- *      (both name one service), and no token of the preflight is left valid.
- *
- * Any failure ends the probe at once with one sentence naming the setting to fix and what the target
- * answered (status and a short body, redacted). Node's fetch, not Playwright: `npm run load` and
- * `npm run profile` use it too.
+ * The preflight's requests to a remote target, at most three with short timeouts, so a wrong setting costs seconds
+ * and one sentence naming it: a tokenless list request (is the base URL an API host? asked first, so no token is
+ * issued that could not be logged out), a token request (does the key work?), a logout with that token (both URLs
+ * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
 import { Redactor } from '../../contracts/redact.ts';

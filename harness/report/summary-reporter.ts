@@ -1,16 +1,8 @@
 /**
- * The end of every run's output:
- * - what the run checked of the API document, per rule, and what it did not, and why (skip sentences);
- * - what the rate limit cost it: 429s retried outside @quota tests and waits for a window, from the
- *   fixtures' annotations (neither fails, but a run that needs many spends more than its share of the key);
- * - what became of the tokens the workers were issued (their `[tokens]` lines, added up);
- * - the plain closing line CI reads: `N passed, N failed[, N skipped][, N platform deviations]`.
- * It writes the counts, the deviations and the rules' states to reports/summary/<run>.json (so
- * tools/test-all.ts can add up several runs), gives the HTML report a title that states the verdict
- * (read by the html reporter in its own onEnd, which comes after this one's), and writes the rules
- * page `rules.html` beside that report once it exists. Each names the run's target
- * (harness/report/target-description.ts, given by playwright.config.ts as the `target` option); the
- * last lines say where the reports are.
+ * The end of every run's output: what it checked per rule and what not and why, what the rate limit and the tokens
+ * cost it, where the reports are, and the closing line CI reads (`N passed, N failed[, N skipped][, N platform
+ * deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and
+ * the rules page beside it, each naming the run's target.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * What a run was pointed at, in one line: the description every artifact of a contract run carries
- * (the preflight's first line and the summary's last ones, the HTML report's title, rules.html, the
- * JUnit file, the summary JSON, reports/index.html of `npm test`), so that a betatest run never reads as a mock run.
- * Built from the settings alone (harness/target/config.ts), before any request: it states what the
- * run was told, not what the target answered.
- *
- * It never holds a secret: origins are cut to scheme, host and port (a URL's user information, path
- * and query are dropped), only client ids are named, and a configured secret found in it anyway is withheld.
+ * What a run was pointed at, in one line every artifact of a contract run carries, so that a betatest run never reads
+ * as a mock run. Built from the settings alone: what the run was told, not what the target answered. It never holds
+ * a secret: origins are cut to scheme, host and port, only client ids are named, a configured secret is withheld.
  */
 import { DATA_CENTERS, ENVIRONMENTS, HOSTS, hostOf, isProductionUrl } from '../../contracts/environments.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
