@@ -120,20 +120,9 @@ const OAUTH_TITLES: Readonly<Record<string, string>> = {
   invalid_scope: 'Invalid scope.',
 };
 
-/** An error of the auth origin (the token endpoint and its router) in `shape`. */
+/** An error of the auth origin (the token endpoint and its router) in `shape`: the api origin's body but for `oauth`. */
 export function tokenErrorBody(shape: TokenErrorBodyShape, error: OAuthError): ErrorBody {
-  switch (shape) {
-    case 'oauth':
-      return json({ error: error.error, error_description: error.description });
-    case 'errors-array':
-      return errorsArray({ status: error.status, code: error.error, title: OAUTH_TITLES[error.error] ?? phrase(error.status), detail: error.description });
-    case 'problem-json':
-      return json({ type: 'about:blank', title: phrase(error.status), status: error.status, detail: error.description }, PROBLEM_TYPE);
-    case 'empty':
-      return NO_BODY;
-    case 'text':
-      return { contentType: TEXT_TYPE, text: error.description };
-    case 'html':
-      return { contentType: HTML_TYPE, text: gatewayPage(error.status) };
-  }
+  if (shape === 'oauth') return json({ error: error.error, error_description: error.description });
+  const title = OAUTH_TITLES[error.error] ?? phrase(error.status);
+  return apiErrorBody(shape, { status: error.status, code: error.error, title, detail: error.description });
 }

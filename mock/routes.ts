@@ -81,20 +81,12 @@ function served(table: Table): string {
 }
 
 export class Router {
-  readonly #handlers: RouteHandlers;
-  readonly #replies: Replies;
-  readonly #controlReplies: Replies;
-  readonly #control: ControlPlane | undefined;
-  readonly #date: () => string;
+  readonly #o: RouterOptions;
   readonly #tables: Readonly<Record<Origin, Table>> = { auth: tableOf('auth'), api: tableOf('api') };
   readonly #notFound: Readonly<Record<Origin, string>>;
 
   constructor(o: RouterOptions) {
-    this.#handlers = o.handlers;
-    this.#replies = o.replies;
-    this.#controlReplies = o.controlReplies;
-    this.#control = o.control;
-    this.#date = o.date;
+    this.#o = o;
     this.#notFound = {
       auth: `No endpoint at this path: the auth origin serves only ${served(this.#tables.auth)}.`,
       api: `No endpoint at this path: the api origin serves ${served(this.#tables.api)}.`,
@@ -122,10 +114,10 @@ export class Router {
       const name = hostName(req.headers.host);
       if (name === undefined) {
         const detail = `${served}: a request must name one in its Host header.`;
-        return this.#send(res, this.#replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
+        return this.#send(res, this.#o.replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
       }
       const detail = `${served}, not ${JSON.stringify(name.slice(0, 100))} (the Host header's name).`;
-      this.#send(res, this.#replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
+      this.#send(res, this.#o.replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
     };
   }
 
@@ -144,11 +136,11 @@ export class Router {
       return;
     }
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
-    this.#send(res, this.#controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
+    this.#send(res, this.#o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
 
   #send(res: ServerResponse, reply: Reply): void {
-    send(res, reply, this.#date());
+    send(res, reply, this.#o.date());
   }
 
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
@@ -164,7 +156,7 @@ export class Router {
     if (methods !== undefined) {
       const endpoint = methods.get(method);
       if (endpoint === undefined) return this.#send(res, this.#notAllowed(origin, path, [...methods.keys()]));
-      const handler = this.#handlers[endpoint.id];
+      const handler = this.#o.handlers[endpoint.id];
       const search = q < 0 ? '' : url.slice(q + 1);
       if (endpoint.method === 'GET') {
         return this.#send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
@@ -173,7 +165,7 @@ export class Router {
         handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body }),
       );
     }
-    const control = this.#control;
+    const control = this.#o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       const search = q < 0 ? '' : url.slice(q + 1);
       if (!control.takesBody(method)) return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
@@ -182,8 +174,8 @@ export class Router {
     this.#send(
       res,
       origin === 'auth'
-        ? this.#replies.oauth({ status: 404, error: 'invalid_request', description: this.#notFound.auth })
-        : this.#replies.api(apiErrors.notFound(this.#notFound.api)),
+        ? this.#o.replies.oauth({ status: 404, error: 'invalid_request', description: this.#notFound.auth })
+        : this.#o.replies.api(apiErrors.notFound(this.#notFound.api)),
     );
   }
 
@@ -191,8 +183,8 @@ export class Router {
     const detail = `${path} answers ${methods.join(', ')} only.`;
     const allow = ['Allow', methods.join(', ')];
     return origin === 'auth'
-      ? this.#replies.oauth({ status: 405, error: 'invalid_request', description: detail }, allow)
-      : this.#replies.api(apiErrors.methodNotAllowed(detail), allow);
+      ? this.#o.replies.oauth({ status: 405, error: 'invalid_request', description: detail }, allow)
+      : this.#o.replies.api(apiErrors.methodNotAllowed(detail), allow);
   }
 
   #withBody(req: IncomingMessage, res: ServerResponse, who: Origin | 'control', respond: (body: Buffer) => Reply): void {
@@ -205,15 +197,15 @@ export class Router {
     // The rest of an oversized body is never read: close the connection after answering.
     const headers = ['Connection', 'close'];
     const description = `${reason[0]?.toUpperCase()}${reason.slice(1)}.`;
-    if (who === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description }, headers);
+    if (who === 'auth') return this.#o.replies.oauth({ status, error: 'invalid_request', description }, headers);
     const error: ApiError = { status, code: status === 413 ? 'payload-too-large' : 'invalid-body', title: 'Invalid request body.', detail: description };
-    return (who === 'control' ? this.#controlReplies : this.#replies).api(error, headers);
+    return (who === 'control' ? this.#o.controlReplies : this.#o.replies).api(error, headers);
   }
 
   /** A refusal before routing, in the error shape of the origin. */
   #refusal(origin: Origin, status: 400 | 414 | 417, code: string, detail: string, headers: string[] = []): Reply {
-    if (origin === 'auth') return this.#replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
-    return this.#replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
+    if (origin === 'auth') return this.#o.replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
+    return this.#o.replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
   }
 }
 

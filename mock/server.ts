@@ -117,12 +117,7 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
   // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
   // unknown Expect with an empty 417: both get a body naming the problem instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
-    writeRawError(
-      socket,
-      origin,
-      { status: 405, code: 'method-not-allowed', title: 'Method Not Allowed', detail: 'CONNECT is not supported: this is not a proxy.' },
-      hooks,
-    ),
+    writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', hooks),
   );
   server.on('checkExpectation', hooks.expectationFailed);
   return server;
@@ -161,8 +156,7 @@ function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duple
     socket.destroy();
     return;
   }
-  const raw = (status: number, code: string, detail: string) =>
-    writeRawError(socket, origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail }, hooks);
+  const raw = (status: number, code: string, detail: string) => writeRawError(socket, origin, status, code, detail, hooks);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
     else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
@@ -183,15 +177,15 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 }
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
-function writeRawError(socket: Duplex, origin: Origin, error: ApiError, hooks: ServerHooks): void {
+function writeRawError(socket: Duplex, origin: Origin, status: number, code: string, detail: string, hooks: ServerHooks): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const { contentType, text } = hooks.renderRaw(origin, error);
+  const { contentType, text } = hooks.renderRaw(origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail });
   const type = text === '' ? '' : `Content-Type: ${contentType}\r\n`;
   socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nDate: ${hooks.date()}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${hooks.date()}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }
 

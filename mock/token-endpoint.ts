@@ -10,7 +10,7 @@
  */
 import type { Profile } from '../schemas/types.ts';
 import type { Client, ClientDirectory } from './clients.ts';
-import type { OAuthError, OAuthErrorCode } from './errors.ts';
+import type { OAuthError } from './errors.ts';
 import type { Replies, Reply } from './http.ts';
 import type { RateLimit } from './rate-limit.ts';
 import type { Exchange } from './routes.ts';
@@ -75,9 +75,8 @@ export class TokenEndpoint {
     const client = this.#o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
       this.#throttle.record(credentials.id, false);
-      return this.#refuse(
-        this.#refusal('invalid_client', profile.badCredentialsStatus, 'Client authentication failed: unknown client_id or wrong client_secret.'),
-      );
+      const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
+      return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
 
     // From here the request is the client's: where token requests count, it spends its budget.
@@ -103,7 +102,7 @@ export class TokenEndpoint {
     const unheld = scopes.filter((s) => !client.scopes.has(s));
     if (unheld.length > 0) {
       const description = `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.map((s) => s.slice(0, 60)).join(', ')}.`;
-      return this.#refuse(this.#refusal('invalid_scope', profile.unheldScopeStatus, description), headers);
+      return this.#refuse({ status: profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
     this.#throttle.record(client.id, true);
     const live = profile.reuse === 'live-token' ? this.#o.tokens.live(client, scopes) : undefined;
@@ -129,7 +128,8 @@ export class TokenEndpoint {
     const wider = scopes.filter((s) => !grant.scopes.has(s));
     if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; omit it to keep the scopes of the refresh token.'), headers);
     if (wider.length > 0) {
-      return this.#refuse(this.#refusal('invalid_scope', this.#o.profile.unheldScopeStatus, `The refresh token was not granted ${wider.join(', ')}.`), headers);
+      const description = `The refresh token was not granted ${wider.join(', ')}.`;
+      return this.#refuse({ status: this.#o.profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
     this.#o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
     this.#throttle.record(client.id, true);
@@ -148,10 +148,6 @@ export class TokenEndpoint {
     const body = `{"access_token":"${tokens.accessToken}","token_type":"${this.#o.profile.tokenType}","expires_in":${expiresIn},"refresh_token":"${tokens.refreshToken}"}`;
     headers.push('Cache-Control', 'no-store', 'Pragma', 'no-cache');
     return this.#o.replies.json(200, body, headers);
-  }
-
-  #refusal(error: Extract<OAuthErrorCode, 'invalid_client' | 'invalid_scope'>, status: number, description: string): OAuthError {
-    return { status, error, description };
   }
 
   #refuse(error: OAuthError, headers: string[] = []): Reply {

@@ -12,23 +12,19 @@ import { tokenExpired } from '../contracts/lifecycle.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
 
-/** What an access token stands for. */
-export interface AccessGrant {
-  readonly token: string;
+export interface RefreshGrant {
   readonly client: Client;
   /** Exactly the scopes requested when it was issued. */
   readonly scopes: ReadonlySet<string>;
   readonly issuedAtMs: number;
   readonly lifetimeSeconds: number;
-  /** The refresh token issued with it. */
-  readonly refreshToken: string;
 }
 
-export interface RefreshGrant {
-  readonly client: Client;
-  readonly scopes: ReadonlySet<string>;
-  readonly issuedAtMs: number;
-  readonly lifetimeSeconds: number;
+/** What an access token stands for. */
+export interface AccessGrant extends RefreshGrant {
+  readonly token: string;
+  /** The refresh token issued with it. */
+  readonly refreshToken: string;
 }
 
 export interface IssuedTokens {

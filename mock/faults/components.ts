@@ -3,7 +3,8 @@
  * (`tokens`) and bearer authentication with its scope check (`access`).
  */
 import { DEFAULT_CLIENTS } from '../app.ts';
-import type { AccessGrant, IssuedTokens, Tokens } from '../seams.ts';
+import type { EndpointId } from '../../contracts/endpoints.ts';
+import type { AccessGrant, IssuedTokens, MockSeams, Tokens } from '../seams.ts';
 import type { FaultInfo, FaultTable } from './fault.ts';
 
 /** A token store whose tokens, once issued, authenticate until logged out, whatever their age. */
@@ -61,23 +62,21 @@ export const COMPONENT_FAULTS: FaultTable<keyof typeof COMPONENT_FAULT_INFO> = {
       },
     };
   },
-  'scope-not-enforced-content': () => ({
-    seams: {
-      access: (inner) => ({
-        authenticate: (a) => inner.authenticate(a),
-        authorize: (g, endpoint) => (endpoint === 'listContent' ? undefined : inner.authorize(g, endpoint)),
-      }),
-    },
-  }),
-  'scope-not-enforced-users': () => ({
-    seams: {
-      access: (inner) => ({
-        authenticate: (a) => inner.authenticate(a),
-        authorize: (g, endpoint) => (endpoint === 'listUsers' ? undefined : inner.authorize(g, endpoint)),
-      }),
-    },
-  }),
+  'scope-not-enforced-content': () => scopeNotEnforced('listContent'),
+  'scope-not-enforced-users': () => scopeNotEnforced('listUsers'),
 };
+
+/** Any token may call `unchecked`, whatever its scopes. */
+function scopeNotEnforced(unchecked: EndpointId): { seams: MockSeams } {
+  return {
+    seams: {
+      access: (inner) => ({
+        authenticate: (a) => inner.authenticate(a),
+        authorize: (g, endpoint) => (endpoint === unchecked ? undefined : inner.authorize(g, endpoint)),
+      }),
+    },
+  };
+}
 
 /** The store's methods bound to it, to spread into a wrapper that replaces one of them. */
 function bound(inner: Tokens): Tokens {
