@@ -12,15 +12,15 @@
  *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
  *   GET   /_mock/findings       → client findings (mock/client-findings.ts); ?format=junit or /_mock/findings.xml: JUnit XML
  *
- * and the SDK scenarios of mock/sdk-control.ts (GET /_mock/openapi.json, POST /_mock/rate-limit,
- * POST /_mock/tokens/expire, POST /_mock/snapshots/expire), answered there.
+ * and the calls of other modules, each a ControlRoute of its own: the SDK scenarios of mock/sdk-control.ts
+ * (GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire).
  *
  * Nothing here carries a token or a secret: the stats are counts, the profile is behaviour only.
  */
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
-import { SDK_CONTROL_ROUTES, type SdkControl, shown } from './sdk-control.ts';
+import { type SdkControl, shown } from './sdk-control.ts';
 
 export const CONTROL_PREFIX = '/_mock';
 
@@ -42,22 +42,13 @@ export interface ControlRequest {
   readonly search?: string;
 }
 
-/** A control call served by another module (the client findings): its methods and its answer. */
+/** A control call: the methods it answers (405 with Allow for the others) and its answer. */
 export interface ControlRoute {
   readonly methods: readonly string[];
   respond(request: ControlRequest): Reply;
 }
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
-
-/** The methods each control path answers (405 with Allow for the others). */
-const ROUTES: Record<string, readonly string[]> = {
-  [`${CONTROL_PREFIX}/clock`]: ['GET', 'POST'],
-  [`${CONTROL_PREFIX}/reset`]: ['POST'],
-  [`${CONTROL_PREFIX}/content`]: ['POST'],
-  [`${CONTROL_PREFIX}/stats`]: ['GET'],
-  [`${CONTROL_PREFIX}/profile`]: ['GET'],
-};
 
 interface ControlParts {
   readonly clock: VirtualClock;
@@ -68,18 +59,33 @@ interface ControlParts {
   readonly replies: Replies;
   /** The SDK scenario calls; without it their paths are unknown. */
   readonly sdk?: SdkControl;
+  /** Calls served by other modules (the client findings). */
   readonly routes?: Readonly<Record<string, ControlRoute>>;
 }
 
 export class ControlPlane {
   readonly #o: ControlParts;
-  readonly #profile: string;
   readonly #routes: Readonly<Record<string, ControlRoute>>;
 
   constructor(parts: ControlParts) {
     this.#o = parts;
-    this.#profile = JSON.stringify(parts.profile);
-    this.#routes = parts.routes ?? {};
+    const profile = JSON.stringify(parts.profile);
+    const { replies } = parts;
+    this.#routes = {
+      [`${CONTROL_PREFIX}/clock`]: { methods: ['GET', 'POST'], respond: (r) => (r.method === 'GET' ? this.#now() : this.#advance(r.body)) },
+      [`${CONTROL_PREFIX}/reset`]: {
+        methods: ['POST'],
+        respond: () => {
+          parts.reset();
+          return replies.empty(204);
+        },
+      },
+      [`${CONTROL_PREFIX}/content`]: { methods: ['POST'], respond: (r) => this.#change(r.body, (attributes) => parts.content.createContent(attributes), 201) },
+      [`${CONTROL_PREFIX}/stats`]: { methods: ['GET'], respond: () => replies.json(200, JSON.stringify(parts.stats())) },
+      [`${CONTROL_PREFIX}/profile`]: { methods: ['GET'], respond: () => replies.json(200, profile) },
+      ...parts.sdk?.routes,
+      ...parts.routes,
+    };
   }
 
   /** Whether a request for `method path` reads a body (so the router reads it first). */
@@ -89,44 +95,22 @@ export class ControlPlane {
 
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
-    const route = Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
-    if (route !== undefined) {
-      if (route.methods.includes(method)) return route.respond(request);
-      return this.#o.replies.api(apiErrors.methodNotAllowed(`${path} answers ${route.methods.join(', ')}.`), ['Allow', route.methods.join(', ')]);
-    }
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
-    const sdk = this.#o.sdk !== undefined && Object.hasOwn(SDK_CONTROL_ROUTES, path) ? this.#o.sdk : undefined;
-    const allowed = isItem ? ['PATCH'] : sdk ? SDK_CONTROL_ROUTES[path] : ROUTES[path];
-    if (allowed === undefined) {
-      return this.#o.replies.api(
-        apiErrors.notFound(
-          `No control endpoint at ${path.slice(0, 100)}; see GET /_mock/clock, POST /_mock/reset, POST /_mock/content, GET /_mock/stats, GET /_mock/profile${this.#o.sdk ? ', GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire' : ''}${Object.keys(this.#routes).length > 0 ? `, GET ${Object.keys(this.#routes).join(', GET ')}` : ''}.`,
-        ),
-      );
+    const route: ControlRoute | undefined = isItem
+      ? {
+          methods: ['PATCH'],
+          respond: (r) => this.#change(r.body, (a) => this.#o.content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), a), 200),
+        }
+      : Object.hasOwn(this.#routes, path)
+        ? this.#routes[path]
+        : undefined;
+    if (route === undefined) {
+      const known = Object.entries(this.#routes).map(([known, r]) => `${r.methods[0]} ${known}`);
+      return this.#o.replies.api(apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see ${known.join(', ')}.`));
     }
-    if (!allowed.includes(method)) {
-      return this.#o.replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed.join(', ')}.`), ['Allow', allowed.join(', ')]);
-    }
-    if (sdk) return sdk.respond(path, request.body);
-    if (isItem)
-      return this.#change(
-        request.body,
-        (attributes) => this.#o.content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), attributes),
-        200,
-      );
-    switch (path) {
-      case `${CONTROL_PREFIX}/clock`:
-        return method === 'GET' ? this.#now() : this.#advance(request.body);
-      case `${CONTROL_PREFIX}/reset`:
-        this.#o.reset();
-        return this.#o.replies.empty(204);
-      case `${CONTROL_PREFIX}/stats`:
-        return this.#o.replies.json(200, JSON.stringify(this.#o.stats()));
-      case `${CONTROL_PREFIX}/profile`:
-        return this.#o.replies.json(200, this.#profile);
-      default:
-        return this.#change(request.body, (attributes) => this.#o.content.createContent(attributes), 201);
-    }
+    if (route.methods.includes(method)) return route.respond(request);
+    const allowed = route.methods.join(', ');
+    return this.#o.replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed}.`), ['Allow', allowed]);
   }
 
   #now(): Reply {

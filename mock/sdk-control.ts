@@ -1,6 +1,6 @@
 /**
  * The control calls an SDK's test suite needs, one call per scenario, on the /_mock control plane
- * (mock/control.ts routes them here):
+ * (mock/control.ts serves their `routes`):
  *
  *   GET  /_mock/openapi.json      → the OpenAPI 3.1 document (contracts/openapi.ts) with this mock's origins as servers
  *   POST /_mock/rate-limit        {"clientId", "remaining"?: n (default 0)} → the client has n requests left;
@@ -15,26 +15,12 @@
  */
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
+import type { ControlRoute } from './control.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Resources } from './resources.ts';
 import type { TokenStore } from './tokens.ts';
-
-const SDK_CONTROL_PATHS = {
-  openapi: '/_mock/openapi.json',
-  rateLimit: '/_mock/rate-limit',
-  expireTokens: '/_mock/tokens/expire',
-  expireSnapshots: '/_mock/snapshots/expire',
-} as const;
-
-/** The methods each path answers (mock/control.ts answers 405 with Allow for the others). */
-export const SDK_CONTROL_ROUTES: Readonly<Record<string, readonly string[]>> = {
-  [SDK_CONTROL_PATHS.openapi]: ['GET'],
-  [SDK_CONTROL_PATHS.rateLimit]: ['POST'],
-  [SDK_CONTROL_PATHS.expireTokens]: ['POST'],
-  [SDK_CONTROL_PATHS.expireSnapshots]: ['POST'],
-};
 
 /**
  * A sliding window remembers each spent request: spending more than this many at once would cost
@@ -57,24 +43,19 @@ export class SdkControl {
   readonly #o: SdkControlParts;
   /** Built on first request: the origins are known once the mock listens, and never change after. */
   #openapi: string | undefined;
+  /** The calls, for the control plane (mock/control.ts) to serve. */
+  readonly routes: Readonly<Record<string, ControlRoute>> = {
+    '/_mock/openapi.json': {
+      methods: ['GET'],
+      respond: () => this.#o.replies.json(200, (this.#openapi ??= JSON.stringify(buildOpenApiDocument(this.#o.origins())))),
+    },
+    '/_mock/rate-limit': { methods: ['POST'], respond: (r) => this.#spend(r.body) },
+    '/_mock/tokens/expire': { methods: ['POST'], respond: (r) => this.#expireTokens(r.body) },
+    '/_mock/snapshots/expire': { methods: ['POST'], respond: (r) => this.#expireSnapshots(r.body) },
+  };
 
   constructor(parts: SdkControlParts) {
     this.#o = parts;
-  }
-
-  /** Answers a request for one of SDK_CONTROL_ROUTES with an allowed method (mock/control.ts checked both). */
-  respond(path: string, body: Buffer): Reply {
-    switch (path) {
-      case SDK_CONTROL_PATHS.openapi:
-        this.#openapi ??= JSON.stringify(buildOpenApiDocument(this.#o.origins()));
-        return this.#o.replies.json(200, this.#openapi);
-      case SDK_CONTROL_PATHS.rateLimit:
-        return this.#spend(body);
-      case SDK_CONTROL_PATHS.expireTokens:
-        return this.#expireTokens(body);
-      default:
-        return this.#expireSnapshots(body);
-    }
   }
 
   #spend(raw: Buffer): Reply {
