@@ -93,10 +93,24 @@ const MOCK_FLAGS = {
 const MAX_ROWS = 10_000_000;
 const PERIOD_HINT = 'a period like 30s, 2m, 12h or 60d';
 
-function integer(flag: string, text: string, min: number, max: number): Result<number> {
-  if (!/^\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) return fail(`--${flag} must be an integer from ${min} to ${max}, got "${text}".`);
-  return ok(Number(text));
+/** Reads a whole number from `min` to `max` (said as `an integer from min to max` when it is not one). */
+function integer(min: number, max: number): [(text: string) => number | undefined, string] {
+  return [(text) => (/^\d{1,10}$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined), `an integer from ${min} to ${max}`];
 }
+
+/** The flags read as one value each: the option they set, how they are read, and what they must be. */
+const VALUE_FLAGS = [
+  ['auth-port', 'authPort', ...integer(0, 65_535)],
+  ['api-port', 'apiPort', ...integer(0, 65_535)],
+  ['port', 'port', ...integer(0, 65_535)],
+  ['items', 'items', ...integer(0, MAX_ROWS)],
+  ['users', 'users', ...integer(0, MAX_ROWS)],
+  ['seed', 'seed', ...integer(0, 4_294_967_295)],
+  ['rate', 'rate', parseRate, 'requests/period like 200/1m (period in s, m, h or d), or 0 for no limit'],
+  ['token-throttle', 'tokenThrottle', parseRate, 'failures/period like 10/1m, or 0 for no throttling'],
+  ['token-ttl', 'tokenTtlSeconds', parsePeriod, PERIOD_HINT],
+  ['snapshot-ttl', 'snapshotTtlSeconds', parsePeriod, PERIOD_HINT],
+] as const satisfies ReadonlyArray<readonly [keyof typeof MOCK_FLAGS, keyof MockOptions, (text: string) => unknown, string]>;
 
 /** The flag a parseArgs error names (`'--port'` in "Unknown option '--port'"). */
 function named(message: string): string {
@@ -140,26 +154,7 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
   const text = (name: string) => v[name] as string | undefined;
   const mock: MockOptions = {};
   if (text('host') !== undefined) mock.host = text('host');
-  for (const [flag, key, max] of [
-    ['auth-port', 'authPort', 65_535],
-    ['api-port', 'apiPort', 65_535],
-    ['port', 'port', 65_535],
-    ['items', 'items', MAX_ROWS],
-    ['users', 'users', MAX_ROWS],
-    ['seed', 'seed', 4_294_967_295],
-  ] as const) {
-    const value = text(flag);
-    if (value === undefined) continue;
-    const read = integer(flag, value, 0, max);
-    if (!read.ok) return read;
-    mock[key] = read.value;
-  }
-  for (const [flag, key, parse, form] of [
-    ['rate', 'rate', parseRate, 'requests/period like 200/1m (period in s, m, h or d), or 0 for no limit'],
-    ['token-throttle', 'tokenThrottle', parseRate, 'failures/period like 10/1m, or 0 for no throttling'],
-    ['token-ttl', 'tokenTtlSeconds', parsePeriod, PERIOD_HINT],
-    ['snapshot-ttl', 'snapshotTtlSeconds', parsePeriod, PERIOD_HINT],
-  ] as const) {
+  for (const [flag, key, parse, form] of VALUE_FLAGS) {
     const value = text(flag);
     if (value === undefined) continue;
     const read = parse(value);
