@@ -4,8 +4,7 @@
  * `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence;
  * `.env.example` and docs/configuration.md are generated from this table (`npm run docs`).
  *
- * k6-safe: no `URL`, no Node modules, no `u`-flag regexes. One file, longer than most, on purpose:
- * the table is the documentation, and is read as a whole.
+ * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
 import { parsePeriod, parseRate, type Rate } from './duration.ts';
 import { hostOf } from './environments.ts';
