@@ -28,7 +28,7 @@ export const CONTENT_RULES = {
     quote:
       'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) … publish-date | string timestamp or null | Null when not set.',
     judged: 'every 2xx content page',
-    judge: judgeAttributes,
+    judge: attributeJudge('contract', 'every documented attribute with its type'),
   },
   'content.timestamps': {
     level: 'contract',
@@ -37,7 +37,7 @@ export const CONTENT_RULES = {
     section: 'Resources, Content item attributes',
     quote: 'created-at | string, timestamp without time zone, ISO 8601 style with fractional seconds. modified-at | string, same format as created-at.',
     judged: 'every 2xx content page',
-    judge: judgeTimestamps,
+    judge: attributeJudge('stamps', 'ISO 8601 timestamps without a time zone'),
   },
   'content.limit': {
     level: 'contract',
@@ -77,7 +77,7 @@ export const CONTENT_RULES = {
     basis: 'platform-docs',
     note: 'The platform writes 1 to 7 digits (2022-03-13T21:31:12.44); a zero fraction may be dropped by other serialisers.',
     judged: 'every 2xx content page',
-    judge: judgeFraction,
+    judge: attributeJudge('fractions', '1 to 7 fractional digits'),
   },
   'platform.publish-date-format': {
     level: 'platform',
@@ -86,7 +86,7 @@ export const CONTENT_RULES = {
     basis: 'platform-docs',
     note: 'The document gives publish-date only as a "string timestamp or null"; the same format is stated for modified-at, not for publish-date. The platform writes its timestamps alike.',
     judged: 'every 2xx content page',
-    judge: judgePublishDate,
+    judge: attributeJudge('publishDates', 'publish-date written like created-at (no zone, 1 to 7 fractional digits)'),
   },
   'platform.content-values': {
     level: 'platform',
@@ -115,32 +115,12 @@ function judgeLimit(exchange: Exchange, context: JudgeContext): Judgement {
   return held(page.data.length <= limit, `at most ${limit} items`, () => String(page.data.length));
 }
 
-function judgeAttributes(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.contract.length === 0, 'every documented attribute with its type', () => `\n${listed(problems.contract)}`);
-}
-
-function judgeTimestamps(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.stamps.length === 0, 'ISO 8601 timestamps without a time zone', () => `\n${listed(unique(problems.stamps))}`);
-}
-
-function judgeFraction(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.fractions.length === 0, '1 to 7 fractional digits', () => `\n${listed(unique(problems.fractions))}`);
-}
-
-function judgePublishDate(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(
-    problems.publishDates.length === 0,
-    'publish-date written like created-at (no zone, 1 to 7 fractional digits)',
-    () => `\n${listed(unique(problems.publishDates))}`,
-  );
+/** The judge of one kind of attribute problem: it holds when a served content page has none. */
+function attributeJudge(kind: keyof AttributeProblems, expected: string) {
+  return (exchange: Exchange, context: JudgeContext): Judgement => {
+    const problems = attributeProblems(exchange, context)?.[kind];
+    return problems && held(problems.length === 0, expected, () => `\n${listed(unique(problems))}`);
+  };
 }
 
 /** The document's "ISO 8601 style with fractional seconds, without time zone"; a zero fraction may be dropped. */
