@@ -26,7 +26,8 @@ export function walkPageBound(items: number, limit: number): number {
  */
 export function nextValue(url: string): string | undefined {
   const start = url.indexOf('?');
-  if (start < 0) return undefined;
+  // Most queries carry no next, nor an encoded name that could be one: answered without copying them.
+  if (start < 0 || (url.indexOf('next', start) < 0 && url.indexOf('%', start) < 0)) return undefined;
   const query = url.slice(start + 1).split('#')[0] ?? '';
   const text = `&${query}&`;
   if (text.includes('%') || text.includes('&next&')) return parseQuery(query).find(([name]) => name === 'next')?.[1];
