@@ -4,10 +4,6 @@
  * `npm run openapi` writes it to dist/openapi.json.
  *
  * Node only (it embeds the schema files and resolves $refs with `URL`): load/tsconfig.json leaves it out.
- *
- * One file, longer than most, on purpose: it builds one document whose parts (servers, parameters,
- * headers, operations, components) refer to each other by name, and it reads top to bottom in the
- * order of the document it writes.
  */
 import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from '../schemas/index.ts';
 import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from './endpoints.ts';
@@ -161,20 +157,22 @@ function parameterComponent(parameter: QueryParameter): JsonObject {
   return { name: parameter.name, in: 'query', required: false, description, schema: parameterSchema(parameter) };
 }
 
-const errorContent = (): JsonObject => ({ 'application/json': { schema: schemaRef('errorBody') } });
-
 const statusList = (statuses: readonly number[]) => statuses.join(' or ');
 
 function rateLimitHeaders(): JsonObject {
   return Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((name) => [canonicalHeader(name), headerRef(name)]));
 }
 
+/** An error answer: the document's error body, with the rate headers unless told otherwise. */
+function errorResponse(description: string, headers: JsonObject = rateLimitHeaders()): JsonObject {
+  return { description, headers, content: { 'application/json': { schema: schemaRef('errorBody') } } };
+}
+
 function tooManyRequests(): JsonObject {
-  return {
-    description: `The client exceeded its rate limit (default ${DEFAULT_RATE.requests} per ${DEFAULT_RATE.period}). Honour ${canonicalHeader(RETRY_AFTER_HEADER)}; do not retry at once; back off exponentially.`,
-    headers: { ...rateLimitHeaders(), [canonicalHeader(RETRY_AFTER_HEADER)]: headerRef(RETRY_AFTER_HEADER) },
-    content: errorContent(),
-  };
+  return errorResponse(
+    `The client exceeded its rate limit (default ${DEFAULT_RATE.requests} per ${DEFAULT_RATE.period}). Honour ${canonicalHeader(RETRY_AFTER_HEADER)}; do not retry at once; back off exponentially.`,
+    { ...rateLimitHeaders(), [canonicalHeader(RETRY_AFTER_HEADER)]: headerRef(RETRY_AFTER_HEADER) },
+  );
 }
 
 function tokenOperation(endpoint: Endpoint): JsonObject {
@@ -225,12 +223,11 @@ function bearerSecurity(endpoint: Endpoint): Json {
   return endpoint.acceptedScopes.length === 0 ? [{ [SECURITY_SCHEME]: [] }] : endpoint.acceptedScopes.map((scope) => ({ [SECURITY_SCHEME]: [scope] }));
 }
 
-function unauthorized(): JsonObject {
-  return {
-    description: `Missing, malformed, unknown, expired or logged-out token (${statusList(UNAUTHENTICATED_STATUSES)}: the document leaves the status open).`,
-    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
-    content: errorContent(),
-  };
+function unauthorized(headers: JsonObject = {}): JsonObject {
+  return errorResponse(
+    `Missing, malformed, unknown, expired or logged-out token (${statusList(UNAUTHENTICATED_STATUSES)}: the document leaves the status open).`,
+    { ...headers, 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+  );
 }
 
 function logoutOperation(endpoint: Endpoint): JsonObject {
@@ -272,26 +269,10 @@ function resourceOperation(endpoint: Endpoint): JsonObject {
     parameters: endpoint.query.map((parameter) => ({ $ref: `#/components/parameters/${parameterKey(parameter.name)}` })),
     responses: {
       '200': { description: 'A page.', headers: rateLimitHeaders(), content: { 'application/json': { schema: schemaRef(list) } } },
-      '400': {
-        description: 'Invalid request: a query parameter out of range, malformed or unknown (the error names it in source.parameter).',
-        headers: rateLimitHeaders(),
-        content: errorContent(),
-      },
-      '401': { ...unauthorized(), headers: { ...rateLimitHeaders(), 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } },
-      '403': {
-        description: `The token holds none of the accepted scopes (${statusList(MISSING_SCOPE_STATUSES)}: the document leaves the status open).`,
-        headers: rateLimitHeaders(),
-        content: errorContent(),
-      },
-      ...(endpoint.paginated
-        ? {
-            '410': {
-              description: 'The snapshot of this next is obsolete (any 4xx is legal; the reference mock answers 410).',
-              headers: rateLimitHeaders(),
-              content: errorContent(),
-            },
-          }
-        : {}),
+      '400': errorResponse('Invalid request: a query parameter out of range, malformed or unknown (the error names it in source.parameter).'),
+      '401': unauthorized(rateLimitHeaders()),
+      '403': errorResponse(`The token holds none of the accepted scopes (${statusList(MISSING_SCOPE_STATUSES)}: the document leaves the status open).`),
+      ...(endpoint.paginated ? { '410': errorResponse('The snapshot of this next is obsolete (any 4xx is legal; the reference mock answers 410).') } : {}),
       '429': tooManyRequests(),
     },
   };

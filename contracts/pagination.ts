@@ -10,7 +10,7 @@
  *   bound's day may be in or out (`edge`); every other item is decided exactly.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
-import { parseQuery } from './url.ts';
+import { decodeComponent, parseQuery } from './url.ts';
 
 /** Pages a walk may take beyond ceil(items / limit): one trailing empty page (reference notes, final page). */
 const PAGE_SLACK = 1;
@@ -20,10 +20,19 @@ export function walkPageBound(items: number, limit: number): number {
   return Math.max(1, Math.ceil(items / limit)) + PAGE_SLACK;
 }
 
-/** The `next` query parameter of a URL (decoded); undefined when it has none. */
+/**
+ * The `next` query parameter of a URL (decoded, as parseQuery reads it); undefined when it has none.
+ * The mock's client judge reads it on every list request: without `%` or a bare `next`, one search finds it.
+ */
 export function nextValue(url: string): string | undefined {
-  const query = url.split('#')[0]?.split('?')[1];
-  return query === undefined ? undefined : parseQuery(query).find(([name]) => name === 'next')?.[1];
+  const start = url.indexOf('?');
+  // Most queries carry no next, nor an encoded name that could be one: answered without copying them.
+  if (start < 0 || (url.indexOf('next', start) < 0 && url.indexOf('%', start) < 0)) return undefined;
+  const query = url.slice(start + 1).split('#')[0] ?? '';
+  const text = `&${query}&`;
+  if (text.includes('%') || text.includes('&next&')) return parseQuery(query).find(([name]) => name === 'next')?.[1];
+  const at = text.indexOf('&next=');
+  return at < 0 ? undefined : decodeComponent(text.slice(at + 6, text.indexOf('&', at + 1)));
 }
 
 /** Rule 2: the same request as `firstUrl`, byte for byte, with `next` set to `cursor`. */

@@ -131,11 +131,9 @@ class FixedCount implements WindowCount {
   }
 }
 
-/** The times of the requests counted in the last period, oldest first, in a ring that grows up to the budget. */
+/** The times of the requests counted in the last period, oldest first: at most the budget. */
 class SlidingCount implements WindowCount {
-  private times = new Float64Array(0);
-  private head = 0;
-  private length = 0;
+  private times: number[] = [];
   /** Refused until then (extends-block only). */
   private blockedUntilMs = 0;
   /** The period of the rate last counted with, for `ended`. */
@@ -146,10 +144,6 @@ class SlidingCount implements WindowCount {
     this.extendsBlock = extendsBlock;
   }
 
-  private at(index: number): number {
-    return this.times[(this.head + index) % this.times.length] as number;
-  }
-
   take(rate: Rate, now: number): Counted {
     const periodMs = rate.periodSeconds * 1000;
     this.periodMs = periodMs;
@@ -157,52 +151,32 @@ class SlidingCount implements WindowCount {
       this.blockedUntilMs = now + periodMs;
       return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
     }
-    while (this.length > 0 && !stillCounts(this.at(0), now, periodMs)) {
-      this.head = (this.head + 1) % this.times.length;
-      this.length--;
-    }
-    if (this.length >= rate.requests) {
-      if (!this.extendsBlock) return { refused: true, remaining: 0, resetMs: this.at(0) + periodMs };
+    const lapsed = this.times.findIndex((t) => stillCounts(t, now, periodMs));
+    this.times.splice(0, lapsed < 0 ? this.times.length : lapsed);
+    if (this.times.length >= rate.requests) {
+      if (!this.extendsBlock) return { refused: true, remaining: 0, resetMs: (this.times[0] as number) + periodMs };
       this.blockedUntilMs = now + periodMs;
       return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
     }
-    if (this.length === this.times.length) this.grow(rate.requests);
-    this.times[(this.head + this.length) % this.times.length] = now;
-    this.length++;
-    return { refused: false, remaining: remainingOf(rate, this.length), resetMs: this.at(0) + periodMs };
+    this.times.push(now);
+    return { refused: false, remaining: remainingOf(rate, this.times.length), resetMs: (this.times[0] as number) + periodMs };
   }
 
   /** The spent part counts as requests made now: the budget comes back one period from now, all at once. */
   spend(rate: Rate, remaining: number, now: number): number {
-    const periodMs = rate.periodSeconds * 1000;
-    const spent = rate.requests - remaining;
-    this.periodMs = periodMs;
+    this.periodMs = rate.periodSeconds * 1000;
     this.blockedUntilMs = 0;
-    // Sized to the spent count (at most the budget, as take's ring): the next request may grow it.
-    this.times = new Float64Array(Math.max(1, Math.min(spent, rate.requests)));
-    this.times.fill(now, 0, spent);
-    this.head = 0;
-    this.length = spent;
-    return now + periodMs;
+    this.times = Array.from({ length: rate.requests - remaining }, () => now);
+    return now + this.periodMs;
   }
 
   ended(now: number): boolean {
-    if (now < this.blockedUntilMs) return false;
-    return this.length === 0 || !stillCounts(this.at(this.length - 1), now, this.periodMs);
+    return now >= this.blockedUntilMs && now >= this.clearsAtMs(now);
   }
 
   clearsAtMs(now: number): number {
-    const newest = this.length === 0 ? now : this.at(this.length - 1) + this.periodMs;
-    return Math.max(newest, this.blockedUntilMs);
-  }
-
-  /** Doubles the ring (at least 16 at first, at most the budget), oldest entry first again. */
-  private grow(budget: number): void {
-    const old = this.times;
-    const times = new Float64Array(Math.min(Math.max(16, old.length * 2), budget));
-    for (let i = 0; i < this.length; i++) times[i] = old[(this.head + i) % old.length] as number;
-    this.times = times;
-    this.head = 0;
+    const newest = this.times[this.times.length - 1];
+    return Math.max(newest === undefined ? now : newest + this.periodMs, this.blockedUntilMs);
   }
 }
 

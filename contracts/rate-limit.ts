@@ -91,19 +91,6 @@ export function parseRateLimitHeaders(get: HeaderLookup): Result<RateLimitHeader
   return ok({ period: period.trim(), periodSeconds, remaining: Number(remaining.trim()), resetMs });
 }
 
-/**
- * Retry-After in seconds from `nowMs`: the document does not give its format, so both forms of
- * RFC 9110 are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`).
- */
-export function parseRetryAfter(value: string | undefined, nowMs: number): Result<number> {
-  if (value === undefined) return fail('Retry-After is missing');
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return ok(Number(text));
-  const at = parseHttpDate(text);
-  if (!Number.isNaN(at)) return ok(Math.max(0, (at - nowMs) / 1000));
-  return fail(`Retry-After "${value}" is neither delta-seconds nor an HTTP-date`);
-}
-
 /** The instant a 429's Retry-After names, as closely as the client can know it. */
 export interface RetryAfterTime {
   /** The header as sent. */
@@ -123,18 +110,25 @@ export interface RetryAfterTime {
  * whose clock is behind the client's is not retried early; without one, both clocks are taken as one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs: number, date?: string): Result<RetryAfterTime> {
-  const early = parseRetryAfter(value, sentMs);
-  if (!early.ok || value === undefined) return fail(early.ok ? 'Retry-After is missing' : early.error);
-  const at = parseHttpDate(value);
+  if (value === undefined) return fail('Retry-After is missing');
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return ok({ value, earliestMs: sentMs + Number(text) * 1000, latestMs: receivedMs + Number(text) * 1000 });
+  const at = parseHttpDate(text);
+  if (Number.isNaN(at)) return fail(`Retry-After "${value}" is neither delta-seconds nor an HTTP-date`);
   const madeAt = date === undefined ? Number.NaN : parseHttpDate(date);
-  if (!Number.isNaN(at) && !Number.isNaN(madeAt)) {
-    // Made somewhere within the second Date names: the wait is at most `at - madeAt`, at least a second less.
-    const waitMs = Math.max(0, at - madeAt);
-    return ok({ value, earliestMs: sentMs + Math.max(0, waitMs - 1000), latestMs: receivedMs + waitMs });
-  }
-  const late = parseRetryAfter(value, receivedMs);
-  const lateSeconds = late.ok ? late.value : early.value;
-  return ok({ value, earliestMs: sentMs + early.value * 1000, latestMs: receivedMs + lateSeconds * 1000 });
+  if (Number.isNaN(madeAt)) return ok({ value, earliestMs: Math.max(sentMs, at), latestMs: Math.max(receivedMs, at) });
+  // Made somewhere within the second Date names: the wait is at most `at - madeAt`, at least a second less.
+  const waitMs = Math.max(0, at - madeAt);
+  return ok({ value, earliestMs: sentMs + Math.max(0, waitMs - 1000), latestMs: receivedMs + waitMs });
+}
+
+/**
+ * Retry-After in seconds from `nowMs`: the document does not give its format, so both forms of
+ * RFC 9110 are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`).
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): Result<number> {
+  const time = retryAfterTime(value, nowMs, nowMs);
+  return time.ok ? ok((time.value.earliestMs - nowMs) / 1000) : time;
 }
 
 /**

@@ -4,8 +4,7 @@
  * `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence;
  * `.env.example` and docs/configuration.md are generated from this table (`npm run docs`).
  *
- * k6-safe: no `URL`, no Node modules, no `u`-flag regexes. One file, longer than most, on purpose:
- * the table is the documentation, and is read as a whole.
+ * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
 import { parsePeriod, parseRate, type Rate } from './duration.ts';
 import { hostOf } from './environments.ts';
@@ -70,240 +69,222 @@ export interface SettingSpec {
   readonly internal?: boolean;
 }
 
+/** The settings of one group, each marked with it. */
+function inGroup<const G extends SettingGroup, const T extends Record<string, Omit<SettingSpec, 'group'>>>(group: G, settings: T) {
+  return Object.fromEntries(Object.entries(settings).map(([name, spec]) => [name, { ...spec, group }])) as { [N in keyof T]: T[N] & { readonly group: G } };
+}
+
 export const SETTINGS = {
-  LP_TARGET: {
-    type: 'choice',
-    group: 'target',
-    readers: ['suite'],
-    choices: ['mock', 'remote'],
-    default: 'mock',
-    doc: '`mock`: the suite starts its own mock per worker; `remote`: a running service (betatest, or a mock started with `npm run mock`). Unset while a remote setting (LP_ENVIRONMENT, LP_BASE_URL, LP_CLIENT_ID, …) is set, the run is refused rather than silently testing the embedded mock.',
-  },
-  LP_AUTH_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{auth_url}, the token host. Overrides the host table.' },
-  LP_BASE_URL: { type: 'url', group: 'target', readers: ['suite', 'load', 'profile'], doc: '{base_url}, the API host. Overrides the host table.' },
-  LP_ENVIRONMENT: {
-    type: 'choice',
-    group: 'target',
-    readers: ['suite', 'load', 'profile'],
-    choices: ['betatest', 'production'],
-    doc: 'Picks both hosts from the host table, with LP_DATA_CENTER.',
-  },
-  LP_DATA_CENTER: {
-    type: 'choice',
-    group: 'target',
-    readers: ['suite', 'load', 'profile'],
-    choices: ['us', 'eu', 'ca'],
-    default: 'us',
-    doc: 'Data center of LP_ENVIRONMENT.',
-  },
-  LP_ORG_HOST: {
-    type: 'label',
-    group: 'target',
-    readers: ['suite', 'load', 'profile'],
-    doc: 'Organization host label (`acme` for acme.degreed.com): the organization-specific hosts instead of the table.',
-  },
-  LP_CONTROL_URL: {
-    type: 'url',
-    group: 'target',
-    readers: ['suite', 'profile'],
-    doc: "A mock's control plane (`…/_mock`): lets checks move the clock and restore the budget. Never set for a real service.",
-  },
-
-  LP_CLIENT_ID: {
-    type: 'text',
-    group: 'keys',
-    readers: ['suite', 'load', 'profile'],
-    doc: 'Client id of the API key to test with (required for a remote target).',
-  },
-  LP_CLIENT_SECRET: { type: 'secret', group: 'keys', readers: ['suite', 'load', 'profile'], doc: 'Its client secret. Never printed.' },
-  LP_SCOPES: {
-    type: 'scopes',
-    group: 'keys',
-    readers: ['suite', 'load', 'profile'],
-    default: 'content:read,users:read',
-    doc: 'Scopes the key holds. Checks and scripts that need a scope it lacks are skipped with a sentence.',
-  },
-  LP_UNHELD_SCOPES: {
-    type: 'scopes',
-    group: 'keys',
-    readers: ['suite', 'profile'],
-    doc: 'Scopes the key does not hold (`groups:read`): the check that such a scope is refused requests one. Unset: that check is skipped with a sentence (a key may hold more than LP_SCOPES lists, so the suite never guesses).',
-  },
-  LP_PROVIDER_CLIENT_ID: {
-    type: 'text',
-    group: 'keys',
-    readers: ['suite', 'profile'],
-    doc: 'A provider key (all three or none): enables the provider-key checks.',
-  },
-  LP_PROVIDER_CLIENT_SECRET: { type: 'secret', group: 'keys', readers: ['suite', 'profile'], doc: 'Its client secret.' },
-  LP_PROVIDER_NAME: { type: 'text', group: 'keys', readers: ['suite', 'profile'], doc: 'The provider, as content items carry it in `provider`.' },
-  LP_PROVIDER_SCOPES: {
-    type: 'scopes',
-    group: 'keys',
-    readers: ['suite'],
-    default: 'content:read',
-    doc: 'Scopes the provider key holds; its token for the provider checks asks for all of them.',
-  },
-
-  LP_REFRESH_GRANT: {
-    type: 'flag',
-    group: 'capabilities',
-    readers: ['suite', 'profile'],
-    default: '0',
-    doc: '1: the token endpoint answers grant_type=refresh_token, so logout is checked to expire the refresh token.',
-  },
-  LP_TOKEN_LIFETIME: {
-    type: 'period',
-    group: 'capabilities',
-    readers: ['suite', 'profile'],
-    doc: 'The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: unknown.',
-  },
-  LP_SNAPSHOT_LIFETIME: {
-    type: 'period',
-    group: 'capabilities',
-    readers: ['profile'],
-    default: '2m',
-    doc: "The snapshot lifetime the target is configured with (the document's 2 minutes; a mock's `--snapshot-ttl`). `npm run profile` waits it out to see the status of an obsolete snapshot when it is 10 s or less, or with LP_FULL=1.",
-  },
-  LP_RATE: {
-    type: 'rate',
-    group: 'capabilities',
-    readers: ['suite', 'load', 'profile'],
-    doc: 'The rate in force for the key (`200/1m`; a custom rate like `1000/1m`; `0`: not limited). The suite checks the budget against it; the load scripts plan with it (default 200/1m there).',
-  },
-
-  LP_QUOTA: {
-    type: 'flag',
-    group: 'cost',
-    readers: ['suite', 'profile'],
-    default: '0',
-    doc: "1: spend the key's rate budget (a window per test, two against a sliding one) to check 429 and Retry-After on a target without a control plane.",
-  },
-  LP_ALLOW_PRODUCTION: {
-    type: 'flag',
-    group: 'cost',
-    readers: ['suite', 'load', 'profile'],
-    default: '0',
-    doc: '1: allow any run (the suite, `npm run profile`, the load scripts) against a production host, whose rate budget real integrations share. Unset: such a target is refused before anything is sent.',
-  },
-  LP_FULL: {
-    type: 'flag',
-    group: 'cost',
-    readers: ['suite', 'profile'],
-    default: '0',
-    doc: '1: include waits longer than a rate window (the 2-minute snapshot expiry without a control plane).',
-  },
-  LP_STRICT: {
-    type: 'flag',
-    group: 'cost',
-    readers: ['suite'],
-    default: '0',
-    doc: "1: platform deviations (the real platform's documented choices, where the API document is open) fail the run instead of being reported.",
-  },
-
-  LP_PROPERTY_RUNS: {
-    type: 'integer',
-    group: 'properties',
-    readers: ['suite'],
-    min: 1,
-    max: 100_000,
-    doc: 'fast-check runs per property. Unset: each property spec chooses, within a real key’s budget.',
-  },
-  LP_PROPERTY_SEED: {
-    type: 'integer',
-    group: 'properties',
-    readers: ['suite'],
-    min: -2_147_483_648,
-    max: 2_147_483_647,
-    doc: 'Replays a fast-check failure (the failing run prints it). Unset: a fresh seed.',
-  },
-  LP_PROPERTY_PATH: {
-    type: 'text',
-    group: 'properties',
-    readers: ['suite'],
-    doc: 'With LP_PROPERTY_SEED, replays exactly the failing case (the failing run prints it).',
-  },
-
-  LP_REPORT_DIR: {
-    type: 'text',
-    group: 'load',
-    readers: ['load'],
-    default: 'reports/load',
-    doc: 'Where the load scripts write their reports, relative to where k6 runs; it must exist.',
-  },
-  LP_BUDGET_SHARE: {
-    type: 'number',
-    group: 'load',
-    readers: ['load'],
-    default: '0.8',
-    min: 0.05,
-    max: 1,
-    doc: 'Share of the budget the paced scripts plan to use: their slots per period. A distributed run divides it by execution segment.',
-  },
-  LP_VUS: {
-    type: 'integer',
-    group: 'load',
-    readers: ['load'],
-    default: '5',
-    min: 1,
-    max: 500,
-    doc: 'pagination and token-lifecycle: VUs of the whole test (k6 splits them by execution segment in a distributed run).',
-  },
-  LP_DURATION: {
-    type: 'period',
-    group: 'load',
-    readers: ['load'],
-    doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.',
-  },
-  LP_PAGE_LIMIT: {
-    type: 'integer',
-    group: 'load',
-    readers: ['load'],
-    default: '50',
-    min: PAGE_LIMIT.min,
-    max: PAGE_LIMIT.max,
-    doc: 'pagination: limit of each walk.',
-  },
-  LP_EXPECTED_ITEMS: {
-    type: 'integer',
-    group: 'load',
-    readers: ['load'],
-    min: 0,
-    max: 10_000_000,
-    doc: 'pagination: items each content walk must yield. Unset: not checked.',
-  },
-  LP_MAX_PAGES: {
-    type: 'integer',
-    group: 'load',
-    readers: ['load'],
-    min: 1,
-    max: 100_000,
-    doc: 'pagination: pages after which a walk stops (a sample of a large data set).',
-  },
-  LP_ITERATIONS: { type: 'integer', group: 'load', readers: ['load'], default: '3', min: 1, max: 100, doc: 'smoke: iterations.' },
-  LP_PROBE_WINDOWS: { type: 'integer', group: 'load', readers: ['load'], default: '2', min: 1, max: 10, doc: 'rate-limit: windows the probe spans.' },
-
-  LP_MOCK_PROFILE: {
-    type: 'text',
-    group: 'self',
-    readers: ['suite'],
-    doc: 'The embedded mock’s behaviour profile: a built-in name (strict, platform, lenient) or a profile file. Default strict.',
-  },
-  LP_MOCK_FAULTS: {
-    type: 'names',
-    group: 'self',
-    readers: ['suite'],
-    internal: true,
-    doc: 'Faults the embedded mock is started with (the fault matrix sets it).',
-  },
-  LP_LEAK_LEDGER: {
-    type: 'text',
-    group: 'self',
-    readers: ['suite'],
-    internal: true,
-    doc: 'File the secret-leak check reads fingerprints of issued tokens from.',
-  },
-  LP_SUMMARY_NAME: { type: 'text', group: 'self', readers: ['runner'], internal: true, doc: 'Name of the run’s summary file (reports/summary/<name>.json).' },
+  ...inGroup('target', {
+    LP_TARGET: {
+      type: 'choice',
+      readers: ['suite'],
+      choices: ['mock', 'remote'],
+      default: 'mock',
+      doc: '`mock`: the suite starts its own mock per worker; `remote`: a running service (betatest, or a mock started with `npm run mock`). Unset while a remote setting (LP_ENVIRONMENT, LP_BASE_URL, LP_CLIENT_ID, …) is set, the run is refused rather than silently testing the embedded mock.',
+    },
+    LP_AUTH_URL: { type: 'url', readers: ['suite', 'load', 'profile'], doc: '{auth_url}, the token host. Overrides the host table.' },
+    LP_BASE_URL: { type: 'url', readers: ['suite', 'load', 'profile'], doc: '{base_url}, the API host. Overrides the host table.' },
+    LP_ENVIRONMENT: {
+      type: 'choice',
+      readers: ['suite', 'load', 'profile'],
+      choices: ['betatest', 'production'],
+      doc: 'Picks both hosts from the host table, with LP_DATA_CENTER.',
+    },
+    LP_DATA_CENTER: {
+      type: 'choice',
+      readers: ['suite', 'load', 'profile'],
+      choices: ['us', 'eu', 'ca'],
+      default: 'us',
+      doc: 'Data center of LP_ENVIRONMENT.',
+    },
+    LP_ORG_HOST: {
+      type: 'label',
+      readers: ['suite', 'load', 'profile'],
+      doc: 'Organization host label (`acme` for acme.degreed.com): the organization-specific hosts instead of the table.',
+    },
+    LP_CONTROL_URL: {
+      type: 'url',
+      readers: ['suite', 'profile'],
+      doc: "A mock's control plane (`…/_mock`): lets checks move the clock and restore the budget. Never set for a real service.",
+    },
+  }),
+  ...inGroup('keys', {
+    LP_CLIENT_ID: {
+      type: 'text',
+      readers: ['suite', 'load', 'profile'],
+      doc: 'Client id of the API key to test with (required for a remote target).',
+    },
+    LP_CLIENT_SECRET: { type: 'secret', readers: ['suite', 'load', 'profile'], doc: 'Its client secret. Never printed.' },
+    LP_SCOPES: {
+      type: 'scopes',
+      readers: ['suite', 'load', 'profile'],
+      default: 'content:read,users:read',
+      doc: 'Scopes the key holds. Checks and scripts that need a scope it lacks are skipped with a sentence.',
+    },
+    LP_UNHELD_SCOPES: {
+      type: 'scopes',
+      readers: ['suite', 'profile'],
+      doc: 'Scopes the key does not hold (`groups:read`): the check that such a scope is refused requests one. Unset: that check is skipped with a sentence (a key may hold more than LP_SCOPES lists, so the suite never guesses).',
+    },
+    LP_PROVIDER_CLIENT_ID: {
+      type: 'text',
+      readers: ['suite', 'profile'],
+      doc: 'A provider key (all three or none): enables the provider-key checks.',
+    },
+    LP_PROVIDER_CLIENT_SECRET: { type: 'secret', readers: ['suite', 'profile'], doc: 'Its client secret.' },
+    LP_PROVIDER_NAME: { type: 'text', readers: ['suite', 'profile'], doc: 'The provider, as content items carry it in `provider`.' },
+    LP_PROVIDER_SCOPES: {
+      type: 'scopes',
+      readers: ['suite'],
+      default: 'content:read',
+      doc: 'Scopes the provider key holds; its token for the provider checks asks for all of them.',
+    },
+  }),
+  ...inGroup('capabilities', {
+    LP_REFRESH_GRANT: {
+      type: 'flag',
+      readers: ['suite', 'profile'],
+      default: '0',
+      doc: '1: the token endpoint answers grant_type=refresh_token, so logout is checked to expire the refresh token.',
+    },
+    LP_TOKEN_LIFETIME: {
+      type: 'period',
+      readers: ['suite', 'profile'],
+      doc: 'The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: unknown.',
+    },
+    LP_SNAPSHOT_LIFETIME: {
+      type: 'period',
+      readers: ['profile'],
+      default: '2m',
+      doc: "The snapshot lifetime the target is configured with (the document's 2 minutes; a mock's `--snapshot-ttl`). `npm run profile` waits it out to see the status of an obsolete snapshot when it is 10 s or less, or with LP_FULL=1.",
+    },
+    LP_RATE: {
+      type: 'rate',
+      readers: ['suite', 'load', 'profile'],
+      doc: 'The rate in force for the key (`200/1m`; a custom rate like `1000/1m`; `0`: not limited). The suite checks the budget against it; the load scripts plan with it (default 200/1m there).',
+    },
+  }),
+  ...inGroup('cost', {
+    LP_QUOTA: {
+      type: 'flag',
+      readers: ['suite', 'profile'],
+      default: '0',
+      doc: "1: spend the key's rate budget (a window per test, two against a sliding one) to check 429 and Retry-After on a target without a control plane.",
+    },
+    LP_ALLOW_PRODUCTION: {
+      type: 'flag',
+      readers: ['suite', 'load', 'profile'],
+      default: '0',
+      doc: '1: allow any run (the suite, `npm run profile`, the load scripts) against a production host, whose rate budget real integrations share. Unset: such a target is refused before anything is sent.',
+    },
+    LP_FULL: {
+      type: 'flag',
+      readers: ['suite', 'profile'],
+      default: '0',
+      doc: '1: include waits longer than a rate window (the 2-minute snapshot expiry without a control plane).',
+    },
+    LP_STRICT: {
+      type: 'flag',
+      readers: ['suite'],
+      default: '0',
+      doc: "1: platform deviations (the real platform's documented choices, where the API document is open) fail the run instead of being reported.",
+    },
+  }),
+  ...inGroup('properties', {
+    LP_PROPERTY_RUNS: {
+      type: 'integer',
+      readers: ['suite'],
+      min: 1,
+      max: 100_000,
+      doc: 'fast-check runs per property. Unset: each property spec chooses, within a real key’s budget.',
+    },
+    LP_PROPERTY_SEED: {
+      type: 'integer',
+      readers: ['suite'],
+      min: -2_147_483_648,
+      max: 2_147_483_647,
+      doc: 'Replays a fast-check failure (the failing run prints it). Unset: a fresh seed.',
+    },
+    LP_PROPERTY_PATH: {
+      type: 'text',
+      readers: ['suite'],
+      doc: 'With LP_PROPERTY_SEED, replays exactly the failing case (the failing run prints it).',
+    },
+  }),
+  ...inGroup('load', {
+    LP_REPORT_DIR: {
+      type: 'text',
+      readers: ['load'],
+      default: 'reports/load',
+      doc: 'Where the load scripts write their reports, relative to where k6 runs; it must exist.',
+    },
+    LP_BUDGET_SHARE: {
+      type: 'number',
+      readers: ['load'],
+      default: '0.8',
+      min: 0.05,
+      max: 1,
+      doc: 'Share of the budget the paced scripts plan to use: their slots per period. A distributed run divides it by execution segment.',
+    },
+    LP_VUS: {
+      type: 'integer',
+      readers: ['load'],
+      default: '5',
+      min: 1,
+      max: 500,
+      doc: 'pagination and token-lifecycle: VUs of the whole test (k6 splits them by execution segment in a distributed run).',
+    },
+    LP_DURATION: {
+      type: 'period',
+      readers: ['load'],
+      doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.',
+    },
+    LP_PAGE_LIMIT: {
+      type: 'integer',
+      readers: ['load'],
+      default: '50',
+      min: PAGE_LIMIT.min,
+      max: PAGE_LIMIT.max,
+      doc: 'pagination: limit of each walk.',
+    },
+    LP_EXPECTED_ITEMS: {
+      type: 'integer',
+      readers: ['load'],
+      min: 0,
+      max: 10_000_000,
+      doc: 'pagination: items each content walk must yield. Unset: not checked.',
+    },
+    LP_MAX_PAGES: {
+      type: 'integer',
+      readers: ['load'],
+      min: 1,
+      max: 100_000,
+      doc: 'pagination: pages after which a walk stops (a sample of a large data set).',
+    },
+    LP_ITERATIONS: { type: 'integer', readers: ['load'], default: '3', min: 1, max: 100, doc: 'smoke: iterations.' },
+    LP_PROBE_WINDOWS: { type: 'integer', readers: ['load'], default: '2', min: 1, max: 10, doc: 'rate-limit: windows the probe spans.' },
+  }),
+  ...inGroup('self', {
+    LP_MOCK_PROFILE: {
+      type: 'text',
+      readers: ['suite'],
+      doc: 'The embedded mock’s behaviour profile: a built-in name (strict, platform, lenient) or a profile file. Default strict.',
+    },
+    LP_MOCK_FAULTS: {
+      type: 'names',
+      readers: ['suite'],
+      internal: true,
+      doc: 'Faults the embedded mock is started with (the fault matrix sets it).',
+    },
+    LP_LEAK_LEDGER: {
+      type: 'text',
+      readers: ['suite'],
+      internal: true,
+      doc: 'File the secret-leak check reads fingerprints of issued tokens from.',
+    },
+    LP_SUMMARY_NAME: { type: 'text', readers: ['runner'], internal: true, doc: 'Name of the run’s summary file (reports/summary/<name>.json).' },
+  }),
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,10 +1,7 @@
 /**
  * The schemas of schemas/*.schema.json and what judges bodies with them: the schema objects and ids
- * (registry.ts), the validators compiled once (validators.ts; in the mock's installable bundle, the
- * same validators as standalone code generated at build time), readable errors (formatErrors, check),
- * and the standalone code generators for the bundles (standalone.ts). Specs match bodies with these
- * validators, the OpenAPI document embeds the schema objects, and the k6 build turns them into ajv
- * standalone code so that nothing compiles a schema inside k6.
+ * (registry.ts), the validators compiled once (validators.ts), readable errors (formatErrors, check),
+ * and the standalone code generators for the bundles (standalone.ts).
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { fail, type Result } from '../contracts/result.ts';

@@ -1,19 +1,17 @@
 /** The rules of Bearer authentication. */
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
-export const BEARER_RULES = {
+export const BEARER_RULES = inArea('bearer', {
   'bearer.required': {
     level: 'contract',
-    area: 'bearer',
     statement: 'a resource request without a valid bearer token (none, malformed, unknown, altered) is refused with a 4xx and no data',
     section: 'Authentication 6',
     quote: 'Calls to resource endpoints carry the header `Authorization: Bearer <ACCESS_TOKEN>`.',
   },
   'platform.unauthenticated-status': {
     level: 'platform',
-    area: 'bearer',
     statement: 'a missing, invalid, expired or logged-out bearer token is refused with 401',
     basis: 'platform-docs',
     note: 'The document shows no status for an invalid token; the platform documents 401.',
   },
-} as const satisfies Record<string, Rule>;
+});

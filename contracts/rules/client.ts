@@ -10,6 +10,7 @@
  * and query, with `next` and every credential-looking value redacted. k6-safe.
  */
 import { BoundedMap } from '../bounded-map.ts';
+import { nextValue } from '../pagination.ts';
 import { parseIsoUtc, parseRetryAfter } from '../rate-limit.ts';
 import { REDACTED, Redactor } from '../redact.ts';
 import { decodeComponent, parseQuery, splitUrl } from '../url.ts';
@@ -223,7 +224,7 @@ export class ClientConduct implements Observer {
     const served = exchange.status >= 200 && exchange.status <= 299;
     if (exchange.list !== undefined) {
       if (info !== undefined) state.resourceRequests++;
-      const next = this.#search.includes('next=') ? valueOf(this.#search, 'next') : undefined;
+      const next = nextValue(`?${this.#search}`) || undefined;
       if (next !== undefined) this.#judgeNext(next);
       if (served) this.#handedOut(next);
     }
@@ -314,7 +315,7 @@ export class ClientConduct implements Observer {
   #handedOut(previous: string | undefined): void {
     const links = (this.#exchange?.body as { links?: { next?: unknown } } | null | undefined)?.links;
     const next = typeof links?.next === 'string' ? links.next : '';
-    const cursor = next.includes('?') ? valueOf(next.slice(next.indexOf('?') + 1), 'next') : undefined;
+    const cursor = nextValue(next) || undefined;
     if (cursor === undefined) return;
     let walk = previous === undefined ? undefined : this.#walks.get(previous);
     // Its first cursor shared a Walk with the walks that started alike: it has one of its own from now on.
@@ -409,16 +410,6 @@ function printable(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}
-
-/** The first value of `name` in a query, decoded; undefined when absent or empty. */
-function valueOf(search: string, name: string): string | undefined {
-  const key = `${name}=`;
-  // Searched without joining a `&` to the query first: that copy cost more than the search.
-  const at = search.startsWith(key) ? 0 : search.indexOf(`&${key}`) + 1 || -1;
-  if (at < 0) return undefined;
-  const end = search.indexOf('&', at);
-  return decodeComponent(search.slice(at + key.length, end < 0 ? undefined : end)) || undefined;
 }
 
 /** The query without `next`, sorted: two requests with the same one are "the same request". */

@@ -6,14 +6,13 @@
  */
 import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
 import { namesCalendarMoment } from '../timestamps.ts';
 
-export const CONTENT_RULES = {
+export const CONTENT_RULES = inArea('content', {
   'content.type': {
     level: 'contract',
-    area: 'content',
     statement: 'every item of the content list has type content',
     section: 'Resources, Resource object',
     quote: 'type | string | Kind of resource, for a content item `content`.',
@@ -22,26 +21,23 @@ export const CONTENT_RULES = {
   },
   'content.attributes': {
     level: 'contract',
-    area: 'content',
     statement: 'every content item carries each documented attribute with its documented type (hyphenated names; more attributes allowed)',
     section: 'Resources, Content item attributes',
     quote:
       'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) … publish-date | string timestamp or null | Null when not set.',
     judged: 'every 2xx content page',
-    judge: judgeAttributes,
+    judge: attributeJudge('contract', 'every documented attribute with its type'),
   },
   'content.timestamps': {
     level: 'contract',
-    area: 'content',
     statement: 'created-at and modified-at are ISO 8601 date-times without a time zone, each naming a day and time the calendar has',
     section: 'Resources, Content item attributes',
     quote: 'created-at | string, timestamp without time zone, ISO 8601 style with fractional seconds. modified-at | string, same format as created-at.',
     judged: 'every 2xx content page',
-    judge: judgeTimestamps,
+    judge: attributeJudge('stamps', 'ISO 8601 timestamps without a time zone'),
   },
   'content.limit': {
     level: 'contract',
-    area: 'content',
     statement: 'a page holds at most limit items',
     section: 'Endpoints, 3. List content items',
     quote: 'limit | integer | Number of items per page.',
@@ -50,14 +46,12 @@ export const CONTENT_RULES = {
   },
   'platform.limit-bounds': {
     level: 'platform',
-    area: 'content',
     statement: 'limit defaults to 100 and goes up to 1000; out of range, a 4xx or a page within the bounds',
     basis: 'platform-docs',
     note: 'The document shows neither the default nor the maximum of limit.',
   },
   'platform.filters': {
     level: 'platform',
-    area: 'content',
     statement:
       'filter[start_date] / filter[end_date] keep items created from / before a yyyy-mm-dd day, filter[modified_after] / filter[modified_before] items modified after / before it',
     basis: 'platform-docs',
@@ -65,37 +59,33 @@ export const CONTENT_RULES = {
   },
   'platform.query-refusals': {
     level: 'platform',
-    area: 'content',
     statement: 'an unknown or unreadable query parameter is refused with a 4xx naming it',
     basis: 'mock',
     note: 'The document does not say what a service does with a parameter it does not know or cannot read.',
   },
   'platform.timestamp-fraction': {
     level: 'platform',
-    area: 'content',
     statement: 'timestamps carry 1 to 7 fractional digits',
     basis: 'platform-docs',
     note: 'The platform writes 1 to 7 digits (2022-03-13T21:31:12.44); a zero fraction may be dropped by other serialisers.',
     judged: 'every 2xx content page',
-    judge: judgeFraction,
+    judge: attributeJudge('fractions', '1 to 7 fractional digits'),
   },
   'platform.publish-date-format': {
     level: 'platform',
-    area: 'content',
     statement: 'publish-date, when set, is written like created-at: no time zone, 1 to 7 fractional digits',
     basis: 'platform-docs',
     note: 'The document gives publish-date only as a "string timestamp or null"; the same format is stated for modified-at, not for publish-date. The platform writes its timestamps alike.',
     judged: 'every 2xx content page',
-    judge: judgePublishDate,
+    judge: attributeJudge('publishDates', 'publish-date written like created-at (no zone, 1 to 7 fractional digits)'),
   },
   'platform.content-values': {
     level: 'platform',
-    area: 'content',
     statement: 'content-type and duration-type take the values the platform documents',
     basis: 'platform-docs',
     note: 'The document does not list the allowed values of content-type, format, duration-type and provider.',
   },
-} as const satisfies Record<string, Rule>;
+});
 
 function judgeType(exchange: Exchange, context: JudgeContext): Judgement {
   const page = pageOf(exchange, context, 'content');
@@ -115,32 +105,12 @@ function judgeLimit(exchange: Exchange, context: JudgeContext): Judgement {
   return held(page.data.length <= limit, `at most ${limit} items`, () => String(page.data.length));
 }
 
-function judgeAttributes(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.contract.length === 0, 'every documented attribute with its type', () => `\n${listed(problems.contract)}`);
-}
-
-function judgeTimestamps(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.stamps.length === 0, 'ISO 8601 timestamps without a time zone', () => `\n${listed(unique(problems.stamps))}`);
-}
-
-function judgeFraction(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(problems.fractions.length === 0, '1 to 7 fractional digits', () => `\n${listed(unique(problems.fractions))}`);
-}
-
-function judgePublishDate(exchange: Exchange, context: JudgeContext): Judgement {
-  const problems = attributeProblems(exchange, context);
-  if (problems === undefined) return undefined;
-  return held(
-    problems.publishDates.length === 0,
-    'publish-date written like created-at (no zone, 1 to 7 fractional digits)',
-    () => `\n${listed(unique(problems.publishDates))}`,
-  );
+/** The judge of one kind of attribute problem: it holds when a served content page has none. */
+function attributeJudge(kind: keyof AttributeProblems, expected: string) {
+  return (exchange: Exchange, context: JudgeContext): Judgement => {
+    const problems = attributeProblems(exchange, context)?.[kind];
+    return problems && held(problems.length === 0, expected, () => `\n${listed(unique(problems))}`);
+  };
 }
 
 /** The document's "ISO 8601 style with fractional seconds, without time zone"; a zero fraction may be dropped. */

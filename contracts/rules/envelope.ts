@@ -5,13 +5,12 @@
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
 import { absolute, listed, pageOf, sameResource, sortedQuery } from './page.ts';
 import { parseQuery } from '../url.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
 
-export const ENVELOPE_RULES = {
+export const ENVELOPE_RULES = inArea('envelope', {
   'envelope.shape': {
     level: 'contract',
-    area: 'envelope',
     statement:
       'a list response is a JSON object with links (self, and next where there is a next page) and a data array of objects with type, id and attributes',
     section: 'What the service does; Resources, Envelope of a list response and Resource object',
@@ -22,7 +21,6 @@ export const ENVELOPE_RULES = {
   },
   'envelope.self': {
     level: 'contract',
-    area: 'envelope',
     statement: "links.self is an absolute URL naming the target's own origin and the path of the request",
     section: 'Resources, Envelope of a list response',
     quote: 'links.self | string (URL) | Address of the current request.',
@@ -31,7 +29,6 @@ export const ENVELOPE_RULES = {
   },
   'envelope.next-link': {
     level: 'contract',
-    area: 'envelope',
     statement: "links.next, where it is a non-empty string, is a URL on the target's own origin and path that carries the next query parameter",
     section: 'Resources, Envelope of a list response',
     quote: 'links.next | string (URL) | Address of the next page; carries the `next` query parameter.',
@@ -40,14 +37,13 @@ export const ENVELOPE_RULES = {
   },
   'platform.self-query': {
     level: 'platform',
-    area: 'envelope',
     statement: 'links.self carries the query of the request, or none at all',
     basis: 'platform-docs',
     note: 'The platform’s links.self drops the query string.',
     judged: 'every 2xx list page',
     judge: judgeSelfQuery,
   },
-} as const satisfies Record<string, Rule>;
+});
 
 function judgeShape(exchange: Exchange, context: JudgeContext): Judgement {
   if (exchange.list === undefined || !isServed(exchange)) return undefined;

@@ -1,18 +1,17 @@
 /** The rules of refusals: the document shows no error body, the platform's fixtures do (judged on every 4xx of the api origin). */
 import { held, type Exchange, type JudgeContext, type Judgement, quoted } from './exchange.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
-export const ERRORS_RULES = {
+export const ERRORS_RULES = inArea('errors', {
   'platform.error-body': {
     level: 'platform',
-    area: 'errors',
     statement: 'a 4xx of a resource endpoint or of logout carries {"errors":[{status, title or detail}]}',
     basis: 'platform-docs',
     note: 'The document shows no error body; the platform’s fixtures show this shape.',
     judged: 'every 4xx of the api origin',
     judge: judgeErrorBody,
   },
-} as const satisfies Record<string, Rule>;
+});
 
 function judgeErrorBody(exchange: Exchange, context: JudgeContext): Judgement {
   if (exchange.origin !== 'api' || exchange.status < 400 || exchange.status > 499) return undefined;

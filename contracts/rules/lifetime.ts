@@ -3,13 +3,12 @@
  * Access token response). expires_in is judged on every served answer of the token endpoint.
  */
 import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 import { tokenBody } from './token.ts';
 
-export const LIFETIME_RULES = {
+export const LIFETIME_RULES = inArea('lifetime', {
   'lifetime.expiry': {
     level: 'contract',
-    area: 'lifetime',
     statement: 'a token authenticates until its age reaches its lifetime, and not after',
     section: 'States and transitions; Authentication 7',
     quote:
@@ -17,7 +16,6 @@ export const LIFETIME_RULES = {
   },
   'lifetime.expires-in': {
     level: 'contract',
-    area: 'lifetime',
     statement: 'expires_in is a positive whole number of seconds, not above the configured lifetime',
     section: 'Resources, Access token response; Authentication 7',
     quote: 'expires_in | integer | Lifetime in seconds. — Default token lifetime is 60 days (`expires_in` is in seconds).',
@@ -26,12 +24,11 @@ export const LIFETIME_RULES = {
   },
   'platform.fresh-expires-in': {
     level: 'platform',
-    area: 'lifetime',
     statement: 'a token new to this run has expires_in within a few seconds of the configured lifetime',
     basis: 'platform-docs',
     note: 'The platform counts expires_in down from the lifetime (5183999 for 60 days); a service that hands back a live token may count further down.',
   },
-} as const satisfies Record<string, Rule>;
+});
 
 function judgeExpiresIn(exchange: Exchange, context: JudgeContext): Judgement {
   const expiresIn = tokenBody(exchange)?.expires_in;

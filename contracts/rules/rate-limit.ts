@@ -56,7 +56,7 @@ export const RATE_LIMIT_RULES = {
     section: 'Limits, Rate limit response headers',
     quote: HEADERS_QUOTE,
     judged: 'every 2xx resource response; every other answer of the api origin that carries them',
-    judge: judgeRateHeaders,
+    judge: headersJudge('rate.headers'),
   },
   'rate.remaining': {
     level: 'contract',
@@ -102,7 +102,7 @@ export const RATE_LIMIT_RULES = {
     basis: 'mock',
     note: 'The document lists the headers without saying which responses carry them.',
     judged: 'every 429, query refusal and logout answer of the api origin',
-    judge: judgeHeadersEverywhere,
+    judge: headersJudge('platform.rate-headers-everywhere'),
   },
   'platform.default-rate': {
     level: 'platform',
@@ -195,14 +195,12 @@ function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { he
   return { headers, rule: servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere' };
 }
 
-function judgeRateHeaders(exchange: Exchange, context: JudgeContext): Judgement {
-  const read = readRateHeaders(exchange, context.clock);
-  return read.rule === 'rate.headers' ? (read.broken ?? null) : undefined;
-}
-
-function judgeHeadersEverywhere(exchange: Exchange, context: JudgeContext): Judgement {
-  const read = readRateHeaders(exchange, context.clock);
-  return read.rule === 'platform.rate-headers-everywhere' ? (read.broken ?? null) : undefined;
+/** A judge of one of the two header rules, over what readRateHeaders makes of the answer. */
+function headersJudge(rule: 'rate.headers' | 'platform.rate-headers-everywhere'): (exchange: Exchange, context: JudgeContext) => Judgement {
+  return (exchange, context) => {
+    const read = readRateHeaders(exchange, context.clock);
+    return read.rule === rule ? (read.broken ?? null) : undefined;
+  };
 }
 
 /** Retry-After of any 429 (the token endpoint's too), on its own: present and readable. */

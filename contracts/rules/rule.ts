@@ -56,3 +56,13 @@ interface ClientRule extends RuleBase {
 }
 
 export type Rule = ContractRule | PlatformRule | ClientRule;
+
+/** A rule as its area's file writes it: the file names the area once, with inArea. */
+type AreaRule = Rule extends infer R ? (R extends Rule ? Omit<R, 'area'> : never) : never;
+
+/** The rules of one area's file, each marked with that area. */
+export function inArea<const A extends RuleArea, const T extends Record<string, AreaRule>>(area: A, rules: T) {
+  const placed: Record<string, unknown> = {};
+  for (const [id, rule] of Object.entries(rules)) placed[id] = { ...rule, area };
+  return placed as { [K in keyof T]: T[K] & { readonly area: A } };
+}

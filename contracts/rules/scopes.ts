@@ -1,10 +1,9 @@
 /** The rules of Scopes. */
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
-export const SCOPES_RULES = {
+export const SCOPES_RULES = inArea('scopes', {
   'scopes.limit-token': {
     level: 'contract',
-    area: 'scopes',
     statement: 'a token whose scopes name only another resource is refused by a resource endpoint (4xx, no data)',
     section: 'Endpoints, 1. Request an access token; Authentication 5',
     quote:
@@ -12,16 +11,14 @@ export const SCOPES_RULES = {
   },
   'platform.endpoint-scopes': {
     level: 'platform',
-    area: 'scopes',
     statement: 'content:read or content:write lists content; users:read or users:write lists users',
     basis: 'platform-docs',
     note: 'The document shows neither the scope names nor which scope each endpoint requires.',
   },
   'platform.missing-scope-status': {
     level: 'platform',
-    area: 'scopes',
     statement: 'a token without the scope an endpoint needs is refused with 403',
     basis: 'platform-docs',
     note: 'The document shows no status for a missing scope; the platform documents 403.',
   },
-} as const satisfies Record<string, Rule>;
+});

@@ -1,10 +1,9 @@
 /** The rules of Snapshot pagination. */
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
-export const SNAPSHOT_RULES = {
+export const SNAPSHOT_RULES = inArea('snapshots', {
   'snapshot.isolation': {
     level: 'contract',
-    area: 'snapshots',
     statement: 'a walk shows the data set as it was at its first request: items created or changed after it do not show',
     section: 'Endpoints, 3. List content items, pagination rule 1; States and transitions',
     quote:
@@ -12,7 +11,6 @@ export const SNAPSHOT_RULES = {
   },
   'snapshot.next': {
     level: 'contract',
-    area: 'snapshots',
     statement: 'each page but the last supplies a new next value, and the same request with the newest next gives the following page',
     section: 'Endpoints, 3. List content items, pagination rules 2 and 3',
     quote:
@@ -20,14 +18,12 @@ export const SNAPSHOT_RULES = {
   },
   'snapshot.traversal': {
     level: 'contract',
-    area: 'snapshots',
     statement: 'a walk yields every item of its snapshot exactly once and comes to an end',
     section: 'Endpoints, 3. List content items, pagination rules 1 and 2',
     quote: 'The first request creates a snapshot of the data set. To get the next page, send the same request with `next`…',
   },
   'snapshot.alive': {
     level: 'contract',
-    area: 'snapshots',
     statement: 'a request with the newest next within 2 minutes of the previous request of the set continues the snapshot',
     section: 'States and transitions',
     quote:
@@ -35,7 +31,6 @@ export const SNAPSHOT_RULES = {
   },
   'snapshot.expiry': {
     level: 'contract',
-    area: 'snapshots',
     statement: 'after 2 minutes without a request with next the snapshot can no longer be continued (4xx); a request without next starts a new one',
     section: 'Endpoints, 3. List content items, pagination rule 4; States and transitions; Limits',
     quote:
@@ -43,9 +38,8 @@ export const SNAPSHOT_RULES = {
   },
   'platform.obsolete-status': {
     level: 'platform',
-    area: 'snapshots',
     statement: 'the next value of an obsolete snapshot is refused with 410',
     basis: 'mock',
     note: 'The document does not give the status of an obsolete snapshot.',
   },
-} as const satisfies Record<string, Rule>;
+});

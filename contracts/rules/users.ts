@@ -2,26 +2,24 @@
 import type { Exchange, JudgeContext, Judgement } from './exchange.ts';
 import { held } from './exchange.ts';
 import { otherTypes, pageOf } from './page.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
-export const USERS_RULES = {
+export const USERS_RULES = inArea('users', {
   'users.list': {
     level: 'contract',
-    area: 'users',
     statement: 'GET /api/v2/users answers a token of a key with a users scope with a list envelope of resource objects',
     section: 'Endpoints, 4. List users; What the service does',
     quote: 'Method and path: `GET {base_url}/api/v2/users`. — Lists of resources are returned in pages.',
   },
   'platform.users-shape': {
     level: 'platform',
-    area: 'users',
     statement: 'users are resource objects of type users with the attributes the platform documents',
     basis: 'platform-docs',
     note: 'The document does not show the fields of the user resource.',
     judged: 'every 2xx users page',
     judge: judgeUsersType,
   },
-} as const satisfies Record<string, Rule>;
+});
 
 function judgeUsersType(exchange: Exchange, context: JudgeContext): Judgement {
   const page = pageOf(exchange, context, 'users');

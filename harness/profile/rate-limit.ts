@@ -70,18 +70,11 @@ export function decideRateFromSettings(p: Probe): void {
  */
 export async function probeQuota(p: Probe, token: string): Promise<void> {
   const why = 'it needs a 429, which is met only by spending a whole window (LP_QUOTA=1)';
-  if (!p.settings.quota) {
-    p.unknown('rateLimit.retryAfter', why);
-    p.unknown('rateLimit.retryDuringBlock', why);
-    return;
-  }
+  const unknown = (reason: string) => (['rateLimit.retryAfter', 'rateLimit.retryDuringBlock'] as const).forEach((key) => p.unknown(key, reason));
+  if (!p.settings.quota) return unknown(why);
   const last = p.rated.at(-1);
   const read = last === undefined ? undefined : parseRateLimitHeaders(headerLookup(last.headers));
-  if (read === undefined || !read.ok) {
-    p.unknown('rateLimit.retryAfter', 'no answer carried readable rate headers to plan the 429 probe with');
-    p.unknown('rateLimit.retryDuringBlock', 'no answer carried readable rate headers to plan the 429 probe with');
-    return;
-  }
+  if (read === undefined || !read.ok) return unknown('no answer carried readable rate headers to plan the 429 probe with');
   const periodMs = read.value.periodSeconds * 1000;
   const rate = parseRate(p.value<string>('rateLimit.rate') ?? '');
   const requests = rate?.requests ?? p.settings.windowRequests;
@@ -105,11 +98,7 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
     const answer = await list();
     if (answer.answer.status === 429) refused = answer;
   }
-  if (refused === undefined) {
-    p.unknown('rateLimit.retryAfter', `no 429 came within ${spend} requests`);
-    p.unknown('rateLimit.retryDuringBlock', `no 429 came within ${spend} requests`);
-    return;
-  }
+  if (refused === undefined) return unknown(`no 429 came within ${spend} requests`);
   const retryAfter = (refused.answer.headers['retry-after'] ?? '').trim();
   if (!observer.seen.retry)
     p.unknown('rateLimit.retryAfter', `Retry-After ${JSON.stringify(retryAfter)} is neither delta-seconds nor an HTTP-date`, refused.answer);

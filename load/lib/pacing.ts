@@ -56,10 +56,6 @@ export function parseSegment(text: string | null | undefined): Segment {
   return { start, end };
 }
 
-function isWholeTest(segment: Segment): boolean {
-  return segment.start === 0 && segment.end === 1;
-}
-
 /** Slots per period an instance may use: its segment's share of `share` of the budget, rounded down. */
 export function slotsPerPeriod(rate: Rate, share: number, segment: Segment = WHOLE_TEST): number {
   // The epsilon keeps 0.8 × 20 = 16 from becoming 15.999… and losing a slot.
@@ -80,7 +76,7 @@ export function planGrid(rate: Rate | null, share: number, segment: Segment = WH
   if (rate === null) return UNPACED;
   const perPeriod = slotsPerPeriod(rate, share, segment);
   if (perPeriod < 1) {
-    const part = isWholeTest(segment) ? 'the run' : `this instance (execution segment ${segment.start}:${segment.end})`;
+    const part = segment.start === 0 && segment.end === 1 ? 'the run' : `this instance (execution segment ${segment.start}:${segment.end})`;
     throw new EnvError(
       `LP_RATE ${rate.requests}/${rate.period} at LP_BUDGET_SHARE ${share} leaves ${part} no whole request per window: raise LP_BUDGET_SHARE or run fewer instances.`,
     );
