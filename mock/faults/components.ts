@@ -5,7 +5,7 @@
 import { DEFAULT_CLIENTS } from '../app.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import type { AccessGrant, IssuedTokens, MockSeams, Tokens } from '../seams.ts';
-import type { FaultInfo, FaultTable } from './fault.ts';
+import { fault } from './fault.ts';
 
 /** A token store whose tokens, once issued, authenticate until logged out, whatever their age. */
 function neverExpiring(inner: Tokens): Tokens {
@@ -27,54 +27,44 @@ function neverExpiring(inner: Tokens): Tokens {
   };
 }
 
-export const COMPONENT_FAULT_INFO = {
-  'token-wrong-secret-accepted': { rule: 'token.credentials', breaks: 'a wrong client secret gets a token' },
-  'token-never-expires': { rule: 'lifetime.expiry', breaks: 'a token still authenticates after its lifetime' },
-  'logout-keeps-access-token': { rule: 'logout.expires-access', breaks: 'a logged-out access token still authenticates' },
-  'logout-keeps-refresh-token': { rule: 'logout.expires-refresh', breaks: 'a refresh token given with the logout still refreshes' },
-  'bearer-not-checked': { rule: 'bearer.required', breaks: 'a resource request without a valid bearer token is served' },
-  'scope-not-enforced-content': { rule: 'scopes.limit-token', breaks: 'a token without a content scope lists content' },
-  'scope-not-enforced-users': { rule: 'scopes.limit-token', breaks: 'a token without a users scope lists users' },
-} as const satisfies Record<string, FaultInfo>;
-
-export const COMPONENT_FAULTS: FaultTable<keyof typeof COMPONENT_FAULT_INFO> = {
-  'token-wrong-secret-accepted': () => ({
-    seams: { clients: (inner) => ({ get: (id) => inner.get(id), authenticate: (id, secret) => inner.authenticate(id, secret) ?? inner.get(id) }) },
-  }),
-  'token-never-expires': () => ({ seams: { tokens: neverExpiring } }),
-  'logout-keeps-access-token': () => ({ seams: { tokens: (inner) => ({ ...bound(inner), expireAccess: () => false }) } }),
-  'logout-keeps-refresh-token': () => ({ seams: { tokens: (inner) => ({ ...bound(inner), expireRefresh: () => false }) } }),
+export const COMPONENT_FAULTS = {
+  'token-wrong-secret-accepted': fault('token.credentials', 'a wrong client secret gets a token', () => ({
+    clients: (inner) => ({ get: (id) => inner.get(id), authenticate: (id, secret) => inner.authenticate(id, secret) ?? inner.get(id) }),
+  })),
+  'token-never-expires': fault('lifetime.expiry', 'a token still authenticates after its lifetime', () => ({ tokens: neverExpiring })),
+  'logout-keeps-access-token': fault('logout.expires-access', 'a logged-out access token still authenticates', () => ({
+    tokens: (inner) => ({ ...bound(inner), expireAccess: () => false }),
+  })),
+  'logout-keeps-refresh-token': fault('logout.expires-refresh', 'a refresh token given with the logout still refreshes', () => ({
+    tokens: (inner) => ({ ...bound(inner), expireRefresh: () => false }),
+  })),
   // Any request passes as the first key with all its scopes.
-  'bearer-not-checked': (o) => {
+  'bearer-not-checked': fault('bearer.required', 'a resource request without a valid bearer token is served', (o) => {
     const first = (o.clients ?? DEFAULT_CLIENTS)[0];
     return {
-      seams: {
-        access: (inner, core) => ({
-          authenticate: (authorization) => {
-            const result = inner.authenticate(authorization);
-            const client = first && core.clients.get(first.id);
-            if (result.ok || client === undefined) return result;
-            const grant: AccessGrant = { token: '', client, scopes: client.scopes, issuedAtMs: 0, lifetimeSeconds: client.tokenTtlSeconds, refreshToken: '' };
-            return { ok: true, grant };
-          },
-          authorize: (grant, endpoint) => inner.authorize(grant, endpoint),
-        }),
-      },
+      access: (inner, core) => ({
+        authenticate: (authorization) => {
+          const result = inner.authenticate(authorization);
+          const client = first && core.clients.get(first.id);
+          if (result.ok || client === undefined) return result;
+          const grant: AccessGrant = { token: '', client, scopes: client.scopes, issuedAtMs: 0, lifetimeSeconds: client.tokenTtlSeconds, refreshToken: '' };
+          return { ok: true, grant };
+        },
+        authorize: (grant, endpoint) => inner.authorize(grant, endpoint),
+      }),
     };
-  },
-  'scope-not-enforced-content': () => scopeNotEnforced('listContent'),
-  'scope-not-enforced-users': () => scopeNotEnforced('listUsers'),
+  }),
+  'scope-not-enforced-content': fault('scopes.limit-token', 'a token without a content scope lists content', () => scopeNotEnforced('listContent')),
+  'scope-not-enforced-users': fault('scopes.limit-token', 'a token without a users scope lists users', () => scopeNotEnforced('listUsers')),
 };
 
 /** Any token may call `unchecked`, whatever its scopes. */
-function scopeNotEnforced(unchecked: EndpointId): { seams: MockSeams } {
+function scopeNotEnforced(unchecked: EndpointId): MockSeams {
   return {
-    seams: {
-      access: (inner) => ({
-        authenticate: (a) => inner.authenticate(a),
-        authorize: (g, endpoint) => (endpoint === unchecked ? undefined : inner.authorize(g, endpoint)),
-      }),
-    },
+    access: (inner) => ({
+      authenticate: (a) => inner.authenticate(a),
+      authorize: (g, endpoint) => (endpoint === unchecked ? undefined : inner.authorize(g, endpoint)),
+    }),
   };
 }
 

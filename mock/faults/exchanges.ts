@@ -2,6 +2,7 @@
  * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed
  * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
  */
+import { BoundedMap } from '../../contracts/bounded-map.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
@@ -9,7 +10,8 @@ import { nextValue } from '../../contracts/pagination.ts';
 import { apiErrors } from '../errors.ts';
 import { bodyText, Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
-import { type FaultInfo, type FaultTable, withHeader, withoutHeader } from './fault.ts';
+import type { RuleId } from '../../contracts/rules/index.ts';
+import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
 
 type Json = Record<string, unknown>;
 
@@ -73,120 +75,108 @@ function nextOfReply(reply: Reply): string | undefined {
 /** Walks a fault remembers something of: bounded, oldest forgotten first (load tests open thousands). */
 const MAX_REMEMBERED_WALKS = 4096;
 
-function remember<V>(walks: Map<string, V>, next: string, value: V): void {
-  walks.set(next, value);
-  for (const oldest of walks.keys()) {
-    if (walks.size <= MAX_REMEMBERED_WALKS) break;
-    walks.delete(oldest);
-  }
+/** A fault that edits each 200 JSON reply of `endpoints`. */
+function editing(rule: RuleId, breaks: string, endpoints: readonly EndpointId[], change: (body: Json) => void): Fault {
+  return fault(rule, breaks, () => replies(endpoints, change));
 }
 
-export const EXCHANGE_FAULT_INFO = {
-  'token-unsupported-grant-accepted': { rule: 'token.grant-type', breaks: 'a grant_type other than client_credentials gets a token' },
-  'scope-list-refused': { rule: 'token.scope-list', breaks: 'several scopes requested as a comma-delimited list are refused' },
-  'token-expires-in-string': { rule: 'token.response', breaks: 'expires_in is a string, not an integer' },
-  'token-type-not-bearer': { rule: 'token.response', breaks: 'token_type is not bearer' },
-  'token-refresh-token-missing': { rule: 'token.issued', breaks: 'the token response carries no refresh_token' },
-  'expires-in-above-lifetime': { rule: 'lifetime.expires-in', breaks: 'expires_in is a day longer than the configured lifetime' },
-  'attribute-wrong-type': { rule: 'content.attributes', breaks: 'is-obsolete is a string, not a boolean' },
-  'attribute-missing': { rule: 'content.attributes', breaks: 'content items lack summary' },
-  'timestamp-with-zone': { rule: 'content.timestamps', breaks: 'created-at carries a time zone' },
-  'type-wrong': { rule: 'content.type', breaks: 'content items have type contents' },
-  'links-self-missing': { rule: 'envelope.shape', breaks: 'links has no self' },
-  'links-self-other-path': { rule: 'envelope.self', breaks: 'links.self names another path (/api/v1/…)' },
-  'next-link-other-origin': { rule: 'envelope.next-link', breaks: 'links.next points at another origin' },
-  'users-item-id-missing': { rule: 'users.list', breaks: 'users are resource objects without an id' },
-  'rate-headers-missing-users': { rule: 'rate.headers', breaks: 'responses of the users endpoint lack the X-Rate-Limit-* headers' },
-  'logout-without-token-accepted': { rule: 'platform.logout-response', breaks: 'a logout without a bearer token is answered 204' },
-  'next-followed-for-any-key': {
-    rule: 'provider.isolation',
-    breaks: 'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',
-  },
-  'modified-at-impossible-day': { rule: 'content.timestamps', breaks: 'modified-at of every third item names the 31st of June, a day no calendar has' },
-  'snapshot-expires-from-first-request': {
-    rule: 'snapshot.alive',
-    breaks: 'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',
-  },
-} as const satisfies Record<string, FaultInfo>;
-
-export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
-  'token-unsupported-grant-accepted': () => ({
-    seams: formRequest((form) => {
+export const EXCHANGE_FAULTS = {
+  'token-unsupported-grant-accepted': fault('token.grant-type', 'a grant_type other than client_credentials gets a token', () =>
+    formRequest((form) => {
       const grant = form.get('grant_type');
       if (grant !== null && grant !== 'client_credentials' && grant !== 'refresh_token') form.set('grant_type', 'client_credentials');
     }),
-  }),
+  ),
   // A comma becomes part of one scope name, which no key holds.
-  'scope-list-refused': () => ({
-    seams: formRequest((form) => {
+  'scope-list-refused': fault('token.scope-list', 'several scopes requested as a comma-delimited list are refused', () =>
+    formRequest((form) => {
       const scope = form.get('scope');
       if (scope !== null && scope.includes(',')) form.set('scope', scope.replaceAll(',', ';'));
     }),
+  ),
+  'token-expires-in-string': editing('token.response', 'expires_in is a string, not an integer', ['token'], (b) => void (b.expires_in = String(b.expires_in))),
+  'token-type-not-bearer': editing('token.response', 'token_type is not bearer', ['token'], (b) => void (b.token_type = 'mac')),
+  'token-refresh-token-missing': editing('token.issued', 'the token response carries no refresh_token', ['token'], (b) => void delete b.refresh_token),
+  'expires-in-above-lifetime': editing(
+    'lifetime.expires-in',
+    'expires_in is a day longer than the configured lifetime',
+    ['token'],
+    (b) => void (b.expires_in = Number(b.expires_in) + 86_400),
+  ),
+  'attribute-wrong-type': editing('content.attributes', 'is-obsolete is a string, not a boolean', ['listContent'], (b) =>
+    attributesOf(b).forEach((a) => (a['is-obsolete'] = String(a['is-obsolete']))),
+  ),
+  'attribute-missing': editing('content.attributes', 'content items lack summary', ['listContent'], (b) => attributesOf(b).forEach((a) => delete a.summary)),
+  'timestamp-with-zone': editing('content.timestamps', 'created-at carries a time zone', ['listContent'], (b) =>
+    attributesOf(b).forEach((a) => (a['created-at'] = `${String(a['created-at'])}Z`)),
+  ),
+  'type-wrong': editing('content.type', 'content items have type contents', ['listContent'], (b) => items(b).forEach((i) => (i.type = 'contents'))),
+  'links-self-missing': editing('envelope.shape', 'links has no self', LISTS, (b) => void delete links(b).self),
+  'links-self-other-path': editing(
+    'envelope.self',
+    'links.self names another path (/api/v1/…)',
+    LISTS,
+    (b) => void (links(b).self = String(links(b).self).replace('/api/v2/', '/api/v1/')),
+  ),
+  'next-link-other-origin': editing('envelope.next-link', 'links.next points at another origin', LISTS, (b) => {
+    const next = links(b).next;
+    if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
   }),
-  'token-expires-in-string': () => ({ seams: replies(['token'], (b) => void (b.expires_in = String(b.expires_in))) }),
-  'token-type-not-bearer': () => ({ seams: replies(['token'], (b) => void (b.token_type = 'mac')) }),
-  'token-refresh-token-missing': () => ({ seams: replies(['token'], (b) => void delete b.refresh_token) }),
-  'expires-in-above-lifetime': () => ({ seams: replies(['token'], (b) => void (b.expires_in = Number(b.expires_in) + 86_400)) }),
-  'attribute-wrong-type': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => (a['is-obsolete'] = String(a['is-obsolete'])))) }),
-  'attribute-missing': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => delete a.summary)) }),
-  'timestamp-with-zone': () => ({ seams: replies(['listContent'], (b) => attributesOf(b).forEach((a) => (a['created-at'] = `${String(a['created-at'])}Z`))) }),
-  // The pattern still holds (yyyy-mm-ddThh:mm:ss.fff); only the calendar is broken.
-  'modified-at-impossible-day': () => ({
-    seams: replies(['listContent'], (b) =>
-      attributesOf(b).forEach((a, n) => {
-        if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
-      }),
-    ),
-  }),
-  'type-wrong': () => ({ seams: replies(['listContent'], (b) => items(b).forEach((i) => (i.type = 'contents'))) }),
-  'links-self-missing': () => ({ seams: replies(LISTS, (b) => void delete links(b).self) }),
-  'links-self-other-path': () => ({ seams: replies(LISTS, (b) => void (links(b).self = String(links(b).self).replace('/api/v2/', '/api/v1/'))) }),
-  'next-link-other-origin': () => ({
-    seams: replies(LISTS, (b) => {
-      const next = links(b).next;
-      if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
-    }),
-  }),
-  'users-item-id-missing': () => ({ seams: replies(['listUsers'], (b) => items(b).forEach((i) => delete i.id)) }),
-  'rate-headers-missing-users': () => ({
-    seams: on(['listUsers'], (inner) => (request) => {
+  'users-item-id-missing': editing('users.list', 'users are resource objects without an id', ['listUsers'], (b) => items(b).forEach((i) => delete i.id)),
+  'rate-headers-missing-users': fault('rate.headers', 'responses of the users endpoint lack the X-Rate-Limit-* headers', () =>
+    on(['listUsers'], (inner) => (request) => {
       const reply = inner(request);
       let headers = reply.headers;
       for (const name of ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset']) headers = withoutHeader(headers, name);
       return { ...reply, headers };
     }),
-  }),
-  'logout-without-token-accepted': () => ({
-    seams: on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
-  }),
+  ),
+  'logout-without-token-accepted': fault('platform.logout-response', 'a logout without a bearer token is answered 204', () =>
+    on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
+  ),
   // The core checks whose next value it is; here a request with a next value handed out to another
   // key's walk is answered as if that key had sent it, and so is every page it then leads to.
-  'next-followed-for-any-key': () => ({
-    seams: on(['listContent'], (inner) => {
-      /** The Authorization of the request each next value was handed out to, by next value. */
-      const issuedTo = new Map<string, string>();
-      return (request) => {
-        const cursor = nextValue(`?${request.search}`);
-        const owner = cursor === undefined ? undefined : issuedTo.get(cursor);
-        const answered = owner === undefined ? request : { ...request, authorization: owner };
-        const reply = inner(answered);
-        const handedOut = nextOfReply(reply);
-        if (handedOut !== undefined && answered.authorization !== undefined) remember(issuedTo, handedOut, answered.authorization);
-        return reply;
-      };
-    }),
-  }),
+  'next-followed-for-any-key': fault(
+    'provider.isolation',
+    'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',
+    () =>
+      on(['listContent'], (inner) => {
+        /** The Authorization of the request each next value was handed out to, by next value. */
+        const issuedTo = new BoundedMap<string, string>(MAX_REMEMBERED_WALKS);
+        return (request) => {
+          const cursor = nextValue(`?${request.search}`);
+          const owner = cursor === undefined ? undefined : issuedTo.get(cursor);
+          const answered = owner === undefined ? request : { ...request, authorization: owner };
+          const reply = inner(answered);
+          const handedOut = nextOfReply(reply);
+          if (handedOut !== undefined && answered.authorization !== undefined) issuedTo.set(handedOut, answered.authorization);
+          return reply;
+        };
+      }),
+  ),
+  // The pattern still holds (yyyy-mm-ddThh:mm:ss.fff); only the calendar is broken.
+  'modified-at-impossible-day': editing(
+    'content.timestamps',
+    'modified-at of every third item names the 31st of June, a day no calendar has',
+    ['listContent'],
+    (b) =>
+      attributesOf(b).forEach((a, n) => {
+        if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
+      }),
+  ),
   // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
   // requests each come within 2 minutes of the one before is refused as obsolete once 2 minutes have
   // passed since it began. The core still answers every request it lets through.
-  'snapshot-expires-from-first-request': (o) => ({
-    seams: {
+  'snapshot-expires-from-first-request': fault(
+    'snapshot.alive',
+    'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',
+    (o) => ({
       exchange: (endpoint, inner, core) => {
         if (endpoint !== 'listContent') return inner;
         const ttlSeconds = o.snapshotTtlSeconds ?? SNAPSHOT_TTL_SECONDS;
         const replies = new Replies({ api: core.profile.errors.body, token: core.profile.tokens.errorBody });
         /** When the walk a next value belongs to began, by the next values handed out. */
-        const began = new Map<string, number>();
+        const began = new BoundedMap<string, number>(MAX_REMEMBERED_WALKS);
         return (request) => {
           const cursor = nextValue(`?${request.search}`);
           const firstMs = cursor === undefined ? core.clock.now() : began.get(cursor);
@@ -197,10 +187,10 @@ export const EXCHANGE_FAULTS: FaultTable<keyof typeof EXCHANGE_FAULT_INFO> = {
           }
           const reply = inner(request);
           const handedOut = nextOfReply(reply);
-          if (handedOut !== undefined && firstMs !== undefined) remember(began, handedOut, firstMs);
+          if (handedOut !== undefined && firstMs !== undefined) began.set(handedOut, firstMs);
           return reply;
         };
       },
-    },
-  }),
+    }),
+  ),
 };

@@ -1,32 +1,30 @@
-/**
- * What a fault is made of: other options for the mock (a key's scopes widened, a snapshot lifetime
- * halved) and wrappers at the core's seams (mock/seams.ts). Built from the options the faulty mock
- * is created with, so that a wrapper can read them (the keys, the profile).
- */
 import type { RuleId } from '../../contracts/rules/index.ts';
 import type { MockOptions, Profile } from '../app.ts';
 import { BUILT_IN_PROFILES } from '../profile.ts';
 import type { MockSeams } from '../seams.ts';
-import type { FaultName } from './catalogue.ts';
 
 /**
- * What a fault breaks, written in its module's `*_FAULT_INFO` beside how (`*_FAULTS`): the rule of
- * contracts/rules/ and a few words. mock/faults/catalogue.ts gathers them.
+ * One fault: the rule of contracts/rules/ it breaks and a few words saying what (docs/fault-matrix.md),
+ * then how: other options for the mock (a key's scopes widened, a snapshot lifetime halved) and
+ * wrappers at the core's seams (mock/seams.ts), both made from the options the faulty mock is created
+ * with, so that a wrapper can read them (the keys, the profile).
  */
-export interface FaultInfo {
+export interface Fault {
   readonly rule: RuleId;
   readonly breaks: string;
+  readonly options?: (options: MockOptions) => MockOptions;
+  readonly seams?: (options: MockOptions) => MockSeams;
 }
 
-interface FaultParts {
-  /** The options the mock is created with instead of those given. */
-  readonly options?: MockOptions;
-  readonly seams?: MockSeams;
+/** A fault made by wrappers at the seams. */
+export function fault(rule: RuleId, breaks: string, seams: (options: MockOptions) => MockSeams): Fault {
+  return { rule, breaks, seams };
 }
 
-type Fault = (options: MockOptions) => FaultParts;
-
-export type FaultTable<N extends FaultName = FaultName> = Readonly<Record<N, Fault>>;
+/** A fault made by other options alone. */
+export function configured(rule: RuleId, breaks: string, options: (options: MockOptions) => MockOptions): Fault {
+  return { rule, breaks, options };
+}
 
 /** The profile the mock will run with. */
 export function profileOf(options: MockOptions): Profile {

@@ -6,17 +6,8 @@
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
 import type { MockSeams, PageSeam } from '../seams.ts';
 import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from './catalogue.ts';
-import { COMPONENT_FAULTS } from './components.ts';
-import { CONFIGURATION_FAULTS } from './configuration.ts';
-import { EXCHANGE_FAULTS } from './exchanges.ts';
-import type { FaultTable } from './fault.ts';
-import { PAGE_FAULTS } from './pages.ts';
-import { RATE_FAULTS } from './rate-limit.ts';
 
 export { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from './catalogue.ts';
-
-/** Every fault of the catalogue has exactly one implementation (the type says so). */
-const IMPLEMENTATIONS: FaultTable = { ...CONFIGURATION_FAULTS, ...EXCHANGE_FAULTS, ...COMPONENT_FAULTS, ...RATE_FAULTS, ...PAGE_FAULTS };
 
 /** `b` applied over `a` (b wraps what a returns). */
 function then<T, C>(a: ((inner: T, core: C) => T) | undefined, b: ((inner: T, core: C) => T) | undefined): ((inner: T, core: C) => T) | undefined {
@@ -61,9 +52,9 @@ export function createFaultyMock(options: MockOptions, faults: readonly FaultNam
   const seams: MockSeams[] = options.seams ? [options.seams] : [];
   for (const name of FAULT_NAMES) {
     if (!faults.includes(name)) continue;
-    const parts = IMPLEMENTATIONS[name](built);
-    if (parts.options) built = parts.options;
-    if (parts.seams) seams.push(parts.seams);
+    const { options: change, seams: wrap } = FAULTS[name];
+    if (change) built = change(built);
+    if (wrap) seams.push(wrap(built));
   }
   return createMock({ ...built, seams: composeSeams(seams) });
 }
