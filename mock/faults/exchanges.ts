@@ -45,10 +45,6 @@ function on(endpoints: readonly EndpointId[], wrap: (inner: RouteHandler) => Rou
   return { exchange: (endpoint, inner) => (endpoints.includes(endpoint) ? wrap(inner) : inner) };
 }
 
-function replies(endpoints: readonly EndpointId[], change: (body: Json) => void): MockSeams {
-  return on(endpoints, (inner) => (request) => editJson(inner(request), change));
-}
-
 /** A token request's form body with `change` applied to its fields (other bodies pass unchanged). */
 function formRequest(change: (form: URLSearchParams) => void): MockSeams {
   return on(['token'], (inner) => (request) => {
@@ -77,7 +73,7 @@ const MAX_REMEMBERED_WALKS = 4096;
 
 /** A fault that edits each 200 JSON reply of `endpoints`. */
 function editing(rule: RuleId, breaks: string, endpoints: readonly EndpointId[], change: (body: Json) => void): Fault {
-  return fault(rule, breaks, () => replies(endpoints, change));
+  return fault(rule, breaks, () => on(endpoints, (inner) => (request) => editJson(inner(request), change)));
 }
 
 export const EXCHANGE_FAULTS = {
