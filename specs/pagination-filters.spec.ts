@@ -8,7 +8,7 @@ import type { DateFilter } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { dayAt, describeProblems, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
+import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 type Bounds = Partial<Record<ContentFilterName, number>>;
 
@@ -26,7 +26,7 @@ async function expectFilteredWalk(api: ApiClient, verdict: Verdict, oracle: Orac
   test.skip(filters.length === 0, 'No content item carries the timestamps to filter on.');
   // The page size only shapes the walk (about three pages of what the platform's filters keep): no
   // verdict below depends on it, so a service that ignores the filters is judged by the walk it gives.
-  const limit = await limitForPages(api, expectedSets(oracle, filters).lenient.size);
+  const limit = await servedLimit(api, Math.ceil(expectedSets(oracle, filters).lenient.size / 3));
   const walked = await walkList(api, api.url('listContent', { limit, ...query }), { limit });
   if (walked.first.status !== 200) {
     verdict.platform('platform.filters', false, `expected the filtered list, got ${walked.first.status} (GET ${walked.firstUrl})`);
