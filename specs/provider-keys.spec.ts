@@ -7,7 +7,7 @@
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { nextValue, withNext } from '../contracts/pagination.ts';
 import { checks, test } from './fixtures/index.ts';
-import { pageOf, servedLimit, walk } from '../harness/walks/list-walk.ts';
+import { expectTraversal, pageOf, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 /** Pages after which the walk counts as endless: far above any test data set, even in default-sized pages. */
 const MAX_PAGES = 500;
@@ -36,11 +36,9 @@ test.describe('a provider key', () => {
       // Every scope the key holds (LP_PROVIDER_SCOPES): which of them lists content is not shown.
       const own = api.as(await tokens.forScopes(undefined, 'provider'));
       const limit = await servedLimit(own, PAGE_LIMIT.max);
-      const pages = await walk(own, api.url('listContent', { limit }), { maxPages: MAX_PAGES });
-      const others = othersOf(
-        pages.flatMap((page) => page.data as Item[]),
-        provider,
-      );
+      const walked = await walkList(own, api.url('listContent', { limit }), { limit, maxPages: MAX_PAGES });
+      expectTraversal(walked);
+      const others = othersOf([...walked.items.values()] as Item[], provider);
       verdict.contract(
         'provider.isolation',
         others.length === 0,
