@@ -6,7 +6,7 @@
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
-import { dayAt, describeProblems, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
+import { dayAt, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
 import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
@@ -33,7 +33,7 @@ async function expectFilteredWalk(api: ApiClient, verdict: Verdict, oracle: Orac
     return;
   }
   expectTraversal(walked);
-  const problems = describeProblems(await filterProblems(api, walked, oracle, filters));
+  const problems = await filterProblems(api, walked, oracle, filters);
   verdict.platform('platform.filters', problems.length === 0, () => `${problems.join('; ')} (the filtered walk from GET ${walked.firstUrl})`);
 }
 
