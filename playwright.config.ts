@@ -45,7 +45,6 @@ export default defineConfig({
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'harness', 'preflight', 'bound-reporter.ts')],
     [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), summaryOptions],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],

@@ -6,9 +6,9 @@
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
-import { dayAt, describeProblems, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
+import { dayAt, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
+import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 type Bounds = Partial<Record<ContentFilterName, number>>;
 
@@ -26,14 +26,14 @@ async function expectFilteredWalk(api: ApiClient, verdict: Verdict, oracle: Orac
   test.skip(filters.length === 0, 'No content item carries the timestamps to filter on.');
   // The page size only shapes the walk (about three pages of what the platform's filters keep): no
   // verdict below depends on it, so a service that ignores the filters is judged by the walk it gives.
-  const limit = await limitForPages(api, expectedSets(oracle, filters).lenient.size);
+  const limit = await servedLimit(api, Math.ceil(expectedSets(oracle, filters).lenient.size / 3));
   const walked = await walkList(api, api.url('listContent', { limit, ...query }), { limit });
   if (walked.first.status !== 200) {
     verdict.platform('platform.filters', false, `expected the filtered list, got ${walked.first.status} (GET ${walked.firstUrl})`);
     return;
   }
   expectTraversal(walked);
-  const problems = describeProblems(await filterProblems(api, walked, oracle, filters));
+  const problems = await filterProblems(api, walked, oracle, filters);
   verdict.platform('platform.filters', problems.length === 0, () => `${problems.join('; ')} (the filtered walk from GET ${walked.firstUrl})`);
 }
 

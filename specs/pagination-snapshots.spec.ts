@@ -10,7 +10,7 @@ import type { ApiClient } from '../harness/client/api.ts';
 import type { ControlledItem } from '../harness/client/control.ts';
 import { type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, type ListItem, limitForPages, type Walked, type WalkListOptions, walkList } from '../harness/walks/list-walk.ts';
+import { expectTraversal, type ListItem, servedLimit, type Walked, type WalkListOptions, walkList } from '../harness/walks/list-walk.ts';
 
 /** Pages of the walk paused twice: a quarter of the set a page gives at least three pages for three items or more. */
 const PAUSED_WALK_PAGES = 4;
@@ -24,9 +24,9 @@ const FIRST_PAUSE_SECONDS = 100;
 const SECOND_PAUSE_SECONDS = SNAPSHOT_TTL_SECONDS - 10;
 
 /** A walk of about `pages` pages (default three, or more where the target refuses larger pages) over the whole data set, with a hook between pages. */
-async function walkInPages(api: ApiClient, oracle: Oracle, pages?: number, afterPage?: WalkListOptions['afterPage']): Promise<Walked> {
+async function walkInPages(api: ApiClient, oracle: Oracle, pages = 3, afterPage?: WalkListOptions['afterPage']): Promise<Walked> {
   test.skip(!oracle.complete || oracle.items.size < 3, `The data set (${oracle.items.size} items) is too large or too small for a walk of a few pages.`);
-  const limit = await limitForPages(api, oracle.items.size, pages);
+  const limit = await servedLimit(api, Math.ceil(oracle.items.size / pages));
   // One item more than the oracle saw: the isolation test creates one, and a snapshot that sees it must fail on that, not on the bound.
   // Awaited, not handed on: a returned promise breaks the async stack, and the walk's step (and every
   // failure in it) would lose the test's line (harness/verdict/step.ts).

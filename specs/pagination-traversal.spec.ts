@@ -6,7 +6,7 @@
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';
 import { checks, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, limitForPages, walkList } from '../harness/walks/list-walk.ts';
+import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 /** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
 function skipUnlessWalkable(oracle: Oracle): void {
@@ -26,7 +26,7 @@ test.describe('following the newest next value', () => {
     async ({ api, verdict }) => {
       const oracle = await takeOracle(api);
       skipUnlessWalkable(oracle);
-      const limit = await limitForPages(api, oracle.items.size, 4);
+      const limit = await servedLimit(api, Math.ceil(oracle.items.size / 4));
       const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size, limit) });
       expectTraversal(walked);
       if (sortedIds(walked.items).join() !== sortedIds(oracle.items).join()) {
@@ -44,7 +44,7 @@ test.describe('walks over unchanged data', () => {
     const n = oracle.items.size;
     // Half the set and a sixth (or the largest sizes below them the target serves): pages of three sizes with the oracle's.
     const walks = [];
-    for (const limit of [await limitForPages(api, n, 2), await limitForPages(api, n, 6)]) {
+    for (const limit of [await servedLimit(api, Math.ceil(n / 2)), await servedLimit(api, Math.ceil(n / 6))]) {
       const walked = await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(n, limit) });
       expectTraversal(walked, `the walk in pages of ${limit}`);
       walks.push({ limit, ids: sortedIds(walked.items) });

@@ -4,9 +4,10 @@
  * such a value yields is not shown: a refusal, or the provider's own data, is legal; another
  * provider's items are not). Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
+import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { nextValue, withNext } from '../contracts/pagination.ts';
 import { checks, test } from './fixtures/index.ts';
-import { largestPageLimit, pageOf, servedLimit, walk } from '../harness/walks/list-walk.ts';
+import { expectTraversal, pageOf, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 /** Pages after which the walk counts as endless: far above any test data set, even in default-sized pages. */
 const MAX_PAGES = 500;
@@ -34,12 +35,10 @@ test.describe('a provider key', () => {
       const provider = target.provider?.name;
       // Every scope the key holds (LP_PROVIDER_SCOPES): which of them lists content is not shown.
       const own = api.as(await tokens.forScopes(undefined, 'provider'));
-      const limit = await largestPageLimit(own);
-      const pages = await walk(own, api.url('listContent', limit === undefined ? {} : { limit }), { maxPages: MAX_PAGES });
-      const others = othersOf(
-        pages.flatMap((page) => page.data as Item[]),
-        provider,
-      );
+      const limit = await servedLimit(own, PAGE_LIMIT.max);
+      const walked = await walkList(own, api.url('listContent', { limit }), { limit, maxPages: MAX_PAGES });
+      expectTraversal(walked);
+      const others = othersOf([...walked.items.values()] as Item[], provider);
       verdict.contract(
         'provider.isolation',
         others.length === 0,

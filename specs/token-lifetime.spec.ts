@@ -5,7 +5,7 @@
  * token gets a 4xx and no data (contract; the platform's 401 a platform rule).
  */
 import { checks, expect, test } from './fixtures/index.ts';
-import { judgeUnauthenticated } from '../harness/verdict/refusals.ts';
+import { judgeRefusal } from '../harness/verdict/refusals.ts';
 
 test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], serial: true }), () => {
   test('still authenticates a minute before its lifetime ends', checks('lifetime.expires-in'), async ({ api, tokens, control }) => {
@@ -21,6 +21,6 @@ test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], seria
     const token = await tokens.own();
     // Two seconds past expires_in: expires_in may be counted down by a second from the lifetime.
     await control.advance(token.expiresIn + 2);
-    judgeUnauthenticated(verdict, 'lifetime.expiry', await api.list('listContent', { limit: 1 }, { token: token.accessToken }));
+    judgeRefusal(verdict, 'lifetime.expiry', await api.list('listContent', { limit: 1 }, { token: token.accessToken }));
   });
 });

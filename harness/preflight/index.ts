@@ -24,19 +24,14 @@ export function urlSettings(env: Env): { authSetting: string; baseSetting: strin
 }
 
 /**
- * `target: remote https://… (auth …; betatest, data center eu), client id …, no control plane · LP_QUOTA=0 …, scopes …`
- * or `target: embedded mock (profile strict, …)`: the line every report of the run names the target with
- * (harness/report/target-description.ts), and the scopes the key is asked for.
+ * What the preflight says before any request: the target as every report of the run names it
+ * (harness/report/target-description.ts) and, for a remote one, the scopes the key is asked for; then a warning per
+ * unknown `LP_*` name.
  */
-function targetLine(config: SuiteConfig): string {
+export function preflightLines(config: SuiteConfig, env: Env): string[] {
   const t = config.target;
   const line = `target: ${describeTarget(config)}`;
-  return t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`;
-}
-
-/** What the preflight says before any request: the target, then a warning per unknown `LP_*` name. */
-export function preflightLines(config: SuiteConfig, env: Env): string[] {
-  return [targetLine(config), ...unknownSettingWarnings(env)];
+  return [t.kind === 'mock' ? line : `${line}, scopes ${t.client.scopes.join(',') || '(none)'}`, ...unknownSettingWarnings(env)];
 }
 
 /**

@@ -1,15 +1,13 @@
 /**
  * `npm run rules`: every rule of contracts/rules.ts with its level, the tests that state it and what
  * they need of the target, read from the tests' own declarations (`playwright test --list`: nothing
- * runs, nothing is sent). A rule no test states is listed as such.
- *
- * docs/rules.md is the same list, written by `npm run docs`.
+ * runs, nothing is sent). A rule no test states is listed as such. The same text as docs/rules.md (`npm run docs`).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { RULES } from '../../contracts/rules/index.ts';
-import { coverage, type RuleCoverage, type TestRecord } from './coverage.ts';
+import { coverage, type TestRecord } from './coverage.ts';
+import { renderRulesMarkdown } from './render.ts';
 import { parseCommandLine, runMain } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
@@ -50,25 +48,10 @@ export function listedTests(): TestRecord[] {
   return [...records.values()];
 }
 
-function renderList(items: readonly RuleCoverage[]): string {
-  return items
-    .map((item) => {
-      const rule = RULES[item.id];
-      const tests =
-        item.tests.length === 0
-          ? item.everyResponse
-            ? `    judged on ${item.everyResponse}`
-            : '    NO TEST states this rule'
-          : item.tests.map((t) => `    - ${t}`).join('\n');
-      return `${item.id} [${rule.level}]: ${rule.statement}\n${tests}`;
-    })
-    .join('\n');
-}
-
 async function main(): Promise<number> {
   parseCommandLine('rules', USAGE, { args: process.argv.slice(2), options: {}, strict: true });
   const items = coverage(listedTests());
-  console.log(renderList(items));
+  console.log(renderRulesMarkdown(items));
   const untested = items.filter((i) => i.state === 'no test').map((i) => i.id);
   console.log(`\n${items.length} rules; ${untested.length} without a test${untested.length > 0 ? `: ${untested.join(', ')}` : ''}`);
   return 0;

@@ -1,13 +1,16 @@
 /**
- * The end of every run's output: what it checked per rule and what not and why, what the rate limit and the tokens
+ * The run's bound (harness/preflight/bound.ts) once its tests are known, right after the list reporter's `Running N
+ * tests` line. The end of every run's output: what it checked per rule and what not and why, what the rate limit and the tokens
  * cost it, where the reports are, and the closing line CI reads (`N passed, N failed[, N skipped][, N platform
  * deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and
  * the rules page beside it, each naming the run's target.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullConfig, FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { boundLine } from '../preflight/bound.ts';
 import { trippedSentence } from '../target/breaker.ts';
+import { readConfig } from '../target/config.ts';
 import { ANNOTATIONS } from './annotations.ts';
 import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
 import { renderRunHtml, renderRunText } from './render.ts';
@@ -58,9 +61,12 @@ export default class SummaryReporter implements Reporter {
     this.#junitFile = process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ?? options.junitFile;
   }
 
-  onBegin(config: FullConfig): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.#outputDirs = [...new Set(config.projects.map((p) => p.outputDir))];
     this.#began = Date.now();
+    const tests = suite.allTests().filter((test) => test.parent.project()?.name.startsWith('contract'));
+    const tagged = (tag: string) => tests.filter((test) => test.tags.includes(tag)).length;
+    if (tests.length > 0) console.log(boundLine(readConfig(), { quota: tagged('@quota'), slow: tagged('@slow') }));
   }
 
   onTestEnd(test: TestCase): void {

@@ -38,7 +38,7 @@ export async function endTokens(session: WorkerSession, context: APIRequestConte
   let refusals = target.capabilities.refreshGrant ? 0 : TRADE_REFUSALS;
   return session.logOutAll(async (token, held) => {
     const status = (await api.logout({ token }, held.refreshToken)).status;
-    if (!(status === 401 || status === 403) || refusals >= TRADE_REFUSALS || !held.refreshToken || session.refreshEnded(held.refreshToken)) return status;
+    if (!(status === 401 || status === 403) || refusals >= TRADE_REFUSALS || !held.refreshToken || session.endedRefresh.has(held.refreshToken)) return status;
     const name = held.clientId === target.provider?.clientId ? 'provider' : 'organization';
     const answer = await tokens.refresh(held.refreshToken, name);
     const traded = issuedTokenOf(answer, [], held.clientId);

@@ -41,8 +41,3 @@ export async function step<R>(title: string, body: () => R | Promise<R>): Promis
   if (!inTest()) return await body();
   return await test.step(title, async () => await body());
 }
-
-/** The title of the step in which a response's rules are judged: `judged by <rule> <rule> …`. */
-export function judgedTitle(rules: readonly string[]): string {
-  return rules.length === 0 ? 'judged by no rule' : `judged by ${rules.join(' ')}`;
-}

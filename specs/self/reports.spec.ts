@@ -37,7 +37,7 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         expect.stringMatching(/^\d+ passed, [1-9]\d* failed, \d+ platform deviations$/),
       ]);
 
-      const named = scanTree(work, [{ label: 'target', value: target }]).findings.map((f) => f.where.replaceAll('\\', '/'));
+      const named = scanTree(work, [{ label: 'target', value: target }]).map((f) => f.where.replaceAll('\\', '/'));
       for (const place of [
         /^reports\/html\/index\.html!embedded\.zip!report\.json$/,
         /^reports\/html\/rules\.html$/,
