@@ -6,7 +6,7 @@
  */
 import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
-import { AREA_SPECS, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
+import { AREA_SPECS, BLIND_FAULT_RATE, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
 import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
@@ -26,8 +26,9 @@ export function faultMatrixMarkdown(): string {
     '  strict profile, no fault); any failure there is a false alarm and fails the run;',
     '- it does all of it twice, in two columns: **with the control plane** (clocks moved, budgets restored in milliseconds),',
     `  and **blind**, as a run against a remote service with \`LP_QUOTA=1\` sees the mock (no control plane, a rate of`,
-    `  ${BLIND_RATE} so that real-time waits take seconds). In the blind column a fault whose rule only a control plane or`,
-    '  `LP_FULL=1` can check is shown as not visible and counted as skipped, never as caught.',
+    `  ${BLIND_RATE}, or ${BLIND_FAULT_RATE} for a fault of the rate areas, so that real-time waits take seconds). In the`,
+    '  blind column a fault whose rule only a control plane or `LP_FULL=1` can check is shown as not visible and counted',
+    '  as skipped, never as caught.',
     '',
     'Each run prints the matrix and writes it whole, with every catching test and every false alarm, to',
     '`reports/faults/fault-matrix.md`. `npm run test:faults -- <fault or profile>…` runs only those (and the sound mock);',

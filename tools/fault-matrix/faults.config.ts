@@ -31,7 +31,8 @@ const specsDir = path.join(__dirname, '..', '..', 'specs');
 function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
   if (column === 'control') return { kind: 'mock', faults, ...(profile ? { profile } : {}) };
   const own = profile ?? BUILT_IN_PROFILES.strict;
-  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate: areas.BLIND_RATE } } };
+  const rate = faults.some(areas.waitsForWindows) ? areas.BLIND_FAULT_RATE : areas.BLIND_RATE;
+  return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate } } };
 }
 
 /** One worker (and one mock) per project. Traces off: a trace records the Authorization header unredacted. */
@@ -46,7 +47,7 @@ const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRul
 
 // A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
 const RUNNABLE = FAULT_NAMES.filter((name) => areas.specProblem(name, specsDir) === undefined);
-const waits = (name: FaultName, column: Column) => column === 'blind' && ['rate-limit', '429'].includes(faultArea(name));
+const waits = (name: FaultName, column: Column) => column === 'blind' && areas.waitsForWindows(name);
 
 function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> {
   const { rule } = FAULTS[name];
