@@ -83,9 +83,19 @@ export const marker = {
   next: (owner: CursorOwner, op: CursorOp, n = 0) => `{{next:${owner}:${op}:${n}}}`,
 };
 
-/** A request with what most generators leave as it is: HTTP/1.1, a right Host, a UTF-8 body. */
-export function fuzzRequestOf(r: Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'headers' | 'body' | 'framing'> & Partial<FuzzRequest>): FuzzRequest {
-  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...r };
+type RequestParts = Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'body' | 'framing'> &
+  Partial<FuzzRequest> & { readonly authorization?: string | readonly string[]; readonly contentType?: string };
+
+/**
+ * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization
+ * headers (none when undefined or empty) and Content-Type (none when undefined) go before the other headers.
+ */
+export function fuzzRequestOf({ authorization = [], contentType, headers = [], ...rest }: RequestParts): FuzzRequest {
+  const named = [
+    ...[authorization].flat().map((value) => ['Authorization', value] as const),
+    ...(contentType === undefined ? [] : [['Content-Type', contentType] as const]),
+  ];
+  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...rest, headers: [...named, ...headers] };
 }
 
 const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g;

@@ -5,7 +5,7 @@
  * (64 KiB body, 8 KiB target, 16 KiB head) so that both sides of each are tried.
  */
 import fc from 'fast-check';
-import type { FuzzRequest } from '../fuzz-harness.ts';
+import { type FuzzRequest, fuzzRequestOf } from '../fuzz-harness.ts';
 
 /** Mostly ordinary methods, then ones node knows but the mock does not serve, then tokens llhttp rejects. */
 const method: fc.Arbitrary<string> = fc.oneof(
@@ -218,9 +218,4 @@ export const oddRequest: fc.Arbitrary<FuzzRequest> = fc
     body: anyBody,
     framing,
   })
-  .map(({ contentType: type, headers, body, ...rest }) => ({
-    ...rest,
-    headers: type === undefined ? headers : [['Content-Type', type] as [string, string], ...headers],
-    body: body.body,
-    binary: body.binary,
-  }));
+  .map(({ body, ...rest }) => fuzzRequestOf({ ...rest, ...body }));
