@@ -9,21 +9,14 @@ import { type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
 
-export interface RawResponse {
-  readonly kind: 'response';
-  readonly status: number;
-  /** Header names lower case; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-}
-
-/** Instead of a response: nothing complete within the timeout, a close or reset first, nobody listening, or bytes not HTTP. */
-interface RawFailure {
-  readonly kind: 'hang' | 'closed' | 'refused' | 'garbled';
-  readonly detail: string;
-}
-
-export type RawOutcome = RawResponse | RawFailure;
+/**
+ * A response (header names lower case, repeated headers joined with ", "), or instead of one: nothing complete
+ * within the timeout, a close or reset first, nobody listening, or bytes not HTTP.
+ */
+export type RawOutcome =
+  | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer }
+  | { readonly kind: 'hang' | 'closed' | 'refused' | 'garbled'; readonly detail: string };
+export type RawResponse = Extract<RawOutcome, { kind: 'response' }>;
 
 /** Sends `bytes` to `origin` (`http://host:port`) and reads one final response within `timeoutMs`; `head`: it carries no body. */
 export function rawExchange(origin: string, bytes: Buffer, options: { timeoutMs: number; head?: boolean }): Promise<RawOutcome> {
