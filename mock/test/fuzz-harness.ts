@@ -22,6 +22,7 @@ const FRAMING_LINES = {
   conflicting: (n: number) => [`Content-Length: ${n}`, `Content-Length: ${n + 1}`],
   'chunked-and-length': (n: number) => ['Transfer-Encoding: chunked', `Content-Length: ${n}`],
 } satisfies Record<string, (bodyLength: number) => string[]>;
+export const FRAMINGS = Object.keys(FRAMING_LINES) as Array<keyof typeof FRAMING_LINES>;
 
 const HOST_LINES = { ok: ['Host: 127.0.0.1'], missing: [], twice: ['Host: 127.0.0.1', 'Host: example.com'], empty: ['Host:'] };
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CONTENT_ATTRIBUTE_NAMES } from '../../../schemas/registry.ts';
 import { type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
-import { anyBody, contentType, framing } from './http.arbitrary.ts';
+import { anyBody, contentType, framing, usually } from './http.arbitrary.ts';
 
 const refreshMember = fc.oneof(
   fc.constantFrom(marker.refresh('org'), marker.refresh('target')).map((token) => ({ refresh_token: token })),
@@ -35,7 +35,7 @@ const logoutAuthorization: fc.Arbitrary<readonly string[]> = fc.oneof(
 /** POST {base}/oauth/token: logout with a fresh token each time, and every kind of body. */
 export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({
-    method: fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE') }),
+    method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')),
     authorization: logoutAuthorization,
     contentType,
     body: logoutBody,
