@@ -9,14 +9,14 @@ import { CONTENT_ATTRIBUTE_NAMES } from '../../../schemas/registry.ts';
 import { type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
 import { anyBody, contentType, framing, usually } from './http.arbitrary.ts';
 
-const refreshMember = fc.oneof(
-  fc.constantFrom(marker.refresh('org'), marker.refresh('target')).map((token) => ({ refresh_token: token })),
-  fc.constantFrom<unknown>(5, null, '', [], {}, true, 'x'.repeat(3_000)).map((token) => ({ refresh_token: token })),
+const refreshToken = fc.oneof(
+  fc.constantFrom(marker.refresh('org'), marker.refresh('target')),
+  fc.constantFrom<unknown>(5, null, '', [], {}, true, 'x'.repeat(3_000)),
 );
 
 const logoutBody = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
-  { weight: 3, arbitrary: refreshMember.map((b) => JSON.stringify(b)) },
+  { weight: 3, arbitrary: refreshToken.map((token) => JSON.stringify({ refresh_token: token })) },
   {
     weight: 2,
     arbitrary: fc.constantFrom('{', '[]', 'null', '"x"', '{"refresh_token":', 'refresh_token=abc', '\u0000', '{"refresh_token":"a","refresh_token":"b"}'),
