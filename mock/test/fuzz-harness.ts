@@ -133,9 +133,9 @@ export class FuzzSession {
 
   /** Sends `request` with its markers filled in (fetching the tokens and cursors they need); learns from the answer (new cursors, a pool that stopped working). */
   async send(request: FuzzRequest): Promise<RawOutcome> {
+    const found = [request.target, request.body, ...request.headers.map(([, v]) => v)].flatMap((text) => [...text.matchAll(MARKER)]);
     const values = new Map<string, string>();
-    for (const m of [request.target, request.body, ...request.headers.map(([, v]) => v)].flatMap((text) => [...text.matchAll(MARKER)]))
-      if (!values.has(m[0])) values.set(m[0], await this.#value(m[1] as string, m[2] as string, m[3], Number(m[4] ?? 0)));
+    for (const m of found) if (!values.has(m[0])) values.set(m[0], await this.#value(m[1] as string, m[2] as string, m[3], Number(m[4] ?? 0)));
     const fill = (text: string) => text.replace(MARKER, (whole) => values.get(whole) ?? whole);
     const resolved = { ...request, target: fill(request.target), body: fill(request.body), headers: request.headers.map(([n, v]) => [n, fill(v)] as const) };
     const origin = request.origin === 'auth' ? this.urls.authUrl : this.urls.baseUrl;
