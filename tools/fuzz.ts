@@ -67,7 +67,7 @@ async function run(mock: MockProcess): Promise<number> {
   let done = 0;
   const worker = async () => {
     for (let request = next(); request !== undefined; request = next()) {
-      const outcome = await session.send(request, await session.resolve(request));
+      const outcome = await session.send(request);
       const found = problemWith(request, outcome);
       // Besides statuses and failures: an answer the oracle refused (bad-body), a close it accepts (abandoned).
       let key = outcome.kind === 'response' ? String(outcome.status) : outcome.kind;

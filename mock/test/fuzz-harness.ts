@@ -22,6 +22,7 @@ const FRAMING_LINES = {
   conflicting: (n: number) => [`Content-Length: ${n}`, `Content-Length: ${n + 1}`],
   'chunked-and-length': (n: number) => ['Transfer-Encoding: chunked', `Content-Length: ${n}`],
 } satisfies Record<string, (bodyLength: number) => string[]>;
+export const FRAMINGS = Object.keys(FRAMING_LINES) as Array<keyof typeof FRAMING_LINES>;
 
 const HOST_LINES = { ok: ['Host: 127.0.0.1'], missing: [], twice: ['Host: 127.0.0.1', 'Host: example.com'], empty: ['Host:'] };
 
@@ -83,9 +84,19 @@ export const marker = {
   next: (owner: CursorOwner, op: CursorOp, n = 0) => `{{next:${owner}:${op}:${n}}}`,
 };
 
-/** A request with what most generators leave as it is: HTTP/1.1, a right Host, a UTF-8 body. */
-export function fuzzRequestOf(r: Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'headers' | 'body' | 'framing'> & Partial<FuzzRequest>): FuzzRequest {
-  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...r };
+type RequestParts = Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'body' | 'framing'> &
+  Partial<FuzzRequest> & { readonly authorization?: string | readonly string[]; readonly contentType?: string };
+
+/**
+ * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization
+ * headers (none when undefined or empty) and Content-Type (none when undefined) go before the other headers.
+ */
+export function fuzzRequestOf({ authorization = [], contentType, headers = [], ...rest }: RequestParts): FuzzRequest {
+  const named = [
+    ...[authorization].flat().map((value) => ['Authorization', value] as const),
+    ...(contentType === undefined ? [] : [['Content-Type', contentType] as const]),
+  ];
+  return { version: 'HTTP/1.1', host: 'ok', binary: false, ...rest, headers: [...named, ...headers] };
 }
 
 const MARKER = /\{\{(token|refresh|next):([a-z]+)(?::([a-z]+))?(?::(\d+))?\}\}/g;
@@ -109,44 +120,32 @@ function serialize(request: FuzzRequest): Buffer {
 
 /** Live values for the markers, kept current from the mock's answers; `timeoutMs` bounds each exchange, its own included. */
 export class FuzzSession {
-  readonly authUrl: string;
-  readonly baseUrl: string;
-  readonly #timeoutMs: number;
   #pool: Record<PoolKey, string> | undefined;
   readonly #cursors: Record<CursorOwner, { latest: string | undefined; stale: string[] }> = {
     org: { latest: undefined, stale: [] },
     provider: { latest: undefined, stale: [] },
   };
 
-  constructor(urls: { authUrl: string; baseUrl: string }, timeoutMs: number) {
-    this.authUrl = urls.authUrl;
-    this.baseUrl = urls.baseUrl;
-    this.#timeoutMs = timeoutMs;
-  }
+  constructor(
+    private readonly urls: { authUrl: string; baseUrl: string },
+    private readonly timeoutMs: number,
+  ) {}
 
-  /** Fills in the markers of `request`, fetching tokens and cursors it needs. */
-  async resolve(request: FuzzRequest): Promise<FuzzRequest> {
-    const texts = [request.target, request.body, ...request.headers.map(([, v]) => v)];
-    const found = texts.flatMap((t) => [...t.matchAll(MARKER)]);
-    if (found.length === 0) return request;
+  /** Sends `request` with its markers filled in (fetching the tokens and cursors they need); learns from the answer (new cursors, a pool that stopped working). */
+  async send(request: FuzzRequest): Promise<RawOutcome> {
+    const found = [request.target, request.body, ...request.headers.map(([, v]) => v)].flatMap((text) => [...text.matchAll(MARKER)]);
     const values = new Map<string, string>();
     for (const m of found) if (!values.has(m[0])) values.set(m[0], await this.#value(m[1] as string, m[2] as string, m[3], Number(m[4] ?? 0)));
     const fill = (text: string) => text.replace(MARKER, (whole) => values.get(whole) ?? whole);
-    return { ...request, target: fill(request.target), body: fill(request.body), headers: request.headers.map(([n, v]) => [n, fill(v)] as const) };
-  }
-
-  /** Sends a resolved request; learns from the answer (new cursors, a pool that stopped working). */
-  async send(original: FuzzRequest, resolved: FuzzRequest): Promise<RawOutcome> {
-    const outcome = await rawExchange(original.origin === 'auth' ? this.authUrl : this.baseUrl, serialize(resolved), {
-      timeoutMs: this.#timeoutMs,
-      head: resolved.method === 'HEAD',
-    });
-    const auth = original.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
+    const resolved = { ...request, target: fill(request.target), body: fill(request.body), headers: request.headers.map(([n, v]) => [n, fill(v)] as const) };
+    const origin = request.origin === 'auth' ? this.urls.authUrl : this.urls.baseUrl;
+    const outcome = await rawExchange(origin, serialize(resolved), { timeoutMs: this.timeoutMs, head: request.method === 'HEAD' });
+    const auth = request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1] ?? '';
     const pooled = /^Bearer \{\{token:(org|provider|limited|narrow)\}\}$/.exec(auth)?.[1] as PoolKey | undefined;
     if (outcome.kind !== 'response' || pooled === undefined) return outcome;
     // A pool token that stopped authenticating (logged out by a generated request): fetch new ones next time.
     if (outcome.status === 401) this.#pool = undefined;
-    if (outcome.status === 200 && (pooled === 'org' || pooled === 'provider') && original.target.startsWith('/api/v2/content'))
+    if (outcome.status === 200 && (pooled === 'org' || pooled === 'provider') && request.target.startsWith('/api/v2/content'))
       this.#learnCursor(pooled, outcome.body.toString('utf8'));
     return outcome;
   }
@@ -212,20 +211,19 @@ export class FuzzSession {
   /** A token of a session key; the mock's answer in the error when it refuses. */
   async #issue(key: keyof typeof SESSION_KEYS, field: 'access_token' | 'refresh_token' = 'access_token'): Promise<string> {
     const { id, scope } = SESSION_KEYS[key];
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: `${id}-secret`, scope }).toString();
-    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    const { status, text } = await this.#fetch(`${this.authUrl}/oauth/token`, { method: 'POST', headers, body });
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: `${id}-secret`, scope });
+    const { status, text } = await this.#fetch(`${this.urls.authUrl}/oauth/token`, { method: 'POST', body });
     const value = status === 200 ? (JSON.parse(text) as Record<string, unknown>)[field] : undefined;
     if (typeof value !== 'string') throw new Error(`a valid token request was answered ${status} without ${field}: ${text.slice(0, 200)}`);
     return value;
   }
 
   #get(path: string, token: string): Promise<{ status: number; text: string }> {
-    return this.#fetch(`${this.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return this.#fetch(`${this.urls.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   }
 
   async #fetch(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     return { status: res.status, text: await res.text() };
   }
 }

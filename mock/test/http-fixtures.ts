@@ -61,11 +61,7 @@ export function api(mock: MockServer, path: string, token?: string, init: Reques
   return fetch(`${mock.baseUrl}${path}`, { ...init, headers });
 }
 
-/** POST to the control plane with a JSON body. */
+/** A control-plane request, POST by default, with a JSON body (none when `body` is undefined: JSON.stringify gives undefined). */
 export function control(mock: MockServer, path: string, body?: unknown, method = 'POST'): Promise<Response> {
-  return fetch(`${mock.baseUrl}/_mock${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  return fetch(`${mock.baseUrl}/_mock${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }

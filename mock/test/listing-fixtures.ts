@@ -1,19 +1,18 @@
 /** Drives mock/resources.ts directly, without HTTP: for the tests of pagination, queries and the listing options of profiles. */
-import { expect } from '@playwright/test';
 import { VirtualClock } from '../clock.ts';
 import { errorsArray } from '../error-bodies.ts';
 import { bodyText } from '../http.ts';
-import { type ProfileFile, resolveProfile } from '../profile.ts';
+import type { ProfileFile } from '../profile.ts';
 import { type ListRequest, Resources } from '../resources.ts';
+import { expect, profiled, START_MS } from './http-fixtures.ts';
 
 export const BASE = 'http://127.0.0.1:9';
 
 /** Resources on a manual clock, under the strict profile or the options given over it; `list` and `walk` answer parsed bodies. */
 export function setup(options: { items?: number; profile?: ProfileFile } = {}) {
-  const clock = new VirtualClock(() => Date.UTC(2026, 0, 1));
-  const profile = resolveProfile(options.profile ?? {});
-  if (!profile.ok) throw new Error(profile.error);
-  const resources = new Resources({ clock, seed: 1, items: options.items ?? 250, users: 30, snapshotTtlSeconds: 120, profile: profile.value });
+  const clock = new VirtualClock(() => START_MS);
+  const profile = profiled(options.profile ?? {});
+  const resources = new Resources({ clock, seed: 1, items: options.items ?? 250, users: 30, snapshotTtlSeconds: 120, profile });
   const list = (search: string, more: Partial<ListRequest> = {}) => {
     const result = resources.list({ endpoint: 'listContent', clientId: 'a', provider: undefined, search, baseUrl: BASE, ...more });
     return { status: result.status, body: 'body' in result ? JSON.parse(bodyText(result.body)) : JSON.parse(errorsArray(result.error).text) };

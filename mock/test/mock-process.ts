@@ -27,23 +27,8 @@ export interface MockProcessOptions {
   readonly entry?: keyof typeof MOCK_ENTRIES;
 }
 
-export interface NodeChild {
-  readonly pid: number;
-  /** Its first stdout line (the mock's {"authUrl","baseUrl",…}). */
-  readonly ready: string;
-  /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
-  ended(): string | undefined;
-  /** The last lines it wrote on stderr. */
-  stderrTail(): string;
-  /** Resident memory in KiB: VmRSS now, VmHWM its peak; NaN without /proc. */
-  memoryKiB(field: 'VmRSS' | 'VmHWM'): number;
-  /** CPU seconds used so far; NaN without /proc. */
-  cpuSeconds(): number;
-  /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
-  stop(): Promise<void>;
-}
-
-export interface MockProcess extends NodeChild {
+/** The line the mock's CLI prints once it listens. */
+interface ReadyLine {
   readonly authUrl: string;
   readonly baseUrl: string;
   readonly controlUrl: string | null;
@@ -51,9 +36,10 @@ export interface MockProcess extends NodeChild {
   readonly caFile?: string | null;
   /** `host:port` the names of `--host-name` must lead to; absent without it. */
   readonly address?: string;
-  /** Its request log so far, one line per request (`api GET /api/v2/users 200 1.2ms`), when started with `--log`. */
-  requestLog(): readonly string[];
 }
+
+export type NodeChild = Awaited<ReturnType<typeof startNode>>;
+export type MockProcess = Awaited<ReturnType<typeof startMockProcess>>;
 
 /** Writes `clients` to a temporary clients file and returns its path (for `--clients`). */
 export function clientsFile(clients: readonly ClientConfig[]): string {
@@ -91,7 +77,7 @@ function procFile(pid: number, file: 'stat' | 'status'): string {
 }
 
 /** `node <args>` in the project root, resolved once it prints its first stdout line; `onStderr` sees each line of its stderr. */
-export async function startNode(name: string, args: readonly string[], onStderr: (line: string) => void = () => {}): Promise<NodeChild> {
+export async function startNode(name: string, args: readonly string[], onStderr: (line: string) => void = () => {}) {
   const child = spawn(process.execPath, [...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
   running.add(child);
   let stderr = '';
@@ -116,29 +102,35 @@ export async function startNode(name: string, args: readonly string[], onStderr:
   const pid = child.pid as number;
   return {
     pid,
+    /** Its first stdout line (the mock's {"authUrl","baseUrl",…}). */
     ready: String(ready[0]),
+    /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
     ended: () => status,
+    /** The last lines it wrote on stderr. */
     stderrTail: () => stderr,
-    memoryKiB: (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
-    // utime and stime: fields 14 and 15 of stat, counted after the command name's closing parenthesis; 100 ticks a second.
+    /** Resident memory in KiB: VmRSS now, VmHWM its peak; NaN without /proc. */
+    memoryKiB: (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),
+    /** CPU seconds used so far (utime and stime: fields 14 and 15 of stat, after the command's closing parenthesis; 100 ticks a second); NaN without /proc. */
     cpuSeconds: () => {
       const stat = procFile(pid, 'stat');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) / 100;
     },
+    /** SIGTERM, then SIGKILL after a grace period; resolves once it has exited. */
     stop: () => stopChild(child),
   };
 }
 
 /** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
-export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}): Promise<MockProcess> {
+export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}) {
   const { nodeFlags = [], entry = 'mock' } = options;
   const log: string[] = [];
   const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (line) => {
     if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
   });
-  const urls = JSON.parse(child.ready) as Pick<MockProcess, 'authUrl' | 'baseUrl' | 'controlUrl' | 'caFile' | 'address'>;
-  return { ...child, ...urls, requestLog: () => [...log] };
+  const urls = JSON.parse(child.ready) as ReadyLine;
+  /** Its request log so far, one line per request (`api GET /api/v2/users 200 1.2ms`), when started with `--log`. */
+  return { ...child, ...urls, requestLog: (): readonly string[] => [...log] };
 }
 
 /** Starts the mock, says where it listens, runs `body` against it and stops it, whatever `body` does. */

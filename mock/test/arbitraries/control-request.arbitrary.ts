@@ -7,16 +7,16 @@
 import fc from 'fast-check';
 import { CONTENT_ATTRIBUTE_NAMES } from '../../../schemas/registry.ts';
 import { type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
-import { anyBody, contentType, framing } from './http.arbitrary.ts';
+import { anyBody, contentType, framing, usually } from './http.arbitrary.ts';
 
-const refreshMember = fc.oneof(
-  fc.constantFrom(marker.refresh('org'), marker.refresh('target')).map((token) => ({ refresh_token: token })),
-  fc.constantFrom<unknown>(5, null, '', [], {}, true, 'x'.repeat(3_000)).map((token) => ({ refresh_token: token })),
+const refreshToken = fc.oneof(
+  fc.constantFrom(marker.refresh('org'), marker.refresh('target')),
+  fc.constantFrom<unknown>(5, null, '', [], {}, true, 'x'.repeat(3_000)),
 );
 
 const logoutBody = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
-  { weight: 3, arbitrary: refreshMember.map((b) => JSON.stringify(b)) },
+  { weight: 3, arbitrary: refreshToken.map((token) => JSON.stringify({ refresh_token: token })) },
   {
     weight: 2,
     arbitrary: fc.constantFrom('{', '[]', 'null', '"x"', '{"refresh_token":', 'refresh_token=abc', '\u0000', '{"refresh_token":"a","refresh_token":"b"}'),
@@ -35,22 +35,13 @@ const logoutAuthorization: fc.Arbitrary<readonly string[]> = fc.oneof(
 /** POST {base}/oauth/token: logout with a fresh token each time, and every kind of body. */
 export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({
-    method: fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE') }),
+    method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')),
     authorization: logoutAuthorization,
     contentType,
     body: logoutBody,
     framing,
   })
-  .map(({ method, authorization, contentType: type, body, framing: f }) =>
-    fuzzRequestOf({
-      origin: 'api',
-      method,
-      target: '/oauth/token',
-      headers: [...authorization.map((v) => ['Authorization', v] as const), ...(type === undefined ? [] : [['Content-Type', type] as const])],
-      body,
-      framing: f,
-    }),
-  );
+  .map((parts) => fuzzRequestOf({ origin: 'api', target: '/oauth/token', ...parts }));
 
 const advanceSeconds = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 0, max: 300 }) },
@@ -66,7 +57,7 @@ const attributeValue = fc.oneof(
 );
 const attributes = fc.dictionary(fc.constantFrom(...CONTENT_ATTRIBUTE_NAMES, 'nope', '__proto__'), attributeValue, { maxKeys: 4 });
 
-const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> = fc.oneof(
+const controlCall: fc.Arbitrary<{ method: string; target: string; body: string }> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
@@ -74,9 +65,9 @@ const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> 
         advanceSeconds.map((s) => JSON.stringify({ advanceSeconds: s })),
         fc.constantFrom('{"advanceSeconds":1e400}', '{"advanceSeconds":-1e400}', '{"advanceSeconds":}', '', '{}', '[1]'),
       )
-      .map((body) => ({ method: 'POST', path: '/_mock/clock', body })),
+      .map((body) => ({ method: 'POST', target: '/_mock/clock', body })),
   },
-  { weight: 1, arbitrary: fc.constantFrom('/_mock/clock', '/_mock/stats').map((path) => ({ method: 'GET', path, body: '' })) },
+  { weight: 1, arbitrary: fc.constantFrom('/_mock/clock', '/_mock/stats').map((target) => ({ method: 'GET', target, body: '' })) },
   {
     weight: 3,
     arbitrary: fc
@@ -85,13 +76,13 @@ const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> 
         attributes.map((a) => JSON.stringify({ attributes: a })),
         fc.json({ maxDepth: 2 }),
       )
-      .map((body) => ({ method: 'POST', path: '/_mock/content', body })),
+      .map((body) => ({ method: 'POST', target: '/_mock/content', body })),
   },
   {
     weight: 2,
     arbitrary: fc
       .tuple(fc.oneof(fc.stringMatching(/^c[0-9a-z]{7}$/), fc.constantFrom('', '%zz', '..', 'c0000000', '%2F', 'x'.repeat(300))), attributes)
-      .map(([id, a]) => ({ method: 'PATCH', path: `/_mock/content/${id}`, body: JSON.stringify(a) })),
+      .map(([id, a]) => ({ method: 'PATCH', target: `/_mock/content/${id}`, body: JSON.stringify(a) })),
   },
   {
     weight: 2,
@@ -100,18 +91,11 @@ const controlCall: fc.Arbitrary<{ method: string; path: string; body: string }> 
         fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
         fc.constantFrom('/_mock/reset', '/_mock/clock', '/_mock/content', '/_mock/stats', '/_mock/nope'),
       )
-      .map(([method, path]) => ({ method, path, body: '' })),
+      .map(([method, target]) => ({ method, target, body: '' })),
   },
 );
 
 /** A request to the control plane. */
-export const controlRequest: fc.Arbitrary<FuzzRequest> = fc.record({ call: controlCall, contentType, framing }).map(({ call, contentType: type, framing: f }) =>
-  fuzzRequestOf({
-    origin: 'api',
-    method: call.method,
-    target: call.path,
-    headers: type === undefined ? [] : [['Content-Type', type]],
-    body: call.body,
-    framing: f,
-  }),
-);
+export const controlRequest: fc.Arbitrary<FuzzRequest> = fc
+  .record({ call: controlCall, contentType, framing })
+  .map(({ call, ...rest }) => fuzzRequestOf({ origin: 'api', ...call, ...rest }));

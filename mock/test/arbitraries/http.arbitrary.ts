@@ -5,7 +5,7 @@
  * (64 KiB body, 8 KiB target, 16 KiB head) so that both sides of each are tried.
  */
 import fc from 'fast-check';
-import type { FuzzRequest } from '../fuzz-harness.ts';
+import { FRAMINGS, type FuzzRequest, fuzzRequestOf } from '../fuzz-harness.ts';
 
 /** Mostly ordinary methods, then ones node knows but the mock does not serve, then tokens llhttp rejects. */
 const method: fc.Arbitrary<string> = fc.oneof(
@@ -15,23 +15,15 @@ const method: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 10 }) },
 );
 
-const version: fc.Arbitrary<string> = fc.oneof(
-  { weight: 30, arbitrary: fc.constant('HTTP/1.1') },
-  { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/9.9', 'http/1.1', 'HTTP/1', 'HTTP/1.1 extra', '') },
-);
+/** `value` `odds` times out of `odds + 1`, else one of `others`. */
+export const usually = <T>(value: T, odds: number, others: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: odds, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: others });
 
-export const host: fc.Arbitrary<FuzzRequest['host']> = fc.oneof(
-  { weight: 30, arbitrary: fc.constant('ok' as const) },
-  { weight: 1, arbitrary: fc.constantFrom('missing' as const, 'twice' as const, 'empty' as const) },
-);
+const version = usually('HTTP/1.1', 30, fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/9.9', 'http/1.1', 'HTTP/1', 'HTTP/1.1 extra', ''));
 
-export const framing: fc.Arbitrary<FuzzRequest['framing']> = fc.oneof(
-  { weight: 20, arbitrary: fc.constant('length' as const) },
-  {
-    weight: 3,
-    arbitrary: fc.constantFrom<FuzzRequest['framing']>('none', 'chunked', 'bad-chunk', 'short', 'long', 'not-a-number', 'conflicting', 'chunked-and-length'),
-  },
-);
+export const host = usually<FuzzRequest['host']>('ok', 30, fc.constantFrom('missing', 'twice', 'empty'));
+
+export const framing = usually<FuzzRequest['framing']>('length', 7, fc.constantFrom(...FRAMINGS));
 
 const headerName: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^X-[A-Za-z0-9-]{1,20}$/) },
@@ -218,9 +210,4 @@ export const oddRequest: fc.Arbitrary<FuzzRequest> = fc
     body: anyBody,
     framing,
   })
-  .map(({ contentType: type, headers, body, ...rest }) => ({
-    ...rest,
-    headers: type === undefined ? headers : [['Content-Type', type] as [string, string], ...headers],
-    body: body.body,
-    binary: body.binary,
-  }));
+  .map(({ body, ...rest }) => fuzzRequestOf({ ...rest, ...body }));

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import { type CursorOp, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
-import { extraHeaders, host } from './http.arbitrary.ts';
+import { extraHeaders, host, usually } from './http.arbitrary.ts';
 
 const FILTERS = CONTENT_FILTERS.map((f) => f.name);
 
@@ -111,7 +111,7 @@ const query: fc.Arbitrary<string> = fc
       { weight: 3, arbitrary: fc.tuple(goodParameters, parameter).map(([good, bad]) => [...good.filter(([name]) => name !== bad[0]), bad]) },
       { weight: 2, arbitrary: fc.array(parameter, { maxLength: 6 }) },
     ),
-    repeat: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat({ max: 5 }) }),
+    repeat: usually<number | undefined>(undefined, 5, fc.nat({ max: 5 })),
     encoding: fc.constantFrom<keyof typeof ENCODINGS>('component', 'component', 'raw', 'brackets-encoded', 'plus'),
     noise: fc.constantFrom('', '', '', '&', '&&', '=', '&=&', '#x', '%', '&limit', '&next'),
   })
@@ -158,20 +158,10 @@ const authorization: fc.Arbitrary<readonly string[]> = fc.oneof(
 export const listRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({
     path: fc.constantFrom('/api/v2/content', '/api/v2/content', '/api/v2/users'),
-    method: fc.oneof({ weight: 15, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST', 'OPTIONS', 'DELETE') }),
+    method: usually('GET', 15, fc.constantFrom('HEAD', 'POST', 'OPTIONS', 'DELETE')),
     query,
     authorization,
-    headers: fc.oneof({ weight: 8, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extraHeaders }),
+    headers: usually([], 8, extraHeaders),
     host,
   })
-  .map(({ path, method, query: q, authorization: auth, headers, host: h }) =>
-    fuzzRequestOf({
-      origin: 'api',
-      method,
-      target: q === '' ? path : `${path}?${q}`,
-      host: h,
-      headers: [...auth.map((value) => ['Authorization', value] as const), ...headers],
-      body: '',
-      framing: 'none',
-    }),
-  );
+  .map(({ path, query: q, ...rest }) => fuzzRequestOf({ origin: 'api', target: q === '' ? path : `${path}?${q}`, body: '', framing: 'none', ...rest }));
