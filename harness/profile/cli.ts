@@ -8,8 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from '@playwright/test';
 import dotenv from 'dotenv';
-import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
-import { readSetting } from '../../contracts/settings.ts';
+import { readDefaulted } from '../../contracts/settings.ts';
 import { productionRefusal, readConfig } from '../target/config.ts';
 import { preflightLines } from '../preflight/index.ts';
 import { redact } from '../client/redact.ts';
@@ -48,15 +47,7 @@ function command() {
     // Once, here; the real environment wins over .env, as for the suite.
     dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
     const config = readConfig(process.env);
-    const rate = readSetting(process.env, 'LP_RATE');
-    const snapshotLifetimeSeconds = readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS;
-    const settings: ProbeSettings = {
-      quota: config.quota,
-      full: config.full,
-      snapshotLifetimeSeconds,
-      rate,
-      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
-    };
+    const settings: ProbeSettings = { ...config, snapshotLifetimeSeconds: readDefaulted(process.env, 'LP_SNAPSHOT_LIFETIME') };
     return { compare: values.compare, saved: values.compare === undefined ? undefined : readSavedProfile(values.compare), paths, config, settings };
   } catch (error) {
     return usage((error as Error).message);

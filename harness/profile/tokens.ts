@@ -15,7 +15,7 @@ import { isRefusal, isSuccess, outcome, type Probe, statusIn } from './session.t
 
 /** The first token of the run, every other probe reads with it: its token_type and expires_in. */
 export async function mainToken(p: Probe): Promise<IssuedToken> {
-  const token = await p.issue();
+  const token = await p.tokens.issue();
   const answer = p.tokenAnswers[0]!;
   const type = token.tokenType;
   if (type === 'bearer' || type === 'Bearer') p.decide('tokens.tokenType', type, `token_type of a token issued was "${type}"`, answer);
@@ -33,13 +33,13 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   return token;
 }
 
-export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
+export async function probeTokens(p: Probe, mainToken: string): Promise<void> {
   const key = p.target.client;
   const held = key.scopes;
   const request = p.tokens.request;
 
-  const again = await p.issue();
-  const reused = again.accessToken === main.accessToken;
+  const again = await p.tokens.issue();
+  const reused = again.accessToken === mainToken;
   const basis = `a second request for the same scopes got ${reused ? 'the same' : 'a new'} access token`;
   p.decide('tokens.reuse', reused ? 'live-token' : 'fresh', basis, p.answers.at(-1)!);
 
@@ -70,7 +70,7 @@ export async function probeTokens(p: Probe, main: IssuedToken): Promise<void> {
 
 async function logout(p: Probe, body: string): Promise<ApiResponse> {
   const scope = p.target.client.scopes[0];
-  const token = await p.issue(scope === undefined ? undefined : [scope]);
+  const token = await p.tokens.issue(scope === undefined ? undefined : [scope]);
   const response = await p.transport.send({
     method: 'POST',
     url: `${p.target.baseUrl}${ENDPOINTS.logout.path}`,
