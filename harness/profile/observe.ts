@@ -10,14 +10,12 @@ import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
-import { probeAuth, probeUsers } from './auth.ts';
+import { mainToken, probeAuth, probeLogout, probeTokens, probeUsers } from './auth.ts';
 import { optionsOf, sameValue } from './compare.ts';
-import { probePagination } from './pagination.ts';
-import { probeQuery } from './query.ts';
+import { decideTimestamps, probePagination, probeQuery } from './content.ts';
 import { decideRateFromSettings, decideResetDigits, probeCountsTokenRequests, probeQuota, probeTimed } from './rate-limit.ts';
 import { type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
-import { decideTimestamps } from './timestamps.ts';
-import { mainToken, probeLogout, probeTokens } from './tokens.ts';
+
 import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
 export interface Observation {
