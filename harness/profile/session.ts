@@ -9,6 +9,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
+import { PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
 import { ApiClient } from '../client/api.ts';
 import { redactedJson } from '../client/redact.ts';
 import { WorkerSession } from '../target/session.ts';
@@ -19,6 +20,9 @@ import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, typ
 
 /** `group.option`, e.g. `pagination.finalPage`. */
 export type OptionKey = { [G in ProfileGroup]: `${G}.${keyof Profile[G] & string}` }[ProfileGroup];
+
+/** Every option of a profile, in the schema's order. */
+export const ALL_OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => `${group}.${option}` as OptionKey));
 
 /** What the prober may spend and wait for (docs/configuration.md): LP_QUOTA=1, LP_FULL=1, LP_SNAPSHOT_LIFETIME; the rate is the target's (LP_RATE). */
 export type ProbeSettings = Pick<SuiteConfig, 'quota' | 'full'> & { readonly snapshotLifetimeSeconds: number };
