@@ -12,9 +12,9 @@
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from '../../contracts/open-behaviours.ts';
 import { SCOPES } from '../../contracts/scopes.ts';
+import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../../schemas/types.ts';
 import type { IssuedToken } from '../client/tokens.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { apiErrorShape, tokenErrorShape } from './classify.ts';
 import { dataOf, isRefusal, isSuccess, outcome, type Probe, statusIn } from './session.ts';
 
 /** A token no service issued: long enough to be read as one, so it is refused as unknown, not as malformed. */
@@ -161,4 +161,47 @@ export async function probeUsers(p: Probe): Promise<void> {
   const minimal = names.length <= 3 && names.some((n) => /mail/i.test(n));
   const attributes = platform ? 'platform' : minimal ? 'minimal' : undefined;
   p.decide('users.attributes', attributes, `attributes: ${names.join(', ')}${attributes ? '' : ", neither the platform's nor a name and an email"}`, answer);
+}
+
+type Answer = Pick<ApiResponse, 'text' | 'body' | 'headers'>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`):
+ * an `errors` array (the platform's), `error` with `error_description` (RFC 6749 and 6750 alike, told
+ * apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
+ * `status` (problem details), or no JSON: empty, HTML or text. Undefined: none of them.
+ */
+function shapeOf(response: Answer): ApiErrorBodyShape | 'oauth' | undefined {
+  const text = response.text.trim();
+  if (text === '') return 'empty';
+  const type = (response.headers['content-type'] ?? '').toLowerCase();
+  if (response.body === undefined) return type.includes('html') || /^<(?:!doctype|html)/i.test(text) ? 'html' : 'text';
+  const body = response.body;
+  if (!isObject(body)) return undefined;
+  if (Array.isArray(body.errors)) return 'errors-array';
+  if (typeof body.error === 'string') return 'oauth';
+  if (isObject(body.errors) && typeof body.title === 'string') return 'aspnet-validation';
+  // ASP.NET writes its other errors as problem details too, with an RFC section as `type`; only its 400 tells them apart (apiErrorShape).
+  return typeof body.title === 'string' && body.status !== undefined ? 'problem-json' : undefined;
+}
+
+/** The shape of a refused token request's body; undefined when it is none of the profile's shapes. */
+export function tokenErrorShape(response: Answer): TokenErrorBodyShape | undefined {
+  const shape = shapeOf(response);
+  return shape === 'rfc6750' || shape === 'aspnet-validation' ? undefined : shape;
+}
+
+/**
+ * The shape of an api-origin error body. `refusal` is a refused query's body where one was met: a
+ * 401 in problem details is ASP.NET's too, and only its validation problem on a 400 shows which.
+ */
+export function apiErrorShape(unauthenticated: Answer, refusal?: Answer): ApiErrorBodyShape | undefined {
+  const shape = shapeOf(unauthenticated);
+  if (shape === 'oauth') return 'rfc6750';
+  if (shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation') return 'aspnet-validation';
+  return shape;
 }

@@ -13,7 +13,6 @@ import { parseQuery } from '../../contracts/url.ts';
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
 import type { Query } from '../client/api.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { cursorForm, fractionDigits } from './classify.ts';
 import { dataOf, isRefusal, isSuccess, linksOf, nextUrl, outcome, type Probe, statusIn } from './session.ts';
 
 /** The schema's bounds of limitDefault and limitMax. */
@@ -241,4 +240,17 @@ export function decideTimestamps(p: Probe): void {
   if (most === 7) return p.decide('timestamps.fractionDigits', 7, `trailing zeros are dropped, and up to 7 digits are written (${text})`);
   const why = `trailing zeros are dropped and at most ${most} digits were seen (${text}): a service writing more digits of times kept to ${most} digits looks the same`;
   p.unknown('timestamps.fractionDigits', why);
+}
+
+/** Fractional digits of a timestamp's seconds (`12.44` → 2, `12` → 0); undefined for text that is no timestamp. */
+export function fractionDigits(timestamp: string): number | undefined {
+  const match = /T\d{2}:\d{2}:\d{2}(?:\.(\d+))?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(timestamp);
+  return match ? (match[1]?.length ?? 0) : undefined;
+}
+
+/** The form of a next value: the mock's 22 base64url characters or 10 letters; undefined for any other. */
+export function cursorForm(value: string): 'base64url' | 'letters' | undefined {
+  if (/^[A-Za-z]{10}$/.test(value)) return 'letters';
+  if (/^[A-Za-z0-9_-]{22}$/.test(value)) return 'base64url';
+  return undefined;
 }

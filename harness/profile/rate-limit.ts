@@ -13,10 +13,7 @@
  * A also follows a links.next taken before the silence: the snapshot is then obsolete, and A's status
  * is the one an obsolete next value gets. Without a control plane to move the clock, waits over
  * SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise.
- *
- * Then, without waits, whether token requests spend the budget, and, with LP_QUOTA=1 only, the 429: how
- * Retry-After is written and whether requests during the block extend it. The 429 probe spends what is
- * left of the window it runs in (a fresh one when that is about to end), and three refused requests at most.
+ * Then, without waits, whether token requests spend the budget, and, with LP_QUOTA=1 only, the 429.
  */
 import { parseRate } from '../../contracts/duration.ts';
 import { headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
@@ -24,7 +21,7 @@ import { isAlignedBoundary } from '../../contracts/rate-limit-window.ts';
 import { RateObserver } from '../../contracts/rules/rate-limit.ts';
 import type { ApiResponse } from '../client/transport.ts';
 import { rateExchange } from '../rate/spend-budget.ts';
-import { fractionDigits } from './classify.ts';
+import { fractionDigits } from './content.ts';
 import { nextUrl, type Probe, SHORT_WAIT_MS, sleep, statusIn } from './session.ts';
 
 /** Room left around each instant for the time a request takes and the reset's rounding. */
@@ -131,13 +128,12 @@ export function decideRateFromSettings(p: Probe): void {
 }
 
 /**
- * With LP_QUOTA=1: spends the rest of the window to meet a 429, reads Retry-After, and sends one
- * request during the block. Returns when the block ends (at most MAX_BLOCK_PERIODS periods).
+ * With LP_QUOTA=1: spends the rest of the window (a fresh one when that is about to end) to meet a 429, reads Retry-After,
+ * and sends one request during the block. Returns when the block ends (at most MAX_BLOCK_PERIODS periods).
  */
 export async function probeQuota(p: Probe, token: string): Promise<void> {
-  const why = 'it needs a 429, which is met only by spending a whole window (LP_QUOTA=1)';
-  const unknown = (reason: string) => (['rateLimit.retryAfter', 'rateLimit.retryDuringBlock'] as const).forEach((key) => p.unknown(key, reason));
-  if (!p.settings.quota) return unknown(why);
+  const unknown = (reason: string) => p.unknown(['rateLimit.retryAfter', 'rateLimit.retryDuringBlock'], reason);
+  if (!p.settings.quota) return unknown('it needs a 429, which is met only by spending a whole window (LP_QUOTA=1)');
   const last = p.rated.at(-1);
   const read = last === undefined ? undefined : rateOf(last);
   if (read === undefined || !read.ok) return unknown('no answer carried readable rate headers to plan the 429 probe with');
@@ -171,17 +167,12 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   else p.decide('rateLimit.retryAfter', /^\d+$/.test(retryAfter) ? 'seconds' : 'http-date', `Retry-After: ${retryAfter}`, refused.answer);
 
   const end = await duringBlock(p, refused, list, periodMs);
-  const wait = Math.min(end - Date.now(), MAX_BLOCK_PERIODS * periodMs);
   // Honour the block before the last logout: requests during it may extend it.
-  await sleep(wait + 200);
+  await sleep(Math.min(end - Date.now(), MAX_BLOCK_PERIODS * periodMs) + 200);
 }
 
 /** An answer of the 429 probe: when it was sent, and when the block it names ends (X-Rate-Limit-Reset, else Retry-After, else a period on). */
-interface Answer {
-  readonly answer: ApiResponse;
-  readonly sentMs: number;
-  readonly endMs: number;
-}
+type Answer = { readonly answer: ApiResponse; readonly sentMs: number; readonly endMs: number };
 
 /** Decides retryDuringBlock; returns when the block ends, epoch ms. */
 async function duringBlock(p: Probe, refused: Answer, list: () => Promise<Answer>, periodMs: number): Promise<number> {

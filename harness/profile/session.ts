@@ -48,15 +48,16 @@ export type OptionRecord = Exchanges & ({ readonly value: unknown; readonly basi
 
 /** The suite's transport, counting each request against the budget (one beyond it throws: the probe that sends it stops) and keeping each answer. */
 class ProbeTransport extends Transport {
-  readonly #probe: Probe;
-
-  constructor(context: APIRequestContext, options: TransportOptions, probe: Probe) {
+  constructor(
+    context: APIRequestContext,
+    options: TransportOptions,
+    readonly probe: Probe,
+  ) {
     super(context, options);
-    this.#probe = probe;
   }
 
   override async send(request: OutgoingRequest): Promise<ApiResponse> {
-    const { counter, answers } = this.#probe;
+    const { counter, answers } = this.probe;
     if (counter.sent >= counter.cap) throw new Error(`the request budget (${counter.cap} requests, one rate window) is spent`);
     counter.sent++;
     const answer = await super.send(request);
