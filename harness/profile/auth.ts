@@ -26,7 +26,7 @@ const PLATFORM_ATTRIBUTES = ['first-name', 'last-name', 'full-name', 'organizati
 /** The first token of the run, every other probe reads with it: its token_type and expires_in. */
 export async function mainToken(p: Probe): Promise<IssuedToken> {
   const token = await p.tokens.issue();
-  const answer = p.tokenAnswers[0]!;
+  const answer = p.answers.at(-1)!;
   const type = token.tokenType;
   p.decide('tokens.tokenType', type === 'bearer' || type === 'Bearer' ? type : undefined, `token_type of a token issued was "${type.slice(0, 20)}"`, answer);
 
@@ -119,7 +119,7 @@ export async function probeAuth(p: Probe): Promise<void> {
   const [scope, endpoint] = users !== undefined ? [users, 'listContent' as const] : [content, 'listUsers' as const];
   if (scope === undefined) p.unknown('auth.missingScopeStatus', 'the key holds no content or users scope (LP_SCOPES) to ask the other list with');
   else {
-    const refused = await p.api.list(endpoint, { limit: 1 }, { token: (await p.tokens.issue([scope])).accessToken });
+    const refused = await p.listAs(scope, endpoint, { limit: 1 });
     p.settle('auth.missingScopeStatus', `a token holding only ${scope} on ${endpoint}`, statusIn(refused, [401, 403, 404]), refused);
   }
 
@@ -131,7 +131,7 @@ export async function probeAuth(p: Probe): Promise<void> {
     const write = `${resource}:write`;
     if (!held.includes(write)) p.unknown(option, `the key does not hold ${write} (LP_SCOPES), so a token of it alone cannot be tried`);
     else {
-      const answer = await p.api.list(endpoint, { limit: 1 }, { token: (await p.tokens.issue([write])).accessToken });
+      const answer = await p.listAs(write, endpoint, { limit: 1 });
       p.settle(option, `a token holding only ${write} listing ${resource}`, outcome(answer, [`${resource}:read`, write], [`${resource}:read`]), answer);
     }
   }
@@ -144,7 +144,7 @@ export async function probeAuth(p: Probe): Promise<void> {
 export async function probeUsers(p: Probe): Promise<void> {
   const scope = p.target.client.scopes.find((s) => s.startsWith('users:'));
   if (scope === undefined) return p.unknown(['users.type', 'users.attributes', 'users.limit'], 'the key holds no users scope (LP_SCOPES)');
-  const answer = await p.api.list('listUsers', { limit: USERS_LIMIT }, { token: (await p.tokens.issue([scope])).accessToken });
+  const answer = await p.listAs(scope, 'listUsers', { limit: USERS_LIMIT });
   const users = dataOf(answer);
   const count = users.length;
   // A refused query (not a refused token or rate) says limit is unknown there, as a larger page does.

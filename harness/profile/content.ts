@@ -219,9 +219,8 @@ export function decideTimestamps(p: Probe): void {
     (form, n) => `${n} ${form}`,
   );
   const [only] = forms.counts.keys();
-  if (only === undefined) p.unknown('timestamps.publishDate', 'no item with a publish-date was seen');
-  else if (forms.counts.size === 1 && only !== 'other') p.decide('timestamps.publishDate', only, `all ${dates.length} publish-dates seen are written ${only}`);
-  else p.unknown('timestamps.publishDate', `publish-dates of several or other forms: ${forms.text}`);
+  const basis = only === undefined ? 'no item with a publish-date was seen' : `the forms of the publish-dates seen: ${forms.text}`;
+  p.decide('timestamps.publishDate', forms.counts.size === 1 && only !== 'other' ? only : undefined, basis);
 
   const strings = attributes.flatMap((a) => TIMESTAMPS.map((name) => a[name])).filter((value) => typeof value === 'string');
   const digits = strings.map(fractionDigits).filter((n) => n !== undefined);

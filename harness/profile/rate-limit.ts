@@ -22,7 +22,7 @@ import { RateObserver } from '../../contracts/rules/rate-limit.ts';
 import type { ApiResponse } from '../client/transport.ts';
 import { rateExchange } from '../rate/spend-budget.ts';
 import { fractionDigits } from './content.ts';
-import { nextUrl, type Probe, SHORT_WAIT_MS, sleep, statusIn } from './session.ts';
+import { isSuccess, nextUrl, type Probe, SHORT_WAIT_MS, sleep, statusIn } from './session.ts';
 
 /** Room left around each instant for the time a request takes and the reset's rounding. */
 const SLACK_MS = 300;
@@ -99,7 +99,7 @@ export function decideResetDigits(p: Probe): void {
 
 export async function probeCountsTokenRequests(p: Probe, token: string): Promise<void> {
   const option = 'rateLimit.countsTokenRequests';
-  const withHeaders = p.tokenAnswers.find((a) => a.headers['x-rate-limit-remaining'] !== undefined);
+  const withHeaders = p.rated.find((a) => isSuccess(a) && typeof (a.body as { access_token?: unknown } | undefined)?.access_token === 'string');
   if (withHeaders !== undefined) return p.decide(option, true, 'a token answer carries the rate headers', withHeaders);
   // No headers on token answers: Remaining before and after one token request tells whether it was counted.
   const before = await p.api.list('listContent', { limit: 1 }, { token });

@@ -10,7 +10,7 @@ import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
 import { PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
-import { ApiClient } from '../client/api.ts';
+import { ApiClient, type Query, type ResourceEndpointId } from '../client/api.ts';
 import { redactedJson } from '../client/redact.ts';
 import { WorkerSession } from '../target/session.ts';
 import type { Target } from '../target/target.ts';
@@ -107,11 +107,6 @@ export class Probe {
     this.rawApi = new ApiClient(new ProbeTransport(context, { governor: this.session.governor, quota: true }, this), this.session, noBearer);
   }
 
-  /** Answers that issued a token: whether they carry rate headers tells whether token requests count. */
-  get tokenAnswers(): ApiResponse[] {
-    return this.answers.filter((a) => isSuccess(a) && typeof (a.body as { access_token?: unknown } | undefined)?.access_token === 'string');
-  }
-
   /** Answers that carried the X-Rate-Limit-* headers. */
   get rated(): ApiResponse[] {
     return this.answers.filter((a) => a.headers['x-rate-limit-remaining'] !== undefined);
@@ -125,6 +120,11 @@ export class Probe {
   /** Content items served on any page (timestamps are read from them). */
   get items(): Record<string, unknown>[] {
     return this.answers.filter((a) => a.status === 200 && a.request.url.split('?')[0]?.endsWith(ENDPOINTS.listContent.path)).flatMap(dataOf);
+  }
+
+  /** A list of `endpoint` with a token holding `scope` alone: what that scope reaches. */
+  async listAs(scope: string, endpoint: ResourceEndpointId, query: Query): Promise<ApiResponse> {
+    return this.api.list(endpoint, query, { token: (await this.tokens.issue([scope])).accessToken });
   }
 
   /** Decides `option` as `value` because of `basis`; undefined: no value fits, and `basis` is why the option stays unknown. */
