@@ -14,7 +14,7 @@ export function readSavedProfile(nameOrPath: string): ProfileFile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath] as ProfileFile;
   const unreadable = (code: string | undefined) =>
     `--compare ${nameOrPath}: not a built-in profile, nor a readable file (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}).`;
-  const value = readJsonFile(nameOrPath, unreadable, `--compare ${nameOrPath}: not a built-in profile, nor a JSON file.`);
+  const value = readJsonFile(nameOrPath, unreadable, `--compare ${nameOrPath}: not valid JSON.`);
   if (!validateProfile(value)) throw new Error(`--compare ${nameOrPath}: ${describeProfileError(validateProfile.errors, value)}`);
   return value;
 }

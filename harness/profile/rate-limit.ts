@@ -113,7 +113,7 @@ export async function probeCountsTokenRequests(p: Probe, token: string): Promise
   p.decide(option, spent === 2 ? true : spent === 1 ? false : undefined, basis, before, after);
 }
 
-/** rateLimit.rate where the timed probe could not read it: the target's rate (LP_RATE), when the headers agree with it. */
+/** rateLimit.rate where the timed probe could not read it: the key's rate (LP_RATE, or the embedded mock's), when the headers agree with it. */
 export function decideRateFromSettings(p: Probe): void {
   if (p.value('rateLimit.rate') !== undefined) return;
   const first = p.rated[0];
@@ -121,7 +121,12 @@ export function decideRateFromSettings(p: Probe): void {
   if (read === undefined || !read.ok) return p.unknown('rateLimit.rate', 'no answer carried readable rate headers');
   const rate = p.target.rate;
   if (rate && rate.periodSeconds === read.value.periodSeconds && read.value.remaining < rate.requests) {
-    return p.decide('rateLimit.rate', `${rate.requests}/${read.value.period}`, 'LP_RATE, which the period and Remaining of the headers agree with', first!);
+    return p.decide(
+      'rateLimit.rate',
+      `${rate.requests}/${read.value.period}`,
+      "the key's rate (LP_RATE, or the embedded mock's), which the period and Remaining of the headers agree with",
+      first!,
+    );
   }
   const why = 'the rate is read on a fresh window, which needs a wait of one period (see rateLimit.window); LP_RATE is not set or disagrees';
   p.unknown('rateLimit.rate', why, first!);
