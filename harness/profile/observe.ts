@@ -30,7 +30,6 @@ export async function observe(context: APIRequestContext, target: Target, settin
       stopped.push(redact(`the ${name} probes stopped: ${(error as Error).message}`));
     }
   };
-  // In this order: the timed probes want a silent key.
   const probes = { timing: probeTimed, tokens: probeTokens, query: probeQuery, auth: probeAuth, pagination: probePagination, users: probeUsers };
   for (const [name, probe] of Object.entries({ ...probes, logout: probeLogout, 'rate limit': probeCountsTokenRequests })) await run(name, probe);
   decideTimestamps(p);
