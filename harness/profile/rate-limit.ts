@@ -120,16 +120,11 @@ export function decideRateFromSettings(p: Probe): void {
   const read = first === undefined ? undefined : rateOf(first);
   if (read === undefined || !read.ok) return p.unknown('rateLimit.rate', 'no answer carried readable rate headers');
   const rate = p.target.rate;
-  if (rate && rate.periodSeconds === read.value.periodSeconds && read.value.remaining < rate.requests) {
-    return p.decide(
-      'rateLimit.rate',
-      `${rate.requests}/${read.value.period}`,
-      "the key's rate (LP_RATE, or the embedded mock's), which the period and Remaining of the headers agree with",
-      first!,
-    );
-  }
-  const why = 'the rate is read on a fresh window, which needs a wait of one period (see rateLimit.window); LP_RATE is not set or disagrees';
-  p.unknown('rateLimit.rate', why, first!);
+  const agrees = rate && rate.periodSeconds === read.value.periodSeconds && read.value.remaining < rate.requests;
+  const basis = agrees
+    ? "the key's rate (LP_RATE, or the embedded mock's), which the period and Remaining of the headers agree with"
+    : 'the rate is read on a fresh window, which needs a wait of one period (see rateLimit.window); LP_RATE is not set or disagrees';
+  p.decide('rateLimit.rate', agrees ? `${rate.requests}/${read.value.period}` : undefined, basis, first!);
 }
 
 /**
