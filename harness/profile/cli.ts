@@ -8,8 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from '@playwright/test';
 import dotenv from 'dotenv';
-import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
-import { readSetting } from '../../contracts/settings.ts';
+import { readDefaulted } from '../../contracts/settings.ts';
 import { productionRefusal, readConfig } from '../target/config.ts';
 import { preflightLines } from '../preflight/index.ts';
 import { redact } from '../client/redact.ts';
@@ -30,41 +29,29 @@ const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profil
 
 The target, keys and budget come from the LP_* settings (docs/configuration.md).`;
 
-function outputPaths(out: string | undefined): { profile: string; evidence: string } {
-  const profile = path.resolve(out ?? path.join(ROOT, 'reports', 'profile.json'));
-  const reports = path.join(ROOT, 'reports') + path.sep;
-  // Inside the repository, only under reports/ (ignored by git): a run must never overwrite a tracked file.
-  if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(reports)) usage(`--out must be under reports/ inside the repository, got ${out}.`);
-  const stem = profile.replace(/\.json$/i, '');
-  return { profile, evidence: `${stem}-evidence.json` };
-}
-
 /** The command line and the settings it runs with; a bad flag or setting ends the command with its sentence, exit 2. */
 function command() {
   try {
     const options = { out: { type: 'string' }, compare: { type: 'string' } } as const;
     const { values } = parseCommandLine('profile', USAGE, { args: process.argv.slice(2), options, strict: true, allowPositionals: false });
-    const paths = outputPaths(values.out);
+    const profile = path.resolve(values.out ?? path.join(ROOT, 'reports', 'profile.json'));
+    // Inside the repository, only under reports/ (ignored by git): a run must never overwrite a tracked file.
+    if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(path.join(ROOT, 'reports') + path.sep)) {
+      usage(`--out must be under reports/ inside the repository, got ${values.out}.`);
+    }
     // Once, here; the real environment wins over .env, as for the suite.
     dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
     const config = readConfig(process.env);
-    const rate = readSetting(process.env, 'LP_RATE');
-    const snapshotLifetimeSeconds = readSetting(process.env, 'LP_SNAPSHOT_LIFETIME') ?? SNAPSHOT_TTL_SECONDS;
-    const settings: ProbeSettings = {
-      quota: config.quota,
-      full: config.full,
-      snapshotLifetimeSeconds,
-      rate,
-      windowRequests: rate?.requests ?? DEFAULT_RATE.requests,
-    };
-    return { compare: values.compare, saved: values.compare === undefined ? undefined : readSavedProfile(values.compare), paths, config, settings };
+    const settings: ProbeSettings = { ...config, snapshotLifetimeSeconds: readDefaulted(process.env, 'LP_SNAPSHOT_LIFETIME') };
+    const saved = values.compare === undefined ? undefined : { name: values.compare, profile: readSavedProfile(values.compare) };
+    return { saved, paths: { profile, evidence: `${profile.replace(/\.json$/i, '')}-evidence.json` }, config, settings };
   } catch (error) {
     return usage((error as Error).message);
   }
 }
 
 async function main(): Promise<number> {
-  const { compare, saved, paths, config, settings } = command();
+  const { saved, paths, config, settings } = command();
   // The preflight's lines: the target probed, and misspelt LP_* names.
   for (const line of preflightLines(config, process.env)) console.log(line);
   const { target, close } =
@@ -82,17 +69,17 @@ async function main(): Promise<number> {
     writeFileSync(paths.evidence, `${JSON.stringify(observation.evidence, null, 2)}\n`);
     const { tokens } = observation;
     console.log(
-      `profile: ${observation.requests} requests; tokens: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.alreadyEnded} already ended`,
+      `profile: ${observation.evidence.requests.total} requests; tokens: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.alreadyEnded} already ended`,
     );
     if (tokens.failed > 0) console.log(`profile: ${tokens.failed} token(s) could not be logged out: they stay valid until they expire`);
     console.log(`profile: ${observation.unknown.length} option(s) unknown:`);
     for (const { option, reason } of observation.unknown) console.log(`  ${option}: ${reason}`);
     console.log(`profile: wrote ${path.relative(process.cwd(), paths.profile)} and ${path.relative(process.cwd(), paths.evidence)}`);
     if (saved === undefined) return 0;
-    const { drift, undecided } = compareProfiles(saved, observation.profile);
+    const { drift, undecided } = compareProfiles(saved.profile, observation.profile);
     for (const d of drift) console.log(`drift: ${d.option} was ${JSON.stringify(d.saved)}, is now ${JSON.stringify(d.observed)}`);
     if (undecided.length > 0) console.log(`compare: not decided this time, so not compared: ${undecided.join(', ')}`);
-    console.log(drift.length === 0 ? `compare: no drift from ${compare}` : `compare: ${drift.length} option(s) changed since ${compare}`);
+    console.log(drift.length === 0 ? `compare: no drift from ${saved.name}` : `compare: ${drift.length} option(s) changed since ${saved.name}`);
     return drift.length === 0 ? 0 : 1;
   } finally {
     await context.dispose();

@@ -3,23 +3,18 @@
  * both sides name are compared: an option the saved file leaves to `extends`, or that no probe could
  * decide now, is listed apart, never counted as drift.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../../mock/clients.ts';
 import { BUILT_IN_PROFILES, describeProfileError, isProfileName } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
-import type { OptionKey } from './session.ts';
+import { ALL_OPTIONS } from './session.ts';
 
 /** A saved profile: a built-in name or a JSON file valid against schemas/profile.schema.json. Throws with one sentence. */
 export function readSavedProfile(nameOrPath: string): ProfileFile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath] as ProfileFile;
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(nameOrPath, 'utf8'));
-  } catch (error) {
-    throw new Error(`--compare ${nameOrPath}: not a built-in profile, nor a readable JSON file (${(error as Error).message.split('\n')[0]}).`, {
-      cause: error,
-    });
-  }
+  const unreadable = (code: string | undefined) =>
+    `--compare ${nameOrPath}: not a built-in profile, nor a readable file (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}).`;
+  const value = readJsonFile(nameOrPath, unreadable, `--compare ${nameOrPath}: not valid JSON.`);
   if (!validateProfile(value)) throw new Error(`--compare ${nameOrPath}: ${describeProfileError(validateProfile.errors, value)}`);
   return value;
 }
@@ -31,13 +26,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The options a profile (or its groups alone) sets, by `group.option`. */
-export function optionsOf(profile: object): Map<OptionKey, unknown> {
-  const out = new Map<OptionKey, unknown>();
-  for (const [group, options] of Object.entries(profile)) {
-    if (group === 'observed' || typeof options !== 'object' || options === null || Array.isArray(options)) continue;
-    for (const [option, value] of Object.entries(options)) out.set(`${group}.${option}` as OptionKey, value);
-  }
-  return out;
+export function optionsOf(profile: object): Map<string, unknown> {
+  const groups = profile as Record<string, Record<string, unknown> | undefined>;
+  const set = ALL_OPTIONS.map((option) => option.split('.') as [string, string]).filter(([group, name]) => groups[group]?.[name] !== undefined);
+  return new Map(set.map(([group, name]) => [`${group}.${name}`, groups[group]?.[name]]));
 }
 
 /** The options whose value changed, and those set in the saved profile but undecided now. */

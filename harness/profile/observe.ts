@@ -5,87 +5,51 @@
  * after every token but the one it reads with is logged out.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { BUILT_IN_PROFILES, describeProfileError, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, type ProfileName } from '../../mock/profile.ts';
+import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
 import type { Target } from '../target/target.ts';
-import { probeAuth, probeUsers } from './auth.ts';
+import { mainToken, probeAuth, probeLogout, probeTokens, probeUsers } from './auth.ts';
 import { optionsOf, sameValue } from './compare.ts';
-import { probePagination } from './pagination.ts';
-import { probeQuery } from './query.ts';
-import { decideRateFromSettings, probeCountsTokenRequests, probeQuota } from './rate-limit.ts';
-import { type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
-import { decideResetDigits, probeTimed } from './timed.ts';
-import { decideTimestamps } from './timestamps.ts';
-import { mainToken, probeLogout, probeTokens } from './tokens.ts';
+import { decideTimestamps, probePagination, probeQuery } from './content.ts';
+import { decideRateFromSettings, decideResetDigits, probeCountsTokenRequests, probeQuota, probeTimed } from './rate-limit.ts';
+import { ALL_OPTIONS, type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
 import { logOutEach, type TokenCleanup } from '../target/session.ts';
 
-export interface Observation {
-  /** The profile observed: valid against schemas/profile.schema.json; undecided options are left to `extends`. */
-  readonly profile: ProfileFile;
-  /** Per option: the value with its basis and exchanges, or "unknown" with the reason. */
-  readonly evidence: Record<string, unknown>;
-  /** Options no probe could decide, with the reason. */
-  readonly unknown: ReadonlyArray<{ readonly option: OptionKey; readonly reason: string }>;
-  readonly requests: number;
-  readonly tokens: TokenCleanup;
-}
-
-/** Every option of a profile, `group.option`, in the schema's order. */
-export const ALL_OPTIONS: readonly OptionKey[] = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => `${group}.${option}` as OptionKey));
-
-export async function observe(context: APIRequestContext, target: Target, settings: ProbeSettings): Promise<Observation> {
+/** The profile observed (valid against schemas/profile.schema.json; undecided options are left to `extends`), its evidence, the options left unknown with the reason. */
+export async function observe(context: APIRequestContext, target: Target, settings: ProbeSettings) {
   const p = new Probe(context, target, settings);
-  const main = await mainToken(p);
-  const token = main.accessToken;
+  const token = (await mainToken(p)).accessToken;
   const stopped: string[] = [];
-  const run = async (name: string, probe: () => Promise<unknown>) => {
+  const run = async (name: string, probe: (p: Probe, token: string) => Promise<unknown>) => {
     try {
-      await probe();
+      await probe(p, token);
     } catch (error) {
       // One group stopping (the budget spent, an answer it could not read) leaves its options unknown, not the run.
       stopped.push(redact(`the ${name} probes stopped: ${(error as Error).message}`));
     }
   };
-  await run('timing', () => probeTimed(p, token));
-  await run('tokens', () => probeTokens(p, main));
-  await run('query', () => probeQuery(p, token));
-  await run('auth', () => probeAuth(p));
-  await run('pagination', () => probePagination(p, token));
-  await run('users', () => probeUsers(p));
-  await run('logout', () => probeLogout(p));
-  await run('rate limit', () => probeCountsTokenRequests(p, token));
+  const probes = { timing: probeTimed, tokens: probeTokens, query: probeQuery, auth: probeAuth, pagination: probePagination, users: probeUsers };
+  for (const [name, probe] of Object.entries({ ...probes, logout: probeLogout, 'rate limit': probeCountsTokenRequests })) await run(name, probe);
   decideTimestamps(p);
   decideResetDigits(p);
   decideRateFromSettings(p);
-  if (p.value('pagination.nextLink') === 'cursor-only' && !p.decided('pagination.nextWithoutQuery')) {
+  if (p.value('pagination.nextLink') === 'cursor-only' && p.value('pagination.nextWithoutQuery') === undefined) {
     // The schema's one rule across options: a links.next that carries only next is served without the query.
     p.decide('pagination.nextWithoutQuery', 'accept', 'implied: links.next carries only next, and links.next is the address of the next page');
   }
 
   const before = await logOut(p, (t) => t !== token);
   const beforeQuota = p.counter.sent;
-  await run('429', () => probeQuota(p, token));
+  await run('429', probeQuota);
   const after = await logOut(p, () => true);
   const sum = (key: keyof TokenCleanup) => before[key] + after[key];
   const tokens: TokenCleanup = { issued: sum('issued'), loggedOut: sum('loggedOut'), alreadyEnded: sum('alreadyEnded'), failed: sum('failed') };
   const undecided = ALL_OPTIONS.filter((option) => !p.records.has(option));
   p.unknown(undecided, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
-  return build(p, tokens, { beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued });
-}
+  const spent = { total: p.counter.sent, beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued };
 
-/** Logs out the tokens of the ledger `which` picks, their refresh tokens with them; the budget never stops a logout. */
-async function logOut(p: Probe, which: (token: string) => boolean): Promise<TokenCleanup> {
-  const picked = [...p.session.ledger].filter(([token]) => which(token));
-  p.counter.cap = Math.max(p.counter.cap, p.counter.sent + picked.length);
-  return logOutEach(picked, async ([token, refreshToken]) => {
-    p.session.ledger.delete(token);
-    return (await p.api.logout({ token }, refreshToken)).status;
-  });
-}
-
-function build(p: Probe, tokens: TokenCleanup, spent: { beforeQuota: number; inQuota: number }): Observation {
   const at = new Date().toISOString();
   const unknown: { option: OptionKey; reason: string }[] = [];
   const groups: Record<string, Record<string, unknown>> = {};
@@ -100,18 +64,22 @@ function build(p: Probe, tokens: TokenCleanup, spent: { beforeQuota: number; inQ
     [...optionsOf(groups)].filter(([option, value]) => sameValue(optionsOf(BUILT_IN_PROFILES[name]).get(option), value)).length;
   const profile: ProfileFile = {
     name: 'observed',
-    description: `Observed at ${p.target.baseUrl} by npm run profile (${at}); options no probe could decide are left to the built-in profile it extends, the nearest one.`,
+    description: `Observed at ${target.baseUrl} by npm run profile (${at}); options no probe could decide are left to the built-in profile it extends, the nearest one.`,
     extends: PROFILE_NAMES.reduce((best, name) => (agreed(name) > agreed(best) ? name : best)),
-    observed: { target: p.target.baseUrl, at, unknown: unknown.map((u) => u.option) },
+    observed: { target: target.baseUrl, at, unknown: unknown.map((u) => u.option) },
     ...(groups as Partial<ProfileFile>),
   };
   if (!validateProfile(profile)) throw new Error(`The observed profile is not valid: ${describeProfileError(validateProfile.errors, profile)}`);
-  const evidence = Object.fromEntries(ALL_OPTIONS.map((option) => [option, p.records.get(option)]));
-  return {
-    profile,
-    evidence: { target: p.target.baseUrl, authUrl: p.target.authUrl, at, requests: { total: p.counter.sent, ...spent }, tokens, options: evidence },
-    unknown,
-    requests: p.counter.sent,
-    tokens,
-  };
+  const options = Object.fromEntries(ALL_OPTIONS.map((option) => [option, p.records.get(option)]));
+  return { profile, evidence: { target: target.baseUrl, authUrl: target.authUrl, at, requests: spent, tokens, options }, unknown, tokens };
+}
+
+/** Logs out the tokens of the ledger `which` picks, their refresh tokens with them; the budget never stops a logout. */
+async function logOut(p: Probe, which: (token: string) => boolean): Promise<TokenCleanup> {
+  const picked = [...p.session.ledger].filter(([token]) => which(token));
+  p.counter.cap = Math.max(p.counter.cap, p.counter.sent + picked.length);
+  return logOutEach(picked, async ([token, refreshToken]) => {
+    p.session.ledger.delete(token);
+    return (await p.api.logout({ token }, refreshToken)).status;
+  });
 }

@@ -7,7 +7,8 @@ import { expect, test } from '@playwright/test';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { ROOT } from '../root.ts';
-import { apiErrorShape, cursorForm, fractionDigits, tokenErrorShape } from './classify.ts';
+import { apiErrorShape, tokenErrorShape } from './auth.ts';
+import { cursorForm, fractionDigits } from './content.ts';
 import { compareProfiles } from './compare.ts';
 import { runProfile } from './cli-run.ts';
 

@@ -19,7 +19,7 @@ import type { ProfileFile } from '../../schemas/types.ts';
 import { startMockProcess } from '../../mock/test/mock-process.ts';
 import type { ChildRun } from '../self-check/child-run.ts';
 import { runProfile } from './cli-run.ts';
-import { ALL_OPTIONS } from './observe.ts';
+import { ALL_OPTIONS } from './session.ts';
 
 // A budget a loaded machine spends well within one window (the 429 probe must meet its 429 before the window ends).
 const RATE = '60/4s';

@@ -6,32 +6,26 @@
  * showed it. The prober learns from the API's behaviour alone: no control plane, no clock moved.
  */
 import type { APIRequestContext } from '@playwright/test';
-import type { Rate } from '../../contracts/duration.ts';
+import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
-import { ApiClient } from '../client/api.ts';
+import { PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
+import { ApiClient, type Query, type ResourceEndpointId } from '../client/api.ts';
 import { redactedJson } from '../client/redact.ts';
 import { WorkerSession } from '../target/session.ts';
 import type { Target } from '../target/target.ts';
+import type { SuiteConfig } from '../target/config.ts';
 import { type IssuedToken, Tokens } from '../client/tokens.ts';
 import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../client/transport.ts';
 
 /** `group.option`, e.g. `pagination.finalPage`. */
 export type OptionKey = { [G in ProfileGroup]: `${G}.${keyof Profile[G] & string}` }[ProfileGroup];
 
-/** What the prober may spend and wait for (docs/configuration.md). */
-export interface ProbeSettings {
-  /** LP_QUOTA=1: spend what is left of a window to meet a 429. Default off. */
-  readonly quota: boolean;
-  /** LP_FULL=1: wait longer than SHORT_WAIT_MS. Default off. */
-  readonly full: boolean;
-  /** LP_SNAPSHOT_LIFETIME, else the document's 120 s. */
-  readonly snapshotLifetimeSeconds: number;
-  /** Requests one window allows (LP_RATE, else the document's 200): the whole budget outside the 429 probe, less a reserve. */
-  readonly windowRequests: number;
-  /** LP_RATE as given; undefined: not given. */
-  readonly rate: Rate | null | undefined;
-}
+/** Every option of a profile, in the schema's order. */
+export const ALL_OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => `${group}.${option}` as OptionKey));
+
+/** What the prober may spend and wait for (docs/configuration.md): LP_QUOTA=1, LP_FULL=1, LP_SNAPSHOT_LIFETIME; the rate is the target's (LP_RATE). */
+export type ProbeSettings = Pick<SuiteConfig, 'quota' | 'full'> & { readonly snapshotLifetimeSeconds: number };
 
 /** Waits up to this long are made without LP_FULL=1: a few seconds, as a short window or a mock's short snapshot lifetime needs. */
 export const SHORT_WAIT_MS = 10_000;
@@ -54,15 +48,16 @@ export type OptionRecord = Exchanges & ({ readonly value: unknown; readonly basi
 
 /** The suite's transport, counting each request against the budget (one beyond it throws: the probe that sends it stops) and keeping each answer. */
 class ProbeTransport extends Transport {
-  readonly #probe: Probe;
-
-  constructor(context: APIRequestContext, options: TransportOptions, probe: Probe) {
+  constructor(
+    context: APIRequestContext,
+    options: TransportOptions,
+    readonly probe: Probe,
+  ) {
     super(context, options);
-    this.#probe = probe;
   }
 
   override async send(request: OutgoingRequest): Promise<ApiResponse> {
-    const { counter, answers } = this.#probe;
+    const { counter, answers } = this.probe;
     if (counter.sent >= counter.cap) throw new Error(`the request budget (${counter.cap} requests, one rate window) is spent`);
     counter.sent++;
     const answer = await super.send(request);
@@ -94,6 +89,8 @@ export class Probe {
   /** Every answer of the run, in order: a probe reads what the others were served too (items, rate headers, refusals). */
   readonly answers: ApiResponse[] = [];
   readonly records = new Map<OptionKey, OptionRecord>();
+  /** Requests one window allows (the target's rate, else the document's 200): the whole budget outside the 429 probe, less a reserve. */
+  readonly windowRequests: number;
 
   constructor(
     context: APIRequestContext,
@@ -101,22 +98,13 @@ export class Probe {
     readonly settings: ProbeSettings,
   ) {
     this.session = new LedgerSession(target, undefined);
-    this.counter.cap = Math.max(1, settings.windowRequests - BUDGET_RESERVE);
+    this.windowRequests = target.rate?.requests ?? DEFAULT_RATE.requests;
+    this.counter.cap = Math.max(1, this.windowRequests - BUDGET_RESERVE);
     this.transport = new ProbeTransport(context, { governor: this.session.governor }, this);
     const noBearer = { current: () => Promise.reject(new Error('every probe names its token')), renew: async () => undefined };
     this.tokens = new Tokens(this.transport, this.session);
     this.api = new ApiClient(this.transport, this.session, noBearer);
     this.rawApi = new ApiClient(new ProbeTransport(context, { governor: this.session.governor, quota: true }, this), this.session, noBearer);
-  }
-
-  /** A token of the organization key for `scopes` (default all it holds); throws with the reason when refused. */
-  issue(scopes?: readonly string[]): Promise<IssuedToken> {
-    return this.tokens.issue(scopes);
-  }
-
-  /** Answers that issued a token: whether they carry rate headers tells whether token requests count. */
-  get tokenAnswers(): ApiResponse[] {
-    return this.answers.filter((a) => isSuccess(a) && typeof (a.body as { access_token?: unknown } | undefined)?.access_token === 'string');
   }
 
   /** Answers that carried the X-Rate-Limit-* headers. */
@@ -134,29 +122,26 @@ export class Probe {
     return this.answers.filter((a) => a.status === 200 && a.request.url.split('?')[0]?.endsWith(ENDPOINTS.listContent.path)).flatMap(dataOf);
   }
 
-  /** An answer, as a probe names what it reads: the transport has noted it already. */
-  seen(response: ApiResponse): ApiResponse {
-    return response;
+  /** A list of `endpoint` with a token holding `scope` alone: what that scope reaches. */
+  async listAs(scope: string, endpoint: ResourceEndpointId, query: Query): Promise<ApiResponse> {
+    return this.api.list(endpoint, query, { token: (await this.tokens.issue([scope])).accessToken });
   }
 
+  /** Decides `option` as `value` because of `basis`; undefined: no value fits, and `basis` is why the option stays unknown. */
   decide(option: OptionKey, value: unknown, basis: string, ...responses: readonly ApiResponse[]): void {
-    this.records.set(option, { value, basis, exchanges: responses.map(exchangeRecord) });
+    if (value === undefined) this.unknown(option, basis, ...responses);
+    else this.records.set(option, { value, basis, exchanges: responses.map(exchangeRecord) });
+  }
+
+  /** decide() on what `what` got: the last answer's status. */
+  settle(option: OptionKey, what: string, value: unknown, ...responses: readonly ApiResponse[]): void {
+    this.decide(option, value, `${what} got ${responses.at(-1)?.status}`, ...responses);
   }
 
   /** Leaves each option unknown for `reason`; a decision stands: a later probe that cannot decide does not undo an earlier one that could. */
   unknown(options: OptionKey | readonly OptionKey[], reason: string, ...responses: readonly ApiResponse[]): void {
-    for (const option of [options].flat()) if (!this.decided(option)) this.records.set(option, { unknown: reason, exchanges: responses.map(exchangeRecord) });
-  }
-
-  /** Decides `option` as `value`, or leaves it unknown when no value fits (undefined); either way because `what` got the last answer's status. */
-  settle(option: OptionKey, what: string, value: unknown, ...responses: readonly ApiResponse[]): void {
-    const basis = `${what} got ${responses.at(-1)?.status}`;
-    if (value === undefined) this.unknown(option, basis, ...responses);
-    else this.decide(option, value, basis, ...responses);
-  }
-
-  decided(option: OptionKey): boolean {
-    return this.value(option) !== undefined;
+    for (const option of [options].flat())
+      if (this.value(option) === undefined) this.records.set(option, { unknown: reason, exchanges: responses.map(exchangeRecord) });
   }
 
   /** The value decided for `option`, or undefined. */

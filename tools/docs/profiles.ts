@@ -22,7 +22,7 @@ const PROBER = [
   'built-in name>` lists the options that changed since and exits 1 on drift.',
   '',
   "- It refuses a production host unless `LP_ALLOW_PRODUCTION=1`, spends at most one rate window's budget",
-  '  (`LP_RATE`, else 200), and logs out every token it was issued.',
+  "  (`LP_RATE`, the embedded mock's own rate, else 200), and logs out every token it was issued.",
   '- `rateLimit.retryAfter` and `rateLimit.retryDuringBlock` need a 429: only with `LP_QUOTA=1`, which spends what',
   '  is left of one window.',
   '- `rateLimit.window`, `rateLimit.rate` and `pagination.obsoleteStatus` need the key left silent for a period',
