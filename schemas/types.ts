@@ -98,17 +98,6 @@ export interface ErrorBody {
   [member: string]: unknown;
 }
 
-/** The X-Rate-Limit-* headers in lower case, as Playwright's `response.headers()` gives them. */
-export interface RateLimitHeaderValues {
-  /** A period like `1m`, `12h`, `1d`. */
-  'x-rate-limit-limit': string;
-  /** A non-negative integer. */
-  'x-rate-limit-remaining': string;
-  /** ISO 8601 UTC, any number of fractional digits. */
-  'x-rate-limit-reset': string;
-  [header: string]: unknown;
-}
-
 /** Body shapes an error of the api origin may take (schemas/profile.schema.json `$defs/apiErrorBody`). */
 export type ApiErrorBodyShape = 'errors-array' | 'rfc6750' | 'problem-json' | 'aspnet-validation' | 'empty' | 'text' | 'html';
 

@@ -17,7 +17,6 @@ import type {
   ErrorBody,
   ListEnvelope,
   ProfileFile,
-  RateLimitHeaderValues,
   ResourceObject,
   TokenResponse,
   UserItem,
@@ -43,7 +42,7 @@ export const validateUsersItem = compiled<UserItem>('usersItem');
 export const validateUsersList = compiled<UsersList>('usersList');
 export const validateTokenResponse = compiled<TokenResponse>('tokenResponse');
 export const validateErrorBody = compiled<ErrorBody>('errorBody');
-export const validateRateLimitHeaders = compiled<RateLimitHeaderValues>('rateLimitHeaders');
+export const validateRateLimitHeaders = compiled('rateLimitHeaders');
 /** A behaviour profile file of the mock (options may be left to the profile it extends). */
 export const validateProfile = compiled<ProfileFile>('profile');
 
