@@ -16,13 +16,7 @@ export { K6_VALIDATOR_EXPORTS, standaloneValidatorsSource } from './standalone.t
 export * from './validators.ts';
 
 /** The validators the rule judges of contracts/rules/ take, compiled here (k6 passes standalone ones of the same schemas). */
-export const RULE_VALIDATORS: SchemaValidators = {
-  tokenResponse: compiled.validateTokenResponse,
-  listEnvelope: compiled.validateListEnvelope,
-  resourceObject: compiled.validateResourceObject,
-  contentAttributes: compiled.validateContentAttributes,
-  errorBody: compiled.validateErrorBody,
-};
+export const RULE_VALIDATORS: SchemaValidators = compiled;
 
 /** The validators by schema key, for code that picks a schema by name (e.g. a toMatchSchema matcher). */
 export const VALIDATORS = Object.fromEntries(

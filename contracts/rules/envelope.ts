@@ -47,7 +47,7 @@ export const ENVELOPE_RULES = inArea('envelope', {
 
 function judgeShape(exchange: Exchange, context: JudgeContext): Judgement {
   if (exchange.list === undefined || !isServed(exchange)) return undefined;
-  const { listEnvelope, resourceObject } = context.validators;
+  const { validateListEnvelope: listEnvelope, validateResourceObject: resourceObject } = context.validators;
   const body = exchange.body;
   if (!listEnvelope(body)) return { expected: 'a list envelope', got: `\n${formatErrors(listEnvelope.errors, body)}` };
   const bad: string[] = [];
