@@ -1,7 +1,7 @@
 /**
- * The shapes of schemas/*.schema.json as TypeScript types, for the validators of schemas/index.ts
- * (a passing `validateContentItem(x)` narrows `x` to `ContentItem`). Every shape allows members
- * beyond the ones the document names, as its schema does, hence the index signatures.
+ * The shapes of schemas/*.schema.json that code builds or reads as TypeScript types, for the validators
+ * of schemas/index.ts (a passing `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape
+ * allows members beyond the ones the document names, as its schema does, hence the index signatures.
  */
 import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 
@@ -34,39 +34,6 @@ export interface ContentAttributes {
   /** The real service sends more (`degreed-url`, `visibility`). */
   [attribute: string]: unknown;
 }
-
-/** A resource object (document, Resource object). */
-export interface ResourceObject<Type extends string = string, Attributes extends object = Record<string, unknown>> {
-  type: Type;
-  id: string;
-  attributes: Attributes;
-  [member: string]: unknown;
-}
-
-export type ContentItem = ResourceObject<'content', ContentAttributes>;
-
-/** Users' attributes are not shown by the document, and real data mixes types: nothing is promised. */
-type UserAttributes = Record<string, unknown>;
-
-export type UserItem = ResourceObject<'users', UserAttributes>;
-
-interface ListLinks {
-  /** Absolute http(s) URL of the current request, with or without its query. */
-  self: string;
-  /** Absolute http(s) URL of the next page; absent, null or "" on the final page. */
-  next?: string | null;
-  [member: string]: unknown;
-}
-
-/** Body of a list response (document, Envelope of a list response). */
-export interface ListEnvelope<T = unknown> {
-  links: ListLinks;
-  data: T[];
-  [member: string]: unknown;
-}
-
-export type ContentList = ListEnvelope<ContentItem>;
-export type UsersList = ListEnvelope<UserItem>;
 
 /** Response of the token endpoint (document, Access token response). */
 export interface TokenResponse {
