@@ -156,15 +156,10 @@ function tokenOperation(endpoint: Endpoint): JsonObject {
   const moved = clashesWith
     ? ` Here its path is ${key} under servers ending in ${serverPrefix}: ${clashesWith.id} is ${clashesWith.method} ${clashesWith.path} on the other origin, and OpenAPI allows one operation per method and path.`
     : '';
-  const refusals: JsonObject = Object.fromEntries(
-    TOKEN_REFUSAL_STATUSES.map((status) => [
-      String(status),
-      {
-        description: `Refused: unknown client, wrong secret, missing field, unsupported grant type or a scope the key does not hold. The real platform answers 403, RFC 6749 400 or 401: any of ${statusList(TOKEN_REFUSAL_STATUSES)}.`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
-      },
-    ]),
-  );
+  const refused = {
+    description: `Refused: unknown client, wrong secret, missing field, unsupported grant type or a scope the key does not hold. The real platform answers 403, RFC 6749 400 or 401: any of ${statusList(TOKEN_REFUSAL_STATUSES)}.`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+  };
   return {
     description: `POST {auth_url}${endpoint.path}. The client authenticates with its credentials in the form (no security scheme). Scopes are requested as a comma-delimited list; the token is valid only for them. Default token lifetime: ${DEFAULT_TOKEN_TTL_SECONDS} s (expires_in), configurable per organization.${moved}`,
     requestBody: {
@@ -186,7 +181,7 @@ function tokenOperation(endpoint: Endpoint): JsonObject {
     },
     responses: {
       '200': { description: 'A token.', content: { 'application/json': { schema: schemaRef('tokenResponse') } } },
-      ...refusals,
+      ...Object.fromEntries(TOKEN_REFUSAL_STATUSES.map((status) => [String(status), structuredClone(refused)])),
     },
   };
 }
