@@ -41,10 +41,7 @@ interface SchemaValidator {
   errors?: readonly SchemaError[] | null | undefined;
 }
 
-/**
- * The validators the judges use, named as schemas/validators.ts and k6's standalone module export them,
- * so that either module is the whole table.
- */
+/** The validators the judges use, named as schemas/validators.ts and k6's standalone module export them: either module is the table. */
 export interface SchemaValidators {
   readonly validateTokenResponse: SchemaValidator;
   readonly validateListEnvelope: SchemaValidator;
