@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { formatPeriod, parsePeriod, parseRate } from './duration.ts';
-import { isProductionUrl, resolveHosts } from './environments.ts';
+import { isProductionUrl } from './environments.ts';
 import { snapshotObsolete, tokenExpired } from './lifecycle.ts';
 import { headerLookup, parseIsoUtc, parseRateLimitHeaders, parseRetryAfter } from './rate-limit.ts';
 import { parseScopeList } from './scopes.ts';
+import { readTargetHosts } from './target-settings.ts';
 import { formatZonelessTimestamp, namesCalendarMoment, parseDate, parseZonelessTimestamp } from './timestamps.ts';
 
 test.describe('periods and rates', () => {
@@ -43,16 +44,19 @@ test.describe('lifecycle boundaries', () => {
 
 test.describe('hosts', () => {
   test('environment and data center resolve through the table; explicit URLs win', () => {
-    expect(resolveHosts({ environment: 'betatest', dataCenter: 'eu' })).toEqual({
+    const resolveHosts = (env: Record<string, string>) => readTargetHosts(env, (name) => `${name} is not set`);
+    expect(resolveHosts({ LP_ENVIRONMENT: 'betatest', LP_DATA_CENTER: 'eu' })).toEqual({
       authUrl: 'https://eu.betatest.degreed.com',
       baseUrl: 'https://api.eu.betatest.degreed.com',
+      production: false,
     });
-    expect(resolveHosts({ orgHost: 'acme' })).toEqual({ authUrl: 'https://acme.degreed.com', baseUrl: 'https://api.acme.degreed.com' });
-    expect(resolveHosts({ environment: 'production', baseUrl: 'http://127.0.0.1:1/' })).toEqual({
+    expect(resolveHosts({ LP_ORG_HOST: 'acme' })).toEqual({ authUrl: 'https://acme.degreed.com', baseUrl: 'https://api.acme.degreed.com', production: true });
+    expect(resolveHosts({ LP_ENVIRONMENT: 'production', LP_BASE_URL: 'http://127.0.0.1:1/' })).toEqual({
       authUrl: 'https://degreed.com',
       baseUrl: 'http://127.0.0.1:1',
+      production: true,
     });
-    expect(resolveHosts({})).toBeUndefined();
+    expect(() => resolveHosts({})).toThrow('LP_BASE_URL is not set');
   });
   for (const { url, production } of [
     { url: 'https://api.degreed.com', production: true },

@@ -41,13 +41,8 @@ export interface Rate {
 export function parseRate(text: string): Rate | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '0') return null;
-  const slash = trimmed.indexOf('/');
-  if (slash < 0) return undefined;
-  const requestsText = trimmed.slice(0, slash);
-  const periodText = trimmed.slice(slash + 1);
-  if (!/^\d{1,9}$/.test(requestsText)) return undefined;
-  const requests = Number(requestsText);
-  const periodSeconds = parsePeriod(periodText);
-  if (requests <= 0 || periodSeconds === undefined) return undefined;
-  return { requests, periodSeconds, period: periodText };
+  const [, count, period = ''] = /^(\d{1,9})\/(.*)$/.exec(trimmed) ?? [];
+  const requests = Number(count);
+  const periodSeconds = parsePeriod(period);
+  return requests > 0 && periodSeconds !== undefined ? { requests, periodSeconds, period } : undefined;
 }

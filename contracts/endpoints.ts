@@ -52,8 +52,7 @@ export const CONTENT_FILTERS = [
   { name: 'filter[modified_after]', attribute: 'modified-at', bound: 'from', description: 'Modified after this date.' },
   { name: 'filter[modified_before]', attribute: 'modified-at', bound: 'before', description: 'Modified before this date.' },
 ] as const;
-type ContentFilter = (typeof CONTENT_FILTERS)[number];
-export type ContentFilterName = ContentFilter['name'];
+export type ContentFilterName = (typeof CONTENT_FILTERS)[number]['name'];
 
 export const ENDPOINTS = {
   token: {

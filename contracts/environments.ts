@@ -34,32 +34,6 @@ export function organizationHosts(org: string): Hosts {
   return { authUrl: `https://${org}.degreed.com`, baseUrl: `https://api.${org}.degreed.com`, confidence: 'V' };
 }
 
-export interface HostSelection {
-  readonly environment?: Environment;
-  readonly dataCenter?: DataCenter;
-  /** The organization's host label (`{org}` in the organization-specific scheme). */
-  readonly orgHost?: string;
-  /** Explicit URLs win over the table. */
-  readonly authUrl?: string;
-  readonly baseUrl?: string;
-}
-
-/** Resolves the two origins; explicit URLs override the table entry one by one. */
-export function resolveHosts(selection: HostSelection): { authUrl: string; baseUrl: string } | undefined {
-  const fromTable = selection.orgHost
-    ? organizationHosts(selection.orgHost)
-    : selection.environment
-      ? HOSTS[selection.environment][selection.dataCenter ?? 'us']
-      : undefined;
-  const authUrl = selection.authUrl ?? fromTable?.authUrl;
-  const baseUrl = selection.baseUrl ?? fromTable?.baseUrl;
-  return authUrl && baseUrl ? { authUrl: trimSlash(authUrl), baseUrl: trimSlash(baseUrl) } : undefined;
-}
-
-function trimSlash(url: string): string {
-  return url.endsWith('/') ? url.slice(0, -1) : url;
-}
-
 /** The host name of an absolute http(s) URL, lower-cased; `undefined` for anything else. */
 export function hostOf(url: string): string | undefined {
   const match = /^https?:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url.trim());

@@ -16,21 +16,6 @@ import { formatScopeList, SCOPES, type Scope } from './scopes.ts';
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-export interface OpenApiDocument {
-  readonly openapi: '3.1.0';
-  readonly info: JsonObject;
-  readonly jsonSchemaDialect: string;
-  readonly servers: JsonObject[];
-  readonly paths: Record<string, JsonObject>;
-  readonly components: {
-    readonly schemas: Record<string, JsonObject>;
-    readonly parameters: Record<string, JsonObject>;
-    readonly headers: Record<string, JsonObject>;
-    readonly securitySchemes: Record<string, JsonObject>;
-  };
-}
-
-const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const SECURITY_SCHEME = 'oauth2';
 
 /** `contentList` → `ContentList`: the component name of a schema of schemas/. */
@@ -72,12 +57,7 @@ export function embedSchema(schema: JsonSchema): JsonObject {
 }
 
 /** `x-rate-limit-limit` → `X-Rate-Limit-Limit`. */
-function canonicalHeader(name: string): string {
-  return name
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('-');
-}
+const canonicalHeader = (name: string): string => name.replace(/(^|-)[a-z]/g, (start) => start.toUpperCase());
 
 const headerRef = (lowerCaseName: string): JsonObject => ({ $ref: `#/components/headers/${canonicalHeader(lowerCaseName)}` });
 
@@ -140,28 +120,23 @@ function describeScope(scope: Scope): string {
   return access === 'read' ? `Read ${what}.` : access === 'write' ? `Create and modify ${what}.` : `${access} ${what}.`;
 }
 
-function parameterSchema(parameter: QueryParameter): JsonObject {
-  if (parameter.name === 'limit') return { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default };
-  return parameter.schema.format ? { type: parameter.schema.type, format: parameter.schema.format } : { type: parameter.schema.type };
-}
-
-function parameterComponent(parameter: QueryParameter): JsonObject {
-  const description =
-    parameter.name === 'next'
-      ? `${parameter.description} Use the newest one on each call. A snapshot with no such request for ${SNAPSHOT_TTL_SECONDS} s is obsolete.`
-      : parameter.name === 'limit'
-        ? `Number of items per page: ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}, default ${PAGE_LIMIT.default} (platform docs).`
-        : parameter.schema.format === 'date'
-          ? `${parameter.description} yyyy-mm-dd.`
-          : parameter.description;
-  return { name: parameter.name, in: 'query', required: false, description, schema: parameterSchema(parameter) };
+function parameterComponent({ name, description, schema }: QueryParameter): JsonObject {
+  if (name === 'limit') {
+    const { min, max, default: fallback } = PAGE_LIMIT;
+    const text = `Number of items per page: ${min} to ${max}, default ${fallback} (platform docs).`;
+    return { name, in: 'query', required: false, description: text, schema: { type: 'integer', minimum: min, maximum: max, default: fallback } };
+  }
+  const text =
+    name === 'next'
+      ? `${description} Use the newest one on each call. A snapshot with no such request for ${SNAPSHOT_TTL_SECONDS} s is obsolete.`
+      : schema.format === 'date'
+        ? `${description} yyyy-mm-dd.`
+        : description;
+  return { name, in: 'query', required: false, description: text, schema: { ...schema } };
 }
 
 const statusList = (statuses: readonly number[]) => statuses.join(' or ');
-
-function rateLimitHeaders(): JsonObject {
-  return Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((name) => [canonicalHeader(name), headerRef(name)]));
-}
+const rateLimitHeaders = (): JsonObject => Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((name) => [canonicalHeader(name), headerRef(name)]));
 
 /** An error answer: the document's error body, with the rate headers unless told otherwise. */
 function errorResponse(description: string, headers: JsonObject = rateLimitHeaders()): JsonObject {
@@ -175,25 +150,18 @@ function tooManyRequests(): JsonObject {
   );
 }
 
+/** What the token endpoint's operation says beyond what every operation says. */
 function tokenOperation(endpoint: Endpoint): JsonObject {
   const { key, serverPrefix, clashesWith } = pathFor(endpoint);
   const moved = clashesWith
     ? ` Here its path is ${key} under servers ending in ${serverPrefix}: ${clashesWith.id} is ${clashesWith.method} ${clashesWith.path} on the other origin, and OpenAPI allows one operation per method and path.`
     : '';
-  const refusals: JsonObject = Object.fromEntries(
-    TOKEN_REFUSAL_STATUSES.map((status) => [
-      String(status),
-      {
-        description: `Refused: unknown client, wrong secret, missing field, unsupported grant type or a scope the key does not hold. The real platform answers 403, RFC 6749 400 or 401: any of ${statusList(TOKEN_REFUSAL_STATUSES)}.`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
-      },
-    ]),
-  );
+  const refused = {
+    description: `Refused: unknown client, wrong secret, missing field, unsupported grant type or a scope the key does not hold. The real platform answers 403, RFC 6749 400 or 401: any of ${statusList(TOKEN_REFUSAL_STATUSES)}.`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+  };
   return {
-    operationId: endpoint.id,
-    summary: endpoint.summary,
     description: `POST {auth_url}${endpoint.path}. The client authenticates with its credentials in the form (no security scheme). Scopes are requested as a comma-delimited list; the token is valid only for them. Default token lifetime: ${DEFAULT_TOKEN_TTL_SECONDS} s (expires_in), configurable per organization.${moved}`,
-    security: [],
     requestBody: {
       required: true,
       content: {
@@ -213,14 +181,9 @@ function tokenOperation(endpoint: Endpoint): JsonObject {
     },
     responses: {
       '200': { description: 'A token.', content: { 'application/json': { schema: schemaRef('tokenResponse') } } },
-      ...refusals,
+      ...Object.fromEntries(TOKEN_REFUSAL_STATUSES.map((status) => [String(status), structuredClone(refused)])),
     },
   };
-}
-
-function bearerSecurity(endpoint: Endpoint): Json {
-  // Any one accepted scope will do: one requirement per scope. No accepted scopes: any valid token.
-  return endpoint.acceptedScopes.length === 0 ? [{ [SECURITY_SCHEME]: [] }] : endpoint.acceptedScopes.map((scope) => ({ [SECURITY_SCHEME]: [scope] }));
 }
 
 function unauthorized(headers: JsonObject = {}): JsonObject {
@@ -232,10 +195,7 @@ function unauthorized(headers: JsonObject = {}): JsonObject {
 
 function logoutOperation(endpoint: Endpoint): JsonObject {
   return {
-    operationId: endpoint.id,
-    summary: endpoint.summary,
     description: `POST {base_url}${endpoint.path} with a bearer token: the token expires immediately, and so does the refresh token given in the body.`,
-    security: bearerSecurity(endpoint),
     requestBody: {
       required: false,
       description: 'Optional; the document does not show the body. The mock reads refresh_token.',
@@ -258,14 +218,11 @@ function resourceOperation(endpoint: Endpoint): JsonObject {
   const scopes = endpoint.acceptedScopes.join(' or ');
   const source = endpoint.scopesSource === 'platform-docs' ? ' (the platform docs; the document does not show it)' : '';
   return {
-    operationId: endpoint.id,
-    summary: endpoint.summary,
     description: `${endpoint.method} {base_url}${endpoint.path}. Needs a token with ${scopes}${source}.${
       endpoint.paginated
         ? ` Paginated by snapshot: the first request takes a snapshot; send the same request with next from links.next for the following page, always the newest one. A snapshot with no next request for ${SNAPSHOT_TTL_SECONDS} s is obsolete. The final page's links.next is absent, null or "" (the document does not show it).`
         : ''
     }`,
-    security: bearerSecurity(endpoint),
     parameters: endpoint.query.map((parameter) => ({ $ref: `#/components/parameters/${parameterKey(parameter.name)}` })),
     responses: {
       '200': { description: 'A page.', headers: rateLimitHeaders(), content: { 'application/json': { schema: schemaRef(list) } } },
@@ -279,9 +236,14 @@ function resourceOperation(endpoint: Endpoint): JsonObject {
 }
 
 function operationFor(endpoint: Endpoint): JsonObject {
-  const operation = endpoint.id === 'token' ? tokenOperation(endpoint) : endpoint.id === 'logout' ? logoutOperation(endpoint) : resourceOperation(endpoint);
-  const placeholder = endpoint.origin === 'auth' ? '{auth_url}' : '{base_url}';
-  return { ...operation, 'x-origin': endpoint.origin, 'x-address': `${endpoint.method} ${placeholder}${endpoint.path}` };
+  const { id, summary, method, origin, path, acceptedScopes } = endpoint;
+  const operation = id === 'token' ? tokenOperation(endpoint) : id === 'logout' ? logoutOperation(endpoint) : resourceOperation(endpoint);
+  // A bearer endpoint: any one accepted scope will do, one requirement per scope; no accepted scopes: any valid token.
+  const bearer = acceptedScopes.length === 0 ? [{ [SECURITY_SCHEME]: [] }] : acceptedScopes.map((scope) => ({ [SECURITY_SCHEME]: [scope] }));
+  const security = endpoint.authentication === 'bearer' ? bearer : [];
+  const address = `${method} ${origin === 'auth' ? '{auth_url}' : '{base_url}'}${path}`;
+  // `description` is listed here to keep its place in the output: the operation's own replaces it.
+  return { operationId: id, summary, description: '', security, ...operation, 'x-origin': origin, 'x-address': address };
 }
 
 /** The two origins of one running service (e.g. the mock's authUrl and baseUrl). */
@@ -291,10 +253,9 @@ type ServedOrigins = Pick<Hosts, 'authUrl' | 'baseUrl'>;
  * Builds the document; a fresh object on each call. With `origins`, the servers (and the token URL)
  * are those origins only, as the service at them serves its own document; without, the platform hosts.
  */
-export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
-  const endpoints: readonly Endpoint[] = Object.values(ENDPOINTS);
+export function buildOpenApiDocument(origins?: ServedOrigins) {
   const paths: Record<string, JsonObject> = {};
-  for (const endpoint of endpoints) {
+  for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
     const { key, serverPrefix } = pathFor(endpoint);
     const item = paths[key] ?? {};
     paths[key] = item;
@@ -303,8 +264,7 @@ export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
     item[endpoint.method.toLowerCase()] = operationFor(endpoint);
   }
 
-  const parameters: Record<string, JsonObject> = {};
-  for (const endpoint of RESOURCE_ENDPOINTS) for (const parameter of endpoint.query) parameters[parameterKey(parameter.name)] = parameterComponent(parameter);
+  const parameters = Object.fromEntries(RESOURCE_ENDPOINTS.flatMap((endpoint) => endpoint.query).map((p) => [parameterKey(p.name), parameterComponent(p)]));
 
   const rateLimitSchema = SCHEMA_BY_KEY.rateLimitHeaders.properties as Record<string, JsonObject>;
   const headers: Record<string, JsonObject> = {};
@@ -323,8 +283,9 @@ export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
   };
   headers['WWW-Authenticate'] = { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]' } };
 
-  const schemas: Record<string, JsonObject> = {};
-  for (const [key, schema] of Object.entries(SCHEMA_BY_KEY)) schemas[componentName(key as SchemaKey)] = embedSchema(schema);
+  const schemas: Record<string, JsonObject> = Object.fromEntries(
+    Object.entries(SCHEMA_BY_KEY).map(([key, s]) => [componentName(key as SchemaKey), embedSchema(s)]),
+  );
   schemas.OAuthError = {
     title: 'OAuth error',
     description: 'Error body of the token endpoint per RFC 6749 section 5.2. The document does not show it and the real platform may differ.',
@@ -334,7 +295,7 @@ export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
   };
 
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Learning Platform API',
       version: API_PREFIX.slice(API_PREFIX.lastIndexOf('/') + 1),
@@ -345,7 +306,7 @@ export function buildOpenApiDocument(origins?: ServedOrigins): OpenApiDocument {
         `Snapshots live ${SNAPSHOT_TTL_SECONDS} s after the previous request of the set; tokens ${DEFAULT_TOKEN_TTL_SECONDS} s by default.`,
       ].join(' '),
     },
-    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: serversFor('api', '', origins),
     paths,
     components: {

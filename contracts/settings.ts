@@ -6,39 +6,76 @@
  *
  * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
-import { parsePeriod, parseRate, type Rate } from './duration.ts';
+import { parsePeriod, parseRate } from './duration.ts';
 import { hostOf } from './environments.ts';
 import { PAGE_LIMIT } from './limits.ts';
 import { isScopeForm, parseScopeList } from './scopes.ts';
 
-/** How a setting's text is read. */
-interface SettingTypes {
-  /** `1`/`true` or `0`/`false`. */
-  flag: boolean;
-  /** An absolute http(s) URL without credentials; a trailing slash is dropped. */
-  url: string;
-  /** Any text. */
-  text: string;
-  /** Text never echoed in a message. */
-  secret: string;
-  /** One of `choices` (compared in lower case). */
-  choice: string;
-  /** A whole number within `min`..`max`. */
-  integer: number;
-  /** A decimal number within `min`..`max`. */
-  number: number;
-  /** A period like `90s`, `2m`, `60d`, in seconds. */
-  period: number;
-  /** `requests/period` like `200/1m`; `0` (null): not limited. */
-  rate: Rate | null;
-  /** Scope names, comma-delimited (spaces accepted too). */
-  scopes: string[];
-  /** Names, comma- or space-separated. */
-  names: string[];
-  /** A DNS label: letters, digits and inner hyphens. */
-  label: string;
+/** What a setting's kind reads beyond its text. */
+interface Bounds {
+  readonly choices?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
 }
-type SettingType = keyof SettingTypes;
+
+/**
+ * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a
+ * bad text (`expected`), and `read`: the value of a text, or undefined when it is not one.
+ */
+function kind<T>(hint: string, expected: string | ((spec: Bounds) => string), read: (text: string, spec: Bounds) => T | undefined) {
+  return { hint, expected, read };
+}
+
+const FLAGS: Readonly<Record<string, boolean>> = { '1': true, true: true, '0': false, false: false };
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A number whose text matches `pattern`, within the setting's `min`..`max`. */
+function numeric(hint: string, noun: string, pattern: RegExp) {
+  return kind(
+    hint,
+    ({ min = -SAFE, max = SAFE }) => `${noun} from ${min} to ${max}`,
+    (text, { min = -SAFE, max = SAFE }) => {
+      const value = pattern.test(text) ? Number(text) : Number.NaN;
+      return value >= min && value <= max ? value : undefined;
+    },
+  );
+}
+
+/** A list of at least one item, each of the right form. */
+const listOf = (items: string[], form: (item: string) => boolean = () => true) => (items.length > 0 && items.every(form) ? items : undefined);
+
+export const SETTING_KINDS = {
+  flag: kind('`1` or `0`', '1 or 0', (text) => FLAGS[text.toLowerCase()]),
+  /** Without credentials; a trailing slash is dropped. */
+  url: kind('http(s) URL', 'an absolute http(s) URL without credentials', (text) =>
+    hostOf(text) === undefined || /^https?:\/\/[^/?#]*@/i.test(text) ? undefined : text.replace(/\/+$/, ''),
+  ),
+  text: kind('text', 'text', (text) => text),
+  /** Text never echoed in a message. */
+  secret: kind('secret', 'text', (text) => text),
+  /** Compared in lower case. */
+  choice: kind(
+    'one of',
+    ({ choices = [] }) => `one of ${choices.join(', ')}`,
+    (text, { choices = [] }) => choices.find((c) => c === text.toLowerCase()),
+  ),
+  integer: numeric('whole number', 'a whole number', /^-?\d{1,15}$/),
+  number: numeric('number', 'a number', /^-?\d{1,15}(?:\.\d{1,15})?$/),
+  /** In seconds. */
+  period: kind('period (`90s`, `2m`, `60d`)', 'a period like 90s, 2m, 12h or 60d', parsePeriod),
+  /** `0` is null: not limited. */
+  rate: kind('rate (`200/1m`, `0`)', 'a rate like 200/1m or 20/10s, or 0 for no limit', parseRate),
+  /** Comma-delimited (spaces accepted too). */
+  scopes: kind('scopes (`content:read,users:read`)', 'a comma-delimited list of scopes like content:read,users:read', (text) =>
+    listOf(parseScopeList(text), isScopeForm),
+  ),
+  names: kind('names, comma-delimited', 'a comma-delimited list of names', (text) => listOf(text.split(/[\s,]+/).filter((part) => part !== ''))),
+  /** A DNS label: letters, digits and inner hyphens. */
+  label: kind('host label', 'a host label like "acme" (letters, digits, inner hyphens)', (text) => (LABEL.test(text) ? text.toLowerCase() : undefined)),
+};
+type SettingType = keyof typeof SETTING_KINDS;
+type SettingTypes = { [K in SettingType]: Exclude<ReturnType<(typeof SETTING_KINDS)[K]['read']>, undefined> };
 
 /** Who reads a setting: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
 type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
@@ -54,7 +91,7 @@ export const SETTING_GROUPS = {
 } as const;
 export type SettingGroup = keyof typeof SETTING_GROUPS;
 
-export interface SettingSpec {
+export interface SettingSpec extends Bounds {
   readonly type: SettingType;
   readonly group: SettingGroup;
   readonly readers: readonly SettingReader[];
@@ -62,9 +99,6 @@ export interface SettingSpec {
   readonly default?: string;
   /** What it means, and what happens when it is unset. */
   readonly doc: string;
-  readonly choices?: readonly string[];
-  readonly min?: number;
-  readonly max?: number;
   /** Set by the project's runners for their own child runs: documented, not for users. */
   readonly internal?: boolean;
 }
@@ -335,64 +369,12 @@ export function requireSetting<N extends SettingName>(env: Env, name: N, why: st
   return value;
 }
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-
-function parseSetting(name: string, spec: SettingSpec, text: string): SettingTypes[SettingType] {
+function parseSetting(name: string, spec: SettingSpec, text: string): unknown {
+  const { expected, read } = SETTING_KINDS[spec.type];
+  const value = read(text, spec);
+  if (value !== undefined) return value;
   const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
-  const refuse = (expected: string): never => {
-    throw new SettingError(`${name} must be ${expected}, got ${shown}.`);
-  };
-  switch (spec.type) {
-    case 'flag': {
-      const lower = text.toLowerCase();
-      if (lower === '1' || lower === 'true') return true;
-      if (lower === '0' || lower === 'false') return false;
-      return refuse('1 or 0');
-    }
-    case 'url': {
-      const scheme = /^https?:\/\//i.test(text);
-      const host = hostOf(text);
-      const credentials = /^https?:\/\/[^/?#]*@/i.test(text);
-      if (!scheme || host === undefined || host === '' || credentials) return refuse('an absolute http(s) URL without credentials');
-      return text.replace(/\/+$/, '');
-    }
-    case 'text':
-    case 'secret':
-      return text;
-    case 'choice': {
-      const lower = text.toLowerCase();
-      const choices = spec.choices ?? [];
-      return choices.includes(lower) ? lower : refuse(`one of ${choices.join(', ')}`);
-    }
-    case 'integer':
-    case 'number': {
-      const pattern = spec.type === 'integer' ? /^-?\d{1,15}$/ : /^-?\d{1,15}(?:\.\d{1,15})?$/;
-      const value = pattern.test(text) ? Number(text) : Number.NaN;
-      const min = spec.min ?? -Number.MAX_SAFE_INTEGER;
-      const max = spec.max ?? Number.MAX_SAFE_INTEGER;
-      if (!(value >= min && value <= max)) return refuse(`${spec.type === 'integer' ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-      return value;
-    }
-    case 'period': {
-      const seconds = parsePeriod(text);
-      return seconds === undefined ? refuse('a period like 90s, 2m, 12h or 60d') : seconds;
-    }
-    case 'rate': {
-      const rate = parseRate(text);
-      return rate === undefined ? refuse('a rate like 200/1m or 20/10s, or 0 for no limit') : rate;
-    }
-    case 'scopes': {
-      const scopes = parseScopeList(text);
-      const bad = scopes.find((scope) => !isScopeForm(scope));
-      return scopes.length === 0 || bad !== undefined ? refuse('a comma-delimited list of scopes like content:read,users:read') : scopes;
-    }
-    case 'names': {
-      const names = text.split(/[\s,]+/).filter((part) => part !== '');
-      return names.length === 0 ? refuse('a comma-delimited list of names') : names;
-    }
-    case 'label':
-      return LABEL.test(text) ? text.toLowerCase() : refuse('a host label like "acme" (letters, digits, inner hyphens)');
-  }
+  throw new SettingError(`${name} must be ${typeof expected === 'string' ? expected : expected(spec)}, got ${shown}.`);
 }
 
 /**
@@ -409,13 +391,7 @@ export function unknownSettingWarnings(env: Env): string[] {
 }
 
 function closest(name: string, known: readonly string[]): string {
-  let best = known[0] ?? '';
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of known) {
-    const d = editDistance(name, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
+  return known.reduce((best, candidate) => (editDistance(name, candidate) < editDistance(name, best) ? candidate : best));
 }
 
 /** Levenshtein distance, with a transposition counted as one edit (QOUTA → QUOTA). */

@@ -4,8 +4,8 @@
  * LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST), and the production guard every run passes
  * before it sends anything. k6-safe: no `URL`, no Node modules.
  */
-import { type DataCenter, type Environment, isProductionUrl, productionRefusal, resolveHosts } from './environments.ts';
-import { type Env, readSetting, SettingError } from './settings.ts';
+import { type DataCenter, type Environment, HOSTS, isProductionUrl, organizationHosts, productionRefusal } from './environments.ts';
+import { type Env, readDefaulted, readSetting, SettingError } from './settings.ts';
 
 export interface TargetHosts {
   /** {auth_url}, without a trailing slash. */
@@ -17,19 +17,20 @@ export interface TargetHosts {
 }
 
 /**
- * {auth_url} and {base_url}: explicit URLs win one by one over the host table. Without either, a
- * SettingError with the caller's sentence `notSet` for the one missing (LP_BASE_URL when both are):
- * the suite and the load scripts say what else would do in their own words.
+ * {auth_url} and {base_url}: explicit URLs win one by one over the host table (LP_ORG_HOST's hosts, else
+ * LP_ENVIRONMENT's in LP_DATA_CENTER). Without either, a SettingError with the caller's sentence `notSet`
+ * for the one missing (LP_BASE_URL when both are): the suite and the load scripts say what else would do.
  */
 export function readTargetHosts(env: Env, notSet: (name: 'LP_AUTH_URL' | 'LP_BASE_URL') => string): TargetHosts {
   const environment = readSetting(env, 'LP_ENVIRONMENT') as Environment | undefined;
-  const dataCenter = readSetting(env, 'LP_DATA_CENTER') as DataCenter | undefined;
+  const dataCenter = readDefaulted(env, 'LP_DATA_CENTER') as DataCenter;
   const orgHost = readSetting(env, 'LP_ORG_HOST');
-  const authUrl = readSetting(env, 'LP_AUTH_URL');
-  const baseUrl = readSetting(env, 'LP_BASE_URL');
-  const hosts = resolveHosts({ environment, dataCenter, orgHost, authUrl, baseUrl });
-  if (!hosts) throw new SettingError(notSet(baseUrl === undefined ? 'LP_BASE_URL' : 'LP_AUTH_URL'));
-  return { ...hosts, production: environment === 'production' || isProductionUrl(hosts.authUrl) || isProductionUrl(hosts.baseUrl) };
+  const table = orgHost ? organizationHosts(orgHost) : environment && HOSTS[environment][dataCenter];
+  // URL settings come without a trailing slash, and so do the table's.
+  const authUrl = readSetting(env, 'LP_AUTH_URL') ?? table?.authUrl;
+  const baseUrl = readSetting(env, 'LP_BASE_URL') ?? table?.baseUrl;
+  if (authUrl === undefined || baseUrl === undefined) throw new SettingError(notSet(baseUrl === undefined ? 'LP_BASE_URL' : 'LP_AUTH_URL'));
+  return { authUrl, baseUrl, production: environment === 'production' || isProductionUrl(authUrl) || isProductionUrl(baseUrl) };
 }
 
 /**

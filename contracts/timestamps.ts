@@ -36,11 +36,9 @@ export function namesCalendarMoment(text: string): boolean {
   return !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
 }
 
-const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-
 /** Milliseconds of 00:00 UTC of a `yyyy-mm-dd` date that exists on the calendar; NaN otherwise. */
 export function parseDate(text: string): number {
-  if (!new RegExp(DATE_PATTERN).test(text)) return Number.NaN;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return Number.NaN;
   const ms = Date.parse(`${text}T00:00:00Z`);
   // Date.parse rolls 2021-02-30 over to March in some engines: insist on a round trip.
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text ? Number.NaN : ms;

@@ -3,17 +3,17 @@
  * (schemas/validators.ts at run time, schemas/standalone.ts at build time) and what the OpenAPI
  * document embeds. No Ajv here: the mock bundle reads these objects without compiling anything.
  */
-import contentAttributesSchema from './content-attributes.schema.json';
-import contentItemSchema from './content-item.schema.json';
-import contentListSchema from './content-list.schema.json';
-import errorBodySchema from './error-body.schema.json';
-import listEnvelopeSchema from './list-envelope.schema.json';
-import profileSchema from './profile.schema.json';
-import rateLimitHeadersSchema from './rate-limit-headers.schema.json';
-import resourceObjectSchema from './resource-object.schema.json';
-import tokenResponseSchema from './token-response.schema.json';
-import usersItemSchema from './users-item.schema.json';
-import usersListSchema from './users-list.schema.json';
+import contentAttributes from './content-attributes.schema.json';
+import contentItem from './content-item.schema.json';
+import contentList from './content-list.schema.json';
+import errorBody from './error-body.schema.json';
+import listEnvelope from './list-envelope.schema.json';
+import profile from './profile.schema.json';
+import rateLimitHeaders from './rate-limit-headers.schema.json';
+import resourceObject from './resource-object.schema.json';
+import tokenResponse from './token-response.schema.json';
+import usersItem from './users-item.schema.json';
+import usersList from './users-list.schema.json';
 
 /** Every schema's `$id` lives under this base; a schema's file is `<name>.schema.json`, its id `<base><name>.json`. */
 export const SCHEMA_BASE = 'https://lp-contract.dev/schemas/';
@@ -28,17 +28,17 @@ export interface JsonSchema {
 }
 
 const FILES = {
-  listEnvelope: listEnvelopeSchema,
-  resourceObject: resourceObjectSchema,
-  contentAttributes: contentAttributesSchema,
-  contentItem: contentItemSchema,
-  contentList: contentListSchema,
-  usersItem: usersItemSchema,
-  usersList: usersListSchema,
-  tokenResponse: tokenResponseSchema,
-  errorBody: errorBodySchema,
-  rateLimitHeaders: rateLimitHeadersSchema,
-  profile: profileSchema,
+  listEnvelope,
+  resourceObject,
+  contentAttributes,
+  contentItem,
+  contentList,
+  usersItem,
+  usersList,
+  tokenResponse,
+  errorBody,
+  rateLimitHeaders,
+  profile,
 };
 export type SchemaKey = keyof typeof FILES;
 

@@ -344,12 +344,14 @@ test.describe('formatErrors and check', () => {
 
   test('long values are cut and the list is capped', () => {
     const long = 'x'.repeat(500);
-    expect(validateContentItem(item({ id: 1 }, { title: 7, summary: 8, owner: 9, 'image-url': long }))).toBe(false);
-    const text = formatErrors(validateContentItem.errors, undefined, { maxErrors: 2, maxValueLength: 20 });
-    expect(text.split('\n')).toHaveLength(3);
+    const wrong = Object.fromEntries(DOCUMENT_ATTRIBUTES.map((name) => [name, {}]));
+    expect(validateContentItem(item({ id: 1 }, { ...wrong, 'image-url': long }))).toBe(false);
+    // Ten errors, then a count of the rest.
+    const text = formatErrors(validateContentItem.errors, undefined);
+    expect(text.split('\n')).toHaveLength(11);
     expect(text).toMatch(/… and \d+ more$/);
-    const cut = formatErrors(validateContentItem.errors, undefined, { maxValueLength: 20 });
-    expect(cut).toContain(`(got "${'x'.repeat(19)}…)`);
+    expect(validateContentItem(item({}, { 'image-url': long }))).toBe(false);
+    expect(formatErrors(validateContentItem.errors, undefined)).toContain(`(got "${'x'.repeat(79)}…)`);
   });
 
   test('tokens and secrets are never shown', () => {

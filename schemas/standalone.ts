@@ -8,16 +8,14 @@ import Ajv2020, { type Options } from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
 import { AJV_OPTIONS, CONTENT_ATTRIBUTE_NAMES, contentAttributeRef, SCHEMA_IDS, SCHEMAS, type SchemaKey, validatorName } from './registry.ts';
 
-/** The validators the k6 bundles get (the export names of standaloneValidatorsSource's module). */
-export const K6_VALIDATOR_EXPORTS = {
-  validateContentList: SCHEMA_IDS.contentList,
-  validateUsersList: SCHEMA_IDS.usersList,
-  validateTokenResponse: SCHEMA_IDS.tokenResponse,
-  validateErrorBody: SCHEMA_IDS.errorBody,
-  validateListEnvelope: SCHEMA_IDS.listEnvelope,
-  validateResourceObject: SCHEMA_IDS.resourceObject,
-  validateContentAttributes: SCHEMA_IDS.contentAttributes,
-} as const;
+const K6_SCHEMAS: readonly SchemaKey[] = ['contentList', 'usersList', 'tokenResponse', 'errorBody', 'listEnvelope', 'resourceObject', 'contentAttributes'];
+/** The validators the k6 bundles get: export name (validatorName) → schema `$id`. */
+export const K6_VALIDATOR_EXPORTS = exportsOf(K6_SCHEMAS);
+
+/** The export names and `$id`s of the validators of `keys`. */
+function exportsOf(keys: readonly SchemaKey[]): Record<string, string> {
+  return Object.fromEntries(keys.map((key) => [validatorName(key), SCHEMA_IDS[key]]));
+}
 
 /**
  * For k6 (the default options): without ajv-formats (its URL regex stops a k6 v0.47 bundle from
@@ -47,8 +45,7 @@ export function standaloneValidatorsSource(exports: Readonly<Record<string, stri
  */
 export function mockValidatorsSource(): string {
   const keys = Object.keys(SCHEMA_IDS) as SchemaKey[];
-  const exports: Record<string, string> = {};
-  for (const key of keys) exports[validatorName(key)] = SCHEMA_IDS[key];
+  const exports = exportsOf(keys);
   // Attribute names hold hyphens: the generated exports are numbered, the Map below names them.
   CONTENT_ATTRIBUTE_NAMES.forEach((name, i) => {
     exports[`contentAttribute${i}`] = contentAttributeRef(name);

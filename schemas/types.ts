@@ -1,7 +1,7 @@
 /**
- * The shapes of schemas/*.schema.json as TypeScript types, for the validators of schemas/index.ts
- * (a passing `validateContentItem(x)` narrows `x` to `ContentItem`). Every shape allows members
- * beyond the ones the document names, as its schema does, hence the index signatures.
+ * The shapes of schemas/*.schema.json that code builds or reads as TypeScript types, for the validators
+ * of schemas/index.ts (a passing `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape
+ * allows members beyond the ones the document names, as its schema does, hence the index signatures.
  */
 import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 
@@ -35,39 +35,6 @@ export interface ContentAttributes {
   [attribute: string]: unknown;
 }
 
-/** A resource object (document, Resource object). */
-export interface ResourceObject<Type extends string = string, Attributes extends object = Record<string, unknown>> {
-  type: Type;
-  id: string;
-  attributes: Attributes;
-  [member: string]: unknown;
-}
-
-export type ContentItem = ResourceObject<'content', ContentAttributes>;
-
-/** Users' attributes are not shown by the document, and real data mixes types: nothing is promised. */
-type UserAttributes = Record<string, unknown>;
-
-export type UserItem = ResourceObject<'users', UserAttributes>;
-
-interface ListLinks {
-  /** Absolute http(s) URL of the current request, with or without its query. */
-  self: string;
-  /** Absolute http(s) URL of the next page; absent, null or "" on the final page. */
-  next?: string | null;
-  [member: string]: unknown;
-}
-
-/** Body of a list response (document, Envelope of a list response). */
-export interface ListEnvelope<T = unknown> {
-  links: ListLinks;
-  data: T[];
-  [member: string]: unknown;
-}
-
-export type ContentList = ListEnvelope<ContentItem>;
-export type UsersList = ListEnvelope<UserItem>;
-
 /** Response of the token endpoint (document, Access token response). */
 export interface TokenResponse {
   access_token: string;
@@ -96,17 +63,6 @@ export interface ErrorBody {
   /** Never empty. */
   errors: ApiErrorObject[];
   [member: string]: unknown;
-}
-
-/** The X-Rate-Limit-* headers in lower case, as Playwright's `response.headers()` gives them. */
-export interface RateLimitHeaderValues {
-  /** A period like `1m`, `12h`, `1d`. */
-  'x-rate-limit-limit': string;
-  /** A non-negative integer. */
-  'x-rate-limit-remaining': string;
-  /** ISO 8601 UTC, any number of fractional digits. */
-  'x-rate-limit-reset': string;
-  [header: string]: unknown;
 }
 
 /** Body shapes an error of the api origin may take (schemas/profile.schema.json `$defs/apiErrorBody`). */

@@ -10,19 +10,7 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { AJV_OPTIONS, CONTENT_ATTRIBUTE_NAMES, contentAttributeRef, SCHEMA_BY_KEY, SCHEMAS, type SchemaKey } from './registry.ts';
-import type {
-  ContentAttributes,
-  ContentItem,
-  ContentList,
-  ErrorBody,
-  ListEnvelope,
-  ProfileFile,
-  RateLimitHeaderValues,
-  ResourceObject,
-  TokenResponse,
-  UserItem,
-  UsersList,
-} from './types.ts';
+import type { ContentAttributes, ErrorBody, ProfileFile, TokenResponse } from './types.ts';
 
 const ajv = new Ajv2020({ schemas: [...SCHEMAS], ...AJV_OPTIONS });
 // Added once so that specs may compile ad-hoc schemas with formats; schemas/*.schema.json use none
@@ -34,16 +22,16 @@ function compiled<T>(key: SchemaKey): ValidateFunction<T> {
   return ajv.compile<T>(SCHEMA_BY_KEY[key]);
 }
 
-export const validateListEnvelope = compiled<ListEnvelope>('listEnvelope');
-export const validateResourceObject = compiled<ResourceObject>('resourceObject');
+export const validateListEnvelope = compiled('listEnvelope');
+export const validateResourceObject = compiled('resourceObject');
 export const validateContentAttributes = compiled<ContentAttributes>('contentAttributes');
-export const validateContentItem = compiled<ContentItem>('contentItem');
-export const validateContentList = compiled<ContentList>('contentList');
-export const validateUsersItem = compiled<UserItem>('usersItem');
-export const validateUsersList = compiled<UsersList>('usersList');
+export const validateContentItem = compiled('contentItem');
+export const validateContentList = compiled('contentList');
+export const validateUsersItem = compiled('usersItem');
+export const validateUsersList = compiled('usersList');
 export const validateTokenResponse = compiled<TokenResponse>('tokenResponse');
 export const validateErrorBody = compiled<ErrorBody>('errorBody');
-export const validateRateLimitHeaders = compiled<RateLimitHeaderValues>('rateLimitHeaders');
+export const validateRateLimitHeaders = compiled('rateLimitHeaders');
 /** A behaviour profile file of the mock (options may be left to the profile it extends). */
 export const validateProfile = compiled<ProfileFile>('profile');
 

@@ -28,7 +28,4 @@ export type RuleArea = (typeof AREA_LIST)[number]['id'];
 export const AREA_IDS: readonly RuleArea[] = AREA_LIST.map((area) => area.id);
 
 /** Each area's title. */
-export const RULE_AREAS: Readonly<Record<RuleArea, string>> = AREA_LIST.reduce(
-  (titles, area) => ({ ...titles, [area.id]: area.title }),
-  {} as Record<RuleArea, string>,
-);
+export const RULE_AREAS = Object.fromEntries(AREA_LIST.map((area) => [area.id, area.title])) as Readonly<Record<RuleArea, string>>;

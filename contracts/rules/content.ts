@@ -138,7 +138,7 @@ interface AttributeProblems {
 function attributeProblems(exchange: Exchange, context: JudgeContext): AttributeProblems | undefined {
   const page: Page | undefined = pageOf(exchange, context, 'content');
   if (page === undefined) return undefined;
-  const validate = context.validators.contentAttributes;
+  const validate = context.validators.validateContentAttributes;
   const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [] };
   page.data.forEach((item, i) => {
     const attributes = (item as { attributes?: unknown }).attributes;

@@ -3,8 +3,8 @@
  * object), each judged on every served page of a list.
  */
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
+import { nextValue } from '../pagination.ts';
 import { absolute, listed, pageOf, sameResource, sortedQuery } from './page.ts';
-import { parseQuery } from '../url.ts';
 import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
 
@@ -47,7 +47,7 @@ export const ENVELOPE_RULES = inArea('envelope', {
 
 function judgeShape(exchange: Exchange, context: JudgeContext): Judgement {
   if (exchange.list === undefined || !isServed(exchange)) return undefined;
-  const { listEnvelope, resourceObject } = context.validators;
+  const { validateListEnvelope: listEnvelope, validateResourceObject: resourceObject } = context.validators;
   const body = exchange.body;
   if (!listEnvelope(body)) return { expected: 'a list envelope', got: `\n${formatErrors(listEnvelope.errors, body)}` };
   const bad: string[] = [];
@@ -82,15 +82,10 @@ function judgeNextLink(exchange: Exchange, context: JudgeContext): Judgement {
   const text = page?.links.next;
   if (requested === undefined || typeof text !== 'string' || text === '') return undefined;
   const next = absolute(text);
-  const cursor = next === undefined ? undefined : parseNext(next.query);
+  const cursor = next === undefined ? undefined : nextValue(text);
   return held(
     next !== undefined && sameResource(next, requested) && cursor !== undefined && cursor !== '',
     `links.next an absolute URL of ${requested.origin}${requested.path} carrying next`,
     () => JSON.stringify(text),
   );
-}
-
-function parseNext(query: string): string | undefined {
-  for (const [name, value] of parseQuery(query)) if (name === 'next') return value;
-  return undefined;
 }

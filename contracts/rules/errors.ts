@@ -15,7 +15,7 @@ export const ERRORS_RULES = inArea('errors', {
 
 function judgeErrorBody(exchange: Exchange, context: JudgeContext): Judgement {
   if (exchange.origin !== 'api' || exchange.status < 400 || exchange.status > 499) return undefined;
-  return held(context.validators.errorBody(exchange.body), `a {"errors":[{status, title or detail}]} body with the ${exchange.status}`, () =>
+  return held(context.validators.validateErrorBody(exchange.body), `a {"errors":[{status, title or detail}]} body with the ${exchange.status}`, () =>
     exchange.text === '' ? 'no body' : quoted(context, exchange.text, 200),
   );
 }

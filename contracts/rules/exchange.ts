@@ -41,13 +41,13 @@ interface SchemaValidator {
   errors?: readonly SchemaError[] | null | undefined;
 }
 
-/** The validators the judges use, by schema (schemas/*.schema.json). */
+/** The validators the judges use, named as schemas/validators.ts and k6's standalone module export them: either module is the table. */
 export interface SchemaValidators {
-  readonly tokenResponse: SchemaValidator;
-  readonly listEnvelope: SchemaValidator;
-  readonly resourceObject: SchemaValidator;
-  readonly contentAttributes: SchemaValidator;
-  readonly errorBody: SchemaValidator;
+  readonly validateTokenResponse: SchemaValidator;
+  readonly validateListEnvelope: SchemaValidator;
+  readonly validateResourceObject: SchemaValidator;
+  readonly validateContentAttributes: SchemaValidator;
+  readonly validateErrorBody: SchemaValidator;
 }
 
 /** The target's time when it answered, as well as it is known. */

@@ -43,10 +43,7 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 
 /** Every rule id, area by area in report order. */
-export const RULE_IDS: readonly RuleId[] = AREA_IDS.reduce<RuleId[]>(
-  (ids, area) => ids.concat((Object.keys(RULES) as RuleId[]).filter((id) => RULES[id].area === area)),
-  [],
-);
+export const RULE_IDS: readonly RuleId[] = AREA_IDS.flatMap((area) => (Object.keys(RULES) as RuleId[]).filter((id) => RULES[id].area === area));
 
 export function isRuleId(text: string): text is RuleId {
   return Object.prototype.hasOwnProperty.call(RULES, text);

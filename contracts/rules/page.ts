@@ -14,7 +14,7 @@ export interface Page {
 /** A served page of `list` (any list when absent) that is a list envelope; undefined for any other exchange. */
 export function pageOf(exchange: Exchange, context: JudgeContext, list?: 'content' | 'users'): Page | undefined {
   if (exchange.list === undefined || (list !== undefined && exchange.list !== list) || !isServed(exchange)) return undefined;
-  return context.validators.listEnvelope(exchange.body) ? (exchange.body as Page) : undefined;
+  return context.validators.validateListEnvelope(exchange.body) ? (exchange.body as Page) : undefined;
 }
 
 /** An absolute http(s) URL's parts, with its origin as `URL` would write it; undefined for anything else. */

@@ -30,12 +30,16 @@ interface RuleBase {
   readonly judge?: ExchangeJudge;
 }
 
-interface ContractRule extends RuleBase {
-  readonly level: 'contract';
+/** A rule the document's own words state (or, for a client rule, imply). */
+interface QuotedRule extends RuleBase {
   /** Where the document states it, e.g. `Endpoints, 1. Request an access token`. */
   readonly section: string;
   /** The document's words (sentences or table cells) that state the rule. */
   readonly quote: string;
+}
+
+interface ContractRule extends QuotedRule {
+  readonly level: 'contract';
 }
 
 interface PlatformRule extends RuleBase {
@@ -47,10 +51,8 @@ interface PlatformRule extends RuleBase {
 }
 
 /** What the document asks of a client (never a verdict on the service): the mock judges its callers by these. */
-interface ClientRule extends RuleBase {
+interface ClientRule extends QuotedRule {
   readonly level: 'client';
-  readonly section: string;
-  readonly quote: string;
   /** `stated`: the words ask it of the client; `implied`: it follows from them. */
   readonly basis: 'stated' | 'implied';
 }

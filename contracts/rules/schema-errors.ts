@@ -2,29 +2,23 @@
  * Schema errors as readable lines, for the judges of contracts/rules/ and for schemas/index.ts: the
  * same words whether the validator is Ajv compiled in Node or a standalone one bundled for k6. k6-safe.
  */
+import { REDACTED } from '../redact.ts';
 import type { SchemaError } from './exchange.ts';
-
-export interface FormatErrorsOptions {
-  /** Errors listed one per line; the rest are counted. Default 10. */
-  readonly maxErrors?: number;
-  /** Characters of an offending value shown before it is cut. Default 80. */
-  readonly maxValueLength?: number;
-}
 
 /** Member names whose values are never shown: an error message ends up in reports and CI logs. */
 const SECRET_NAME = /token|secret|password|authorization|cookie/i;
-const REDACTED = '[redacted]';
+/** Errors listed one per line (the rest are counted), and characters of an offending value shown before it is cut. */
+const MAX_ERRORS = 10;
+const MAX_VALUE_LENGTH = 80;
 
 /**
  * Ajv errors as readable lines: where (instance path), what (message and its parameter), and the
  * offending value (JSON, cut, secrets redacted). The value comes from the error itself (the shared
  * instance is verbose) or, for errors of a non-verbose validator, from `data` at the error's path.
  */
-export function formatErrors(errors: readonly SchemaError[] | null | undefined, data?: unknown, options: FormatErrorsOptions = {}): string {
+export function formatErrors(errors: readonly SchemaError[] | null | undefined, data?: unknown): string {
   if (!errors || errors.length === 0) return 'no errors';
-  const maxErrors = options.maxErrors ?? 10;
-  const maxValueLength = options.maxValueLength ?? 80;
-  const lines = errors.slice(0, maxErrors).map((error) => {
+  const lines = errors.slice(0, MAX_ERRORS).map((error) => {
     const where = error.instancePath === '' ? '(root)' : error.instancePath;
     const detail = describeParams(error);
     const line = `${where} ${error.message ?? error.keyword}${detail}`;
@@ -32,10 +26,10 @@ export function formatErrors(errors: readonly SchemaError[] | null | undefined, 
     if (error.keyword === 'required' || error.keyword === 'dependentRequired') return line;
     const value = 'data' in error ? error.data : data === undefined ? undefined : atPointer(data, error.instancePath);
     if (value === undefined) return line;
-    const secret = SECRET_NAME.test(lastSegment(error.instancePath));
-    return `${line} (got ${secret ? REDACTED : renderValue(value, maxValueLength)})`;
+    const secret = SECRET_NAME.test(error.instancePath.slice(error.instancePath.lastIndexOf('/') + 1));
+    return `${line} (got ${secret ? REDACTED : renderValue(value)})`;
   });
-  if (errors.length > maxErrors) lines.push(`… and ${errors.length - maxErrors} more`);
+  if (errors.length > MAX_ERRORS) lines.push(`… and ${errors.length - MAX_ERRORS} more`);
   return lines.join('\n');
 }
 
@@ -47,13 +41,9 @@ function describeParams(error: SchemaError): string {
   return '';
 }
 
-function renderValue(value: unknown, max: number): string {
+function renderValue(value: unknown): string {
   const text = JSON.stringify(value, (key, member: unknown) => (key !== '' && SECRET_NAME.test(key) ? REDACTED : member)) ?? String(value);
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function lastSegment(pointer: string): string {
-  return pointer.slice(pointer.lastIndexOf('/') + 1);
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH)}…` : text;
 }
 
 /** The value at a JSON pointer (RFC 6901), `undefined` where there is none. */

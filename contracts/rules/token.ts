@@ -91,7 +91,7 @@ export function tokenBody(exchange: Exchange): Readonly<Record<string, unknown>>
 
 function judgeTokenResponse(exchange: Exchange, context: JudgeContext): Judgement {
   if (tokenBody(exchange) === undefined) return undefined;
-  const validate = context.validators.tokenResponse;
+  const validate = context.validators.validateTokenResponse;
   return held(
     validate(exchange.body),
     'access_token, token_type bearer, expires_in (integer seconds) and refresh_token',

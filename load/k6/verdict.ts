@@ -4,7 +4,7 @@
  * finding on the script's findings counter tagged with its rule and logged in one line. The per-response
  * rules are the suite's judges, with the bundled standalone schema validators.
  */
-import { validateContentAttributes, validateErrorBody, validateListEnvelope, validateResourceObject, validateTokenResponse } from 'generated:validators';
+import * as VALIDATORS from 'generated:validators';
 import { Counter } from 'k6/metrics';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { type Broken, type Exchange, isRefusal, isServed } from '../../contracts/rules/exchange.ts';
@@ -22,13 +22,6 @@ import { instanceGrid, Paced, type PacedOptions } from './paced.ts';
 
 // Created once, in the init context of the one module every script's judgements go through.
 const rulesJudged = new Counter(METRICS.rulesJudged);
-const VALIDATORS = {
-  tokenResponse: validateTokenResponse,
-  listEnvelope: validateListEnvelope,
-  resourceObject: validateResourceObject,
-  contentAttributes: validateContentAttributes,
-  errorBody: validateErrorBody,
-};
 
 /** Counts one judgement of `rule`, held or broken: without any, the reports say the rule was not checked. */
 export function judged(rule: RuleId): void {

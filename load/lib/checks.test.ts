@@ -7,7 +7,13 @@ import { exchangeOf } from './checks.ts';
 const never = () => {
   throw new Error('no schema is needed');
 };
-const NO_SCHEMAS: SchemaValidators = { tokenResponse: never, listEnvelope: never, resourceObject: never, contentAttributes: never, errorBody: never };
+const NO_SCHEMAS: SchemaValidators = {
+  validateTokenResponse: never,
+  validateListEnvelope: never,
+  validateResourceObject: never,
+  validateContentAttributes: never,
+  validateErrorBody: never,
+};
 
 test('rate.headers is judged by the contract judge: headers read in any case, required on a served page, well formed wherever they come', () => {
   const headers = { 'X-Rate-Limit-Limit': '10s', 'X-Rate-Limit-Remaining': '3', 'X-Rate-Limit-Reset': '2026-01-01T00:00:10.1234567Z' };

@@ -5,7 +5,7 @@
 declare module 'generated:validators' {
   import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
 
-  type StandaloneValidator = SchemaValidators['listEnvelope'];
+  type StandaloneValidator = SchemaValidators['validateListEnvelope'];
 
   export const validateTokenResponse: StandaloneValidator;
   export const validateErrorBody: StandaloneValidator;

@@ -2,23 +2,8 @@
  * docs/configuration.md and .env.example, from the one table of settings (contracts/settings.ts): a
  * setting documented anywhere else would drift from the code that reads it.
  */
-import { SETTING_GROUPS, type SettingGroup, SETTINGS, type SettingName, type SettingSpec } from '../../contracts/settings.ts';
+import { SETTING_GROUPS, SETTING_KINDS, type SettingGroup, SETTINGS, type SettingName, type SettingSpec } from '../../contracts/settings.ts';
 import { markdownTable, tableCell } from './generated.ts';
-
-const TYPE_HINTS: Record<SettingSpec['type'], string> = {
-  flag: '`1` or `0`',
-  url: 'http(s) URL',
-  text: 'text',
-  secret: 'secret',
-  choice: 'one of',
-  integer: 'whole number',
-  number: 'number',
-  period: 'period (`90s`, `2m`, `60d`)',
-  rate: 'rate (`200/1m`, `0`)',
-  scopes: 'scopes (`content:read,users:read`)',
-  names: 'names, comma-delimited',
-  label: 'host label',
-};
 
 const ENTRIES = Object.entries(SETTINGS) as Array<[SettingName, SettingSpec]>;
 
@@ -28,7 +13,7 @@ const rowsOf = (group: SettingGroup) => ENTRIES.filter(([, spec]) => spec.group 
 function typeOf(spec: SettingSpec): string {
   if (spec.type === 'choice') return (spec.choices ?? []).map((c) => `\`${c}\``).join(', ');
   const range = spec.min !== undefined && spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : '';
-  return `${TYPE_HINTS[spec.type]}${range}`;
+  return `${SETTING_KINDS[spec.type].hint}${range}`;
 }
 
 export function configurationMarkdown(): string {
