@@ -20,7 +20,7 @@ import { sentence } from '../contracts/rules/exchange.ts';
 import type { Finding } from '../contracts/rules/finding.ts';
 import { abortTest, apiGet, type Credentials, logout, requestToken, stopForRefusedKey } from './k6/api.ts';
 import { judged } from './k6/verdict.ts';
-import { readLoadEnv, reportDir } from './lib/env.ts';
+import { readLoadEnv } from './lib/env.ts';
 import { METRICS } from './lib/metrics.ts';
 import { scopedLists } from './lib/plans/common.ts';
 import { bucketOf, probeOptions, probePlan } from './lib/plans/rate-limit.ts';
@@ -161,21 +161,10 @@ export function teardown(data: SetupData): void {
 }
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {
-  return summaryFiles(data, {
-    script: 'rate-limit',
-    rules: {
-      metric: METRICS.rateFindings,
-      ids: rateRuleIds(),
-      strict,
-      // The rate in force is judged under one of two rules, by whether LP_RATE names it.
-      notChecked: plan.expected.explicit
-        ? { 'platform.default-rate': 'LP_RATE is set, so the rate in force is judged against it (rate.budget)' }
-        : { 'rate.budget': 'LP_RATE is not set, so the rate in force is judged against the default rate (platform.default-rate)' },
-    },
-    plotBucketMs: plan.plot.bucketMs,
-    dir: reportDir(__ENV),
-    secrets: [env.clientSecret],
-    target: env.baseUrl,
-    generatedAt: new Date().toISOString(),
-  });
+  // The rate in force is judged under one of two rules, by whether LP_RATE names it.
+  const notChecked = plan.expected.explicit
+    ? { 'platform.default-rate': 'LP_RATE is set, so the rate in force is judged against it (rate.budget)' }
+    : { 'rate.budget': 'LP_RATE is not set, so the rate in force is judged against the default rate (platform.default-rate)' };
+  const rules = { metric: METRICS.rateFindings, ids: rateRuleIds(), strict, notChecked };
+  return summaryFiles(data, { script: 'rate-limit', rules, plotBucketMs: plan.plot.bucketMs }, env);
 }

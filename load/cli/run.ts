@@ -10,7 +10,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { unknownSettingWarnings } from '../../contracts/settings.ts';
-import { readLoadEnv, reportDir } from '../lib/env.ts';
+import { readLoadEnv } from '../lib/env.ts';
 import { buildLoad, loadEntries } from './build.ts';
 import { answerHelp, helpPointer, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -84,7 +84,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
 
-  mkdirSync(path.resolve(root, reportDir(process.env)), { recursive: true });
+  mkdirSync(path.resolve(root, env.reportDir), { recursive: true });
   const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd: root, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
   const ignore = () => {};

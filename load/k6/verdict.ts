@@ -13,7 +13,7 @@ import { type Finding, finding } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';
 import { exchangeOf } from '../lib/checks.ts';
-import { type LoadEnv, reportDir } from '../lib/env.ts';
+import type { LoadEnv } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
 import type { ListEndpoint, PacedPlan } from '../lib/plans/common.ts';
 import { type K6SummaryData, summaryFiles } from '../lib/summary.ts';
@@ -110,14 +110,6 @@ export function pacedScript(script: string, metric: string, plan: PacedPlan, env
     /** Setup's or teardown's lane: the whole grid. */
     alone: () => Paced.alone(instanceGrid(plan.rate, plan.share), options),
     warnSkipped: () => plan.skipped.forEach((sentence) => console.warn(sentence)),
-    handleSummary: (data: K6SummaryData) =>
-      summaryFiles(data, {
-        script,
-        rules: { metric, ids: plan.rules, strict: plan.strict },
-        dir: reportDir(__ENV),
-        secrets: [env.clientSecret],
-        target: env.baseUrl,
-        generatedAt: new Date().toISOString(),
-      }),
+    handleSummary: (data: K6SummaryData) => summaryFiles(data, { script, rules: { metric, ids: plan.rules, strict: plan.strict } }, env),
   };
 }

@@ -64,13 +64,8 @@ const DATA: K6SummaryData = {
   },
 };
 
-const OPTIONS = {
-  script: 'rate-limit',
-  rules: { metric: METRICS.rateFindings, ids: RATE_IDS },
-  plotBucketMs: 1000,
-  secrets: [SECRET],
-  target: 'http://127.0.0.1:4011',
-};
+const OPTIONS = { script: 'rate-limit', rules: { metric: METRICS.rateFindings, ids: RATE_IDS }, plotBucketMs: 1000 };
+const ENV = { reportDir: 'reports/load', clientSecret: SECRET, baseUrl: 'http://127.0.0.1:4011' };
 
 test.describe('reading k6 summary data', () => {
   test('submetric keys give their tags', () => {
@@ -109,7 +104,7 @@ test.describe('reading k6 summary data', () => {
 });
 
 test.describe('the report files', () => {
-  const files = summaryFiles(DATA, OPTIONS);
+  const files = summaryFiles(DATA, OPTIONS, ENV);
 
   test('are JUnit XML, JSON and HTML under reports/load, plus stdout', () => {
     expect(Object.keys(files).sort()).toEqual([

@@ -11,6 +11,7 @@
 import { Redactor } from '../../contracts/redact.ts';
 import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
+import type { LoadEnv } from './env.ts';
 import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
@@ -38,8 +39,6 @@ export interface K6SummaryData {
 export interface SummaryOptions {
   /** Script name, e.g. `rate-limit`: names the files and the JUnit suite. */
   readonly script: string;
-  /** Directory of the report files (must exist: k6 v0.47 does not create it). Default `reports/load`. */
-  readonly dir?: string;
   /** The counter whose `{rule:<id>}` submetrics count broken rules, and the rules judged; a broken platform rule fails only when `strict`. */
   readonly rules?: {
     readonly metric: string;
@@ -50,11 +49,10 @@ export interface SummaryOptions {
   };
   /** Bucket length of the probe's plot; no plot when absent. */
   readonly plotBucketMs?: number;
-  /** Texts to replace by [redacted] wherever they appear (client secret, tokens). */
-  readonly secrets?: readonly string[];
-  readonly generatedAt?: string;
-  readonly target?: string;
 }
+
+/** What the reports take of the settings: where they go (default `reports/load`), the target they name, the secret they never show. */
+export type SummaryEnv = Pick<LoadEnv, 'reportDir' | 'baseUrl' | 'clientSecret'>;
 
 /** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
 interface Line extends ReportLine {
@@ -132,7 +130,7 @@ export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): 
 }
 
 /** Reads k6's summary data into the report every output is written from (the JSON file is this). */
-export function buildReport(data: K6SummaryData, options: SummaryOptions) {
+export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv) {
   const keys = Object.keys(data.metrics)
     .sort()
     .filter((key) => !isPlotMetric(key));
@@ -183,8 +181,8 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions) {
     ok: notice === undefined && thresholdsOk && lines.every((l) => l.state !== 'broken'),
     notice,
     durationMs: data.state?.testRunDurationMs,
-    target: options.target,
-    generatedAt: options.generatedAt,
+    target: env?.baseUrl,
+    generatedAt: new Date().toISOString(),
     lines,
     metrics,
     plot: options.plotBucketMs === undefined ? undefined : plotSeries(data.metrics),
@@ -315,13 +313,12 @@ function html(report: Report): string {
 }
 
 /** handleSummary's return value: the three report files and the console text, all redacted. */
-export function summaryFiles(data: K6SummaryData, options: SummaryOptions): Record<string, string> {
-  const report = buildReport(data, options);
-  const base = `${(options.dir ?? 'reports/load').replace(/\/+$/, '')}/${options.script}`;
+export function summaryFiles(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv): Record<string, string> {
+  const report = buildReport(data, options, env);
+  const base = `${(env?.reportDir ?? 'reports/load').replace(/\/+$/, '')}/${options.script}`;
   // Each secret as written, as escaped for XML/HTML and as escaped inside a JSON string.
-  const redactor = new Redactor(
-    ...[...(options.secrets ?? []), ...collectSecrets(data.setup_data)].flatMap((s) => [s, escapeXml(s), JSON.stringify(s).slice(1, -1)]),
-  );
+  const secrets = [...(env ? [env.clientSecret] : []), ...collectSecrets(data.setup_data)];
+  const redactor = new Redactor(...secrets.flatMap((s) => [s, escapeXml(s), JSON.stringify(s).slice(1, -1)]));
   return {
     [`${base}.junit.xml`]: redactor.redact(junit(report)),
     [`${base}.summary.json`]: redactor.redact(`${JSON.stringify(report, null, 2)}\n`),

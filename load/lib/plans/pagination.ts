@@ -1,21 +1,12 @@
 /** The pagination script's plan (load/pagination.ts): LP_VUS walkers for LP_DURATION. */
+import type { ConstantVUsScenario } from 'k6/options';
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
-import { readDefaulted } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envNumber, envOptionalNumber } from '../env.ts';
+import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
+import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { laneIntervalSeconds } from '../pacing.ts';
-import {
-  type ConstantVusScenario,
-  type ListEndpoint,
-  type LoadOptions,
-  type PacedPlan,
-  pacedOptions,
-  pacedPlan,
-  runSeconds,
-  scopedLists,
-  seconds,
-} from './common.ts';
+import { type ListEndpoint, type PacedPlan, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 export interface PaginationPlan extends PacedPlan {
   readonly vus: number;
@@ -36,9 +27,9 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'pagination');
   const base = pacedPlan(env, WALK_RULE_IDS, scoped.skipped);
   const { rate, grid } = base;
-  const vus = envNumber(env, 'LP_VUS');
+  const vus = readDefaulted(env, 'LP_VUS');
   const durationSeconds = runSeconds(env, rate);
-  const limit = envNumber(env, 'LP_PAGE_LIMIT');
+  const limit = readDefaulted(env, 'LP_PAGE_LIMIT');
   const intervalSeconds = laneIntervalSeconds(grid, vus);
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
   if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2) {
@@ -46,8 +37,8 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
       `LP_VUS ${vus} at ${rate?.requests}/${rate?.period} spaces each walk's pages ${Math.round(intervalSeconds)} s apart, too close to the ${SNAPSHOT_TTL_SECONDS} s a snapshot lives: lower LP_VUS.`,
     );
   }
-  const expectedItems = envOptionalNumber(env, 'LP_EXPECTED_ITEMS');
-  const stopAfter = envOptionalNumber(env, 'LP_MAX_PAGES');
+  const expectedItems = readSetting(env, 'LP_EXPECTED_ITEMS');
+  const stopAfter = readSetting(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
   // Content first (scopedLists' order): with both, every fourth walk is of users.
@@ -57,8 +48,8 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   return { ...base, vus, durationSeconds, limit, intervalSeconds, expectedItems, stopAfter, lists };
 }
 
-export function paginationOptions(plan: PaginationPlan): LoadOptions<ConstantVusScenario> {
-  const walkers: ConstantVusScenario = {
+export function paginationOptions(plan: PaginationPlan) {
+  const walkers: ConstantVUsScenario = {
     executor: 'constant-vus',
     vus: plan.vus,
     duration: seconds(plan.durationSeconds),

@@ -3,19 +3,12 @@
  * load/lib/probe.ts for LP_PROBE_WINDOWS windows, bounded in time and requests; and the buckets of its
  * Remaining / 429 plot.
  */
+import type { PerVUIterationsScenario } from 'k6/options';
 import { type ExpectedRate, rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
-import { type EnvRecord, envNumber, envString } from '../env.ts';
+import { readDefaulted, settingText } from '../../../contracts/settings.ts';
+import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import {
-  COMMON_THRESHOLDS,
-  type LoadOptions,
-  type PerVuIterationsScenario,
-  requireRate,
-  ruleThresholds,
-  seconds,
-  type Thresholds,
-  TREND_STATS,
-} from './common.ts';
+import { COMMON_THRESHOLDS, requireRate, ruleThresholds, seconds, type Thresholds, TREND_STATS } from './common.ts';
 
 export interface PlotPlan {
   /** Milliseconds per bucket of the Remaining / 429 plot. */
@@ -58,8 +51,8 @@ const PROBE_REQUEST_SECONDS = 0.25;
 /** LP_RATE (default 200/1m, then a platform check), LP_PROBE_WINDOWS (default 2). */
 export function probePlan(env: EnvRecord): ProbePlan {
   const rate = requireRate(env, 'the rate-limit probe');
-  const explicit = envString(env, 'LP_RATE') !== undefined;
-  const windows = envNumber(env, 'LP_PROBE_WINDOWS');
+  const explicit = settingText(env, 'LP_RATE') !== undefined;
+  const windows = readDefaulted(env, 'LP_PROBE_WINDOWS');
   const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
   const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
   // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.
@@ -73,36 +66,30 @@ export function probePlan(env: EnvRecord): ProbePlan {
   };
 }
 
-export function probeOptions(plan: ProbePlan, strict: boolean): LoadOptions<PerVuIterationsScenario> {
-  const plotThresholds: Thresholds = {};
+export function probeOptions(plan: ProbePlan, strict: boolean) {
+  const thresholds: Thresholds = {
+    ...COMMON_THRESHOLDS,
+    ...ruleThresholds(METRICS.rateFindings, rateRuleIds(), strict),
+    // The probe proves nothing unless it went past the budget, measured it, and saw a retry served.
+    [METRICS.rateLimited]: ['count>0'],
+    [METRICS.retryHonoured]: ['count>0'],
+    [METRICS.windowsMeasured]: ['count>0'],
+  };
   for (let i = 0; i < plan.plot.buckets; i++) {
     // Always true: they exist so that handleSummary receives the per-bucket aggregates for the plot.
-    plotThresholds[`${METRICS.plotRemaining}{bucket:${bucketTag(i)}}`] = ['min>=0'];
-    plotThresholds[`${METRICS.plotRefused}{bucket:${bucketTag(i)}}`] = ['count>=0'];
+    thresholds[`${METRICS.plotRemaining}{bucket:${bucketTag(i)}}`] = ['min>=0'];
+    thresholds[`${METRICS.plotRefused}{bucket:${bucketTag(i)}}`] = ['count>=0'];
   }
-  return {
-    scenarios: {
-      probe: {
-        executor: 'per-vu-iterations',
-        // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one
-        // after the other, so the order of the answers is the target's order of counting.
-        vus: 1,
-        iterations: 1,
-        maxDuration: seconds(plan.durationSeconds + 10),
-        gracefulStop: '5s',
-      },
-    },
-    thresholds: {
-      ...COMMON_THRESHOLDS,
-      ...ruleThresholds(METRICS.rateFindings, rateRuleIds(), strict),
-      // The probe proves nothing unless it went past the budget, measured it, and saw a retry served.
-      [METRICS.rateLimited]: ['count>0'],
-      [METRICS.retryHonoured]: ['count>0'],
-      [METRICS.windowsMeasured]: ['count>0'],
-      ...plotThresholds,
-    },
-    // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
-    setupTimeout: seconds(plan.expected.rate.periodSeconds + 60),
-    summaryTrendStats: TREND_STATS,
+  // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one after
+  // the other, so the order of the answers is the target's order of counting.
+  const probe: PerVUIterationsScenario = {
+    executor: 'per-vu-iterations',
+    vus: 1,
+    iterations: 1,
+    maxDuration: seconds(plan.durationSeconds + 10),
+    gracefulStop: '5s',
   };
+  // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
+  const setupTimeout = seconds(plan.expected.rate.periodSeconds + 60);
+  return { scenarios: { probe }, thresholds, setupTimeout, summaryTrendStats: TREND_STATS };
 }

@@ -2,10 +2,10 @@
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envNumber } from '../env.ts';
+import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';
-import { type ListEndpoint, listRule, type LoadOptions, pacedOptions, type PacedPlan, pacedPlan, type PerVuIterationsScenario, scopedLists } from './common.ts';
+import { type ListEndpoint, listRule, pacedOptions, type PacedPlan, pacedPlan, scopedLists } from './common.ts';
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
 const FILTER_VALUES: Readonly<Record<string, string>> = {
@@ -53,9 +53,9 @@ export function smokePlan(env: EnvRecord): SmokePlan {
   const calls = scoped.held.flatMap(callsOf);
   const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, [...own, ...calls.map((c) => c.rule)], scoped.skipped);
-  return { ...base, iterations: envNumber(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
+  return { ...base, iterations: readDefaulted(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
 }
 
-export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenario> {
+export function smokeOptions(plan: SmokePlan) {
   return pacedOptions(plan, METRICS.smokeViolations, { smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' } });
 }

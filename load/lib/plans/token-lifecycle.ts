@@ -3,22 +3,12 @@
  * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
  * script cannot learn before its scenario is fixed whether the target counts token requests.
  */
+import type { ConstantVUsScenario } from 'k6/options';
 import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
-import { type EnvRecord, envNumber } from '../env.ts';
+import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import {
-  type ConstantVusScenario,
-  type ListEndpoint,
-  listRule,
-  type LoadOptions,
-  type PacedPlan,
-  pacedOptions,
-  pacedPlan,
-  runSeconds,
-  scopedLists,
-  seconds,
-} from './common.ts';
+import { type ListEndpoint, listRule, type PacedPlan, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;
@@ -40,11 +30,11 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
   const durationSeconds = runSeconds(env, base.rate);
-  return { ...base, vus: envNumber(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
+  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
 }
 
-export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
-  const lifecycles: ConstantVusScenario = {
+export function lifecycleOptions(plan: LifecyclePlan) {
+  const lifecycles: ConstantVUsScenario = {
     executor: 'constant-vus',
     vus: plan.vus,
     duration: seconds(plan.durationSeconds),
