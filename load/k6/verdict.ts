@@ -108,7 +108,7 @@ export function pacedScript(script: string, metric: string, plan: PacedPlan, env
     /** The calling VU's lane, one of `vus`, after setup's `lastSlot`; made at its first call, kept across iterations. */
     lane: (vus: number, lastSlot: number | null = null) => (lane = lane ?? Paced.forVu(instanceGrid(plan.rate, plan.share), vus, options, lastSlot)),
     /** Setup's or teardown's lane: the whole grid. */
-    alone: () => Paced.alone(instanceGrid(plan.rate, plan.share), options),
+    alone: () => new Paced(options, instanceGrid(plan.rate, plan.share)),
     warnSkipped: () => plan.skipped.forEach((sentence) => console.warn(sentence)),
     handleSummary: (data: K6SummaryData) => summaryFiles(data, { script, rules: { metric, ids: plan.rules, strict: plan.strict } }, env),
   };

@@ -100,27 +100,19 @@ export function laneIntervalSeconds(grid: Grid, lanes: number): number {
 
 /** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */
 export class SlotPacer {
-  private readonly grid: Grid;
-  private readonly lane: number;
-  private readonly lanes: number;
-  /** The lowest slot index still free for this lane. */
-  private next: number;
+  readonly grid: Grid;
+  readonly lane: number;
+  readonly lanes: number;
+  /** The last slot taken (setup hands it to the VUs): the lane's next is after it; null before any. */
+  lastSlot: number | null;
 
-  /**
-   * @param lane 0-based; VU i of an instance takes lane i - 1.
-   * @param afterSlot slots up to this index are taken (setup's): the lane starts after it. Default none.
-   */
-  constructor(grid: Grid, lane = 0, lanes = 1, afterSlot = Number.NEGATIVE_INFINITY) {
+  /** @param lane 0-based; VU i of an instance takes lane i - 1. */
+  constructor(grid: Grid, lane = 0, lanes = 1, lastSlot: number | null = null) {
     if (!(lane >= 0 && lane < lanes)) throw new RangeError(`lane ${lane} is not one of ${lanes} lanes`);
     this.grid = grid;
     this.lane = lane;
     this.lanes = lanes;
-    this.next = afterSlot + 1;
-  }
-
-  /** The last slot index taken (setup hands it to the VUs); -Infinity before any. */
-  get lastSlot(): number {
-    return this.next - 1;
+    this.lastSlot = lastSlot;
   }
 
   /**
@@ -129,9 +121,9 @@ export class SlotPacer {
    */
   take(notBeforeMs: number): number {
     if (this.grid.slotMs === 0) return notBeforeMs;
-    let slot = Math.max(this.next, Math.ceil(notBeforeMs / this.grid.slotMs));
+    let slot = Math.max((this.lastSlot ?? Number.NEGATIVE_INFINITY) + 1, Math.ceil(notBeforeMs / this.grid.slotMs));
     slot += (((this.lane - slot) % this.lanes) + this.lanes) % this.lanes;
-    this.next = slot + 1;
+    this.lastSlot = slot;
     return slot * this.grid.slotMs;
   }
 }
