@@ -32,7 +32,6 @@ test.describe('the LP_* reader', () => {
       clientId: 'mock-org-client',
       clientSecret: 'mock-org-secret',
       scopes: ['content:read', 'users:read'],
-      allowProduction: false,
       rate: DEFAULT_RATE,
       reportDir: 'reports/load',
     });
@@ -48,9 +47,8 @@ test.describe('the LP_* reader', () => {
   });
 
   test('LP_SCOPES and LP_RATE are read', () => {
-    const env = readLoadEnv({ ...MOCK, LP_SCOPES: 'content:read content:write', LP_RATE: '20/10s' });
-    expect(env.scopes).toEqual(['content:read', 'content:write']);
-    expect(env.rate).toEqual({ requests: 20, periodSeconds: 10, period: '10s' });
+    expect(readLoadEnv({ ...MOCK, LP_SCOPES: 'content:read content:write' }).scopes).toEqual(['content:read', 'content:write']);
+    expect(readRate({ LP_RATE: '20/10s' })).toEqual({ requests: 20, periodSeconds: 10, period: '10s' });
     expect(readRate({ LP_RATE: '0' })).toBeNull();
   });
 
@@ -96,7 +94,7 @@ test.describe('the production guard', () => {
   ]) {
     test(`refuses ${name} without LP_ALLOW_PRODUCTION=1`, () => {
       expect(failure(env)).toMatch(/is production: .* refused unless LP_ALLOW_PRODUCTION=1/);
-      expect(readLoadEnv({ ...env, LP_ALLOW_PRODUCTION: '1' }).allowProduction).toBe(true);
+      expect(readLoadEnv({ ...env, LP_ALLOW_PRODUCTION: '1' }).production).toBe(true);
     });
   }
 
@@ -113,7 +111,7 @@ test('numbers and flags are read as the suite reads them', () => {
   expect(() => readDefaulted({ LP_ITERATIONS: '700' }, 'LP_ITERATIONS')).toThrow(/^LP_ITERATIONS must be a whole number from 1 to 100/);
   expect(() => readDefaulted({ LP_VUS: '1.5' }, 'LP_VUS')).toThrow(/^LP_VUS must be a whole number/);
   // `true` is yes for both.
-  expect(readLoadEnv({ ...MOCK, LP_ALLOW_PRODUCTION: 'true' }).allowProduction).toBe(true);
-  expect(readLoadEnv({ ...MOCK, LP_ALLOW_PRODUCTION: '' }).allowProduction).toBe(false);
+  expect(readLoadEnv({ ...MOCK, LP_AUTH_URL: 'https://degreed.com', LP_ALLOW_PRODUCTION: 'true' }).production).toBe(true);
+  expect(() => readLoadEnv({ ...MOCK, LP_AUTH_URL: 'https://degreed.com', LP_ALLOW_PRODUCTION: '' })).toThrow(/LP_ALLOW_PRODUCTION=1/);
   expect(() => readLoadEnv({ ...MOCK, LP_ALLOW_PRODUCTION: 'yes' })).toThrow(/^LP_ALLOW_PRODUCTION must be 1 or 0/);
 });

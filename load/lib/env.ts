@@ -17,7 +17,6 @@ export interface LoadEnv extends TargetHosts {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly scopes: readonly string[];
-  readonly allowProduction: boolean;
   /** LP_RATE; null when the target does not limit (`0`). */
   readonly rate: Rate | null;
   /** LP_REPORT_DIR, where handleSummary writes the reports (relative to where k6 runs; it must exist). */
@@ -33,17 +32,8 @@ export function readRate(env: EnvRecord): Rate | null {
 /** Everything a load script needs from LP_*; throws an EnvError naming the first variable that is missing or wrong. */
 export function readLoadEnv(env: EnvRecord): LoadEnv {
   const target = readTargetHosts(env, (name) => `${name} is not set (set LP_AUTH_URL and LP_BASE_URL, or LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST).`);
-  const allowProduction = readSetting(env, 'LP_ALLOW_PRODUCTION') === true;
-  refuseProduction(target, allowProduction);
+  refuseProduction(target, readSetting(env, 'LP_ALLOW_PRODUCTION') === true);
   const clientId = requireSetting(env, 'LP_CLIENT_ID', 'the client id of the API key');
   const clientSecret = requireSetting(env, 'LP_CLIENT_SECRET', 'the client secret of the API key');
-  return {
-    ...target,
-    clientId,
-    clientSecret,
-    scopes: readDefaulted(env, 'LP_SCOPES'),
-    allowProduction,
-    rate: readRate(env),
-    reportDir: readDefaulted(env, 'LP_REPORT_DIR'),
-  };
+  return { ...target, clientId, clientSecret, scopes: readDefaulted(env, 'LP_SCOPES'), rate: readRate(env), reportDir: readDefaulted(env, 'LP_REPORT_DIR') };
 }

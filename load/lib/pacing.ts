@@ -1,21 +1,9 @@
 /**
  * Exact pacing of the scripts that must stay within the key's budget (pagination, token-lifecycle,
- * smoke): every request of the key, setup's and teardown's included, is sent on a slot of one time
- * grid, and no two requests share a slot.
- *
- * Why a grid and not a pause per VU: VUs that each keep an interval still bunch up (five VUs started
- * together send five requests at once, and again an interval later), and a window that starts with a
- * bunch holds more than the average. On a grid of `perPeriod` slots per period, slot k at
- * `k * periodMs / perPeriod` from the epoch, any span of one period (half-open) holds at most
- * `perPeriod` slots, wherever it starts: a window from a client's first request, one aligned to the
- * clock, a sliding one. VU i of n takes the slots i, i + n, i + 2n, … (its lane), so that VUs never
- * compete for a slot; a VU that is late takes the next slot of its lane, never one in between.
- *
- * Distributed runs (k6-operator, Grafana Cloud): each instance gets the share of the budget its
- * execution segment names, rounded down (`perPeriod = floor(share × budget × segment length)`), and
- * paces on a grid of its own. The instances' shares add up to at most the planned budget whatever
- * their grids' phases, so no clock has to agree with another's.
- *
+ * smoke): every request of the key, setup's and teardown's included, on a slot of one time grid, no
+ * two on one slot (docs/load.md, "Staying within the budget: the slot grid", and "Distributed runs").
+ * Any span of one period holds at most `perPeriod` slots wherever it starts, so the plan holds in every
+ * kind of window; VUs pace on lanes of the grid, not intervals of their own, so they never bunch up.
  * Pure (time is passed in) so that Node tests check the plan against models of every kind of window.
  */
 import type { Rate } from '../../contracts/duration.ts';
@@ -91,11 +79,6 @@ export function planGrid(rate: Rate | null, share: number, segment: Segment = WH
  */
 export function lanesOf(vus: number, segment: Segment = WHOLE_TEST): number {
   return Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
-}
-
-/** Seconds between two requests of one lane: how far apart one VU's own requests are. */
-export function laneIntervalSeconds(grid: Grid, lanes: number): number {
-  return (grid.slotMs * lanes) / 1000;
 }
 
 /** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */

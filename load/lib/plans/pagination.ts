@@ -5,7 +5,6 @@ import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
 import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { laneIntervalSeconds } from '../pacing.ts';
 import { type ListEndpoint, type PacedPlan, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 export interface PaginationPlan extends PacedPlan {
@@ -30,7 +29,7 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
   const vus = readDefaulted(env, 'LP_VUS');
   const durationSeconds = runSeconds(env, rate);
   const limit = readDefaulted(env, 'LP_PAGE_LIMIT');
-  const intervalSeconds = laneIntervalSeconds(grid, vus);
+  const intervalSeconds = (grid.slotMs * vus) / 1000;
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
   if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2) {
     throw new EnvError(

@@ -16,8 +16,6 @@ export const LIFECYCLE_REQUESTS = 4;
 export interface LifecyclePlan extends PacedPlan {
   readonly vus: number;
   readonly durationSeconds: number;
-  /** Lifecycles per period the whole test may complete at most. */
-  readonly lifecyclesPerPeriod: number;
   /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
   readonly list: ListEndpoint | undefined;
 }
@@ -30,7 +28,7 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
   const durationSeconds = runSeconds(env, base.rate);
-  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
+  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, list };
 }
 
 export function lifecycleOptions(plan: LifecyclePlan) {
