@@ -48,7 +48,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
-  // A bad setting (EnvError) or build (LoadBuildError) ends the run through runMain: `load: <sentence>`, exit 1.
+  // A bad setting (EnvError) or build ends the run through runMain: `load: <sentence>`, exit 1.
   const env = readLoadEnv(process.env);
   // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
   console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);

@@ -241,26 +241,16 @@ export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string 
   const y = (value: number, max: number) => bottom - (value / max) * (bottom - top);
   const rect = (kind: string, x0: number, y0: number, w: number, y1: number, title = '') =>
     `<rect class="${kind}" x="${x0.toFixed(1)}" y="${y0.toFixed(1)}" width="${w.toFixed(1)}" height="${(y1 - y0).toFixed(1)}">${title}</rect>`;
-  const parts = points.flatMap((p) => [
-    ...(p.refused > 0
-      ? [
-          rect(
-            'refused',
-            x(p.bucket) + step * 0.15,
-            y(p.refused, maxRefused),
-            step * 0.7,
-            bottom,
-            `<title>${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s</title>`,
-          ),
-        ]
-      : []),
-    ...(p.remainingMin !== undefined && (p.remainingMax ?? 0) > p.remainingMin
-      ? [rect('band', x(p.bucket), y(p.remainingMax ?? 0, maxRemaining), step, y(p.remainingMin, maxRemaining))]
-      : []),
-  ]);
-  const line = points.flatMap((p) =>
-    p.remainingMin === undefined ? [] : [`${(x(p.bucket) + step / 2).toFixed(1)},${y(p.remainingMin, maxRemaining).toFixed(1)}`],
-  );
+  const parts: string[] = [];
+  const line: string[] = [];
+  for (const p of points) {
+    const title = `<title>${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s</title>`;
+    if (p.refused > 0) parts.push(rect('refused', x(p.bucket) + step * 0.15, y(p.refused, maxRefused), step * 0.7, bottom, title));
+    if (p.remainingMin === undefined) continue;
+    if ((p.remainingMax ?? 0) > p.remainingMin)
+      parts.push(rect('band', x(p.bucket), y(p.remainingMax ?? 0, maxRemaining), step, y(p.remainingMin, maxRemaining)));
+    line.push(`${(x(p.bucket) + step / 2).toFixed(1)},${y(p.remainingMin, maxRemaining).toFixed(1)}`);
+  }
   if (line.length > 0) parts.push(`<polyline class="remaining" points="${line.join(' ')}"/>`);
   const text = (tx: number, ty: number, content: string | number, attributes = '') => `<text x="${tx}" y="${ty}"${attributes}>${content}</text>`;
   const [end, middle] = [' text-anchor="end"', ' text-anchor="middle"'];
