@@ -29,9 +29,10 @@ export function instanceGrid(rate: Rate | null, share: number): Grid {
   }
 }
 
+/** Retries after a 429, each after Retry-After and a backoff. */
+const RETRIES = 2;
+
 export interface PacedOptions {
-  /** Retries after a 429 (each after Retry-After and a backoff). */
-  readonly retries: number;
   /** The longest Retry-After honoured, in seconds; a longer one ends the retries: one odd header must not stall a VU for an hour. */
   readonly maxWaitSeconds: number;
   /** Called with every 429. */
@@ -70,7 +71,7 @@ export class Paced extends SlotPacer {
     let response = send();
     for (let retry = 1; response.status === 429; retry++) {
       this.options.onRateLimited?.(response);
-      if (retry > this.options.retries) break;
+      if (retry > RETRIES) break;
       const receivedMs = Date.now();
       const get = headerLookup(response.headers);
       const after = retryAfterTime(get('retry-after'), sentMs, receivedMs, get('date'));

@@ -90,7 +90,7 @@ export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, crede
 /** What a script that stays within the budget shares: its recorder (findings on `metric`), its lanes, setup's warnings, handleSummary. */
 export function pacedScript(script: string, metric: string, plan: PacedPlan, env: LoadEnv) {
   const rateLimited = new Counter(METRICS.rateLimited);
-  const options: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+  const options: PacedOptions = { maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
   const findings = new Counter(metric);
   const record: Recorder = (rules, broken) => {
     for (const rule of rules) judged(rule);

@@ -35,8 +35,8 @@ const DATA: K6SummaryData = {
     ],
   },
   metrics: {
-    http_reqs: { type: 'counter', contains: 'default', values: { count: 66, rate: 2.9 } },
-    http_req_failed: { type: 'rate', contains: 'default', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
+    http_reqs: { type: 'counter', values: { count: 66, rate: 2.9 } },
+    http_req_failed: { type: 'rate', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
     [METRICS.rateFindings]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
     [`${METRICS.rateFindings}{rule:rate.retry-after}`]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
     [`${METRICS.rateFindings}{rule:rate.remaining}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count==0': { ok: true } } },

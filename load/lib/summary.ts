@@ -16,7 +16,6 @@ import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
   readonly type: 'counter' | 'gauge' | 'rate' | 'trend';
-  readonly contains?: 'default' | 'time' | 'data';
   readonly values: Readonly<Record<string, number>>;
   readonly thresholds?: Readonly<Record<string, { readonly ok: boolean }>>;
 }
@@ -57,14 +56,6 @@ export type SummaryEnv = Pick<LoadEnv, 'reportDir' | 'baseUrl' | 'clientSecret'>
 /** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
 interface Line extends ReportLine {
   readonly kind: 'rules' | 'thresholds' | 'checks';
-}
-
-export interface PlotPoint {
-  readonly bucket: number;
-  /** Lowest and highest X-Rate-Limit-Remaining seen in the bucket; undefined when no response carried it. */
-  readonly remainingMin: number | undefined;
-  readonly remainingMax: number | undefined;
-  readonly refused: number;
 }
 
 type Report = ReturnType<typeof buildReport>;
@@ -116,18 +107,22 @@ export const KEY_REFUSED =
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
 const NOT_EXERCISED = 'no request exercised it';
 
-/** The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order. */
-export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
-  const points: PlotPoint[] = [];
-  for (const key of Object.keys(metrics)) {
+/**
+ * The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order;
+ * the lowest and highest X-Rate-Limit-Remaining of a bucket are undefined when no response carried it.
+ */
+export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
+  const points = Object.keys(metrics).flatMap((key) => {
     const { metric, tags } = parseMetricKey(key);
-    if (metric !== METRICS.plotRefused || tags.bucket === undefined) continue;
+    if (metric !== METRICS.plotRefused || tags.bucket === undefined) return [];
     const remaining = metrics[`${METRICS.plotRemaining}{bucket:${tags.bucket}}`]?.values;
     const seen = (remaining?.count ?? 1) > 0 ? remaining : undefined;
-    points.push({ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 });
-  }
+    return [{ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 }];
+  });
   return points.sort((a, b) => a.bucket - b.bucket);
 }
+
+type PlotPoint = ReturnType<typeof plotSeries>[number];
 
 /** Reads k6's summary data into the report every output is written from (the JSON file is this). */
 export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv) {

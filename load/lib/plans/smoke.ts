@@ -8,12 +8,7 @@ import type { QueryParams } from '../url.ts';
 import { type ListEndpoint, listRule, pacedOptions, type PacedPlan, pacedPlan, scopedLists } from './common.ts';
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
-const FILTER_VALUES: Readonly<Record<string, string>> = {
-  'filter[start_date]': '2000-01-01',
-  'filter[end_date]': '2100-01-01',
-  'filter[modified_after]': '2000-01-01',
-  'filter[modified_before]': '2100-01-01',
-};
+const WIDEST = { from: '2000-01-01', before: '2100-01-01' } as const;
 
 export interface ListCall {
   readonly name: string;
@@ -40,7 +35,7 @@ function callsOf(list: ListEndpoint): ListCall[] {
     ...CONTENT_FILTERS.map((f): ListCall => ({
       name: `${name} ${f.name}`,
       list,
-      query: { limit: 5, [f.name]: FILTER_VALUES[f.name] },
+      query: { limit: 5, [f.name]: WIDEST[f.bound] },
       rule: 'platform.filters',
     })),
   ];
