@@ -13,7 +13,7 @@ import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../co
 import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, planGrid } from '../pacing.ts';
+import { planGrid } from '../pacing.ts';
 
 export type Thresholds = Record<string, string[]>;
 
@@ -25,28 +25,20 @@ export const COMMON_THRESHOLDS: Thresholds = {
   http_req_failed: ['rate==0'],
 };
 
-/** The plan of a script that stays within the budget (smoke, pagination, token-lifecycle): a 429 means the plan or LP_RATE is wrong, or another client shares the key. */
-export interface PacedPlan {
-  readonly rate: Rate | null;
-  /** LP_BUDGET_SHARE: the share of the budget planned; the rest absorbs timing noise. */
-  readonly share: number;
-  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
-  readonly grid: Grid;
-  /** The rules the run judges and reports, in report order: every per-response rule and the script's own. */
-  readonly rules: readonly RuleId[];
-  /** LP_STRICT: a broken platform rule fails the run. */
-  readonly strict: boolean;
-  /** Sentences for what LP_SCOPES leaves out. */
-  readonly skipped: readonly string[];
-}
-
-/** LP_RATE, LP_BUDGET_SHARE and LP_STRICT, the grid, and the rules of a script that judges `own` itself. */
-export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]): PacedPlan {
+/**
+ * The plan of a script that stays within the budget (smoke, pagination, token-lifecycle: a 429 means the plan or LP_RATE is
+ * wrong, or another client shares the key): LP_RATE, LP_BUDGET_SHARE (the rest of the budget absorbs timing noise), LP_STRICT,
+ * the grid of the whole test (a distributed instance plans its own from its segment), the rules the run judges and reports
+ * in report order (every per-response rule and the script's `own`), and the sentences for what LP_SCOPES leaves out.
+ */
+export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]) {
   const rate = readRate(env);
   const share = readDefaulted(env, 'LP_BUDGET_SHARE');
   const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
   return { rate, share, grid: planGrid(rate, share), rules, strict: readSetting(env, 'LP_STRICT') === true, skipped };
 }
+
+export type PacedPlan = ReturnType<typeof pacedPlan>;
 
 /** The options of a paced script: its scenarios, the thresholds of its findings of `plan.rules` on `metric`, and its `own`. */
 export function pacedOptions(plan: PacedPlan, metric: string, scenarios: Record<string, Scenario>, own: Thresholds = {}) {

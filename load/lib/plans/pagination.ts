@@ -5,24 +5,10 @@ import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
 import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type ListEndpoint, type PacedPlan, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
-
-export interface PaginationPlan extends PacedPlan {
-  readonly vus: number;
-  readonly durationSeconds: number;
-  readonly limit: number;
-  /** Seconds between two page requests of one VU. */
-  readonly intervalSeconds: number;
-  /** LP_EXPECTED_ITEMS: items a content walk must yield (the mock's `--items`); unchecked when unset. */
-  readonly expectedItems: number | undefined;
-  /** LP_MAX_PAGES: pages after which a walk stops early, as a sample of a large data set (betatest); default: walk to the end. */
-  readonly stopAfter: number | undefined;
-  /** The lists walked in turn: mostly content (the paginated list the document describes), every fourth walk users; only those LP_SCOPES covers. */
-  readonly lists: readonly ListEndpoint[];
-}
+import { pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 /** LP_VUS (default 5), LP_DURATION (default two windows, at least 30 s), LP_PAGE_LIMIT (default 50), LP_BUDGET_SHARE, LP_EXPECTED_ITEMS, LP_MAX_PAGES, LP_SCOPES, LP_STRICT. */
-export function paginationPlan(env: EnvRecord): PaginationPlan {
+export function paginationPlan(env: EnvRecord) {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'pagination');
   const base = pacedPlan(env, WALK_RULE_IDS, scoped.skipped);
   const { rate, grid } = base;
@@ -36,18 +22,19 @@ export function paginationPlan(env: EnvRecord): PaginationPlan {
       `LP_VUS ${vus} at ${rate?.requests}/${rate?.period} spaces each walk's pages ${Math.round(intervalSeconds)} s apart, too close to the ${SNAPSHOT_TTL_SECONDS} s a snapshot lives: lower LP_VUS.`,
     );
   }
+  // Items a content walk must yield (the mock's `--items`), or pages after which a walk stops, as a sample of a large data set.
   const expectedItems = readSetting(env, 'LP_EXPECTED_ITEMS');
   const stopAfter = readSetting(env, 'LP_MAX_PAGES');
   if (expectedItems !== undefined && stopAfter !== undefined)
     throw new EnvError('LP_EXPECTED_ITEMS and LP_MAX_PAGES exclude each other: a sampled walk cannot count the whole data set.');
-  // Content first (scopedLists' order): with both, every fourth walk is of users.
+  // Content first (scopedLists' order, the paginated list the document describes): with both, every fourth walk is of users.
   const [first, second] = scoped.held;
   if (first === undefined) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to walk.'));
   const lists = second === undefined ? [first] : [first, first, first, second];
   return { ...base, vus, durationSeconds, limit, intervalSeconds, expectedItems, stopAfter, lists };
 }
 
-export function paginationOptions(plan: PaginationPlan) {
+export function paginationOptions(plan: ReturnType<typeof paginationPlan>) {
   const walkers: ConstantVUsScenario = {
     executor: 'constant-vus',
     vus: plan.vus,

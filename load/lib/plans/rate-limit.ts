@@ -4,33 +4,17 @@
  * Remaining / 429 plot.
  */
 import type { PerVUIterationsScenario } from 'k6/options';
-import { type ExpectedRate, rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
+import { rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
 import { readDefaulted, settingText } from '../../../contracts/settings.ts';
 import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { COMMON_THRESHOLDS, requireRate, ruleThresholds, seconds, type Thresholds, TREND_STATS } from './common.ts';
 
-export interface PlotPlan {
-  /** Milliseconds per bucket of the Remaining / 429 plot. */
-  readonly bucketMs: number;
-  readonly buckets: number;
-}
-
-export interface ProbePlan {
-  readonly expected: ExpectedRate;
-  /** Windows measured from their first request to their first 429 (LP_PROBE_WINDOWS, default 2). */
-  readonly windows: number;
-  /** The longest the probe may take: a period to start fresh, then per window its spending, a period of Retry-After and a period of rest. */
-  readonly durationSeconds: number;
-  /** Requests the probe may send in all: a bound on its loop. */
-  readonly maxRequests: number;
-  readonly plot: PlotPlan;
-}
-
 /** Buckets of the probe's plot: at most this many, each a whole number of seconds. */
 const PLOT_MAX_BUCKETS = 60;
 
-export function plotPlan(durationSeconds: number): PlotPlan {
+/** Milliseconds per bucket of the Remaining / 429 plot, and buckets. */
+export function plotPlan(durationSeconds: number) {
   const bucketSeconds = Math.max(1, Math.ceil(durationSeconds / PLOT_MAX_BUCKETS));
   return { bucketMs: bucketSeconds * 1000, buckets: Math.ceil(durationSeconds / bucketSeconds) + 1 };
 }
@@ -41,7 +25,7 @@ function bucketTag(index: number): string {
 }
 
 /** The bucket of a moment `elapsedMs` after the scenario started, clamped to the plan. */
-export function bucketOf(plan: PlotPlan, elapsedMs: number): string {
+export function bucketOf(plan: ReturnType<typeof plotPlan>, elapsedMs: number): string {
   return bucketTag(Math.min(plan.buckets - 1, Math.max(0, Math.floor(elapsedMs / plan.bucketMs))));
 }
 
@@ -49,11 +33,12 @@ export function bucketOf(plan: PlotPlan, elapsedMs: number): string {
 const PROBE_REQUEST_SECONDS = 0.25;
 
 /** LP_RATE (default 200/1m, then a platform check), LP_PROBE_WINDOWS (default 2). */
-export function probePlan(env: EnvRecord): ProbePlan {
+export function probePlan(env: EnvRecord) {
   const rate = requireRate(env, 'the rate-limit probe');
   const explicit = settingText(env, 'LP_RATE') !== undefined;
   const windows = readDefaulted(env, 'LP_PROBE_WINDOWS');
   const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
+  // The longest the probe may take: a period to start fresh, then per window its spending, a period of Retry-After and one of rest.
   const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
   // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.
   const durationSeconds = Math.ceil(rate.periodSeconds + 2 + (windows + 1) * perWindowSeconds);
@@ -61,12 +46,13 @@ export function probePlan(env: EnvRecord): ProbePlan {
     expected: { rate, explicit },
     windows,
     durationSeconds,
+    // A bound on the probe's loop.
     maxRequests: (windows + 1) * perWindowRequests + 4,
     plot: plotPlan(durationSeconds),
   };
 }
 
-export function probeOptions(plan: ProbePlan, strict: boolean) {
+export function probeOptions(plan: ReturnType<typeof probePlan>, strict: boolean) {
   const thresholds: Thresholds = {
     ...COMMON_THRESHOLDS,
     ...ruleThresholds(METRICS.rateFindings, rateRuleIds(), strict),

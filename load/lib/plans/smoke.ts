@@ -5,7 +5,7 @@ import { readDefaulted } from '../../../contracts/settings.ts';
 import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';
-import { type ListEndpoint, listRule, pacedOptions, type PacedPlan, pacedPlan, scopedLists } from './common.ts';
+import { type ListEndpoint, listRule, pacedOptions, pacedPlan, scopedLists } from './common.ts';
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
 const WIDEST = { from: '2000-01-01', before: '2100-01-01' } as const;
@@ -18,12 +18,6 @@ export interface ListCall {
   readonly rule: RuleId;
   /** Also request the next page (pagination rule 2). */
   readonly followNext?: boolean;
-}
-
-export interface SmokePlan extends PacedPlan {
-  readonly iterations: number;
-  readonly lists: readonly ListEndpoint[];
-  readonly calls: readonly ListCall[];
 }
 
 function callsOf(list: ListEndpoint): ListCall[] {
@@ -42,7 +36,7 @@ function callsOf(list: ListEndpoint): ListCall[] {
 }
 
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
-export function smokePlan(env: EnvRecord): SmokePlan {
+export function smokePlan(env: EnvRecord) {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
   const calls = scoped.held.flatMap(callsOf);
@@ -51,6 +45,6 @@ export function smokePlan(env: EnvRecord): SmokePlan {
   return { ...base, iterations: readDefaulted(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
 }
 
-export function smokeOptions(plan: SmokePlan) {
+export function smokeOptions(plan: ReturnType<typeof smokePlan>) {
   return pacedOptions(plan, METRICS.smokeViolations, { smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' } });
 }

@@ -8,20 +8,13 @@ import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
 import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type ListEndpoint, listRule, type PacedPlan, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
+import { listRule, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;
 
-export interface LifecyclePlan extends PacedPlan {
-  readonly vus: number;
-  readonly durationSeconds: number;
-  /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
-  readonly list: ListEndpoint | undefined;
-}
-
 /** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
-export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
+export function lifecyclePlan(env: EnvRecord) {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
@@ -31,7 +24,7 @@ export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
   return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, list };
 }
 
-export function lifecycleOptions(plan: LifecyclePlan) {
+export function lifecycleOptions(plan: ReturnType<typeof lifecyclePlan>) {
   const lifecycles: ConstantVUsScenario = {
     executor: 'constant-vus',
     vus: plan.vus,
