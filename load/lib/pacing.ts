@@ -17,15 +17,11 @@ export interface Segment {
 
 export const WHOLE_TEST: Segment = { start: 0, end: 1 };
 
+/** `1/4`, `25%` or `0.25` as a number; undefined for anything else. */
 function fraction(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+\/\d+$/.test(trimmed)) {
-    const [num, den] = trimmed.split('/').map(Number) as [number, number];
-    return den > 0 ? num / den : undefined;
-  }
-  if (/^\d+(?:\.\d+)?%$/.test(trimmed)) return Number(trimmed.slice(0, -1)) / 100;
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  return undefined;
+  const [, num, den, value, percent] = /^(?:(\d+)\/(\d+)|(\d+(?:\.\d+)?)(%?))$/.exec(text.trim()) ?? [];
+  if (num !== undefined) return Number(den) > 0 ? Number(num) / Number(den) : undefined;
+  return value === undefined ? undefined : Number(value) / (percent ? 100 : 1);
 }
 
 /**
