@@ -2,11 +2,8 @@
  * The rate-limit probe (document, Limits and Errors): one VU, one iteration that runs the probe's
  * course (load/lib/probe.ts): spend a fresh window to its first 429, honour Retry-After, retry once,
  * for LP_PROBE_WINDOWS windows. The rate rules' observer (contracts/rules/rate-limit.ts) judges every
- * answer; each finding is counted under its rule id and logged in its rule's words.
- *
- * The plan comes from LP_RATE (k6 fixes scenarios before setup() runs); setup() stops the run when
- * the target's period differs, and refuses a distributed run: one budget cannot be measured from
- * several machines.
+ * answer; each finding is counted under its rule id and logged in its rule's words. The plan comes
+ * from LP_RATE: docs/load.md says why, and why a distributed run is refused.
  */
 import { sleep } from 'k6';
 import exec from 'k6/execution';

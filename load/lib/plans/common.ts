@@ -11,7 +11,7 @@ import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
 import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
 import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, readRate } from '../env.ts';
+import { type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { planGrid } from '../pacing.ts';
 
@@ -69,12 +69,6 @@ export function seconds(value: number): string {
 /** LP_DURATION in seconds; by default two windows, at least 30 s. */
 export function runSeconds(env: EnvRecord, rate: Rate | null): number {
   return readSetting(env, 'LP_DURATION') ?? Math.max(30, 2 * (rate?.periodSeconds ?? 0));
-}
-
-export function requireRate(env: EnvRecord, script: string): Rate {
-  const rate = readRate(env);
-  if (rate === null) throw new EnvError(`LP_RATE is 0 (no limit), but ${script} needs the target's rate: set LP_RATE to it, e.g. 20/10s.`);
-  return rate;
 }
 
 /**

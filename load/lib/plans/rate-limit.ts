@@ -6,9 +6,9 @@
 import type { PerVUIterationsScenario } from 'k6/options';
 import { rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
 import { readDefaulted, settingText } from '../../../contracts/settings.ts';
-import type { EnvRecord } from '../env.ts';
+import { EnvError, type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { COMMON_THRESHOLDS, requireRate, ruleThresholds, seconds, type Thresholds, TREND_STATS } from './common.ts';
+import { COMMON_THRESHOLDS, ruleThresholds, seconds, type Thresholds, TREND_STATS } from './common.ts';
 
 /** Buckets of the probe's plot: at most this many, each a whole number of seconds. */
 const PLOT_MAX_BUCKETS = 60;
@@ -20,9 +20,7 @@ export function plotPlan(durationSeconds: number) {
 }
 
 /** A bucket's tag value: zero-padded so that tags sort in time order. */
-function bucketTag(index: number): string {
-  return index < 10 ? `0${index}` : String(index);
-}
+const bucketTag = (index: number) => String(index).padStart(2, '0');
 
 /** The bucket of a moment `elapsedMs` after the scenario started, clamped to the plan. */
 export function bucketOf(plan: ReturnType<typeof plotPlan>, elapsedMs: number): string {
@@ -34,7 +32,8 @@ const PROBE_REQUEST_SECONDS = 0.25;
 
 /** LP_RATE (default 200/1m, then a platform check), LP_PROBE_WINDOWS (default 2). */
 export function probePlan(env: EnvRecord) {
-  const rate = requireRate(env, 'the rate-limit probe');
+  const rate = readRate(env);
+  if (rate === null) throw new EnvError("LP_RATE is 0 (no limit), but the rate-limit probe needs the target's rate: set LP_RATE to it, e.g. 20/10s.");
   const explicit = settingText(env, 'LP_RATE') !== undefined;
   const windows = readDefaulted(env, 'LP_PROBE_WINDOWS');
   const perWindowRequests = 2 * rate.requests + SPEND_PAST_BUDGET + 3;
