@@ -85,20 +85,15 @@ function thresholdValue(metric: K6MetricSummary, expression: string): number | u
   return aggregate === undefined || hasNoSamples(metric) ? undefined : metric.values[aggregate];
 }
 
-function checksOf(group: K6Group | undefined, out: Line[] = []): Line[] {
-  if (!group) return out;
+function checksOf(group: K6Group | undefined): Line[] {
+  if (!group) return [];
   const path = group.path ?? group.name;
-  for (const { name, passes, fails } of group.checks) {
-    const [state, detail] =
-      fails > 0
-        ? (['broken', `${fails} of ${passes + fails} failed`] as const)
-        : passes > 0
-          ? (['ok', `${passes} passed`] as const)
-          : (['not checked', NOT_EXERCISED] as const);
-    out.push({ kind: 'checks', name: path !== '' && path !== '::' ? `${path} › ${name}` : name, state, detail });
-  }
-  for (const child of group.groups) checksOf(child, out);
-  return out;
+  const lines = group.checks.map(({ name, passes, fails }): Line => {
+    const line = { kind: 'checks', name: path !== '' && path !== '::' ? `${path} › ${name}` : name } as const;
+    if (fails > 0) return { ...line, state: 'broken', detail: `${fails} of ${passes + fails} failed` };
+    return passes > 0 ? { ...line, state: 'ok', detail: `${passes} passed` } : { ...line, state: 'not checked', detail: NOT_EXERCISED };
+  });
+  return [...lines, ...group.groups.flatMap((child) => checksOf(child))];
 }
 
 /** A run whose key the token endpoint refused: the sentence names the settings, never the service. */
