@@ -388,7 +388,7 @@ test.describe('the k6 bundles on a real k6', () => {
       }
       if (run.failsRule !== undefined) {
         // The console names the rule with its reason; the JUnit report fails the test case named by it.
-        expect(outcome.output).toMatch(new RegExp(`rate-limit probe, ${run.failsRule.replace('.', '\\.')} \\(broken\\): `));
+        expect(outcome.output).toMatch(new RegExp(`rate-limit probe, ${run.failsRule.replace('.', '\\.')} \\((contract|platform)\\): `));
         expect(outcome.junit).toMatch(
           new RegExp(`<testcase classname="load\\.rate-limit\\.rules" name="${run.failsRule.replace('.', '\\.')}: [^"]*"[^>]*><failure `),
         );

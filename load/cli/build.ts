@@ -43,11 +43,9 @@ export interface ForbiddenUse {
 
 export type LoadBuild = Awaited<ReturnType<typeof buildLoad>>;
 
-export class LoadBuildError extends Error {
-  override readonly name = 'LoadBuildError';
-  constructor(problems: readonly string[]) {
-    super(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
+/** The error of bundles that do not fit k6 v0.47, listing every problem. */
+function unfit(problems: readonly string[]): Error {
+  return new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
 /** The entry scripts: load/<name>.ts, not tests, not declarations. */
@@ -173,13 +171,13 @@ function isPropertyName(node: ts.Identifier): boolean {
 
 /**
  * Builds into `outdir` (default `<root>/dist/load`, emptied first) the `entries` (default all), writes meta.json
- * and the generated validators, checks; throws LoadBuildError listing every problem.
+ * and the generated validators, checks; throws an error listing every problem.
  */
 export async function buildLoad(options: { root?: string; outdir?: string; entries?: readonly string[] } = {}) {
   const root = options.root ?? ROOT;
   const outdir = options.outdir ?? path.join(root, 'dist', 'load');
   const entries = options.entries ?? loadEntries(root);
-  if (entries.length === 0) throw new LoadBuildError([`no entry scripts in ${path.join(root, 'load')}`]);
+  if (entries.length === 0) throw unfit([`no entry scripts in ${path.join(root, 'load')}`]);
   // Stale bundles of renamed entries would otherwise linger next to the new ones.
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(path.join(outdir, 'generated'), { recursive: true });
@@ -195,7 +193,7 @@ export async function buildLoad(options: { root?: string; outdir?: string; entri
   } catch (error) {
     const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors;
     if (!errors) throw error;
-    throw new LoadBuildError(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
+    throw unfit(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
   }
   writeFileSync(path.join(outdir, 'meta.json'), `${JSON.stringify(metafile, null, 2)}\n`);
 
@@ -207,7 +205,7 @@ export async function buildLoad(options: { root?: string; outdir?: string; entri
     bundles.push({ name, file, bytes: Buffer.byteLength(code) });
     for (const f of scanBundle(code, path.relative(root, file))) problems.push(`${f.file}:${f.line}:${f.column} uses ${f.what}: ${f.snippet}`);
   }
-  if (problems.length > 0) throw new LoadBuildError(problems);
+  if (problems.length > 0) throw unfit(problems);
   return { outdir, bundles, metafile, validatorsFile };
 }
 

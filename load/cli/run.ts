@@ -5,12 +5,12 @@
  * environment, not `-e` flags, so the client secret never appears in a process list.
  */
 import { fail, ok, type Result } from '../../contracts/result.ts';
-import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { unknownSettingWarnings } from '../../contracts/settings.ts';
-import { readLoadEnv, reportDir } from '../lib/env.ts';
+import { readLoadEnv } from '../lib/env.ts';
 import { buildLoad, loadEntries } from './build.ts';
 import { answerHelp, helpPointer, runMain, usage } from '../../harness/flags.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -30,31 +30,11 @@ LP_REPORT_DIR (default reports/load). Exit codes: k6's own; 2 for an unknown scr
 configuration, build or missing-k6 problem.`;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** k6's path: K6_BIN when set (it must be an executable file), else the first `k6` on PATH. */
+/** k6's path: K6_BIN when set, else `k6` as found on PATH; either must start (`k6 version`). */
 export function findK6(env: NodeJS.ProcessEnv): Result<string> {
   const configured = env.K6_BIN?.trim();
-  if (configured) {
-    return isExecutable(configured) ? ok(configured) : fail(`K6_BIN is set to ${configured}, which is not an executable file`);
-  }
-  const names = process.platform === 'win32' ? ['k6.exe', 'k6.cmd', 'k6'] : ['k6'];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    for (const name of names) {
-      const candidate = path.join(dir, name);
-      if (isExecutable(candidate)) return ok(candidate);
-    }
-  }
-  return fail('k6 is not on PATH and K6_BIN is not set');
+  if (spawnSync(configured || 'k6', ['version'], { env, stdio: 'ignore' }).error === undefined) return ok(configured || 'k6');
+  return fail(configured ? `K6_BIN is set to ${configured}, which is not an executable file` : 'k6 is not on PATH and K6_BIN is not set');
 }
 
 async function main(args: readonly string[]): Promise<number> {
@@ -68,7 +48,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
 
   dotenv.config({ path: path.join(root, '.env'), override: false, quiet: true });
-  // A bad setting (EnvError) or build (LoadBuildError) ends the run through runMain: `load: <sentence>`, exit 1.
+  // A bad setting (EnvError) or build ends the run through runMain: `load: <sentence>`, exit 1.
   const env = readLoadEnv(process.env);
   // The preflight's lines, before anything is built or sent: what the run will load, and misspelt LP_* names.
   console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
@@ -84,7 +64,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
 
-  mkdirSync(path.resolve(root, reportDir(process.env)), { recursive: true });
+  mkdirSync(path.resolve(root, env.reportDir), { recursive: true });
   const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd: root, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
   const ignore = () => {};

@@ -29,9 +29,10 @@ export function instanceGrid(rate: Rate | null, share: number): Grid {
   }
 }
 
+/** Retries after a 429, each after Retry-After and a backoff. */
+const RETRIES = 2;
+
 export interface PacedOptions {
-  /** Retries after a 429 (each after Retry-After and a backoff). */
-  readonly retries: number;
   /** The longest Retry-After honoured, in seconds; a longer one ends the retries: one odd header must not stall a VU for an hour. */
   readonly maxWaitSeconds: number;
   /** Called with every 429. */
@@ -39,36 +40,26 @@ export interface PacedOptions {
 }
 
 /** One VU's (or setup's) requests, each on a slot of its lane. */
-export class Paced {
-  private readonly pacer: SlotPacer;
+export class Paced extends SlotPacer {
   private readonly options: PacedOptions;
 
-  constructor(pacer: SlotPacer, options: PacedOptions) {
-    this.pacer = pacer;
+  /** Setup's or teardown's lane by default: every slot of the instance's grid. */
+  constructor(options: PacedOptions, ...lane: ConstructorParameters<typeof SlotPacer>) {
+    super(...lane);
     this.options = options;
   }
 
-  /** Setup's (or teardown's) lane: every slot of the instance's grid after `afterSlot`, before (or after) the VUs use theirs. */
-  static alone(grid: Grid, options: PacedOptions, afterSlot?: number): Paced {
-    return new Paced(new SlotPacer(grid, 0, 1, afterSlot), options);
-  }
-
   /** The lane of the calling VU among the `vus` VUs of the whole test, after setup's slots. */
-  static forVu(grid: Grid, vus: number, options: PacedOptions, afterSlot: number | null): Paced {
+  static forVu(grid: Grid, vus: number, options: PacedOptions, lastSlot: number | null): Paced {
     const lanes = lanesOf(vus, instanceSegment());
     const lane = exec.vu.idInInstance - 1;
     if (lane >= lanes) abortTest(`VU ${exec.vu.idInInstance} of this instance has no lane of the ${lanes} its execution segment plans for.`);
-    return new Paced(new SlotPacer(grid, lane, lanes, afterSlot ?? undefined), options);
-  }
-
-  /** The last slot taken, for the VUs to start after (null before any, or without a limit). */
-  get lastSlot(): number | null {
-    return Number.isFinite(this.pacer.lastSlot) ? this.pacer.lastSlot : null;
+    return new Paced(options, grid, lane, lanes, lastSlot);
   }
 
   /** Sleeps until the next slot of the lane at or after `notBeforeMs`. */
   private waitSlot(notBeforeMs = Date.now()): void {
-    const atMs = this.pacer.take(notBeforeMs);
+    const atMs = this.take(notBeforeMs);
     const waitMs = atMs - Date.now();
     if (waitMs > 0) sleep(waitMs / 1000);
   }
@@ -80,7 +71,7 @@ export class Paced {
     let response = send();
     for (let retry = 1; response.status === 429; retry++) {
       this.options.onRateLimited?.(response);
-      if (retry > this.options.retries) break;
+      if (retry > RETRIES) break;
       const receivedMs = Date.now();
       const get = headerLookup(response.headers);
       const after = retryAfterTime(get('retry-after'), sentMs, receivedMs, get('date'));

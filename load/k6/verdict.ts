@@ -13,7 +13,7 @@ import { type Finding, finding } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';
 import { exchangeOf } from '../lib/checks.ts';
-import { type LoadEnv, reportDir } from '../lib/env.ts';
+import type { LoadEnv } from '../lib/env.ts';
 import { METRICS } from '../lib/metrics.ts';
 import type { ListEndpoint, PacedPlan } from '../lib/plans/common.ts';
 import { type K6SummaryData, summaryFiles } from '../lib/summary.ts';
@@ -83,7 +83,7 @@ export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, crede
 /** What a script that stays within the budget shares: its recorder (findings on `metric`), its lanes, setup's warnings, handleSummary. */
 export function pacedScript(script: string, metric: string, plan: PacedPlan, env: LoadEnv) {
   const rateLimited = new Counter(METRICS.rateLimited);
-  const options: PacedOptions = { retries: 2, maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
+  const options: PacedOptions = { maxWaitSeconds: plan.rate?.periodSeconds ?? 60, onRateLimited: () => rateLimited.add(1) };
   const findings = new Counter(metric);
   const record: Recorder = (rules, broken) => {
     for (const rule of rules) judged(rule);
@@ -101,16 +101,8 @@ export function pacedScript(script: string, metric: string, plan: PacedPlan, env
     /** The calling VU's lane, one of `vus`, after setup's `lastSlot`; made at its first call, kept across iterations. */
     lane: (vus: number, lastSlot: number | null = null) => (lane = lane ?? Paced.forVu(instanceGrid(plan.rate, plan.share), vus, options, lastSlot)),
     /** Setup's or teardown's lane: the whole grid. */
-    alone: () => Paced.alone(instanceGrid(plan.rate, plan.share), options),
+    alone: () => new Paced(options, instanceGrid(plan.rate, plan.share)),
     warnSkipped: () => plan.skipped.forEach((sentence) => console.warn(sentence)),
-    handleSummary: (data: K6SummaryData) =>
-      summaryFiles(data, {
-        script,
-        rules: { metric, ids: plan.rules, strict: plan.strict },
-        dir: reportDir(__ENV),
-        secrets: [env.clientSecret],
-        target: env.baseUrl,
-        generatedAt: new Date().toISOString(),
-      }),
+    handleSummary: (data: K6SummaryData) => summaryFiles(data, { script, rules: { metric, ids: plan.rules, strict: plan.strict } }, env),
   };
 }

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
+import { readDefaulted } from '../../contracts/settings.ts';
 import { readTargetHosts } from '../../contracts/target-settings.ts';
-import { EnvError, type EnvRecord, envFlag, envNumber, readLoadEnv, readRate } from './env.ts';
+import { EnvError, type EnvRecord, readLoadEnv, readRate } from './env.ts';
 
 const readTarget = (env: EnvRecord) => readTargetHosts(env, (name) => `${name} is not set.`);
 
@@ -31,8 +32,8 @@ test.describe('the LP_* reader', () => {
       clientId: 'mock-org-client',
       clientSecret: 'mock-org-secret',
       scopes: ['content:read', 'users:read'],
-      allowProduction: false,
       rate: DEFAULT_RATE,
+      reportDir: 'reports/load',
     });
   });
 
@@ -46,9 +47,8 @@ test.describe('the LP_* reader', () => {
   });
 
   test('LP_SCOPES and LP_RATE are read', () => {
-    const env = readLoadEnv({ ...MOCK, LP_SCOPES: 'content:read content:write', LP_RATE: '20/10s' });
-    expect(env.scopes).toEqual(['content:read', 'content:write']);
-    expect(env.rate).toEqual({ requests: 20, periodSeconds: 10, period: '10s' });
+    expect(readLoadEnv({ ...MOCK, LP_SCOPES: 'content:read content:write' }).scopes).toEqual(['content:read', 'content:write']);
+    expect(readRate({ LP_RATE: '20/10s' })).toEqual({ requests: 20, periodSeconds: 10, period: '10s' });
     expect(readRate({ LP_RATE: '0' })).toBeNull();
   });
 
@@ -94,7 +94,7 @@ test.describe('the production guard', () => {
   ]) {
     test(`refuses ${name} without LP_ALLOW_PRODUCTION=1`, () => {
       expect(failure(env)).toMatch(/is production: .* refused unless LP_ALLOW_PRODUCTION=1/);
-      expect(readLoadEnv({ ...env, LP_ALLOW_PRODUCTION: '1' }).allowProduction).toBe(true);
+      expect(readLoadEnv({ ...env, LP_ALLOW_PRODUCTION: '1' }).production).toBe(true);
     });
   }
 
@@ -103,16 +103,15 @@ test.describe('the production guard', () => {
   });
 });
 
-test('number and flag helpers', () => {
+test('numbers and flags are read as the suite reads them', () => {
   // The default is the table's (contracts/settings.ts), the only one.
-  expect(envNumber({}, 'LP_VUS')).toBe(5);
-  expect(envNumber({}, 'LP_ITERATIONS')).toBe(3);
-  expect(envNumber({ LP_VUS: '7' }, 'LP_VUS')).toBe(7);
-  expect(() => envNumber({ LP_ITERATIONS: '700' }, 'LP_ITERATIONS')).toThrow(/^LP_ITERATIONS must be a whole number from 1 to 100/);
-  expect(() => envNumber({ LP_VUS: '1.5' }, 'LP_VUS')).toThrow(/^LP_VUS must be a whole number/);
-  // Read as the suite reads them (contracts/settings.ts): `true` is yes for both.
-  expect(envFlag({ LP_ALLOW_PRODUCTION: '0' }, 'LP_ALLOW_PRODUCTION')).toBe(false);
-  expect(envFlag({ LP_ALLOW_PRODUCTION: '' }, 'LP_ALLOW_PRODUCTION')).toBe(false);
-  expect(envFlag({ LP_ALLOW_PRODUCTION: 'true' }, 'LP_ALLOW_PRODUCTION')).toBe(true);
-  expect(() => envFlag({ LP_ALLOW_PRODUCTION: 'yes' }, 'LP_ALLOW_PRODUCTION')).toThrow(/^LP_ALLOW_PRODUCTION must be 1 or 0/);
+  expect(readDefaulted({}, 'LP_VUS')).toBe(5);
+  expect(readDefaulted({}, 'LP_ITERATIONS')).toBe(3);
+  expect(readDefaulted({ LP_VUS: '7' }, 'LP_VUS')).toBe(7);
+  expect(() => readDefaulted({ LP_ITERATIONS: '700' }, 'LP_ITERATIONS')).toThrow(/^LP_ITERATIONS must be a whole number from 1 to 100/);
+  expect(() => readDefaulted({ LP_VUS: '1.5' }, 'LP_VUS')).toThrow(/^LP_VUS must be a whole number/);
+  // `true` is yes for both.
+  expect(readLoadEnv({ ...MOCK, LP_AUTH_URL: 'https://degreed.com', LP_ALLOW_PRODUCTION: 'true' }).production).toBe(true);
+  expect(() => readLoadEnv({ ...MOCK, LP_AUTH_URL: 'https://degreed.com', LP_ALLOW_PRODUCTION: '' })).toThrow(/LP_ALLOW_PRODUCTION=1/);
+  expect(() => readLoadEnv({ ...MOCK, LP_ALLOW_PRODUCTION: 'yes' })).toThrow(/^LP_ALLOW_PRODUCTION must be 1 or 0/);
 });

@@ -6,42 +6,21 @@
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { type DefaultedSetting, readDefaulted, readSetting, requireSetting, type SettingName, type SettingValue } from '../../contracts/settings.ts';
+import { readDefaulted, readSetting, requireSetting } from '../../contracts/settings.ts';
 import { readTargetHosts, refuseProduction, type TargetHosts } from '../../contracts/target-settings.ts';
 
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
 
-export { SettingError as EnvError, settingText as envString } from '../../contracts/settings.ts';
+export { SettingError as EnvError } from '../../contracts/settings.ts';
 
 export interface LoadEnv extends TargetHosts {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly scopes: readonly string[];
-  readonly allowProduction: boolean;
   /** LP_RATE; null when the target does not limit (`0`). */
   readonly rate: Rate | null;
-}
-
-type NumberSetting = { [N in SettingName]: SettingValue<N> extends number ? N : never }[SettingName];
-
-/** A number setting, its form, bounds and default the table's. */
-export function envNumber(env: EnvRecord, name: NumberSetting & DefaultedSetting): number {
-  return readDefaulted(env, name);
-}
-
-/** A number setting without a default: undefined when unset. */
-export function envOptionalNumber(env: EnvRecord, name: NumberSetting): number | undefined {
-  return readSetting(env, name);
-}
-
-/** Where handleSummary writes the reports: LP_REPORT_DIR (relative to where k6 runs; it must exist). */
-export function reportDir(env: EnvRecord): string {
-  return readDefaulted(env, 'LP_REPORT_DIR');
-}
-
-/** A flag setting: `1`/`true` yes, `0`/`false` or unset no; anything else refused. */
-export function envFlag(env: EnvRecord, name: SettingName): boolean {
-  return readSetting(env, name) === true;
+  /** LP_REPORT_DIR, where handleSummary writes the reports (relative to where k6 runs; it must exist). */
+  readonly reportDir: string;
 }
 
 /** LP_RATE like `20/10s`; DEFAULT_RATE when unset; null for `0` (the target does not limit). */
@@ -53,9 +32,8 @@ export function readRate(env: EnvRecord): Rate | null {
 /** Everything a load script needs from LP_*; throws an EnvError naming the first variable that is missing or wrong. */
 export function readLoadEnv(env: EnvRecord): LoadEnv {
   const target = readTargetHosts(env, (name) => `${name} is not set (set LP_AUTH_URL and LP_BASE_URL, or LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST).`);
-  const allowProduction = envFlag(env, 'LP_ALLOW_PRODUCTION');
-  refuseProduction(target, allowProduction);
+  refuseProduction(target, readSetting(env, 'LP_ALLOW_PRODUCTION') === true);
   const clientId = requireSetting(env, 'LP_CLIENT_ID', 'the client id of the API key');
   const clientSecret = requireSetting(env, 'LP_CLIENT_SECRET', 'the client secret of the API key');
-  return { ...target, clientId, clientSecret, scopes: readDefaulted(env, 'LP_SCOPES'), allowProduction, rate: readRate(env) };
+  return { ...target, clientId, clientSecret, scopes: readDefaulted(env, 'LP_SCOPES'), rate: readRate(env), reportDir: readDefaulted(env, 'LP_REPORT_DIR') };
 }

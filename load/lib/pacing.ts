@@ -1,21 +1,9 @@
 /**
  * Exact pacing of the scripts that must stay within the key's budget (pagination, token-lifecycle,
- * smoke): every request of the key, setup's and teardown's included, is sent on a slot of one time
- * grid, and no two requests share a slot.
- *
- * Why a grid and not a pause per VU: VUs that each keep an interval still bunch up (five VUs started
- * together send five requests at once, and again an interval later), and a window that starts with a
- * bunch holds more than the average. On a grid of `perPeriod` slots per period, slot k at
- * `k * periodMs / perPeriod` from the epoch, any span of one period (half-open) holds at most
- * `perPeriod` slots, wherever it starts: a window from a client's first request, one aligned to the
- * clock, a sliding one. VU i of n takes the slots i, i + n, i + 2n, … (its lane), so that VUs never
- * compete for a slot; a VU that is late takes the next slot of its lane, never one in between.
- *
- * Distributed runs (k6-operator, Grafana Cloud): each instance gets the share of the budget its
- * execution segment names, rounded down (`perPeriod = floor(share × budget × segment length)`), and
- * paces on a grid of its own. The instances' shares add up to at most the planned budget whatever
- * their grids' phases, so no clock has to agree with another's.
- *
+ * smoke): every request of the key, setup's and teardown's included, on a slot of one time grid, no
+ * two on one slot (docs/load.md, "Staying within the budget: the slot grid", and "Distributed runs").
+ * Any span of one period holds at most `perPeriod` slots wherever it starts, so the plan holds in every
+ * kind of window; VUs pace on lanes of the grid, not intervals of their own, so they never bunch up.
  * Pure (time is passed in) so that Node tests check the plan against models of every kind of window.
  */
 import type { Rate } from '../../contracts/duration.ts';
@@ -29,15 +17,11 @@ export interface Segment {
 
 export const WHOLE_TEST: Segment = { start: 0, end: 1 };
 
+/** `1/4`, `25%` or `0.25` as a number; undefined for anything else. */
 function fraction(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+\/\d+$/.test(trimmed)) {
-    const [num, den] = trimmed.split('/').map(Number) as [number, number];
-    return den > 0 ? num / den : undefined;
-  }
-  if (/^\d+(?:\.\d+)?%$/.test(trimmed)) return Number(trimmed.slice(0, -1)) / 100;
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  return undefined;
+  const [, num, den, value, percent] = /^(?:(\d+)\/(\d+)|(\d+(?:\.\d+)?)(%?))$/.exec(text.trim()) ?? [];
+  if (num !== undefined) return Number(den) > 0 ? Number(num) / Number(den) : undefined;
+  return value === undefined ? undefined : Number(value) / (percent ? 100 : 1);
 }
 
 /**
@@ -93,34 +77,21 @@ export function lanesOf(vus: number, segment: Segment = WHOLE_TEST): number {
   return Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
 }
 
-/** Seconds between two requests of one lane: how far apart one VU's own requests are. */
-export function laneIntervalSeconds(grid: Grid, lanes: number): number {
-  return (grid.slotMs * lanes) / 1000;
-}
-
 /** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */
 export class SlotPacer {
-  private readonly grid: Grid;
-  private readonly lane: number;
-  private readonly lanes: number;
-  /** The lowest slot index still free for this lane. */
-  private next: number;
+  readonly grid: Grid;
+  readonly lane: number;
+  readonly lanes: number;
+  /** The last slot taken (setup hands it to the VUs): the lane's next is after it; null before any. */
+  lastSlot: number | null;
 
-  /**
-   * @param lane 0-based; VU i of an instance takes lane i - 1.
-   * @param afterSlot slots up to this index are taken (setup's): the lane starts after it. Default none.
-   */
-  constructor(grid: Grid, lane = 0, lanes = 1, afterSlot = Number.NEGATIVE_INFINITY) {
+  /** @param lane 0-based; VU i of an instance takes lane i - 1. */
+  constructor(grid: Grid, lane = 0, lanes = 1, lastSlot: number | null = null) {
     if (!(lane >= 0 && lane < lanes)) throw new RangeError(`lane ${lane} is not one of ${lanes} lanes`);
     this.grid = grid;
     this.lane = lane;
     this.lanes = lanes;
-    this.next = afterSlot + 1;
-  }
-
-  /** The last slot index taken (setup hands it to the VUs); -Infinity before any. */
-  get lastSlot(): number {
-    return this.next - 1;
+    this.lastSlot = lastSlot;
   }
 
   /**
@@ -129,9 +100,9 @@ export class SlotPacer {
    */
   take(notBeforeMs: number): number {
     if (this.grid.slotMs === 0) return notBeforeMs;
-    let slot = Math.max(this.next, Math.ceil(notBeforeMs / this.grid.slotMs));
+    let slot = Math.max((this.lastSlot ?? Number.NEGATIVE_INFINITY) + 1, Math.ceil(notBeforeMs / this.grid.slotMs));
     slot += (((this.lane - slot) % this.lanes) + this.lanes) % this.lanes;
-    this.next = slot + 1;
+    this.lastSlot = slot;
     return slot * this.grid.slotMs;
   }
 }

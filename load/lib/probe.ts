@@ -15,10 +15,11 @@
  * It sends one request at a time (one VU), so the order of the answers is the order the target
  * counted them, which the engine's decisions need. It assumes it is the key's only user.
  */
-import { headerLookup, RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
+import { RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
 import { type Exchange, isServed } from '../../contracts/rules/exchange.ts';
 import { finding, type Finding } from '../../contracts/rules/finding.ts';
 import { type ExpectedRate, RateObserver, type RateSeen, SPEND_PAST_BUDGET } from '../../contracts/rules/rate-limit.ts';
+import { exchangeOf } from './checks.ts';
 
 export interface ProbeCourse {
   readonly expected: ExpectedRate;
@@ -178,15 +179,5 @@ export function probeExchange(
   receivedMs: number,
 ): Exchange {
   const request = { method: list === undefined ? 'POST' : 'GET', url };
-  return {
-    origin: list === undefined ? 'auth' : 'api',
-    list,
-    request,
-    status: answer.status,
-    header: headerLookup(answer.headers),
-    body: undefined,
-    text: '',
-    sentMs,
-    receivedMs,
-  };
+  return { ...exchangeOf({ ...answer, request, body: '' }, list === undefined ? 'auth' : 'api', list), sentMs, receivedMs };
 }

@@ -35,8 +35,8 @@ const DATA: K6SummaryData = {
     ],
   },
   metrics: {
-    http_reqs: { type: 'counter', contains: 'default', values: { count: 66, rate: 2.9 } },
-    http_req_failed: { type: 'rate', contains: 'default', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
+    http_reqs: { type: 'counter', values: { count: 66, rate: 2.9 } },
+    http_req_failed: { type: 'rate', values: { rate: 0, passes: 0, fails: 66 }, thresholds: { 'rate==0': { ok: true } } },
     [METRICS.rateFindings]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
     [`${METRICS.rateFindings}{rule:rate.retry-after}`]: { type: 'counter', values: { count: 3, rate: 0.1 }, thresholds: { 'count==0': { ok: false } } },
     [`${METRICS.rateFindings}{rule:rate.remaining}`]: { type: 'counter', values: { count: 0, rate: 0 }, thresholds: { 'count==0': { ok: true } } },
@@ -64,13 +64,8 @@ const DATA: K6SummaryData = {
   },
 };
 
-const OPTIONS = {
-  script: 'rate-limit',
-  rules: { metric: METRICS.rateFindings, ids: RATE_IDS },
-  plotBucketMs: 1000,
-  secrets: [SECRET],
-  target: 'http://127.0.0.1:4011',
-};
+const OPTIONS = { script: 'rate-limit', rules: { metric: METRICS.rateFindings, ids: RATE_IDS }, plotBucketMs: 1000 };
+const ENV = { reportDir: 'reports/load', clientSecret: SECRET, baseUrl: 'http://127.0.0.1:4011' };
 
 test.describe('reading k6 summary data', () => {
   test('submetric keys give their tags', () => {
@@ -109,7 +104,7 @@ test.describe('reading k6 summary data', () => {
 });
 
 test.describe('the report files', () => {
-  const files = summaryFiles(DATA, OPTIONS);
+  const files = summaryFiles(DATA, OPTIONS, ENV);
 
   test('are JUnit XML, JSON and HTML under reports/load, plus stdout', () => {
     expect(Object.keys(files).sort()).toEqual([

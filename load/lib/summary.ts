@@ -11,11 +11,11 @@
 import { Redactor } from '../../contracts/redact.ts';
 import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
+import type { LoadEnv } from './env.ts';
 import { METRICS } from './metrics.ts';
 
 export interface K6MetricSummary {
   readonly type: 'counter' | 'gauge' | 'rate' | 'trend';
-  readonly contains?: 'default' | 'time' | 'data';
   readonly values: Readonly<Record<string, number>>;
   readonly thresholds?: Readonly<Record<string, { readonly ok: boolean }>>;
 }
@@ -38,8 +38,6 @@ export interface K6SummaryData {
 export interface SummaryOptions {
   /** Script name, e.g. `rate-limit`: names the files and the JUnit suite. */
   readonly script: string;
-  /** Directory of the report files (must exist: k6 v0.47 does not create it). Default `reports/load`. */
-  readonly dir?: string;
   /** The counter whose `{rule:<id>}` submetrics count broken rules, and the rules judged; a broken platform rule fails only when `strict`. */
   readonly rules?: {
     readonly metric: string;
@@ -50,23 +48,14 @@ export interface SummaryOptions {
   };
   /** Bucket length of the probe's plot; no plot when absent. */
   readonly plotBucketMs?: number;
-  /** Texts to replace by [redacted] wherever they appear (client secret, tokens). */
-  readonly secrets?: readonly string[];
-  readonly generatedAt?: string;
-  readonly target?: string;
 }
+
+/** What the reports take of the settings: where they go (default `reports/load`), the target they name, the secret they never show. */
+export type SummaryEnv = Pick<LoadEnv, 'reportDir' | 'baseUrl' | 'clientSecret'>;
 
 /** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
 interface Line extends ReportLine {
   readonly kind: 'rules' | 'thresholds' | 'checks';
-}
-
-export interface PlotPoint {
-  readonly bucket: number;
-  /** Lowest and highest X-Rate-Limit-Remaining seen in the bucket; undefined when no response carried it. */
-  readonly remainingMin: number | undefined;
-  readonly remainingMax: number | undefined;
-  readonly refused: number;
 }
 
 type Report = ReturnType<typeof buildReport>;
@@ -96,20 +85,15 @@ function thresholdValue(metric: K6MetricSummary, expression: string): number | u
   return aggregate === undefined || hasNoSamples(metric) ? undefined : metric.values[aggregate];
 }
 
-function checksOf(group: K6Group | undefined, out: Line[] = []): Line[] {
-  if (!group) return out;
+function checksOf(group: K6Group | undefined): Line[] {
+  if (!group) return [];
   const path = group.path ?? group.name;
-  for (const { name, passes, fails } of group.checks) {
-    const [state, detail] =
-      fails > 0
-        ? (['broken', `${fails} of ${passes + fails} failed`] as const)
-        : passes > 0
-          ? (['ok', `${passes} passed`] as const)
-          : (['not checked', NOT_EXERCISED] as const);
-    out.push({ kind: 'checks', name: path !== '' && path !== '::' ? `${path} › ${name}` : name, state, detail });
-  }
-  for (const child of group.groups) checksOf(child, out);
-  return out;
+  const lines = group.checks.map(({ name, passes, fails }): Line => {
+    const line = { kind: 'checks', name: path !== '' && path !== '::' ? `${path} › ${name}` : name } as const;
+    if (fails > 0) return { ...line, state: 'broken', detail: `${fails} of ${passes + fails} failed` };
+    return passes > 0 ? { ...line, state: 'ok', detail: `${passes} passed` } : { ...line, state: 'not checked', detail: NOT_EXERCISED };
+  });
+  return [...lines, ...group.groups.flatMap((child) => checksOf(child))];
 }
 
 /** A run whose key the token endpoint refused: the sentence names the settings, never the service. */
@@ -118,21 +102,25 @@ export const KEY_REFUSED =
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
 const NOT_EXERCISED = 'no request exercised it';
 
-/** The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order. */
-export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>): PlotPoint[] {
-  const points: PlotPoint[] = [];
-  for (const key of Object.keys(metrics)) {
+/**
+ * The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order;
+ * the lowest and highest X-Rate-Limit-Remaining of a bucket are undefined when no response carried it.
+ */
+export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
+  const points = Object.keys(metrics).flatMap((key) => {
     const { metric, tags } = parseMetricKey(key);
-    if (metric !== METRICS.plotRefused || tags.bucket === undefined) continue;
+    if (metric !== METRICS.plotRefused || tags.bucket === undefined) return [];
     const remaining = metrics[`${METRICS.plotRemaining}{bucket:${tags.bucket}}`]?.values;
     const seen = (remaining?.count ?? 1) > 0 ? remaining : undefined;
-    points.push({ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 });
-  }
+    return [{ bucket: Number(tags.bucket), remainingMin: seen?.min, remainingMax: seen?.max, refused: metrics[key]?.values.count ?? 0 }];
+  });
   return points.sort((a, b) => a.bucket - b.bucket);
 }
 
+type PlotPoint = ReturnType<typeof plotSeries>[number];
+
 /** Reads k6's summary data into the report every output is written from (the JSON file is this). */
-export function buildReport(data: K6SummaryData, options: SummaryOptions) {
+export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv) {
   const keys = Object.keys(data.metrics)
     .sort()
     .filter((key) => !isPlotMetric(key));
@@ -183,8 +171,8 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions) {
     ok: notice === undefined && thresholdsOk && lines.every((l) => l.state !== 'broken'),
     notice,
     durationMs: data.state?.testRunDurationMs,
-    target: options.target,
-    generatedAt: options.generatedAt,
+    target: env?.baseUrl,
+    generatedAt: new Date().toISOString(),
     lines,
     metrics,
     plot: options.plotBucketMs === undefined ? undefined : plotSeries(data.metrics),
@@ -243,26 +231,16 @@ export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string 
   const y = (value: number, max: number) => bottom - (value / max) * (bottom - top);
   const rect = (kind: string, x0: number, y0: number, w: number, y1: number, title = '') =>
     `<rect class="${kind}" x="${x0.toFixed(1)}" y="${y0.toFixed(1)}" width="${w.toFixed(1)}" height="${(y1 - y0).toFixed(1)}">${title}</rect>`;
-  const parts = points.flatMap((p) => [
-    ...(p.refused > 0
-      ? [
-          rect(
-            'refused',
-            x(p.bucket) + step * 0.15,
-            y(p.refused, maxRefused),
-            step * 0.7,
-            bottom,
-            `<title>${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s</title>`,
-          ),
-        ]
-      : []),
-    ...(p.remainingMin !== undefined && (p.remainingMax ?? 0) > p.remainingMin
-      ? [rect('band', x(p.bucket), y(p.remainingMax ?? 0, maxRemaining), step, y(p.remainingMin, maxRemaining))]
-      : []),
-  ]);
-  const line = points.flatMap((p) =>
-    p.remainingMin === undefined ? [] : [`${(x(p.bucket) + step / 2).toFixed(1)},${y(p.remainingMin, maxRemaining).toFixed(1)}`],
-  );
+  const parts: string[] = [];
+  const line: string[] = [];
+  for (const p of points) {
+    const title = `<title>${p.refused} × 429 at ${((p.bucket * bucketMs) / 1000).toFixed(0)} s</title>`;
+    if (p.refused > 0) parts.push(rect('refused', x(p.bucket) + step * 0.15, y(p.refused, maxRefused), step * 0.7, bottom, title));
+    if (p.remainingMin === undefined) continue;
+    if ((p.remainingMax ?? 0) > p.remainingMin)
+      parts.push(rect('band', x(p.bucket), y(p.remainingMax ?? 0, maxRemaining), step, y(p.remainingMin, maxRemaining)));
+    line.push(`${(x(p.bucket) + step / 2).toFixed(1)},${y(p.remainingMin, maxRemaining).toFixed(1)}`);
+  }
   if (line.length > 0) parts.push(`<polyline class="remaining" points="${line.join(' ')}"/>`);
   const text = (tx: number, ty: number, content: string | number, attributes = '') => `<text x="${tx}" y="${ty}"${attributes}>${content}</text>`;
   const [end, middle] = [' text-anchor="end"', ' text-anchor="middle"'];
@@ -315,13 +293,12 @@ function html(report: Report): string {
 }
 
 /** handleSummary's return value: the three report files and the console text, all redacted. */
-export function summaryFiles(data: K6SummaryData, options: SummaryOptions): Record<string, string> {
-  const report = buildReport(data, options);
-  const base = `${(options.dir ?? 'reports/load').replace(/\/+$/, '')}/${options.script}`;
+export function summaryFiles(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv): Record<string, string> {
+  const report = buildReport(data, options, env);
+  const base = `${(env?.reportDir ?? 'reports/load').replace(/\/+$/, '')}/${options.script}`;
   // Each secret as written, as escaped for XML/HTML and as escaped inside a JSON string.
-  const redactor = new Redactor(
-    ...[...(options.secrets ?? []), ...collectSecrets(data.setup_data)].flatMap((s) => [s, escapeXml(s), JSON.stringify(s).slice(1, -1)]),
-  );
+  const secrets = [...(env ? [env.clientSecret] : []), ...collectSecrets(data.setup_data)];
+  const redactor = new Redactor(...secrets.flatMap((s) => [s, escapeXml(s), JSON.stringify(s).slice(1, -1)]));
   return {
     [`${base}.junit.xml`]: redactor.redact(junit(report)),
     [`${base}.summary.json`]: redactor.redact(`${JSON.stringify(report, null, 2)}\n`),

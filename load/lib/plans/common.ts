@@ -3,39 +3,19 @@
  *
  * k6 fixes the scenarios in the init context, before `setup()` runs, and the init context may not make
  * requests that count: so each plan is computed from LP_RATE and `setup()` compares it with the target's
- * headers (compareRate). Plain objects shaped like k6's Options (no import from k6: Node tests read them).
+ * headers (compareRate). Plain objects typed by k6's own option types (types only: Node tests read them).
  */
+import type { Scenario } from 'k6/options';
 import type { Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
 import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
-import { readSetting } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envFlag, envNumber, readRate } from '../env.ts';
+import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
+import { type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import { type Grid, planGrid } from '../pacing.ts';
+import { planGrid } from '../pacing.ts';
 
 export type Thresholds = Record<string, string[]>;
-
-export interface ConstantVusScenario {
-  readonly executor: 'constant-vus';
-  readonly vus: number;
-  readonly duration: string;
-  readonly gracefulStop: string;
-}
-export interface PerVuIterationsScenario {
-  readonly executor: 'per-vu-iterations';
-  readonly vus: number;
-  readonly iterations: number;
-  readonly maxDuration: string;
-  readonly gracefulStop?: string;
-}
-
-export interface LoadOptions<S> {
-  readonly scenarios: Record<string, S>;
-  readonly thresholds: Thresholds;
-  readonly setupTimeout?: string;
-  readonly summaryTrendStats: string[];
-}
 
 export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'count'];
 
@@ -45,31 +25,23 @@ export const COMMON_THRESHOLDS: Thresholds = {
   http_req_failed: ['rate==0'],
 };
 
-/** The plan of a script that stays within the budget (smoke, pagination, token-lifecycle): a 429 means the plan or LP_RATE is wrong, or another client shares the key. */
-export interface PacedPlan {
-  readonly rate: Rate | null;
-  /** LP_BUDGET_SHARE: the share of the budget planned; the rest absorbs timing noise. */
-  readonly share: number;
-  /** The grid of the whole test (one instance); a distributed instance plans its own from its segment. */
-  readonly grid: Grid;
-  /** The rules the run judges and reports, in report order: every per-response rule and the script's own. */
-  readonly rules: readonly RuleId[];
-  /** LP_STRICT: a broken platform rule fails the run. */
-  readonly strict: boolean;
-  /** Sentences for what LP_SCOPES leaves out. */
-  readonly skipped: readonly string[];
+/**
+ * The plan of a script that stays within the budget (smoke, pagination, token-lifecycle: a 429 means the plan or LP_RATE is
+ * wrong, or another client shares the key): LP_RATE, LP_BUDGET_SHARE (the rest of the budget absorbs timing noise), LP_STRICT,
+ * the grid of the whole test (a distributed instance plans its own from its segment), the rules the run judges and reports
+ * in report order (every per-response rule and the script's `own`), and the sentences for what LP_SCOPES leaves out.
+ */
+export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]) {
+  const rate = readRate(env);
+  const share = readDefaulted(env, 'LP_BUDGET_SHARE');
+  const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
+  return { rate, share, grid: planGrid(rate, share), rules, strict: readSetting(env, 'LP_STRICT') === true, skipped };
 }
 
-/** LP_RATE, LP_BUDGET_SHARE and LP_STRICT, the grid, and the rules of a script that judges `own` itself. */
-export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]): PacedPlan {
-  const rate = readRate(env);
-  const share = envNumber(env, 'LP_BUDGET_SHARE');
-  const rules = RULE_IDS.filter((id) => RESPONSE_RULE_IDS.includes(id) || own.includes(id));
-  return { rate, share, grid: planGrid(rate, share), rules, strict: envFlag(env, 'LP_STRICT'), skipped };
-}
+export type PacedPlan = ReturnType<typeof pacedPlan>;
 
 /** The options of a paced script: its scenarios, the thresholds of its findings of `plan.rules` on `metric`, and its `own`. */
-export function pacedOptions<S>(plan: PacedPlan, metric: string, scenarios: Record<string, S>, own: Thresholds = {}): LoadOptions<S> {
+export function pacedOptions(plan: PacedPlan, metric: string, scenarios: Record<string, Scenario>, own: Thresholds = {}) {
   const thresholds = { ...COMMON_THRESHOLDS, [METRICS.rateLimited]: ['count==0'], ...ruleThresholds(metric, plan.rules, plan.strict), ...own };
   return { scenarios, thresholds, summaryTrendStats: TREND_STATS };
 }
@@ -97,12 +69,6 @@ export function seconds(value: number): string {
 /** LP_DURATION in seconds; by default two windows, at least 30 s. */
 export function runSeconds(env: EnvRecord, rate: Rate | null): number {
   return readSetting(env, 'LP_DURATION') ?? Math.max(30, 2 * (rate?.periodSeconds ?? 0));
-}
-
-export function requireRate(env: EnvRecord, script: string): Rate {
-  const rate = readRate(env);
-  if (rate === null) throw new EnvError(`LP_RATE is 0 (no limit), but ${script} needs the target's rate: set LP_RATE to it, e.g. 20/10s.`);
-  return rate;
 }
 
 /**

@@ -112,7 +112,7 @@ test.describe('the paced plans', () => {
   test('token lifecycle: four slots per lifecycle, the token request counted', () => {
     const plan = lifecyclePlan({ LP_RATE: '20/10s' });
     expect(LIFECYCLE_REQUESTS).toBe(4);
-    expect(plan).toMatchObject({ vus: 5, durationSeconds: 30, grid: { perPeriod: 16 }, lifecyclesPerPeriod: 4 });
+    expect(plan).toMatchObject({ vus: 5, durationSeconds: 30, grid: { perPeriod: 16 } });
     expect(lifecycleOptions(plan).scenarios.lifecycles).toMatchObject({ executor: 'constant-vus', vus: 5, duration: '30s' });
     expect(() => lifecyclePlan({ LP_RATE: '1/10s' })).toThrow(/no whole request per window/);
   });

@@ -2,18 +2,13 @@
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
-import { EnvError, type EnvRecord, envNumber } from '../env.ts';
+import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';
-import { type ListEndpoint, listRule, type LoadOptions, pacedOptions, type PacedPlan, pacedPlan, type PerVuIterationsScenario, scopedLists } from './common.ts';
+import { type ListEndpoint, listRule, pacedOptions, pacedPlan, scopedLists } from './common.ts';
 
 /** Dates wide enough to keep every item: the smoke test checks that each filter is accepted, not what it keeps. */
-const FILTER_VALUES: Readonly<Record<string, string>> = {
-  'filter[start_date]': '2000-01-01',
-  'filter[end_date]': '2100-01-01',
-  'filter[modified_after]': '2000-01-01',
-  'filter[modified_before]': '2100-01-01',
-};
+const WIDEST = { from: '2000-01-01', before: '2100-01-01' } as const;
 
 export interface ListCall {
   readonly name: string;
@@ -25,12 +20,6 @@ export interface ListCall {
   readonly followNext?: boolean;
 }
 
-export interface SmokePlan extends PacedPlan {
-  readonly iterations: number;
-  readonly lists: readonly ListEndpoint[];
-  readonly calls: readonly ListCall[];
-}
-
 function callsOf(list: ListEndpoint): ListCall[] {
   const name = `GET ${list.path}`;
   if (list.id !== 'listContent') return [{ name, list, query: { limit: 5 }, rule: listRule(list) }];
@@ -40,22 +29,22 @@ function callsOf(list: ListEndpoint): ListCall[] {
     ...CONTENT_FILTERS.map((f): ListCall => ({
       name: `${name} ${f.name}`,
       list,
-      query: { limit: 5, [f.name]: FILTER_VALUES[f.name] },
+      query: { limit: 5, [f.name]: WIDEST[f.bound] },
       rule: 'platform.filters',
     })),
   ];
 }
 
 /** LP_ITERATIONS (default 3), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
-export function smokePlan(env: EnvRecord): SmokePlan {
+export function smokePlan(env: EnvRecord) {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'smoke');
   if (scoped.held.length === 0) throw new EnvError(scoped.skipped.join(' ').replace(/\.$/, ': there is nothing to smoke-test.'));
   const calls = scoped.held.flatMap(callsOf);
   const own: RuleId[] = ['token.issued', 'snapshot.next', 'platform.logout-response', 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, [...own, ...calls.map((c) => c.rule)], scoped.skipped);
-  return { ...base, iterations: envNumber(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
+  return { ...base, iterations: readDefaulted(env, 'LP_ITERATIONS'), lists: scoped.held, calls };
 }
 
-export function smokeOptions(plan: SmokePlan): LoadOptions<PerVuIterationsScenario> {
+export function smokeOptions(plan: ReturnType<typeof smokePlan>) {
   return pacedOptions(plan, METRICS.smokeViolations, { smoke: { executor: 'per-vu-iterations', vus: 1, iterations: plan.iterations, maxDuration: '10m' } });
 }

@@ -3,48 +3,29 @@
  * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
  * script cannot learn before its scenario is fixed whether the target counts token requests.
  */
+import type { ConstantVUsScenario } from 'k6/options';
 import type { RuleId } from '../../../contracts/rules/index.ts';
 import { readDefaulted } from '../../../contracts/settings.ts';
-import { type EnvRecord, envNumber } from '../env.ts';
+import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
-import {
-  type ConstantVusScenario,
-  type ListEndpoint,
-  listRule,
-  type LoadOptions,
-  type PacedPlan,
-  pacedOptions,
-  pacedPlan,
-  runSeconds,
-  scopedLists,
-  seconds,
-} from './common.ts';
+import { listRule, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';
 
 /** Requests of one lifecycle, each on a slot: token, use, log out, refused use. */
 export const LIFECYCLE_REQUESTS = 4;
 
-export interface LifecyclePlan extends PacedPlan {
-  readonly vus: number;
-  readonly durationSeconds: number;
-  /** Lifecycles per period the whole test may complete at most. */
-  readonly lifecyclesPerPeriod: number;
-  /** The list the token is used on (content when the scopes allow), or undefined: the use and the refused use are left out. */
-  readonly list: ListEndpoint | undefined;
-}
-
 /** LP_DURATION (default two windows, at least 30 s), LP_VUS (default 5), LP_BUDGET_SHARE, LP_SCOPES, LP_STRICT. */
-export function lifecyclePlan(env: EnvRecord): LifecyclePlan {
+export function lifecyclePlan(env: EnvRecord) {
   const scoped = scopedLists(readDefaulted(env, 'LP_SCOPES'), 'token-lifecycle');
   const list = scoped.held[0];
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
   const durationSeconds = runSeconds(env, base.rate);
-  return { ...base, vus: envNumber(env, 'LP_VUS'), durationSeconds, lifecyclesPerPeriod: Math.floor(base.grid.perPeriod / LIFECYCLE_REQUESTS), list };
+  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, list };
 }
 
-export function lifecycleOptions(plan: LifecyclePlan): LoadOptions<ConstantVusScenario> {
-  const lifecycles: ConstantVusScenario = {
+export function lifecycleOptions(plan: ReturnType<typeof lifecyclePlan>) {
+  const lifecycles: ConstantVUsScenario = {
     executor: 'constant-vus',
     vus: plan.vus,
     duration: seconds(plan.durationSeconds),
