@@ -9,7 +9,7 @@ import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/inde
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
 import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
-import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome } from './matrix.ts';
+import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
 import { runPlaywright } from '../run-playwright.ts';
 
@@ -29,8 +29,6 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
   --help, -h         this text
 
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
-/** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
-const TERMINAL_TITLES = 4;
 /** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
 const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;
 
@@ -85,7 +83,7 @@ async function main(): Promise<number> {
 
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
   const matrix = buildMatrix(run, { ...chosen, problems });
-  console.log(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
+  console.log(`\n${renderReport(matrix, { catchingTests: false })}`);
   const complete = run.status === 'passed' || run.status === 'failed';
   writeFileSync(path.join(ROOT, REPORT), renderReport(matrix));
   console.log(`the whole matrix, every catching test listed: ${REPORT}`);

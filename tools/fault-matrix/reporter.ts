@@ -9,7 +9,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { Redactor } from '../../harness/client/redact.ts';
-import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
+import type { FailureSite, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
@@ -56,7 +56,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects: ProjectOutcome[] = [...this.#projects].map(([project, tests]) => ({
+    const projects = [...this.#projects].map(([project, tests]) => ({
       project,
       tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
     }));
