@@ -201,11 +201,8 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   // Past its failures, the right secret too is refused for a while.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [429]);
 
-  await t.call('clock +2 h', [200], `${mock.controlUrl}/clock`, {
-    method: 'POST',
-    headers: JSON_TYPE,
-    body: JSON.stringify({ advanceSeconds: ADVANCE_SECONDS }),
-  });
+  const advance = JSON.stringify({ advanceSeconds: ADVANCE_SECONDS });
+  await t.call('clock +2 h', [200], `${mock.controlUrl}/clock`, { method: 'POST', headers: JSON_TYPE, body: advance });
 
   for (const k of kept) {
     await t.call('kept access token after 2 h', [401], '/api/v2/content?limit=1', { token: k.token });
