@@ -166,7 +166,7 @@ async function content(size: Size, scratch: string, compareToo: boolean): Promis
   const shot = (origin: string): Shot => ({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers });
   const name = `content page (GET ${CONTENT_PATH}, ${count(ITEMS)} items, rate limit off, ${CONNECTIONS} connections), mock ÷ bare node:http`;
   const figure = await paired(size, name, 0.9, { server: mock, script: repeat(shot(mock.baseUrl)) }, { server: bare, script: repeat(shot(bare.url)) }, 200);
-  if (compareToo) await compare(size, { mock: mock.baseUrl, bare: bare.url, headers }, print);
+  if (compareToo) await compare(size, { mock: mock.baseUrl, bare: bare.url, headers });
   return [figure];
 }
 
