@@ -12,7 +12,7 @@ import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { BUILT_IN_PROFILES } from '../mock/profile.ts';
-import { refuseArguments, runMain } from '../harness/flags.ts';
+import { refuseArguments, runMain, usage } from '../harness/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
 import { ROOT } from '../harness/root.ts';
@@ -84,10 +84,7 @@ To run a part: npm run contract (the contract suite), npx playwright test --proj
 async function main(args: readonly string[]): Promise<number> {
   // An argument would be ignored and the whole run would start.
   const refused = refuseArguments('test', 'npm test', args, USAGE);
-  if (refused) {
-    process.stderr.write(`${refused}\n`);
-    return 2;
-  }
+  if (refused) usage(refused);
   // Only this run's summaries are added up at the end, and only this run's reports are linked.
   removeEarlierReports();
   const failures: string[] = [];
