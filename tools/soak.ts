@@ -37,6 +37,8 @@ const CLIENTS: ClientConfig[] = [
 ];
 
 type Answer = { readonly status: number; readonly headers: Headers; readonly body: string };
+type Tokens = { access: string; refresh: string };
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 class Traffic {
   requests = 0;
@@ -49,14 +51,23 @@ class Traffic {
     this.#mock = mock;
   }
 
-  /** One request, its status checked against `allowed`, a 429's Retry-After too; `what` names it in the report (the URL and headers hold secrets). */
-  async call(what: string, allowed: readonly number[], url: string, init: RequestInit = {}): Promise<Answer | undefined> {
+  /**
+   * One request, its status checked against `allowed`, a 429's Retry-After too; `what` names it in the report (the URL
+   * and headers hold secrets). A path is the API's; `token` goes as a bearer.
+   */
+  async call(what: string, allowed: readonly number[], url: string, { token, ...init }: RequestInit & { token?: string } = {}): Promise<Answer | undefined> {
     this.requests++;
-    const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
+    const headers = token === undefined ? init.headers : { ...init.headers, authorization: `Bearer ${token}` };
+    const answer = await fetch(url.startsWith('http') ? url : `${this.#mock.baseUrl}${url}`, {
+      ...init,
+      headers,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }).then(
       async (res): Promise<Answer> => ({ status: res.status, headers: res.headers, body: await res.text() }),
       (error: Error) => void this.fail(`${what}: ${error.name} ${error.message}`),
     );
-    this.#count(answer === undefined ? 'error' : String(answer.status));
+    const key = answer === undefined ? 'error' : String(answer.status);
+    this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
     if (answer === undefined) return undefined;
     if (!allowed.includes(answer.status)) this.fail(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
     if (answer.status === 429 && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) this.fail(`${what}: 429 without a delta-seconds Retry-After`);
@@ -78,39 +89,12 @@ class Traffic {
     return { access: parsed.access_token, refresh: parsed.refresh_token };
   }
 
-  get(what: string, allowed: readonly number[], pathOrUrl: string, token: string): Promise<Answer | undefined> {
-    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.#mock.baseUrl}${pathOrUrl}`;
-    return this.call(what, allowed, url, { headers: { authorization: `Bearer ${token}` } });
-  }
-
-  logout(token: string, refreshToken: string | undefined, allowed: readonly number[] = [204]): Promise<Answer | undefined> {
-    return this.call('logout', allowed, `${this.#mock.baseUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(refreshToken === undefined ? {} : { body: JSON.stringify({ refresh_token: refreshToken }) }),
-    });
-  }
-
-  control(what: string, path: string, body?: unknown): Promise<Answer | undefined> {
-    return this.call(what, [200], `${this.#mock.controlUrl}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  }
-
-  #count(key: string): void {
-    this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
-  }
-
   /** Something unexpected: a status, an error, or a check of the driver's own. */
   fail(text: string): void {
     this.unexpected++;
     if (this.shown.length < SHOWN_UNEXPECTED) this.shown.push(text);
   }
 }
-
-type Tokens = { access: string; refresh: string };
 
 function nextOf(answer: Answer | undefined): string | undefined {
   if (answer?.status !== 200) return undefined;
@@ -138,27 +122,28 @@ async function session(t: Traffic, keep: (k: Kept) => void): Promise<void> {
   if (!issued) return;
   let next: string | undefined = `/api/v2/content?${randomQuery()}`;
   const pages = 1 + Math.floor(Math.random() * 4);
-  for (let i = 0; i < pages && next !== undefined; i++) next = nextOf(await t.get(`content page ${i + 1}`, [200], next, issued.access));
+  for (let i = 0; i < pages && next !== undefined; i++) next = nextOf(await t.call(`content page ${i + 1}`, [200], next, { token: issued.access }));
   // An abandoned walk: its snapshot is left to expire (snapshot churn).
   if (next !== undefined) keep({ client: id, token: issued.access, refresh: issued.refresh, cursorUrl: next });
-  if (chance(0.3)) await t.get('users page', [200], `/api/v2/users?limit=${pick([1, 10, 50])}`, issued.access);
+  if (chance(0.3)) await t.call('users page', [200], `/api/v2/users?limit=${pick([1, 10, 50])}`, { token: issued.access });
   if (chance(0.2)) {
     const provider = await t.token('soak-provider');
-    if (provider) await t.get('provider content', [200], '/api/v2/content?limit=10', provider.access);
+    if (provider) await t.call('provider content', [200], '/api/v2/content?limit=10', { token: provider.access });
   }
   let current = issued;
   if (chance(0.3)) {
     const refreshed = await t.refresh(id, issued.refresh, [200]);
     if (refreshed) {
-      await t.get('content after refresh', [200], '/api/v2/content?limit=1', refreshed.access);
+      await t.call('content after refresh', [200], '/api/v2/content?limit=1', { token: refreshed.access });
       await t.refresh(id, issued.refresh, [400]);
       current = refreshed;
     }
   }
   if (chance(0.5)) {
     const withRefresh = chance(0.5);
-    await t.logout(current.access, withRefresh ? current.refresh : undefined);
-    await t.get('content after logout', [401], '/api/v2/content?limit=1', current.access);
+    const body = withRefresh ? JSON.stringify({ refresh_token: current.refresh }) : undefined;
+    await t.call('logout', [204], '/oauth/token', { method: 'POST', token: current.access, headers: JSON_TYPE, body });
+    await t.call('content after logout', [401], '/api/v2/content?limit=1', { token: current.access });
     if (withRefresh) await t.refresh(id, current.refresh, [400]);
   }
   if (chance(0.1)) await t.token(`invented-${Math.random().toString(36).slice(2)}`, 'content:read', 'wrong', [403]);
@@ -191,9 +176,9 @@ async function run(mock: MockProcess): Promise<number> {
         }),
       );
       if (mock.ended() !== undefined) break;
-      const before = await t.control('stats', '/stats');
+      const before = await t.call('stats', [200], `${mock.controlUrl}/stats`);
       await barrier(t, mock, kept);
-      const after = await t.control('stats', '/stats');
+      const after = await t.call('stats', [200], `${mock.controlUrl}/stats`);
       lastStats = `${liveCounts(before)} before the clock moved, ${liveCounts(after)} after`;
     }
   } finally {
@@ -207,8 +192,8 @@ async function run(mock: MockProcess): Promise<number> {
 async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Promise<void> {
   const limited = await t.token('soak-limited');
   if (limited) {
-    for (let i = 0; i < 5; i++) await t.get('limited within budget', [200], '/api/v2/content?limit=1', limited.access);
-    await t.get('limited past budget', [429], '/api/v2/content?limit=1', limited.access);
+    for (let i = 0; i < 5; i++) await t.call('limited within budget', [200], '/api/v2/content?limit=1', { token: limited.access });
+    await t.call('limited past budget', [429], '/api/v2/content?limit=1', { token: limited.access });
   }
   // The previous barrier moved the clock past the throttle window: the right secret works again.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [200]);
@@ -216,13 +201,14 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   // Past its failures, the right secret too is refused for a while.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [429]);
 
-  await t.control('clock +2 h', '/clock', { advanceSeconds: ADVANCE_SECONDS });
+  const advance = JSON.stringify({ advanceSeconds: ADVANCE_SECONDS });
+  await t.call('clock +2 h', [200], `${mock.controlUrl}/clock`, { method: 'POST', headers: JSON_TYPE, body: advance });
 
   for (const k of kept) {
-    await t.get('kept access token after 2 h', [401], '/api/v2/content?limit=1', k.token);
+    await t.call('kept access token after 2 h', [401], '/api/v2/content?limit=1', { token: k.token });
     await t.refresh(k.client, k.refresh, [400]);
     const fresh = await t.token(k.client);
-    if (fresh) await t.get('kept cursor after 2 h', [410], k.cursorUrl, fresh.access);
+    if (fresh) await t.call('kept cursor after 2 h', [410], k.cursorUrl, { token: fresh.access });
   }
 }
 

@@ -12,7 +12,7 @@ import { escapeHtml, htmlPage } from '../contracts/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { BUILT_IN_PROFILES } from '../mock/profile.ts';
-import { refuseArguments, runMain } from '../harness/flags.ts';
+import { refuseArguments, runMain, usage } from '../harness/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
 import { ROOT } from '../harness/root.ts';
@@ -51,41 +51,26 @@ function removeEarlierReports(): void {
   }
 }
 
-/** Tokens the mock still holds valid after the run, access and refresh: a run must leave none. */
-async function tokensLeft(controlUrl: string): Promise<{ access: number; refresh: number }> {
-  const stats = (await (await fetch(`${controlUrl}/stats`)).json()) as Record<string, unknown>;
-  const { validAccessTokens: access, validRefreshTokens: refresh } = stats;
-  if (typeof access !== 'number' || typeof refresh !== 'number') {
-    throw new Error(`GET ${controlUrl}/stats answered without counts of valid tokens: ${JSON.stringify(stats).slice(0, 200)}`);
-  }
-  return { access, refresh };
-}
-
-/** Each phase's summary (undefined when it died before its reporter wrote one), and their sum. */
-function readSummaries(): { phases: Record<Phase, (Counts & { target?: string }) | undefined>; total: Counts } {
+/**
+ * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the
+ * driver's own, and writes reports/index.html linking the phases.
+ */
+function summarize(failures: number): Counts {
   const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
-  const phases = Object.fromEntries(
-    (Object.keys(PHASES) as Phase[]).map((phase) => {
-      const file = path.join(SUMMARY_DIR, `${phase}.json`);
-      if (!existsSync(file)) return [phase, undefined];
-      const counts = JSON.parse(readFileSync(file, 'utf8')) as Counts & { target?: string };
-      for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (counts[key] ?? 0);
-      return [phase, counts];
-    }),
-  ) as Record<Phase, (Counts & { target?: string }) | undefined>;
-  return { phases, total };
-}
-
-function writeIndex({ phases, total }: ReturnType<typeof readSummaries>): void {
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
-    const summary = phases[phase];
+    const file = path.join(SUMMARY_DIR, `${phase}.json`);
+    const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Counts & { target?: string }) : undefined;
+    for (const key of ['passed', 'failed', 'skipped', 'flaky', 'deviations'] as const) total[key] = (total[key] ?? 0) + (summary?.[key] ?? 0);
     // The target as the phase's own run described it (harness/report/target-description.ts): no secret in it.
     const target = summary?.target ? `<br>target: ${escapeHtml(summary.target)}` : '';
     const links = `<a href="${phase}/html/rules.html">rules checked</a>, <a href="${phase}/junit.xml">JUnit</a>`;
     return `<li><a href="${phase}/html/index.html">${PHASES[phase]}</a> (${links}): ${summary ? formatCounts(summary) : 'did not run'}${target}</li>`;
   });
+  // A phase that failed without a summary (or with a summary that says all passed) still fails the run.
+  if (failures > 0 && total.failed === 0) total.failed = failures;
   const title = `npm test: ${formatCounts(total)}`;
   writeFileSync(path.join(ROOT, 'reports', 'index.html'), htmlPage(title, `<h1>${escapeHtml(title)}</h1><ul>${rows.join('')}</ul>`));
+  return total;
 }
 
 const USAGE = `Usage: npm test
@@ -99,10 +84,7 @@ To run a part: npm run contract (the contract suite), npx playwright test --proj
 async function main(args: readonly string[]): Promise<number> {
   // An argument would be ignored and the whole run would start.
   const refused = refuseArguments('test', 'npm test', args, USAGE);
-  if (refused) {
-    process.stderr.write(`${refused}\n`);
-    return 2;
-  }
+  if (refused) usage(refused);
   // Only this run's summaries are added up at the end, and only this run's reports are linked.
   removeEarlierReports();
   const failures: string[] = [];
@@ -149,9 +131,13 @@ async function main(args: readonly string[]): Promise<number> {
     const ended = mock.ended();
     if (ended !== undefined) failures.push(`the mock CLI stopped during phase 2 (${ended}); its stderr ended with: ${mock.stderrTail().trim() || '(nothing)'}`);
     else if (mock.controlUrl) {
-      const left = await tokensLeft(mock.controlUrl);
-      process.stdout.write(`  tokens still valid on the mock after the run: ${left.access} access, ${left.refresh} refresh (GET /_mock/stats)\n`);
-      if (left.access + left.refresh !== 0) failures.push(`phase 2 left tokens valid on the target: the run must log out every token it issued`);
+      // A run must leave no valid token: it logs out every token it was issued.
+      const stats = (await (await fetch(`${mock.controlUrl}/stats`)).json()) as Record<string, unknown>;
+      const { validAccessTokens: access, validRefreshTokens: refresh } = stats;
+      if (typeof access !== 'number' || typeof refresh !== 'number')
+        throw new Error(`GET /_mock/stats answered without counts of valid tokens: ${JSON.stringify(stats).slice(0, 200)}`);
+      process.stdout.write(`  tokens still valid on the mock after the run: ${access} access, ${refresh} refresh (GET /_mock/stats)\n`);
+      if (access + refresh !== 0) failures.push(`phase 2 left tokens valid on the target: the run must log out every token it issued`);
     }
   } catch (error) {
     failures.push((error as Error).message);
@@ -161,12 +147,8 @@ async function main(args: readonly string[]): Promise<number> {
     process.off('SIGTERM', stopOnSignal);
   }
 
-  const summaries = readSummaries();
-  const total = summaries.total;
-  // A phase that failed without a summary (or with a summary that says all passed) still fails the run.
-  if (failures.length > 0 && total.failed === 0) total.failed = failures.length;
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
-  writeIndex(summaries);
+  const total = summarize(failures.length);
   console.log(`\n  reports: reports/index.html (each phase's html/ and junit.xml: reports/embedded/, reports/cli-remote/)`);
   console.log(`\n${formatCounts(total)}`);
   return failures.length > 0 || total.failed > 0 ? 1 : 0;

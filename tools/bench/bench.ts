@@ -16,16 +16,16 @@ import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare } from './compare.ts';
 import { ROOT } from '../../harness/root.ts';
-import { type NodeChild, startNode, stopAll } from '../../mock/test/mock-process.ts';
-import { repeat, runLoad, type Shot, type Tally } from './load.ts';
+import { type NodeChild, startMockProcess, startNode, stopAll } from '../../mock/test/mock-process.ts';
+import { type LoadOptions, repeat, runLoad, type Shot, type Tally } from './load.ts';
 
-const PIECES = ['content', 'mixed', 'start', 'memory'] as const;
-type Piece = (typeof PIECES)[number];
+/** Each piece measures its figures (function declarations below, hoisted). */
+const PIECES = { content, mixed, start, memory };
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only <pieces>] [--compare]
 
   --quick          a few seconds per figure (CI): bounds printed, not enforced
-  --only <pieces>  comma-separated subset of ${PIECES.join(', ')} (default: all)
+  --only <pieces>  comma-separated subset of ${Object.keys(PIECES).join(', ')} (default: all)
   --compare        with the content figure, also the mock against Prism, and autocannon as the load
                    generator; installs both into tools/bench/.cache first (git-ignored)
   --help, -h       this text`;
@@ -76,12 +76,7 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const peakRss = (child: NodeChild) => child.memoryKiB('VmHWM') * 1024;
 
-function startMock(args: readonly string[] = []): Promise<NodeChild & { auth: string; api: string }> {
-  return startNode('the mock', ['--import', 'tsx', 'mock/cli.ts', '--rate', '0', '--items', String(ITEMS), ...args]).then((child) => {
-    const { authUrl, baseUrl } = JSON.parse(child.ready) as { authUrl: string; baseUrl: string };
-    return { ...child, auth: authUrl, api: baseUrl };
-  });
-}
+const startMock = (args: readonly string[] = []) => startMockProcess(['--rate', '0', '--items', String(ITEMS), ...args]);
 
 async function startBare(scratch: string, replies: Record<string, CapturedReply>): Promise<NodeChild & { url: string }> {
   const file = path.join(scratch, `replies-${Date.now()}.json`);
@@ -118,7 +113,8 @@ export function nextPathOf(head: string): string | undefined {
   return next === undefined ? undefined : new URL(next).pathname + new URL(next).search;
 }
 
-type Side = { server: NodeChild; script: Parameters<typeof runLoad>[0]['script'] };
+type Side = { server: NodeChild; script: LoadOptions['script'] };
+type Send = Parameters<LoadOptions['script']>[0];
 type Round = Awaited<ReturnType<typeof round>>;
 
 /** One round of a side: replies per second, its CPU per reply, the load generator's share of a core, and what went wrong. */
@@ -163,35 +159,33 @@ async function paired(size: Size, name: string, bound: number, mock: Side, bare:
 /** The mock and a bare server sending the content page the mock sent, asked with one token. */
 async function content(size: Size, scratch: string, compareToo: boolean): Promise<Figure[]> {
   const mock = await startMock();
-  const headers = { authorization: `Bearer ${accessToken(await capture(tokenShot(mock.auth)))}` };
-  const reply = await capture({ method: 'GET', url: `${mock.api}${CONTENT_PATH}`, headers });
+  const headers = { authorization: `Bearer ${accessToken(await capture(tokenShot(mock.authUrl)))}` };
+  const reply = await capture({ method: 'GET', url: `${mock.baseUrl}${CONTENT_PATH}`, headers });
   print(`  captured: ${reply.status}, ${count(Buffer.byteLength(reply.body))} bytes of body`);
   const bare = await startBare(scratch, { default: reply });
   const shot = (origin: string): Shot => ({ method: 'GET', url: `${origin}${CONTENT_PATH}`, headers });
   const name = `content page (GET ${CONTENT_PATH}, ${count(ITEMS)} items, rate limit off, ${CONNECTIONS} connections), mock ÷ bare node:http`;
-  const figure = await paired(size, name, 0.9, { server: mock, script: repeat(shot(mock.api)) }, { server: bare, script: repeat(shot(bare.url)) }, 200);
-  if (compareToo) await compare(size, { mock: mock.api, bare: bare.url, headers }, print);
+  const figure = await paired(size, name, 0.9, { server: mock, script: repeat(shot(mock.baseUrl)) }, { server: bare, script: repeat(shot(bare.url)) }, 200);
+  if (compareToo) await compare(size, { mock: mock.baseUrl, bare: bare.url, headers });
   return [figure];
 }
 
-/** An SDK test's requests, each named by its kind for the bare server. */
-function sdkTest(origins: { auth: string; api: string }, expected: Record<string, number>) {
-  return async (send: (shot: Shot) => Promise<{ status: number; head: string }>) => {
-    const ask = async (kind: string, shot: Omit<Shot, 'headers'> & { headers?: Shot['headers'] }) => {
-      const answer = await send({ ...shot, headers: { ...shot.headers, [KIND_HEADER]: kind } });
-      if (expected[kind] !== undefined && answer.status !== expected[kind])
-        throw new Error(`${kind}: expected ${expected[kind]} as captured, got ${answer.status}`);
-      return answer;
-    };
-    const token = accessToken(await send(tokenShot(origins.auth)));
-    const auth = { authorization: `Bearer ${token}` };
-    let page = await ask('first', { method: 'GET', url: `${origins.api}${CONTENT_PATH}`, headers: auth, read: true });
-    for (let i = 0; i < 3; i++)
-      page = await ask('next', { method: 'GET', url: `${origins.api}${nextPathOf(page.head) ?? '/no-next-link'}`, headers: auth, read: true });
-    await ask('bad-token', { method: 'GET', url: `${origins.api}${CONTENT_PATH}`, headers: { authorization: 'Bearer not-a-token-of-this-mock' } });
-    await ask('bad-parameter', { method: 'GET', url: `${origins.api}${ENDPOINTS.listContent.path}?limit=0`, headers: auth });
-    await ask('logout', { method: 'POST', url: `${origins.api}${ENDPOINTS.logout.path}`, headers: { ...auth, 'content-type': 'application/json' } });
+/** An SDK test's requests, each named by its kind for the bare server; a kind's status must be the one `expected` names. */
+async function sdkTest({ authUrl, baseUrl }: { authUrl: string; baseUrl: string }, expected: Record<string, number>, send: Send) {
+  const ask = async (kind: string, shot: Omit<Shot, 'headers'> & { headers?: Shot['headers'] }) => {
+    const answer = await send({ ...shot, headers: { ...shot.headers, [KIND_HEADER]: kind } });
+    if (expected[kind] !== undefined && answer.status !== expected[kind])
+      throw new Error(`${kind}: expected ${expected[kind]} as captured, got ${answer.status}`);
+    return answer;
   };
+  const token = accessToken(await send(tokenShot(authUrl)));
+  const auth = { authorization: `Bearer ${token}` };
+  let page = await ask('first', { method: 'GET', url: `${baseUrl}${CONTENT_PATH}`, headers: auth, read: true });
+  for (let i = 0; i < 3; i++)
+    page = await ask('next', { method: 'GET', url: `${baseUrl}${nextPathOf(page.head) ?? '/no-next-link'}`, headers: auth, read: true });
+  await ask('bad-token', { method: 'GET', url: `${baseUrl}${CONTENT_PATH}`, headers: { authorization: 'Bearer not-a-token-of-this-mock' } });
+  await ask('bad-parameter', { method: 'GET', url: `${baseUrl}${ENDPOINTS.listContent.path}?limit=0`, headers: auth });
+  await ask('logout', { method: 'POST', url: `${baseUrl}${ENDPOINTS.logout.path}`, headers: { ...auth, 'content-type': 'application/json' } });
 }
 
 async function mixed(size: Size, scratch: string): Promise<Figure[]> {
@@ -201,19 +195,19 @@ async function mixed(size: Size, scratch: string): Promise<Figure[]> {
     const mock = await startMock(['--profile', profile]);
     // One test sent by hand, every reply kept: the bare server's table, and the status each kind must get.
     const replies: Record<string, CapturedReply> = {};
-    const captureAll = sdkTest(mock, {});
-    await captureAll(async (shot) => {
+    await sdkTest(mock, {}, async (shot) => {
       const reply = await capture(shot);
       replies[String(shot.headers[KIND_HEADER])] = reply;
       return { status: reply.status, head: reply.body.slice(0, 4096) };
     });
-    const expected = Object.fromEntries(Object.entries(replies).map(([kind, r]) => [kind, r.status]));
     const captured = Object.entries(replies).map(([kind, r]) => `${kind} ${r.status}`);
     print(`  ${profile}: captured ${captured.join(', ')}`);
+    const expected = Object.fromEntries(Object.entries(replies).map(([kind, r]) => [kind, r.status]));
     const bare = await startBare(scratch, replies);
-    const bareSide = { server: bare, script: sdkTest({ auth: bare.url, api: bare.url }, expected) };
+    const script = (origins: { authUrl: string; baseUrl: string }) => (send: Send) => sdkTest(origins, expected, send);
+    const name = `mixed workload (${profile} profile), mock ÷ bare node:http`;
     figures.push(
-      await paired(size, `mixed workload (${profile} profile), mock ÷ bare node:http`, 0.5, { server: mock, script: sdkTest(mock, expected) }, bareSide),
+      await paired(size, name, 0.5, { server: mock, script: script(mock) }, { server: bare, script: script({ authUrl: bare.url, baseUrl: bare.url }) }),
     );
     await Promise.all([mock.stop(), bare.stop()]);
   }
@@ -244,7 +238,7 @@ async function start(size: Size): Promise<Figure[]> {
 
 async function memory(size: Size, scratch: string): Promise<Figure[]> {
   const mock = await startMock();
-  const tokenReply = await capture(tokenShot(mock.auth));
+  const tokenReply = await capture(tokenShot(mock.authUrl));
   const bare = await startBare(scratch, { token: tokenReply });
   const idle = { mock: peakRss(mock), bare: peakRss(bare) };
   // Bounded by count, so both servers answer the same storm; the time bound only stops a stuck one.
@@ -254,9 +248,9 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
       throw new Error(`the storm got ${[...t.statuses].map(([s, n]) => `${n}× ${s}`).join(', ')}, ${t.errors} errors`);
     return { rss: peakRss(server), rate: t.replies / t.seconds };
   };
-  const m = await storm(mock, mock.auth);
+  const m = await storm(mock, mock.authUrl);
   const b = await storm(bare, bare.url);
-  const held = (await (await fetch(`${mock.api}/_mock/stats`)).json()) as { accessTokens?: number };
+  const held = (await (await fetch(`${mock.baseUrl}/_mock/stats`)).json()) as { accessTokens?: number };
   const name = `memory, peak resident memory under a storm of ${count(size.storm)} token requests, mock ÷ bare node:http`;
   const sides = `mock ${mb(m.rss)} (${mb(idle.mock)} idle, ${count(held.accessTokens ?? Number.NaN)} tokens held, ${count(m.rate)} tokens/s); bare node:http ${mb(b.rss)} (${mb(idle.bare)} idle)`;
   return [{ name, ratio: m.rss / b.rss, bound: 3, kind: 'max', sides }];
@@ -268,9 +262,10 @@ async function main(argv: string[]): Promise<number> {
     options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' } },
     strict: true,
   });
-  const only = values.only?.split(',').map((s) => s.trim()) ?? [...PIECES];
-  const unknown = only.find((p) => !(PIECES as readonly string[]).includes(p));
-  if (unknown !== undefined) return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${PIECES.join(', ')}.\n`), 2);
+  const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(PIECES);
+  const unknown = only.find((p) => !Object.hasOwn(PIECES, p));
+  if (unknown !== undefined)
+    return (process.stderr.write(`bench: --only: "${unknown}" is not a piece; expected some of ${Object.keys(PIECES).join(', ')}.\n`), 2);
   const quick = values.quick === true;
   const size = quick ? SIZES.quick : SIZES.full;
   const [cpu, load] = [cpus(), loadavg().map((l) => l.toFixed(2))];
@@ -280,10 +275,9 @@ async function main(argv: string[]): Promise<number> {
   const figures: Figure[] = [];
   const started = performance.now();
   try {
-    for (const piece of PIECES.filter((p) => only.includes(p)) as Piece[]) {
+    for (const [piece, measure] of Object.entries(PIECES).filter(([p]) => only.includes(p))) {
       print(`\n== ${piece}`);
       const pieceStarted = performance.now();
-      const measure = { content, mixed, start, memory }[piece];
       const got = await measure(size, scratch, values.compare === true)
         .catch((error: Error): Figure[] => [{ name: piece, ratio: Number.NaN, bound: Number.NaN, kind: 'min', sides: '', error: error.message }])
         .finally(stopAll);

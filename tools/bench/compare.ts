@@ -36,13 +36,9 @@ function freePort(): Promise<number> {
 }
 
 /** Both comparisons, against the servers of the content figure the bench started (their origins) and the headers it asks with. */
-export async function compare(
-  size: { seconds: number; rounds: number },
-  servers: { mock: string; bare: string; headers: Readonly<Record<string, string>> },
-  print: (line: string) => void,
-): Promise<void> {
+export async function compare(size: { seconds: number; rounds: number }, servers: { mock: string; bare: string; headers: Readonly<Record<string, string>> }) {
   if (!PACKAGES.every((p) => existsSync(path.join(CACHE, 'node_modules', p.slice(0, p.lastIndexOf('@')))))) {
-    print(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
+    console.log(`  installing ${PACKAGES.join(' and ')} into tools/bench/.cache (git-ignored; not part of the project's install)`);
     execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', ...PACKAGES], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   // From the cache folder, not the project's node_modules: a dynamic import of its path.
@@ -62,7 +58,7 @@ export async function compare(
     const [m, b] = [rate.get(mock) as number, rate.get(bare) as number];
     ratios.push(`${(m / b).toFixed(2)} (${Math.round(m)} vs ${Math.round(b)} req/s)`);
   }
-  print(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
+  console.log(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
 
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
   let prism: NodeChild | undefined;
@@ -80,7 +76,7 @@ export async function compare(
     };
     await rate(`http://127.0.0.1:${port}`);
     const [m, p] = [await rate(mock), await rate(`http://127.0.0.1:${port}`)];
-    print(
+    console.log(
       `  content page, mock ÷ Prism (its one-item example, about 3.5 kB, against 100 items): ${(m / p).toFixed(1)} (${Math.round(m)} vs ${Math.round(p)} req/s)`,
     );
   } finally {

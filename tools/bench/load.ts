@@ -57,8 +57,8 @@ class Connection {
   /** Body bytes still to come; -1 while a head is read. */
   #need = -1;
   #status = 0;
-  #body: Buffer[] = [];
-  #bodyBytes = 0;
+  /** The body's first bytes, kept when the caller reads them. */
+  #head = Buffer.alloc(0);
   #closing = false;
   closed = false;
 
@@ -109,10 +109,7 @@ class Connection {
       }
       const body = rest.subarray(0, this.#need);
       this.#need -= body.length;
-      if (this.#waiting?.read === true && this.#bodyBytes < HEAD_BYTES && body.length > 0) {
-        this.#body.push(body);
-        this.#bodyBytes += body.length;
-      }
+      if (this.#waiting?.read === true && this.#head.length < HEAD_BYTES && body.length > 0) this.#head = Buffer.concat([this.#head, body]);
       rest = rest.subarray(body.length);
       if (this.#need === 0) this.#done();
     }
@@ -120,10 +117,9 @@ class Connection {
 
   #done(): void {
     const status = this.#status;
-    const head = this.#body.length === 0 ? '' : Buffer.concat(this.#body).toString('utf8', 0, HEAD_BYTES);
+    const head = this.#head.toString('utf8', 0, HEAD_BYTES);
     this.#need = -1;
-    this.#body = [];
-    this.#bodyBytes = 0;
+    this.#head = Buffer.alloc(0);
     this.#tally.replies++;
     this.#tally.statuses.set(status, (this.#tally.statuses.get(status) ?? 0) + 1);
     const waiting = this.#waiting;

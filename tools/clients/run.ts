@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { parseCommandLine, runMain, usage } from '../../harness/flags.ts';
+import { findingLine } from '../../contracts/report.ts';
 import type { FindingsReport } from '../../mock/client-findings.ts';
 import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
 import { ROOT } from '../../harness/root.ts';
@@ -35,7 +36,7 @@ async function printFindings(mock: MockProcess): Promise<void> {
   const report = JSON.parse(res.text) as FindingsReport;
   const counted = Object.entries(report.counts).filter(([, n]) => n > 0);
   console.log(`client findings: ${report.total}${counted.length > 0 ? ` (${counted.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : ''}`);
-  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.rule} ${f.clientId} ${f.request}: ${f.got}`);
+  for (const f of report.findings.slice(0, 20)) console.log(`  ${f.clientId}: ${findingLine(f)}`);
 }
 
 /** A GET to the mock as the client reaches it: its CA trusted, its names resolved to its address. */

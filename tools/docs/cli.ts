@@ -46,13 +46,10 @@ async function main(): Promise<number> {
     stale.push(file);
     if (!values.check) writeFileSync(target, content);
   }
-  if (values.check) {
-    if (stale.length === 0) console.log('docs: every generated document is current');
-    else console.log(`docs: not current (run \`npm run docs\` and commit): ${stale.join(', ')}`);
-    return stale.length === 0 ? 0 : 1;
-  }
-  console.log(stale.length === 0 ? 'docs: nothing to write' : `docs: wrote ${stale.join(', ')}`);
-  return 0;
+  if (!values.check) console.log(stale.length === 0 ? 'docs: nothing to write' : `docs: wrote ${stale.join(', ')}`);
+  else
+    console.log(stale.length === 0 ? 'docs: every generated document is current' : `docs: not current (run \`npm run docs\` and commit): ${stale.join(', ')}`);
+  return values.check && stale.length > 0 ? 1 : 0;
 }
 
 runMain(main, 'docs: ', 2);

@@ -5,10 +5,16 @@
  * not here (a document must not change with each run): the run writes it to reports/faults/.
  */
 import { RULES } from '../../contracts/rules/index.ts';
-import { FAULT_NAMES, FAULTS } from '../../mock/faults/index.ts';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { AREA_SPECS, BLIND_FAULT_RATE, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
 import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
 import { markdownTable, tableCell } from './generated.ts';
+
+/** A fault's cells in a table, here and in a run's report: the fault, its rule (level), its area, what the mock does wrong. */
+export function faultCells(name: FaultName): string[] {
+  const { rule, breaks } = FAULTS[name];
+  return [`\`${name}\``, `\`${rule}\` (${RULES[rule].level})`, faultArea(name), tableCell(breaks)];
+}
 
 export function faultMatrixMarkdown(): string {
   const lines = [
@@ -44,11 +50,7 @@ export function faultMatrixMarkdown(): string {
     '',
     ...markdownTable(
       ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'specs of its area'],
-      FAULT_NAMES.map((name) => {
-        const { rule, breaks } = FAULTS[name];
-        const specs = AREA_SPECS[faultArea(name)].map((file) => `\`${file}\``).join(', ');
-        return [`\`${name}\``, `\`${rule}\` (${RULES[rule].level})`, faultArea(name), tableCell(breaks), specs];
-      }),
+      FAULT_NAMES.map((name) => [...faultCells(name), AREA_SPECS[faultArea(name)].map((file) => `\`${file}\``).join(', ')]),
     ),
     '',
     '## Legal profiles',

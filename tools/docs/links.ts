@@ -7,14 +7,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export interface BrokenLink {
-  /** The document holding the link, relative to the root, `/`-separated. */
-  readonly file: string;
-  readonly line: number;
-  readonly target: string;
-  readonly why: string;
-}
-
 /** Link targets that leave the repository on purpose (web pages, mail) are not checked here. */
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 const FENCE = /^\s*(```|~~~)/;
@@ -58,11 +50,11 @@ export function anchorsOf(text: string): Set<string> {
   return anchors;
 }
 
-/** The relative links of `file` (relative to `root`) that lead to no file or to no heading. */
-export function brokenLinks(root: string, file: string): BrokenLink[] {
+/** The relative links of `file` (relative to `root`) that lead to no file or to no heading, each with its document (`/`-separated) and line. */
+export function brokenLinks(root: string, file: string) {
   const absolute = path.join(root, file);
   const text = readFileSync(absolute, 'utf8');
-  const broken: BrokenLink[] = [];
+  const broken: Array<{ file: string; line: number; target: string; why: string }> = [];
   for (const [line, content] of proseLines(text)) {
     for (const m of content.replace(INLINE_CODE, '').matchAll(INLINE_LINK)) {
       const target = m[1] as string;

@@ -3,10 +3,7 @@
  * document leaves open there, its values, and the value of each built-in profile. The schema is the
  * catalogue of open points; this page only lays it out.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
-import { ROOT } from '../../harness/root.ts';
+import { BUILT_IN_PROFILES, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
 /** How to learn a target's profile: `npm run profile` (harness/profile/cli.ts). */
@@ -48,9 +45,6 @@ function shown(value: unknown): string {
 }
 
 export function profilesMarkdown(): string {
-  const profiles = Object.fromEntries(
-    PROFILE_NAMES.map((name) => [name, JSON.parse(readFileSync(path.join(ROOT, 'mock', 'profiles', `${name}.json`), 'utf8')) as Record<string, unknown>]),
-  );
   const lines = [
     '# Behaviour profiles',
     '',
@@ -66,14 +60,14 @@ export function profilesMarkdown(): string {
     '',
     'Built-in profiles:',
     '',
-    ...PROFILE_NAMES.map((n) => `- **${n}**: ${String(profiles[n]?.description ?? '')}`),
+    ...PROFILE_NAMES.map((n) => `- **${n}**: ${BUILT_IN_PROFILES[n].description}`),
     '',
     ...markdownTable(
       ['option', 'what the document leaves open', 'values', ...PROFILE_NAMES],
       PROFILE_GROUPS.flatMap((group) =>
         PROFILE_OPTIONS[group].map((option) => {
           const o = schemaOf(`${group}.${option}`) ?? {};
-          const columns = PROFILE_NAMES.map((name) => shown((profiles[name]?.[group] as Record<string, unknown> | undefined)?.[option]));
+          const columns = PROFILE_NAMES.map((name) => shown((BUILT_IN_PROFILES[name][group] as Record<string, unknown>)[option]));
           return [`\`${group}.${option}\``, tableCell(String(o.description ?? '')), tableCell(values(o)), ...columns];
         }),
       ),

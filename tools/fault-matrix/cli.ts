@@ -9,7 +9,7 @@ import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/inde
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
 import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
-import { buildMatrix, checkCounts, headline, renderReport, renderText, type RunOutcome } from './matrix.ts';
+import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
 import { ROOT } from '../../harness/root.ts';
 import { runPlaywright } from '../run-playwright.ts';
 
@@ -29,15 +29,13 @@ const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
   --help, -h         this text
 
 The matrix goes to the terminal and ${REPORT}; exits 1 when anything failed.`;
-/** Catching tests per fault on the terminal (docs/fault-matrix.md lists all). */
-const TERMINAL_TITLES = 4;
 /** Variables of the caller that must not reach the child: it runs the embedded mock whatever .env says. */
 const INHERITED_NOT = /^(LP_|PLAYWRIGHT_|PW_|TEST_)/;
 
-/** The command line (USAGE); throws a sentence when it is wrong. */
-function parseArgs(args: readonly string[]) {
+async function main(): Promise<number> {
+  const started = Date.now();
   const { values, positionals } = parseCommandLine('test:faults', USAGE, {
-    args: args.filter((arg) => arg !== '--'),
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
     options: { limit: { type: 'string' } },
     strict: true,
     allowPositionals: true,
@@ -51,20 +49,17 @@ function parseArgs(args: readonly string[]) {
     );
   }
   const full = positionals.length === 0;
-  const faults: FaultName[] = full ? [...FAULT_NAMES] : positionals.filter(isFaultName);
-  return { faults, variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile), full, limitMs: limitMinutes * 60_000 };
-}
-
-async function main(): Promise<number> {
-  const started = Date.now();
-  const chosen = parseArgs(process.argv.slice(2));
+  const chosen = {
+    faults: full ? [...FAULT_NAMES] : positionals.filter(isFaultName),
+    variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile),
+  };
   const problems = new Map<FaultName, string>();
   for (const fault of chosen.faults) {
     const problem = specProblem(fault, path.join(ROOT, 'specs'));
     if (problem !== undefined) problems.set(fault, problem);
   }
-  const projects = chosen.full
-    ? undefined
+  const projects = full
+    ? []
     : COLUMNS.flatMap((column) =>
         [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.filter((f) => !problems.has(f)).map(faultProject)].map((p) =>
           inColumn(p, column),
@@ -80,12 +75,12 @@ async function main(): Promise<number> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
   // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
   env.LP_PROPERTY_SEED = '1';
-  const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...(projects ?? []).map((p) => `--project=${p}`)], env, chosen.limitMs);
+  const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...projects.map((p) => `--project=${p}`)], env, limitMinutes * 60_000);
   if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
 
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
   const matrix = buildMatrix(run, { ...chosen, problems });
-  console.log(`\n${renderText(matrix, { maxTitles: TERMINAL_TITLES })}\n`);
+  console.log(`\n${renderReport(matrix, { catchingTests: false })}`);
   const complete = run.status === 'passed' || run.status === 'failed';
   writeFileSync(path.join(ROOT, REPORT), renderReport(matrix));
   console.log(`the whole matrix, every catching test listed: ${REPORT}`);

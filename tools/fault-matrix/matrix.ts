@@ -10,9 +10,10 @@
  * `<rule id> (<level>): …`, never Playwright's bare `Expected: true`: each that does not fails the run.
  */
 import { markdownTable, tableCell } from '../docs/generated.ts';
-import { isRuleId, RULES, type RuleArea, type RuleId, type RuleLevel } from '../../contracts/rules/index.ts';
+import { faultCells } from '../docs/fault-matrix.ts';
+import { isRuleId, RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { type Column, COLUMNS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
+import { type Column, COLUMNS, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 
 /** What the test did: `failed` is failed or timed out, whether expected (a fault project's brokenRule) or not. */
@@ -29,28 +30,20 @@ export interface TestOutcome {
   /** The rules it declares (`rule` annotations), and those of its platform deviations. */
   readonly rules: readonly string[];
   readonly deviations: readonly string[];
-  /** Each error of its run, soft failures included, whatever its status. */
-  readonly failures: readonly FailureSite[];
+  /** Each error of its run, soft failures included, whatever its status; `file` is empty when Playwright gave it no location. */
+  readonly failures: ReadonlyArray<{ readonly file: string; readonly line: number; readonly message: string }>;
 }
 
-/** One error of a test; `file` is empty when Playwright gave it no location. */
-export interface FailureSite {
-  readonly file: string;
-  readonly line: number;
-  readonly message: string;
-}
-
-export interface ProjectOutcome {
-  readonly project: string;
-  readonly tests: readonly TestOutcome[];
-}
+export type FailureSite = TestOutcome['failures'][number];
 
 export interface RunOutcome {
   readonly status: 'passed' | 'failed' | 'timedout' | 'interrupted';
-  readonly projects: readonly ProjectOutcome[];
+  readonly projects: ReadonlyArray<{ readonly project: string; readonly tests: readonly TestOutcome[] }>;
   /** Errors outside any test (a config that did not load, a worker that crashed). */
   readonly errors: readonly string[];
 }
+
+type ProjectOutcome = RunOutcome['projects'][number];
 
 /** `file › describe › title`, how the matrix names a test. */
 const testName = (t: TestOutcome) => `${t.file} › ${t.title}`;
@@ -59,13 +52,6 @@ const stopped = (tests: readonly TestOutcome[]) => {
   const notRun = tests.filter((t) => t.status === 'notRun').length;
   return notRun > 0 ? `the run stopped before ${notRun} of its ${tests.length} tests ran` : undefined;
 };
-
-interface Misreport {
-  readonly project: string;
-  readonly test: string;
-  /** What is wrong with the failure's form, and its first line. */
-  readonly problem: string;
-}
 
 const RULE_HEAD = /^(\S+) \((contract|platform)\): /;
 
@@ -82,8 +68,8 @@ export function formProblem(site: FailureSite): string | undefined {
 
 const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
 
-/** Every failure of a fault project not in the rule's form, in the run's order. */
-function misreports(run: RunOutcome): Misreport[] {
+/** Every failure of a fault project not in the rule's form, in the run's order: the project, the test, what is wrong and its first line. */
+function misreports(run: RunOutcome) {
   return run.projects
     .filter((p) => FAULT_PROJECTS.has(p.project))
     .flatMap((p) =>
@@ -96,55 +82,15 @@ function misreports(run: RunOutcome): Misreport[] {
     );
 }
 
-/** How one column saw a fault. */
-export interface Catch {
-  readonly caught: boolean;
-  /** Sorted test names. */
-  readonly caughtBy: readonly string[];
-  /** Tests that ran against it (not skipped). */
-  readonly ran: number;
-  /** Blind column only: no test that checks the fault's rule ran there. */
-  readonly unseen: boolean;
-  /** Why it counts as uncaught (or unseen), where no test caught it. */
-  readonly why: string | undefined;
-}
+/** How one column saw a fault (the fault rows), and how each legal profile and the sound mock fared (the variant rows). */
+export type Matrix = ReturnType<typeof buildMatrix>;
+export type Catch = ReturnType<typeof catchOf>;
 
-interface FaultRow {
-  readonly fault: FaultName;
-  readonly area: RuleArea;
-  readonly rule: RuleId;
-  readonly level: RuleLevel;
-  readonly breaks: string;
-  readonly columns: Readonly<Record<Column, Catch>>;
-}
-
-interface VariantRow {
-  /** A legal profile (profiles.ts), or undefined for the sound mock (strict). */
-  readonly variant: string | undefined;
-  readonly column: Column;
-  readonly open: string;
-  readonly ran: number;
-  readonly falseAlarms: ReadonlyArray<{ test: string; message: string }>;
-  /** Why the run cannot be trusted (it did not finish), apart from false alarms. */
-  readonly problem: string | undefined;
-}
-
-export interface Matrix {
-  readonly faults: readonly FaultRow[];
-  readonly variants: readonly VariantRow[];
-  readonly errors: readonly string[];
-  readonly misreported: readonly Misreport[];
-}
-
-interface Selection {
-  readonly faults: readonly FaultName[];
-  /** Names of legal profiles. */
-  readonly variants: readonly string[];
-  /** Faults that could not run, with the reason (areas.ts: specProblem). */
-  readonly problems: ReadonlyMap<FaultName, string>;
-}
-
-export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
+/** `variants` are names of legal profiles; `problems` the faults that could not run, with the reason (areas.ts: specProblem). */
+export function buildMatrix(
+  run: RunOutcome,
+  selection: { faults: readonly FaultName[]; variants: readonly string[]; problems: ReadonlyMap<FaultName, string> },
+) {
   const byProject = new Map(run.projects.map((p) => [p.project, p]));
   // What the sound mock of each column did anyway (a failing test by name, a deviation as name#rule) catches nothing.
   const baselines = new Map(
@@ -157,17 +103,15 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
     }),
   );
   return {
-    faults: selection.faults.map((fault) => {
-      const { breaks, rule } = FAULTS[fault];
-      const area = faultArea(fault);
-      const columns = Object.fromEntries(
+    faults: selection.faults.map((fault) => ({
+      fault,
+      columns: Object.fromEntries(
         COLUMNS.map((column) => [
           column,
           catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Set<string>, selection.problems.get(fault)),
         ]),
-      ) as Record<Column, Catch>;
-      return { fault, area, rule, level: RULES[rule].level, breaks, columns };
-    }),
+      ) as Record<Column, Catch>,
+    })),
     variants: COLUMNS.flatMap((column) => [
       ...selection.variants.map((variant) => variantRow(variant, column, byProject.get(inColumn(variantProject(variant), column)))),
       ...(byProject.has(inColumn(SOUND_PROJECT, column)) ? [variantRow(undefined, column, byProject.get(inColumn(SOUND_PROJECT, column)))] : []),
@@ -177,7 +121,11 @@ export function buildMatrix(run: RunOutcome, selection: Selection): Matrix {
   };
 }
 
-function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>, problem: string | undefined): Catch {
+/**
+ * `caughtBy`: sorted test names; `ran`: tests that ran against it (not skipped); `unseen` (blind column
+ * only): no test that checks the fault's rule ran there; `why`: why it counts as uncaught (or unseen).
+ */
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>, problem: string | undefined) {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
   const tests = project?.tests ?? [];
@@ -199,17 +147,18 @@ function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | und
     else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${count} ran)`;
     else why = `all ${count} tests of its area passed`;
   }
-  return { caught, caughtBy, ran: count, unseen, why };
+  return { caught, caughtBy: caughtBy as readonly string[], ran: count, unseen, why };
 }
 
-function variantRow(variant: string | undefined, column: Column, project: ProjectOutcome | undefined): VariantRow {
+/** `variant`: a legal profile (profiles.ts), or undefined for the sound mock; `problem`: why the run cannot be trusted (it did not finish), apart from false alarms. */
+function variantRow(variant: string | undefined, column: Column, project: ProjectOutcome | undefined) {
   const tests = project?.tests ?? [];
   return {
     variant,
     column,
     open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
     ran: ran(tests),
-    falseAlarms: tests.filter((t) => t.status === 'failed').map((t: TestOutcome) => ({ test: testName(t), message: t.message })),
+    falseAlarms: tests.filter((t) => t.status === 'failed').map((t) => ({ test: testName(t), message: t.message })),
     problem: project === undefined ? 'its project did not run' : stopped(tests),
   };
 }
@@ -239,38 +188,18 @@ export function headline(m: Matrix): string {
   return `${COLUMNS.map(inColumnOf).join('; ')} (${runs} run${runs === 1 ? '' : 's'} of the whole suite: legal profiles and the sound mock).`;
 }
 
-/** The matrix for a terminal: a fault's first `maxTitles` catching tests per column, every false alarm with its message. */
-export function renderText(m: Matrix, o: { maxTitles: number }): string {
-  const faultWidth = Math.max(5, ...m.faults.map((f) => f.fault.length));
-  const areaWidth = Math.max(4, ...m.faults.map((f) => f.area.length));
-  const indent = ' '.repeat(faultWidth + areaWidth + 24);
-  const mark = (c: Catch) => (c.caught ? 'yes' : c.unseen ? 'n/a' : 'NO');
-  const lines = [`${'fault'.padEnd(faultWidth)}  ${'area'.padEnd(areaWidth)}  control  blind  tests that caught it`];
-  for (const f of m.faults) {
-    const { control, blind } = f.columns;
-    const head = `${f.fault.padEnd(faultWidth)}  ${f.area.padEnd(areaWidth)}  ${mark(control).padEnd(7)}  ${mark(blind).padEnd(5)}  `;
-    const detail = control.caught ? shortList(control.caughtBy, o.maxTitles) : [`(${control.why})`];
-    if (!blind.caught && !blind.unseen && control.caught) detail.push(`blind: (${blind.why})`);
-    lines.push(`${head}${detail[0] ?? ''}`, ...detail.slice(1).map((line) => `${indent}${line}`));
-  }
-  const variantWidth = Math.max(7, ...m.variants.map((v) => variantLabel(v).length));
-  lines.push('', `${'profile'.padEnd(variantWidth)}  tests  false alarms`);
-  for (const v of m.variants) {
-    const problem = v.problem === undefined ? '' : `  (${v.problem})`;
-    lines.push(`${variantLabel(v).padEnd(variantWidth)}  ${String(v.ran).padStart(5)}  ${v.falseAlarms.length}${problem}`);
-  }
-  const alarms = allAlarms(m);
-  if (alarms.length > 0) lines.push('', 'false alarms:');
-  for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, ...a.message.split('\n').map((line) => `    ${line}`));
-  if (m.errors.length > 0) lines.push('', 'errors of the run:', ...m.errors.map((e) => `- ${e.split('\n')[0]}`));
-  lines.push(...misreportLines(m));
-  return lines.join('\n');
-}
-
-/** reports/faults/fault-matrix.md (never tracked): the whole matrix; tables hold short cells, lists the long titles. */
-export function renderReport(m: Matrix): string {
+/**
+ * The matrix in Markdown: tables hold short cells, lists the long titles. reports/faults/fault-matrix.md
+ * (never tracked) holds it whole; the terminal gets it without the list of every catching test.
+ */
+export function renderReport(m: Matrix, o: { catchingTests: boolean } = { catchingTests: true }): string {
   const cellOf = (c: Catch) =>
     c.caught ? `yes (${c.caughtBy.length} of ${c.ran})` : c.unseen ? `n/a: ${tableCell(c.why ?? '')}` : `**no**: ${tableCell(c.why ?? '')}`;
+  const variantLabel = (v: Matrix['variants'][number]) => `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
+  const alarmCell = (v: Matrix['variants'][number]) => {
+    const alarms = v.falseAlarms.length === 0 ? '0' : `**${v.falseAlarms.length}**`;
+    return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
+  };
   const lines = [
     '# Fault matrix: the last run of `npm run test:faults`',
     '',
@@ -282,54 +211,37 @@ export function renderReport(m: Matrix): string {
     '',
     ...markdownTable(
       ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'with control plane', 'blind'],
-      m.faults.map((f) => [`\`${f.fault}\``, `\`${f.rule}\` (${f.level})`, f.area, tableCell(f.breaks), cellOf(f.columns.control), cellOf(f.columns.blind)]),
+      m.faults.map((f) => [...faultCells(f.fault), cellOf(f.columns.control), cellOf(f.columns.blind)]),
     ),
-    '',
-    '### The tests that caught each fault',
-    '',
-    ...m.faults.flatMap((f) =>
-      COLUMNS.flatMap((column) => {
+  ];
+  if (o.catchingTests) {
+    lines.push('', '### The tests that caught each fault', '');
+    for (const f of m.faults) {
+      for (const column of COLUMNS) {
         const c = f.columns[column];
-        return c.caught
-          ? [`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`)]
-          : [`- \`${f.fault}\` (${column}): not caught (${c.why})`];
-      }),
-    ),
+        if (c.caught) lines.push(`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`));
+        else lines.push(`- \`${f.fault}\` (${column}): not caught (${c.why})`);
+      }
+    }
+  }
+  lines.push(
     '',
     '## Legal profiles',
     '',
     ...markdownTable(
       ['profile', 'column', 'what it does otherwise than strict', 'tests run', 'false alarms'],
-      m.variants.map((v) => [v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``, v.column, tableCell(v.open), String(v.ran), falseAlarmCell(v)]),
+      m.variants.map((v) => [v.variant === undefined ? '(sound mock)' : `\`${v.variant}\``, v.column, tableCell(v.open), String(v.ran), alarmCell(v)]),
     ),
-  ];
-  const alarms = allAlarms(m);
+  );
+  const alarms = m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
   if (alarms.length > 0) {
     lines.push('', '### False alarms', '');
     for (const { v, a } of alarms) lines.push(`- ${variantLabel(v)}: ${a.test}`, '', '  ```text', ...a.message.split('\n').map((l) => `  ${l}`), '  ```', '');
   }
-  lines.push(...misreportLines(m));
+  if (m.errors.length > 0) lines.push('', '### Errors of the run', '', ...m.errors.map((e) => `- ${e.split('\n')[0]}`));
+  if (m.misreported.length > 0) {
+    lines.push('', `### Failures not reported as the rule at the spec's line (${m.misreported.length})`, '');
+    for (const r of m.misreported) lines.push(`- ${r.project}: ${r.test}`, `    ${r.problem}`);
+  }
   return `${lines.join('\n').trimEnd()}\n`;
 }
-
-/** The failures behind faults not in the rule's form, by test (each fails the run). */
-function misreportLines({ misreported }: Matrix): string[] {
-  if (misreported.length === 0) return [];
-  return [
-    '',
-    `failures not reported as the rule at the spec's line (${misreported.length}):`,
-    ...misreported.flatMap((r) => [`- ${r.project}: ${r.test}`, `    ${r.problem}`]),
-  ];
-}
-
-const variantLabel = (v: VariantRow) => `${v.variant ?? '(sound mock)'}${v.column === 'blind' ? ' (blind)' : ''}`;
-
-const allAlarms = (m: Matrix) => m.variants.flatMap((v) => v.falseAlarms.map((a) => ({ v, a })));
-
-/** The count (the tests and their messages are listed under the table). */
-function falseAlarmCell(v: VariantRow): string {
-  const alarms = v.falseAlarms.length === 0 ? '0' : `**${v.falseAlarms.length}**`;
-  return v.problem === undefined ? alarms : `${alarms} (**${tableCell(v.problem)}**)`;
-}
-
-const shortList = (items: readonly string[], max: number) => (items.length <= max ? [...items] : [...items.slice(0, max), `… and ${items.length - max} more`]);

@@ -31,42 +31,35 @@ function valuesOf(group: string, option: string): readonly unknown[] {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const STRICT = BUILT_IN_PROFILES.strict;
 const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((option) => [group, option] as const));
-const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile[group] as Record<string, unknown>)[option];
+type Draft = Record<ProfileGroup, Record<string, unknown>>;
+const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile as unknown as Draft)[group][option];
 
-/** What `profile` sets differently from strict, as `option value` items. */
-function differences(profile: Profile): string[] {
-  return OPTIONS.filter(([g, o]) => !same(valueIn(profile, g, o), valueIn(STRICT, g, o))).map(
-    ([g, o]) => `${g}.${o} ${JSON.stringify(valueIn(profile, g, o))}`,
-  );
-}
+/** Per option, the values it allows that none of `profiles` shows. */
+const unshown = (profiles: readonly Profile[]) =>
+  OPTIONS.map(([group, option]) => ({
+    group,
+    option,
+    values: valuesOf(group, option).filter((v) => !profiles.some((p) => same(valueIn(p, group, option), v))),
+  }));
 
-/** Strict with the options of `set` changed (`fix` then keeps the schema's rules across options), checked complete. */
-function profileOf(name: string, description: string, set: (draft: Record<string, Record<string, unknown>>) => void): Profile {
-  const draft = JSON.parse(JSON.stringify(STRICT)) as Record<string, Record<string, unknown>>;
+/** Strict with the options `set` changes, checked complete. */
+function profileOf(name: string, description: string, set: (draft: Draft) => void): Profile {
+  const draft = JSON.parse(JSON.stringify(STRICT)) as Draft;
   set(draft);
-  Object.assign(draft, { name, description });
-  const checked = checkComplete(draft);
+  const checked = checkComplete({ ...draft, name, description });
   if (!checked.ok) throw new Error(`profile ${name} of the fault matrix is not a valid profile: ${checked.error}`);
   return checked.value;
 }
 
 /** The covering profiles: together with the built-ins, every allowed value of every option. */
 export function coveringProfiles(): Profile[] {
-  const shown = [STRICT, BUILT_IN_PROFILES.platform, BUILT_IN_PROFILES.lenient];
-  const toCover = OPTIONS.map(([group, option]) => ({
-    group,
-    option,
-    values: valuesOf(group, option).filter((v) => !shown.some((p) => same(valueIn(p, group, option), v))),
-  })).filter((o) => o.values.length > 0);
-  const count = Math.max(0, ...toCover.map((o) => o.values.length));
-  return Array.from({ length: count }, (_, k) =>
+  const toCover = unshown([STRICT, BUILT_IN_PROFILES.platform, BUILT_IN_PROFILES.lenient]);
+  return Array.from({ length: Math.max(0, ...toCover.map((o) => o.values.length)) }, (_, k) =>
     profileOf(`cover-${k + 1}`, `Covering profile ${k + 1} of the fault matrix.`, (draft) => {
-      for (const { group, option, values } of toCover) if (k < values.length) (draft[group] as Record<string, unknown>)[option] = values[k];
+      for (const { group, option, values } of toCover) if (k < values.length) draft[group][option] = values[k];
       // The schema's rules across options hold in every generated profile.
-      const pagination = draft.pagination as Record<string, unknown>;
-      if (pagination.nextLink === 'cursor-only') pagination.nextWithoutQuery = 'accept';
-      const query = draft.query as { limitDefault: number; limitMax: number };
-      if (query.limitDefault > query.limitMax) query.limitDefault = query.limitMax;
+      if (draft.pagination.nextLink === 'cursor-only') draft.pagination.nextWithoutQuery = 'accept';
+      draft.query.limitDefault = Math.min(draft.query.limitDefault as number, draft.query.limitMax as number);
     }),
   );
 }
@@ -78,11 +71,12 @@ export function coveringProfiles(): Profile[] {
 export function combinedProfiles(): Profile[] {
   // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown
   // parameters, serves a filtered query whole. Only platform.filters may say so.
-  const ignoring = profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
-    Object.assign(draft.filters as object, { dateFilters: 'none' });
-    Object.assign(draft.query as object, { unknownParameter: 'ignore' });
-  });
-  return [ignoring];
+  return [
+    profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
+      draft.filters.dateFilters = 'none';
+      draft.query.unknownParameter = 'ignore';
+    }),
+  ];
 }
 
 /** Every profile of the matrix but strict (the sound mock runs it): name, what it shows that strict does not, the profile. */
@@ -93,7 +87,9 @@ export const MATRIX_PROFILES: ReadonlyArray<{ name: string; open: string; profil
   ...combinedProfiles(),
 ].map((profile) => ({
   name: profile.name,
-  open: differences(profile).join(', '),
+  open: OPTIONS.filter(([g, o]) => !same(valueIn(profile, g, o), valueIn(STRICT, g, o)))
+    .map(([g, o]) => `${g}.${o} ${JSON.stringify(valueIn(profile, g, o))}`)
+    .join(', '),
   profile,
 }));
 
@@ -103,10 +99,7 @@ export function isMatrixProfile(name: string): boolean {
 
 /** Values of options no profile of the matrix shows: none, when the lists are right. */
 export function uncoveredValues(): string[] {
-  const profiles = [STRICT, ...MATRIX_PROFILES.map((p) => p.profile)];
-  return OPTIONS.flatMap(([group, option]) =>
-    valuesOf(group, option)
-      .filter((value) => !profiles.some((p) => same(valueIn(p, group, option), value)))
-      .map((value) => `${group}.${option} ${JSON.stringify(value)}`),
+  return unshown([STRICT, ...MATRIX_PROFILES.map((p) => p.profile)]).flatMap(({ group, option, values }) =>
+    values.map((value) => `${group}.${option} ${JSON.stringify(value)}`),
   );
 }

@@ -9,7 +9,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { Redactor } from '../../harness/client/redact.ts';
-import type { FailureSite, ProjectOutcome, RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
+import type { RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
@@ -56,7 +56,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects: ProjectOutcome[] = [...this.#projects].map(([project, tests]) => ({
+    const projects = [...this.#projects].map(([project, tests]) => ({
       project,
       tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
     }));
@@ -87,13 +87,12 @@ export default class FaultMatrixReporter implements Reporter {
       ].filter((rule) => rule !== ''),
       // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
       // ended skipped ("not checked"), and must be located at a spec line like any other.
-      failures: (result?.errors ?? []).map((e) => this.#site(e)),
+      failures: (result?.errors ?? []).map((e) => ({
+        file: e.location ? this.#relative(e.location.file) : '',
+        line: e.location?.line ?? 0,
+        message: this.#message([e]).slice(0, MESSAGE_LIMIT),
+      })),
     };
-  }
-
-  #site(error: TestError): FailureSite {
-    const file = error.location ? this.#relative(error.location.file) : '';
-    return { file, line: error.location?.line ?? 0, message: this.#message([error]).slice(0, MESSAGE_LIMIT) };
   }
 
   #relative(file: string): string {
