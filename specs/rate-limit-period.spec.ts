@@ -12,7 +12,6 @@
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { type RateLimitHeaders, RESET_RESOLUTION_MS } from '../contracts/rate-limit.ts';
-import { latestResetMs } from '../contracts/rate-limit-window.ts';
 import { sentence } from '../contracts/rules/exchange.ts';
 import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import type { ApiClient } from '../harness/client/api.ts';
@@ -104,7 +103,7 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
     const period = answer.headers.period;
     await clock.reach(
-      latestResetMs(await clock.now(), answer.headers.periodSeconds * 1000) + RESET_RESOLUTION_MS + clock.slackMs,
+      (await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs,
       `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
     );
     answer = await listOne(client);

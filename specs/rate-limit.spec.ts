@@ -10,7 +10,6 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
-import { latestResetMs } from '../contracts/rate-limit-window.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { RateClient, requireLastRequest, requireRefusal, resetPassedMs, spendBudget } from '../harness/rate/spend-budget.ts';
 import { rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
@@ -159,7 +158,7 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   let known = 1;
   if (probe.remaining < configured.requests - 1) {
     known = 0;
-    const freshMs = Math.max(resetPassedMs(probe), latestResetMs(probeSentMs, configured.periodSeconds * 1000) + RESET_RESOLUTION_MS) + clock.slackMs;
+    const freshMs = Math.max(resetPassedMs(probe), probeSentMs + configured.periodSeconds * 1000 + RESET_RESOLUTION_MS) + clock.slackMs;
     await clock.reach(freshMs, 'a fresh window (the probe found this one part spent)');
   }
   // A token request in the fresh window (the token renewed after the clock moved) may count too.

@@ -36,7 +36,7 @@ import {
   retryAllowedAtMs,
   retryDelayMs,
 } from '../rate-limit.ts';
-import { latestResetMs, stillCounts } from '../rate-limit-window.ts';
+import { stillCounts } from '../rate-limit-window.ts';
 import type { Broken, Exchange, Judgement, JudgeContext } from './exchange.ts';
 import { isServed } from './exchange.ts';
 import { AREA_IDS } from './areas.ts';
@@ -187,7 +187,7 @@ function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { he
   // The Reset's window is judged on served pages: the answers the document's table is surely about.
   if (clock !== undefined && servedResource) {
     const slack = clock.slackMs + resetResolutionMs(headers);
-    if (headers.resetMs < clock.nowMs - slack || headers.resetMs > latestResetMs(clock.nowMs, headers.periodSeconds * 1000) + slack) {
+    if (headers.resetMs < clock.nowMs - slack || headers.resetMs > clock.nowMs + headers.periodSeconds * 1000 + slack) {
       const expected = `X-Rate-Limit-Reset within one period (${headers.period}) of the target's time ${iso(clock.nowMs)} (±${slack} ms)`;
       return { headers, rule: 'rate.headers', broken: { expected, got: exchange.header('x-rate-limit-reset') ?? '' } };
     }
