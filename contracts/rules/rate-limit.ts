@@ -247,7 +247,7 @@ function judgeRetryAfter(
 
 /** Whether a request sent at `sentMs` is owed an answer by the block before it: it honoured a Retry-After, nothing sent meanwhile. */
 function honours(block: Block | undefined, sentMs: number): block is Block {
-  return block !== undefined && block.promised && !block.disturbed && sentMs >= block.namedMs;
+  return block !== undefined && block.retryAfter !== undefined && !block.disturbed && sentMs >= block.namedMs;
 }
 
 /** Requests of the client between two responses, neither included. */
@@ -389,8 +389,6 @@ interface Sent {
 interface Last {
   readonly headers: RateLimitHeaders;
   readonly sentMs: number;
-  /** Index in `history` of its exchange. */
-  readonly at: number;
 }
 
 interface Block {
@@ -398,9 +396,8 @@ interface Block {
   readonly retryAtMs: number;
   /** The latest instant Retry-After can name (an HTTP-date's with the clock slack): a request sent from then on is owed an answer. */
   readonly namedMs: number;
-  /** Retry-After was read; without it the wait was only a backoff, and a refusal after it proves nothing. */
-  readonly promised: boolean;
-  readonly retryAfter: string;
+  /** Retry-After as sent; undefined where it was not read: the wait was only a backoff, and a refusal after it proves nothing. */
+  readonly retryAfter: string | undefined;
   readonly refusedAtMs: number;
   /** A request was sent before namedMs: it may have extended the block. */
   disturbed: boolean;
@@ -419,14 +416,14 @@ export class RateObserver implements Observer {
   /** What it made of the latest exchange. */
   seen: RateSeen = { fresh: false, checked: [] };
   private readonly expected: ExpectedRate | undefined;
-  private readonly dateHeaders: boolean;
   private readonly slackMs: number;
-  private readonly shared: boolean;
   /** Bounds of (target clock - caller clock), ms. */
   private offsetLow: number;
   private offsetHigh: number;
   private history: Sent[] = [];
-  /** Requests before this instant may be unknown to the observer; undefined: none are. */
+  /** Requests since the last answer with headers. */
+  private since: { counted: number; uncertain: number } = { counted: 0, uncertain: 0 };
+  /** Requests before this instant may be unknown to the observer; undefined: none are; infinite until the first exchange. */
   private unknownBeforeMs: number | undefined;
   /** Requests before this instant no longer count (a window opened after them). */
   private forgottenBeforeMs = Number.NEGATIVE_INFINITY;
@@ -435,13 +432,10 @@ export class RateObserver implements Observer {
   private block: Block | undefined;
   private measure: { readonly promised: number; remaining: number; served: number } | undefined;
   private across: string | undefined;
-  private first = true;
 
-  constructor(options: RateObserverOptions = {}) {
+  constructor(private readonly options: RateObserverOptions = {}) {
     this.expected = options.expected;
-    this.dateHeaders = options.dateHeaders ?? false;
     this.slackMs = options.clockSlackMs ?? TARGET_CLOCK_SLACK_MS;
-    this.shared = options.shared ?? false;
     this.offsetLow = -this.slackMs;
     this.offsetHigh = this.slackMs;
     this.unknownBeforeMs = options.idleBefore ? undefined : Number.POSITIVE_INFINITY;
@@ -472,13 +466,14 @@ export class RateObserver implements Observer {
     const served = isServed(exchange);
     const refused = status === 429;
     const request = `${exchange.request.method} ${exchange.request.url}`;
-    this.note(sentMs);
+    if (this.unknownBeforeMs === Number.POSITIVE_INFINITY) this.unknownBeforeMs = sentMs;
+    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
     if (exchange.origin === 'auth') {
       this.push({ sentMs, receivedMs, counted: false });
       this.seen = { fresh: false, checked: [] };
       return [];
     }
-    if (this.dateHeaders) this.narrowClock(exchange.header('date'), sentMs, receivedMs);
+    if (this.options.dateHeaders) this.narrowClock(exchange.header('date'), sentMs, receivedMs);
     const slackMs = Math.max(-this.offsetLow, this.offsetHigh);
     const breaches: Breach[] = [];
     const checked = new Set<RuleId>();
@@ -492,7 +487,7 @@ export class RateObserver implements Observer {
     if (read.broken !== undefined && read.rule !== undefined) add({ rule: read.rule, ...read.broken });
     const headers = read.headers;
     const last = this.last;
-    const between = this.between(last);
+    const between = this.since;
     // A step across a new token or another client's requests, or onto the users endpoint, judges per-client counting.
     const crossed = this.across;
     const across = crossed ?? (exchange.list === 'users' ? 'GET /api/v2/users' : undefined);
@@ -502,7 +497,7 @@ export class RateObserver implements Observer {
     if (last !== undefined && headers !== undefined && (served || refused)) {
       // Across what the caller names, before the reset the answer before announced nothing comes back, whatever the kind of window.
       const returned = resetMayHaveCome ? 'reset' : crossed !== undefined ? 0 : this.forgotten(last, receivedMs);
-      const unseen = this.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
+      const unseen = this.options.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
       const step = judgeRemainingStep(last.headers, headers, served, { ...between, uncertain: between.uncertain + unseen }, returned, across);
       if (step.judged) checked.add(across === undefined ? 'rate.remaining' : 'rate.per-client').add('rate.429');
       add(step.breach);
@@ -525,7 +520,7 @@ export class RateObserver implements Observer {
       if (block === undefined && headers !== undefined && headers.remaining > 0)
         add({ rule: 'rate.429', expected: 'no 429 while budget remained', got: `a 429 whose own X-Rate-Limit-Remaining says ${headers.remaining}` });
       const resetMs = headers?.resetMs ?? (last !== undefined && !resetMayHaveCome ? last.headers.resetMs : undefined);
-      const date = this.dateHeaders ? exchange.header('date') : undefined;
+      const date = this.options.dateHeaders ? exchange.header('date') : undefined;
       const { breaches: retryBreaches, retry } = judgeRetryAfter(
         exchange,
         sentMs,
@@ -548,8 +543,7 @@ export class RateObserver implements Observer {
         retryAtMs: retry.ok ? retryAllowedAtMs(retry.value) : receivedMs + retryDelayMs(attempt, undefined, () => 0.5),
         // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
         namedMs: retry.ok ? retry.value.latestMs + (/^\s*\d+\s*$/.test(retry.value.value) ? 0 : slackMs) : Number.POSITIVE_INFINITY,
-        promised: retry.ok,
-        retryAfter: retry.ok ? retry.value.value : '',
+        retryAfter: retry.ok ? retry.value.value : undefined,
         refusedAtMs: receivedMs,
         disturbed: false,
         attempt,
@@ -580,38 +574,22 @@ export class RateObserver implements Observer {
     }
     this.track(served, fresh, headers, between);
     this.push({ sentMs, receivedMs, counted: served });
-    if (headers !== undefined) this.last = { headers, sentMs, at: this.history.length - 1 };
+    if (headers !== undefined) {
+      this.last = { headers, sentMs };
+      this.since = { counted: 0, uncertain: 0 };
+    }
     for (const breach of breaches) checked.add(breach.rule);
     this.seen = { ...seen, ...(headers === undefined ? {} : { headers }), fresh, checked: [...checked] };
     return breaches.map(({ rule, expected, got }) => ({ rule, level: RATE_LIMIT_RULES[rule].level, expected, got, request, atMs: receivedMs }));
   }
 
-  private note(sentMs: number): void {
-    if (this.first) {
-      this.first = false;
-      if (this.unknownBeforeMs !== undefined) this.unknownBeforeMs = sentMs;
-    }
-    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
-  }
-
   private push(sent: Sent): void {
     this.history.push(sent);
+    if (sent.counted) this.since.counted++;
+    else this.since.uncertain++;
     if (this.history.length <= MAX_HISTORY) return;
     const dropped = this.history.splice(0, this.history.length - MAX_HISTORY);
-    const newest = dropped[dropped.length - 1];
-    if (newest !== undefined) this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, newest.receivedMs);
-    this.last = this.last && this.last.at >= dropped.length ? { ...this.last, at: this.last.at - dropped.length } : undefined;
-  }
-
-  /** Requests between the last response with headers and now. */
-  private between(last: Last | undefined): Between {
-    let counted = 0;
-    let uncertain = 0;
-    for (let i = last === undefined ? this.history.length : last.at + 1; i < this.history.length; i++) {
-      if (this.history[i]?.counted) counted++;
-      else uncertain++;
-    }
-    return { counted, uncertain };
+    this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, dropped[dropped.length - 1]?.receivedMs ?? 0);
   }
 
   /**
@@ -631,7 +609,7 @@ export class RateObserver implements Observer {
   private isFresh(headers: RateLimitHeaders, sentMs: number): boolean {
     if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
     // Requests of others with the key (or token requests the caller does not show) may have counted unseen.
-    if (this.shared) return false;
+    if (this.options.shared) return false;
     const periodMs = headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && sentMs < this.unknownBeforeMs + periodMs) return false;
     return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
