@@ -3,24 +3,14 @@
  * and Errors), and their one judge: `RateObserver`, fed one client's exchanges in order. The suite's
  * budget spend, the k6 probe and the profile prober all run it; they only drive the requests and wait.
  *
- * Which answers carry the headers: the document lists them for a limit of "one API client, all
- * endpoints", and says nothing of which responses carry them. The least that reading gives is a served
- * response of a resource endpoint: that is the contract (rate.headers). Its table states what each
- * header holds, so wherever one comes it must hold that (a Remaining of -1 on a 429 is no "number of
- * requests remaining"): the contract too. That the other answers (refusals, logout) carry them is the
- * platform's choice (platform.rate-headers-everywhere). An answer refusing the token (401, 403) names
- * no client whose budget could be counted: neither applies.
+ * The document says what each header holds, not which responses carry them: a served resource
+ * response must (rate.headers), any answer that does must hold what the table says (a Remaining of -1
+ * on a 429 is no "number of requests remaining"); that refusals and logout carry them is the
+ * platform's choice. A refused token (401, 403) names no client whose budget could be counted.
  *
  * Every legal limiter passes: a window from the client's first request, one aligned to the clock, a
- * sliding one (budget comes back request by request), token requests counted or not, a Reset written
- * with 0 to 7 fractional digits, Retry-After as delta-seconds or an HTTP-date. A check that one of them
- * could fail is no check: each judgement below holds for all of them.
- *
- * What the observer knows of time: X-Rate-Limit-Reset is on the target's clock, the exchanges' times
- * on the caller's; `clockSlackMs` bounds the difference, and with `dateHeaders` each response's Date
- * header (when the target made it, to the second) narrows it. Of the past it knows nothing before the
- * first exchange unless `idleBefore` says the client sent nothing for a period; a response whose
- * Remaining + 1 is the expected budget proves as much from then on. Pure and k6-safe.
+ * sliding one, token requests counted or not, a Reset written with 0 to 7 fractional digits,
+ * Retry-After as delta-seconds or an HTTP-date. Pure and k6-safe.
  */
 import type { Rate } from '../duration.ts';
 import type { Result } from '../result.ts';
@@ -136,10 +126,8 @@ export const RATE_LIMIT_RULES = {
   },
 } as const satisfies Record<string, Rule>;
 
-/** The rules the observer judges, read off the registry: those of the rate-limit and 429 areas. */
+/** The rules the observer judges, by area; read off this file, not the registry, which imports it (a bundle may reach this file first). */
 export function rateRuleIds(): readonly RateRuleId[] {
-  // Read off this file's rules, not the registry: the registry imports this file, and a bundle that
-  // reaches this file first would otherwise assemble the registry before these rules exist.
   const ids = Object.keys(RATE_LIMIT_RULES) as RateRuleId[];
   return AREA_IDS.flatMap((area) => ids.filter((id) => RATE_LIMIT_RULES[id].area === area));
 }
@@ -153,10 +141,7 @@ export interface ExpectedRate {
   readonly explicit: boolean;
 }
 
-/**
- * How far a target's clock may be from the client's when nothing narrows it (Date headers, a control
- * plane's clock): X-Rate-Limit-Reset is read on the target's clock, waits run on the client's.
- */
+/** How far a target's clock may be from the client's when nothing narrows it (Date headers, a control plane's clock). */
 export const TARGET_CLOCK_SLACK_MS = 5000;
 
 /** Requests a client sends past the budget it was told before it stops waiting for the 429 that should have come. */
@@ -211,17 +196,16 @@ function judgeRetryAfterOf(exchange: Exchange): Judgement {
 /**
  * THE judge of Retry-After (rate.retry-after, platform.retry-after-reset) on a 429 sent at `sentMs`
  * and received at `receivedMs`: present and readable, naming X-Rate-Limit-Reset `resetMs` within a
- * second and the clock's slack where that is known, and not broken by `block`: a refusal of a request
- * sent once the wait of the 429 before had passed, nothing sent meanwhile.
+ * second and the clock's slack where that is known (`apartMs`: how far it is), and not broken by
+ * `block`: a refusal of a request sent once the wait of the 429 before had passed, nothing sent meanwhile.
  */
 function judgeRetryAfter(
   exchange: Exchange,
   sentMs: number,
   receivedMs: number,
-  reset?: { readonly resetMs: number; readonly slackMs: number },
-  block?: Block,
-  date?: string,
-): { breaches: Breach[]; retry: Result<RetryAfterTime> } {
+  at: { readonly reset?: { readonly resetMs: number; readonly slackMs: number }; readonly block?: Block; readonly date?: string } = {},
+): { breaches: Breach[]; retry: Result<RetryAfterTime>; apartMs?: number } {
+  const { reset, block } = at;
   const breaches: Breach[] = [];
   if (honours(block, sentMs)) {
     breaches.push({
@@ -230,19 +214,18 @@ function judgeRetryAfter(
       got: '429 again',
     });
   }
-  const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, date);
+  const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, at.date);
   if (!retry.ok) breaches.push({ rule: 'rate.retry-after', expected: 'the 429 to carry Retry-After (delta-seconds or an HTTP-date)', got: retry.error });
-  else if (reset !== undefined) {
-    const apartMs = Math.max(0, retry.value.earliestMs - reset.resetMs, reset.resetMs - retry.value.latestMs);
-    if (apartMs > RETRY_AFTER_RESOLUTION_MS + reset.slackMs) {
-      breaches.push({
-        rule: 'platform.retry-after-reset',
-        expected: `Retry-After to name X-Rate-Limit-Reset ${iso(reset.resetMs)} within ${RETRY_AFTER_RESOLUTION_MS + reset.slackMs} ms`,
-        got: `"${retry.value.value}", an instant ${(apartMs / 1000).toFixed(1)} s ${retry.value.latestMs < reset.resetMs ? 'before' : 'after'} it`,
-      });
-    }
+  if (!retry.ok || reset === undefined) return { breaches, retry };
+  const apartMs = Math.max(0, retry.value.earliestMs - reset.resetMs, reset.resetMs - retry.value.latestMs);
+  if (apartMs > RETRY_AFTER_RESOLUTION_MS + reset.slackMs) {
+    breaches.push({
+      rule: 'platform.retry-after-reset',
+      expected: `Retry-After to name X-Rate-Limit-Reset ${iso(reset.resetMs)} within ${RETRY_AFTER_RESOLUTION_MS + reset.slackMs} ms`,
+      got: `"${retry.value.value}", an instant ${(apartMs / 1000).toFixed(1)} s ${retry.value.latestMs < reset.resetMs ? 'before' : 'after'} it`,
+    });
   }
-  return { breaches, retry };
+  return { breaches, retry, apartMs };
 }
 
 /** Whether a request sent at `sentMs` is owed an answer by the block before it: it honoured a Retry-After, nothing sent meanwhile. */
@@ -351,14 +334,11 @@ export interface RateObserverOptions {
   readonly expected?: ExpectedRate;
   /** The client sent nothing for at least one period before the first exchange. Default false. */
   readonly idleBefore?: boolean;
-  /** How far the target's clock may be from the exchanges' times. Default TARGET_CLOCK_SLACK_MS; 0 when they are read from the target's clock. */
+  /** How far the target's clock (X-Rate-Limit-Reset's) may be from the exchanges' times. Default TARGET_CLOCK_SLACK_MS; 0 when they are read from the target's clock. */
   readonly clockSlackMs?: number;
-  /** Narrow the clock difference with Date headers. Default false. */
+  /** Narrow the clock difference with each response's Date header (when the target made it, to the second). Default false. */
   readonly dateHeaders?: boolean;
-  /**
-   * Others may send with the key meanwhile (the suite's other tests): Remaining may then fall by more
-   * than this client sent, and only a fall too small or a request served past the budget is judged. Default false.
-   */
+  /** Others may send with the key meanwhile: only a fall of Remaining too small or a request served past the budget is judged. Default false. */
   readonly shared?: boolean;
 }
 
@@ -520,23 +500,21 @@ export class RateObserver implements Observer {
       if (block === undefined && headers !== undefined && headers.remaining > 0)
         add({ rule: 'rate.429', expected: 'no 429 while budget remained', got: `a 429 whose own X-Rate-Limit-Remaining says ${headers.remaining}` });
       const resetMs = headers?.resetMs ?? (last !== undefined && !resetMayHaveCome ? last.headers.resetMs : undefined);
-      const date = this.options.dateHeaders ? exchange.header('date') : undefined;
-      const { breaches: retryBreaches, retry } = judgeRetryAfter(
-        exchange,
-        sentMs,
-        receivedMs,
-        resetMs === undefined ? undefined : { resetMs, slackMs },
+      const {
+        breaches: retryBreaches,
+        retry,
+        apartMs,
+      } = judgeRetryAfter(exchange, sentMs, receivedMs, {
+        reset: resetMs === undefined ? undefined : { resetMs, slackMs },
         block,
-        date,
-      );
-      for (const breach of retryBreaches) add(breach);
+        date: this.options.dateHeaders ? exchange.header('date') : undefined,
+      });
+      breaches.push(...retryBreaches);
       if (honours(block, sentMs)) seen.honoured = false;
-      if (retry.ok) {
-        seen.retry = retry.value;
-        if (resetMs !== undefined) {
-          checked.add('platform.retry-after-reset');
-          seen.retryAfterApartSeconds = Math.max(0, retry.value.earliestMs - resetMs, resetMs - retry.value.latestMs) / 1000;
-        }
+      if (retry.ok) seen.retry = retry.value;
+      if (apartMs !== undefined) {
+        checked.add('platform.retry-after-reset');
+        seen.retryAfterApartSeconds = apartMs / 1000;
       }
       const attempt = (block?.attempt ?? 0) + 1;
       this.block = {
