@@ -16,7 +16,7 @@ import { sentence } from '../contracts/rules/exchange.ts';
 import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { describeRequest } from '../harness/client/transport.ts';
-import { RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
+import { firstWithRoom, RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
 
@@ -123,13 +123,8 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   return answer;
 }
 
-/** One content request; a 429 (a window spent by an earlier test) is waited out once, as its Retry-After says. */
+/** One content request; a 429 (a window spent by an earlier test) is waited out as its Retry-After says. */
 async function listOne(client: RateClient): Promise<{ headers: RateLimitHeaders; request: string }> {
-  let response = await client.list();
-  if (response.status === 429) {
-    await client.clock.reach((client.observer.retryAllowedAtMs() ?? 0) + client.clock.slackMs, 'the time Retry-After of a 429 named');
-    response = await client.list();
-  }
-  expect(response).toHaveStatus(200);
+  const response = await firstWithRoom(client, 0);
   return { headers: client.headers(response), request: describeRequest(response.request) };
 }

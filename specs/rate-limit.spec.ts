@@ -25,30 +25,27 @@ const WINDOW_RULES = 'serves its budget, then 429 with a Retry-After, and once t
 // rate.headers too: every answer of the spend is judged, down to Remaining 0 and the 429.
 const WINDOW_CHECKS = ['rate.429', 'rate.retry-after', 'rate.reset', 'rate.headers', 'platform.retry-after-reset'] as const;
 
-test.describe('a client that spends its budget', () => {
-  test(`${WINDOW_RULES} (clock moved)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
-  });
-
-  test(`${WINDOW_RULES} (real time)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    // The budget is spent at the target's pace, then up to a period passes in real time.
-    test.slow();
-    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
-  });
-});
-
 const BACK_AT_RESET = 'has its budget back once X-Rate-Limit-Reset has passed: a request after the reset of the answer that said Remaining 0 is served';
 
-test.describe('a client that spent its budget without a refusal', () => {
-  test(`${BACK_AT_RESET} (clock moved)`, checks(['rate.reset'], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+// Each with the target's clock moved, and in real time: the budget spent at the target's pace, then up to a period waited.
+for (const { clock, needs } of [
+  { clock: 'clock moved', needs: 'control' },
+  { clock: 'real time', needs: 'no-control' },
+] as const) {
+  test.describe('a client that spends its budget', () => {
+    test(`${WINDOW_RULES} (${clock})`, checks([...WINDOW_CHECKS], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
+      test.slow(!targetClock.moved);
+      await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+    });
   });
 
-  test(`${BACK_AT_RESET} (real time)`, checks(['rate.reset'], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    test.slow();
-    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+  test.describe('a client that spent its budget without a refusal', () => {
+    test(`${BACK_AT_RESET} (${clock})`, checks(['rate.reset'], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
+      test.slow(!targetClock.moved);
+      await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+    });
   });
-});
+}
 
 test.describe('the rate limit', () => {
   test(
