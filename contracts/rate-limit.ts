@@ -19,17 +19,12 @@ export interface RateLimitHeaders {
 }
 
 /**
- * How far X-Rate-Limit-Reset may be from the instant it stands for: the document asks for "ISO 8601"
- * without fixing the fractional digits, and a Reset written to the second (the real platform writes
- * 7 digits, a legal target none) is up to one second off the window's end, either way depending on
- * how the target rounds.
+ * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional
+ * digits, and a Reset written to the second is up to one second off the window's end, either way.
  */
 export const RESET_RESOLUTION_MS = 1000;
 
-/**
- * How far this Reset may be from the instant it stands for: a Reset on a whole second may have been
- * written to the second (RESET_RESOLUTION_MS); one with a fraction names its instant to the millisecond.
- */
+/** This Reset's resolution: on a whole second it may have been written to the second; with a fraction, to the millisecond. */
 export function resetResolutionMs(headers: RateLimitHeaders): number {
   return headers.resetMs % 1000 === 0 ? RESET_RESOLUTION_MS : 1;
 }
@@ -105,9 +100,8 @@ export interface RetryAfterTime {
 
 /**
  * Retry-After of a 429 sent at `sentMs` and received at `receivedMs`; an error sentence when missing
- * or unreadable. An HTTP-date is an instant on the target's clock: with the response's `Date` header
- * (when the target made it, to the second) it becomes a wait, as RFC 9110 reads it, so that a target
- * whose clock is behind the client's is not retried early; without one, both clocks are taken as one.
+ * or unreadable. An HTTP-date is on the target's clock: with the response's `Date` header it becomes a
+ * wait, as RFC 9110 reads it; without one, both clocks are taken as one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs: number, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');
@@ -133,9 +127,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): Resul
 
 /**
  * The instant from which the next request may be sent: the latest instant Retry-After can name, plus
- * its resolution. Retry-After is whole seconds, and a target that rounds its wait down names an
- * instant up to a second before its block lifts: a client that waits this much is never refused for
- * the rounding, so a refusal after it is the target's broken promise and not the client's haste.
+ * its resolution (a target that rounds its wait down names an instant up to a second early).
  */
 export function retryAllowedAtMs(time: RetryAfterTime): number {
   return time.latestMs + RETRY_AFTER_RESOLUTION_MS;
