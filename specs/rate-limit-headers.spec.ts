@@ -1,9 +1,6 @@
 /**
- * Document, Limits: rate-limit response headers (X-Rate-Limit-Limit a period like `1m`,
- * X-Rate-Limit-Remaining the requests remaining, X-Rate-Limit-Reset a UTC ISO 8601 time) and the
- * rate per API client, judged by the rate rules' observer (contracts/rules/rate-limit.ts). The arithmetic tests are @quota: they
- * run alone (project contract-serial), since another worker spending the same client's budget would
- * change the count under them.
+ * Document, Limits: the rate-limit response headers and the rate per API client, judged by the rate
+ * rules' observer. The arithmetic tests are @quota: alone, so that no other worker spends the budget.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';

@@ -1,13 +1,9 @@
 /**
- * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period" and X-Rate-Limit-Reset "when the
- * limit resets"; judged together by judgeWindowPeriod (contracts/rules/rate-limit.ts). A custom rate
- * is legal and the headers "reflect the limit in force", so the period is never compared with a
- * guess: only with what the target's own resets show. Two windows are each opened by their first
- * request (Remaining + 1 is the budget of the rate in force: LP_RATE, or the mock's), the second once
- * the first's reset has passed; the second must then reset at least one period after the first.
- * Without LP_RATE the document's default rate is the working rate, until the target's first answer
- * contradicts it: then the budget a window opened after an idle period shows. The test says which it
- * used (its `working rate` annotation). @quota: it counts the budget, alone, in the serial project.
+ * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period", X-Rate-Limit-Reset "when the limit
+ * resets" (judgeWindowPeriod). A custom rate is legal, so the period is compared only with what the
+ * target's own resets show: of two windows each opened by its first request, the second opened once
+ * the first's reset has passed, the second resets at least one period after the first. Without
+ * LP_RATE the default rate is assumed until the target contradicts it (the `working rate` annotation).
  */
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';

@@ -1,12 +1,8 @@
 /**
  * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and
- * Errors (429 with Retry-After). Every test spends a client's whole budget: @quota, so they run alone
- * in the serial project, start from a restored budget where a control plane exists and run against a
- * real service only with LP_QUOTA=1. The window's end is reached by moving the target's clock; on a
- * target without a control plane its real-time twin waits instead, at most one window of the
- * target's rate each (about a minute at 200/1m; two where a sliding window gave budget back as fast as
- * it was spent and the spend is tried once more), within LP_QUOTA=1 alone. Retry-After is read on
- * every 429 (the api client judges each one) and honoured: nothing is sent before it has passed.
+ * Errors (429 with Retry-After). Every test spends a client's whole budget (@quota: alone, in the
+ * serial project). A window's end is reached by moving the target's clock, or without a control plane
+ * waited for in real time: a window of the target's rate, two where a sliding window gave budget back.
  */
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';

@@ -1,7 +1,6 @@
 /**
  * The target's clock for the rate-limit specs: moved through the control plane where there is one and
- * waited for in real time where there is none, so that one spec body serves both. The `targetClock`
- * fixture (specs/fixtures/rate.ts) builds one of the two below for each test.
+ * waited for in real time where there is none, so that one spec body serves both.
  */
 import type { TestInfo } from '@playwright/test';
 import type { ControlClient } from '../client/control.ts';
