@@ -366,11 +366,6 @@ interface Sent {
   readonly counted: boolean;
 }
 
-interface Last {
-  readonly headers: RateLimitHeaders;
-  readonly sentMs: number;
-}
-
 interface Block {
   /** When the client may send again: the instant named plus Retry-After's resolution (retryAllowedAtMs), or a backoff. */
   readonly retryAtMs: number;
@@ -395,7 +390,6 @@ const MAX_HISTORY = 5000;
 export class RateObserver implements Observer {
   /** What it made of the latest exchange. */
   seen: RateSeen = { fresh: false, checked: [] };
-  private readonly expected: ExpectedRate | undefined;
   private readonly slackMs: number;
   /** Bounds of (target clock - caller clock), ms. */
   private offsetLow: number;
@@ -407,14 +401,14 @@ export class RateObserver implements Observer {
   private unknownBeforeMs: number | undefined;
   /** Requests before this instant no longer count (a window opened after them). */
   private forgottenBeforeMs = Number.NEGATIVE_INFINITY;
-  private last: Last | undefined;
+  /** The last answer with headers, and when its request was sent. */
+  private last: { readonly headers: RateLimitHeaders; readonly sentMs: number } | undefined;
   private opened: RateLimitHeaders | undefined;
   private block: Block | undefined;
   private measure: { readonly promised: number; remaining: number; served: number } | undefined;
   private across: string | undefined;
 
   constructor(private readonly options: RateObserverOptions = {}) {
-    this.expected = options.expected;
     this.slackMs = options.clockSlackMs ?? TARGET_CLOCK_SLACK_MS;
     this.offsetLow = -this.slackMs;
     this.offsetHigh = this.slackMs;
@@ -537,9 +531,10 @@ export class RateObserver implements Observer {
     }
 
     const fresh = served && headers !== undefined && this.isFresh(headers, sentMs);
-    if (served && headers !== undefined && this.expected !== undefined) {
-      checked.add(this.expected.explicit ? 'rate.budget' : 'platform.default-rate');
-      add(judgeRateInForce(headers, this.expected, fresh));
+    const { expected } = this.options;
+    if (served && headers !== undefined && expected !== undefined) {
+      checked.add(expected.explicit ? 'rate.budget' : 'platform.default-rate');
+      add(judgeRateInForce(headers, expected, fresh));
     }
     if (fresh && headers !== undefined) {
       if (this.opened !== undefined && sentMs + this.offsetLow >= this.opened.resetMs + resetResolutionMs(this.opened)) {
@@ -575,7 +570,7 @@ export class RateObserver implements Observer {
    * `receivedMs`: those made a period before, counted when the last one was and possibly not any
    * more. Undefined when requests the observer never saw may be among them.
    */
-  private forgotten(last: Last, receivedMs: number): number | undefined {
+  private forgotten(last: NonNullable<RateObserver['last']>, receivedMs: number): number | undefined {
     const periodMs = last.headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && last.sentMs < this.unknownBeforeMs + periodMs) return undefined;
     return this.history.filter(
@@ -585,7 +580,7 @@ export class RateObserver implements Observer {
 
   /** Nothing else of the client counted within a period before this request: by the expected budget, or by what the observer saw. */
   private isFresh(headers: RateLimitHeaders, sentMs: number): boolean {
-    if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
+    if (headers.remaining + 1 === this.options.expected?.rate.requests) return true;
     // Requests of others with the key (or token requests the caller does not show) may have counted unseen.
     if (this.options.shared) return false;
     const periodMs = headers.periodSeconds * 1000;
