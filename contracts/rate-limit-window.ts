@@ -1,15 +1,13 @@
 /**
- * How a rate limiter counts one client's requests, in each kind of window the document leaves open
- * (Limits: "200 requests per minute" per client, nothing on how windows are cut): a fixed window from
- * the client's first request, fixed windows aligned to multiples of the period since the epoch, or a
- * sliding window in which each request counts for one period after it was made. With
- * `extends-block`, each request refused during a block moves the end of the block to one period after
- * it (the document warns that immediate retries can extend it). Also what the headers say of a count:
- * when the limit resets (X-Rate-Limit-Reset) and how long to wait (Retry-After).
+ * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a
+ * fixed window from the client's first request, fixed windows aligned to multiples of the period, or a
+ * sliding window in which each request counts for one period. With `extends-block`, each request
+ * refused during a block moves its end to one period after it (the document warns that immediate
+ * retries can extend it). Also how the headers write a count's reset and Retry-After.
  *
- * The one model of a limiter: the mock counts with it (mock/rate-limit.ts keys it by client and
- * sweeps it), and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts).
- * Time is passed in, never read; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).
+ * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal
+ * targets with it (load/lib/limiter-model.ts). Time is passed in; k6-safe (no Node modules, no `URL`,
+ * no `u`-flag regexes).
  */
 import type { Rate } from './duration.ts';
 
@@ -128,14 +126,11 @@ class SlidingCount implements WindowCount {
   take(rate: Rate, now: number): Counted {
     const periodMs = rate.periodSeconds * 1000;
     this.periodMs = periodMs;
-    if (now < this.blockedUntilMs) {
-      this.blockedUntilMs = now + periodMs;
-      return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
-    }
     const lapsed = this.times.findIndex((t) => stillCounts(t, now, periodMs));
     this.times.splice(0, lapsed < 0 ? this.times.length : lapsed);
-    if (this.times.length >= rate.requests) {
-      if (!this.extendsBlock) return { refused: true, remaining: 0, resetMs: (this.times[0] as number) + periodMs };
+    const blocked = now < this.blockedUntilMs;
+    if (blocked || this.times.length >= rate.requests) {
+      if (!blocked && !this.extendsBlock) return { refused: true, remaining: 0, resetMs: (this.times[0] as number) + periodMs };
       this.blockedUntilMs = now + periodMs;
       return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
     }
