@@ -41,8 +41,6 @@ export interface RateLimit {
   take(who: RatePrincipal): RateOutcome;
 }
 
-export type RateLimitProfile = Profile['rateLimit'];
-
 /** The 429 error of a refused request (the real service's wording, platform docs). */
 export function quotaExceeded(client: Client): ApiError {
   const rate = client.rate ?? { requests: 0, period: '' };
@@ -61,7 +59,7 @@ export class RateLimiter implements RateLimit {
   #lastResetMs = Number.NaN;
   #lastResetText = '';
 
-  constructor(o: { clock: Clock; profile: RateLimitProfile }) {
+  constructor(o: { clock: Clock; profile: Profile['rateLimit'] }) {
     this.#clock = o.clock;
     // Fixed windows end on a whole second where X-Rate-Limit-Reset is written to the second, so that it names the window's end.
     this.#open = () => windowCount(o.profile.window, o.profile.retryDuringBlock, o.profile.resetFractionDigits === 0 ? 1000 : 1);

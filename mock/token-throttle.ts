@@ -1,16 +1,15 @@
 /**
- * Throttling of repeated failed token requests: guessing a client secret, or a refresh
- * token, costs at most `failures` tries per `period` for one client_id. A fixed window opens at a
- * client_id's first failure; once it holds `failures` failures, every token request naming that
- * client_id is refused with 429 and Retry-After until the window ends, right credentials included
- * (otherwise the 200 would confirm a guessed secret). Other client_ids are not affected, and a
- * success clears the client_id's failures.
+ * Throttling of repeated failed token requests: a fixed window opens at a client_id's first failure;
+ * once it holds the rate's failures, every token request naming that client_id gets 429 with
+ * Retry-After until the window ends, right credentials included (a 200 would confirm a guessed
+ * secret). A success clears the client_id's failures.
  *
- * Memory stays bounded: ended windows are swept (at most once per period of virtual time, and
- * whenever the map doubles), and client_ids no key has are capped in number, oldest dropped first,
- * in a map of their own so that a flood of invented ids cannot push a real key's failures out.
+ * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map
+ * doubles), and client_ids no key has are capped, oldest first, in a map of their own so that a flood
+ * of invented ids cannot push a real key's failures out.
  */
 import type { Rate } from '../contracts/duration.ts';
+import { retryAfterSeconds } from '../contracts/rate-limit-window.ts';
 import type { Clock } from './clock.ts';
 import type { Replies, Reply } from './http.ts';
 import type { TokenThrottle } from './token-endpoint.ts';
@@ -47,7 +46,7 @@ export class FailureThrottle implements TokenThrottle {
     if (window === undefined || window.failures < this.#o.rate.requests) return undefined;
     const now = this.#o.clock.now();
     if (now >= window.endMs) return undefined;
-    const seconds = Math.max(1, Math.ceil((window.endMs - now) / 1000));
+    const seconds = retryAfterSeconds(window.endMs, now);
     return this.#o.replies.oauth(
       {
         status: 429,
