@@ -17,7 +17,7 @@ export type WindowKind = 'first-request' | 'clock-aligned' | 'sliding';
 export type DuringBlock = 'ignored' | 'extends-block';
 
 /** One request as the limiter counted it. */
-export interface Counted {
+interface Counted {
   readonly refused: boolean;
   /** Requests left after this one (0 when refused). */
   readonly remaining: number;

@@ -14,7 +14,8 @@ import type { ApiClient } from '../harness/client/api.ts';
 import { describeRequest } from '../harness/client/transport.ts';
 import { firstWithRoom, RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
+import type { TargetClock } from '../harness/rate/target-clock.ts';
+import { rateTest, withOrganizationRate } from './fixtures/rate.ts';
 
 /** Resets waited for before a request opens a window: a sliding window forgets the requests before it one reset at a time. */
 const OPENING_TRIES = 4;
