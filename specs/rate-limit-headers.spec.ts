@@ -4,11 +4,10 @@
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { type ExpectedRate, TARGET_CLOCK_SLACK_MS } from '../contracts/rules/rate-limit.ts';
+import type { ExpectedRate } from '../contracts/rules/rate-limit.ts';
 import type { ResourceEndpointId } from '../harness/client/api.ts';
 import { RateClient, firstWithRoom } from '../harness/rate/spend-budget.ts';
-import type { TargetClock } from '../harness/rate/target-clock.ts';
-import { checks, expect, test } from './fixtures/index.ts';
+import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
 
 /** Requests in the Remaining arithmetic test. */
@@ -23,35 +22,26 @@ const DIRECTIONS = [
   { spender: 'provider', watcher: 'organization' },
 ] as const;
 
-/** The target's clock as far as a test without a `targetClock` reads it: no waits. */
-const readClock = (now: () => Promise<number>): TargetClock => ({
-  moved: false,
-  slackMs: TARGET_CLOCK_SLACK_MS,
-  maxWaitMs: 0,
-  now,
-  reach: async () => undefined,
-});
-
-test.describe('every resource response', () => {
-  test(
+rateTest.describe('every resource response', () => {
+  rateTest(
     'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
     checks('rate.budget', 'platform.default-rate'),
-    async ({ api, target, targetNow, verdict }) => {
-      test.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
+    async ({ api, target, targetClock, verdict }) => {
+      rateTest.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
       // Not the first of its window, as far as this test knows: Remaining may only be lower.
       const expected: ExpectedRate = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
-      const client = new RateClient(api, readClock(targetNow), verdict, { expected });
+      const client = new RateClient(api, targetClock, verdict, { expected });
       expect(await client.list()).toHaveStatus(200);
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },
   );
 
   for (const endpoint of RESOURCE_ENDPOINTS) {
-    test(
+    rateTest(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
-      async ({ api, targetNow, verdict }) => {
-        const client = new RateClient(api, readClock(targetNow), verdict);
+      async ({ api, targetClock, verdict }) => {
+        const client = new RateClient(api, targetClock, verdict);
         expect(await client.list(endpoint.id as ResourceEndpointId & ('listContent' | 'listUsers'))).toHaveStatus(200);
         verdict.checked('rate.headers');
       },
