@@ -5,8 +5,7 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import type { ExpectedRate } from '../contracts/rules/rate-limit.ts';
-import type { ResourceEndpointId } from '../harness/client/api.ts';
-import { RateClient, firstWithRoom } from '../harness/rate/spend-budget.ts';
+import { RateClient, firstWithRoom, type SpendEndpoint } from '../harness/rate/spend-budget.ts';
 import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
 
@@ -42,7 +41,7 @@ rateTest.describe('every resource response', () => {
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
       async ({ api, targetClock, verdict }) => {
         const client = new RateClient(api, targetClock, verdict);
-        expect(await client.list(endpoint.id as ResourceEndpointId & ('listContent' | 'listUsers'))).toHaveStatus(200);
+        expect(await client.list(endpoint.id as SpendEndpoint)).toHaveStatus(200);
         verdict.checked('rate.headers');
       },
     );

@@ -25,28 +25,16 @@ const LONG_RATE = '30/12h';
 
 const TITLE = 'X-Rate-Limit-Limit is the period of the windows: a window opened after a reset resets no sooner than one period later';
 
-rateTest(TITLE, checks(['rate.period'], { needs: ['quota'] }), async ({ api, target, targetClock, verdict }) => {
-  await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
-});
-
-// The run users make sets no LP_RATE: the same check, reading the budget as such a run does, wherever the rate is known too.
-rateTest(
-  `${TITLE} (read as a run without LP_RATE reads it)`,
-  checks(['rate.period'], { needs: ['quota', 'rate-known'] }),
-  async ({ api, targetClock, verdict }) => {
-    await twoWindows(api, targetClock, workingBudget(undefined), verdict);
-  },
-);
-
-const longRateTest = withOrganizationRate(LONG_RATE);
-
-longRateTest(
-  `${TITLE} (a custom rate of ${LONG_RATE})`,
-  checks(['rate.period'], { needs: ['quota', 'rate-known', 'control'] }),
-  async ({ api, target, targetClock, verdict }) => {
-    await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
-  },
-);
+// Also as a run users make reads it, without LP_RATE, wherever the rate is known; and a long custom window where the clock moves.
+for (const [it, suffix, needs, told] of [
+  [rateTest, '', [], true],
+  [rateTest, ' (read as a run without LP_RATE reads it)', ['rate-known'], false],
+  [withOrganizationRate(LONG_RATE), ` (a custom rate of ${LONG_RATE})`, ['rate-known', 'control'], true],
+] as const) {
+  it(`${TITLE}${suffix}`, checks(['rate.period'], { needs: ['quota', ...needs] }), async ({ api, target, targetClock, verdict }) => {
+    await twoWindows(api, targetClock, workingBudget(told ? target.rate : undefined), verdict);
+  });
+}
 
 /** The budget a window opened by one request shows (Remaining + 1), and whether it is the default's, taken for want of a known rate. */
 interface WorkingBudget {

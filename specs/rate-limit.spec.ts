@@ -6,7 +6,7 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
-import { checks, expect, type Verdict } from './fixtures/index.ts';
+import { checks, expect } from './fixtures/index.ts';
 import { RateClient, requireLastRequest, requireRefusal, resetPassedMs, spendBudget } from '../harness/rate/spend-budget.ts';
 import { rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
 
@@ -29,16 +29,32 @@ for (const { clock, needs } of [
   { clock: 'real time', needs: 'no-control' },
 ] as const) {
   test.describe('a client that spends its budget', () => {
+    // One window to the first request after its 429's Retry-After, with one token; nothing is sent
+    // before Retry-After has passed: the document warns that immediate retries can extend the limiting.
     test(`${WINDOW_RULES} (${clock})`, checks([...WINDOW_CHECKS], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
       test.slow(!targetClock.moved);
-      await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+      const client = new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED);
+      // Without a readable Retry-After (the observer found it) nothing names a time to wait for.
+      const retryAfter = requireRefusal(await spendBudget(client)) && client.observer.seen.retry?.value;
+      if (!retryAfter) return;
+      await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
+        await targetClock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
+        await client.list();
+      });
+      verdict.checked(...WINDOW_CHECKS);
     });
   });
 
   test.describe('a client that spent its budget without a refusal', () => {
+    // Spent to its last request, never past it: no 429 starts a block a limiter may extend, so only a
+    // reset that did not come can refuse the request after it.
     test(`${BACK_AT_RESET} (${clock})`, checks(['rate.reset'], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
       test.slow(!targetClock.moved);
-      await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+      const client = new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED);
+      const last = requireLastRequest(await spendBudget(client, 'listContent', false));
+      await targetClock.reach(resetPassedMs(last) + targetClock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
+      await client.list();
+      verdict.checked('rate.reset');
     });
   });
 }
@@ -136,12 +152,10 @@ customRateTest.describe('a custom rate', () => {
 });
 
 /**
- * One window of a key whose rate is `configured`, spent to its first 429 from a known start. The
- * budget shows only at a window's first request, and requests before it may have spent some: tests
- * before, or the token request itself where the target counts token requests ("all endpoints"). One
- * request makes sure the token is there; then no request of the client is less than a period old,
- * whatever the kind of window, before the budget is counted. `known`: requests of the client certainly
- * counted in the window before the spend's first; `tokenRequests`: those sent meanwhile, which may count too.
+ * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one
+ * request makes sure the token is there, then (unless it found a fresh window) no request of the client
+ * is less than a period old. `known`: requests certainly counted in the window before the spend's
+ * first; `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
  */
 async function countOneWindow(client: RateClient, tokens: { readonly sent: number }, configured: Rate) {
   const { clock } = client;
@@ -161,32 +175,4 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
   if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
   return { spent, known, tokenRequests: tokens.sent - tokenRequestsBefore };
-}
-
-/**
- * One window, from its first request to the first request after its 429's Retry-After, with one
- * token throughout. Nothing is sent between the 429 and the time Retry-After names: the document
- * warns that immediate retries can extend the limiting. The observer judges every answer.
- */
-async function spendOneWindow(client: RateClient, verdict: Verdict): Promise<void> {
-  if (!requireRefusal(await spendBudget(client))) return;
-  // A 429 without a readable Retry-After broke rate.retry-after (the observer said so): nothing names a time to wait for.
-  const retryAfter = client.observer.seen.retry?.value;
-  if (retryAfter === undefined) return;
-  await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
-    await client.clock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
-    await client.list();
-  });
-  verdict.checked(...WINDOW_CHECKS);
-}
-
-/**
- * The budget is spent to its last request, never past it: no 429 starts a block that a limiter may
- * extend, so the only thing that can refuse the request after the reset is a reset that did not come.
- */
-async function backAtReset(client: RateClient, verdict: Verdict): Promise<void> {
-  const last = requireLastRequest(await spendBudget(client, 'listContent', false));
-  await client.clock.reach(resetPassedMs(last) + client.clock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
-  await client.list();
-  verdict.checked('rate.reset');
 }
