@@ -39,12 +39,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]00:?00)$
 export function parseIsoUtc(text: string): number {
   // The pattern and a day of the calendar: Date.parse rolls 2026-02-30 over to March.
   if (!ISO_UTC.test(text) || !namesCalendarMoment(text)) return Number.NaN;
-  const dot = text.indexOf('.', 19);
-  if (dot < 0) return Date.parse(text);
-  let end = dot + 1;
-  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-  // Cut the fraction to milliseconds: engines differ on longer fractions.
-  return Date.parse(`${text.slice(0, dot + 1)}${text.slice(dot + 1, Math.min(end, dot + 4)).padEnd(3, '0')}${text.slice(end)}`);
+  // The fraction cut to milliseconds: engines differ on longer fractions.
+  return Date.parse(text.replace(/\.(\d+)/, (_, digits: string) => `.${digits.slice(0, 3).padEnd(3, '0')}`));
 }
 
 /** An IMF-fixdate (RFC 9110), the HTTP-date form of Retry-After and of `Date`: epoch ms, or NaN. */
@@ -63,11 +59,6 @@ export function headerLookup(headers: Readonly<Record<string, string | undefined
   const lower: Record<string, string | undefined> = {};
   for (const key of Object.keys(headers)) lower[key.toLowerCase()] = headers[key];
   return (name) => lower[name.toLowerCase()];
-}
-
-/** Whether a response carries any of the three X-Rate-Limit-* headers. */
-export function hasRateLimitHeaders(get: HeaderLookup): boolean {
-  return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;
 }
 
 /** Parses the three X-Rate-Limit-* headers, saying which one is missing or malformed. */

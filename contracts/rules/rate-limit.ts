@@ -15,7 +15,6 @@
 import type { Rate } from '../duration.ts';
 import type { Result } from '../result.ts';
 import {
-  hasRateLimitHeaders,
   parseHttpDate,
   parseRateLimitHeaders,
   type RateLimitHeaders,
@@ -115,7 +114,8 @@ export const RATE_LIMIT_RULES = {
     section: 'Errors',
     quote: 'The response includes the header `Retry-After`, which says how long to wait before the next request.',
     judged: 'every 429 of the api origin or the token endpoint (Retry-After present and readable)',
-    judge: judgeRetryAfterOf,
+    // Retry-After of any 429 (the token endpoint's too), on its own: present and readable.
+    judge: (exchange: Exchange): Judgement => (exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined),
   },
   'platform.retry-after-reset': {
     level: 'platform',
@@ -164,7 +164,7 @@ function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { he
   const parsed = parseRateLimitHeaders(exchange.header);
   const servedResource = isServed(exchange) && exchange.list !== undefined;
   if (!parsed.ok) {
-    const present = hasRateLimitHeaders(exchange.header);
+    const present = ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset'].some((name) => exchange.header(name) !== undefined);
     const expected = present ? 'the X-Rate-Limit headers, where present, well formed' : `the three X-Rate-Limit headers on the ${exchange.status}`;
     return { rule: present || servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere', broken: { expected, got: parsed.error } };
   }
@@ -186,11 +186,6 @@ function headersJudge(rule: 'rate.headers' | 'platform.rate-headers-everywhere')
     const read = readRateHeaders(exchange, context.clock);
     return read.rule === rule ? (read.broken ?? null) : undefined;
   };
-}
-
-/** Retry-After of any 429 (the token endpoint's too), on its own: present and readable. */
-function judgeRetryAfterOf(exchange: Exchange): Judgement {
-  return exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined;
 }
 
 /**

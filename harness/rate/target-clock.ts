@@ -41,8 +41,7 @@ export function controlledClock(control: ControlClient): TargetClock {
  * The clock of a target without one: ours, waited for in real time, at most `maxWaitMs` a wait
  * (longer ones skip the test with a sentence), each wait added to the test's timeout.
  */
-export function realTimeClock(testInfo: TestInfo, options: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
-  const { maxWaitMs, slackMs } = options;
+export function realTimeClock(testInfo: TestInfo, { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
   return {
     moved: false,
     slackMs,
