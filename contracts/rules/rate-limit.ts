@@ -155,9 +155,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * THE judge of the headers of one answer (rate.headers, platform.rate-headers-everywhere): present on
- * a served resource response and well formed wherever present, with a Reset not before the answer
- * and at most one period after it, each within the clock's slack and the Reset's resolution; present
- * on any other answer of the api origin but a refused token's (undefined for those: not judged).
+ * a served resource response, well formed wherever present, with a Reset within one period of the
+ * answer; present on any other answer of the api origin but a refused token's.
  */
 function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RateRuleId; broken?: Broken } {
   if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return {};
@@ -239,11 +238,9 @@ interface Between {
 /**
  * THE judge of X-Rate-Limit-Remaining from one response to the next (rate.remaining, and rate.429 for
  * a request served once the budget was spent): within a window it falls by one per counted request.
- * `returned` is the budget that may have come back between the two: `'reset'` when the reset `before`
- * announced may have come (then nothing is judged), a count of requests a sliding window may have
- * forgotten meanwhile, or undefined when nobody knows (then a Reset that moved forward may give back).
- * `across` says what the step crosses that must not renew or spend the budget (a new token, another
- * client's requests, another endpoint): a broken step is then a breach of per-client counting.
+ * `returned`: the budget that may have come back between the two (`'reset'`: not judged; undefined:
+ * unknown). `across`: what the step crosses that must not renew or spend the budget (a new token,
+ * another client's requests): a broken step then breaks per-client counting.
  */
 function judgeRemainingStep(
   before: RateLimitHeaders,
@@ -289,10 +286,8 @@ function judgeReset(last: RateLimitHeaders, between: Between, resetCame: boolean
 }
 
 /**
- * THE judge of the period (rate.period): `opened` and `next` each opened a window (Remaining + 1 is the
- * budget), `next` sent once `opened`'s Reset had passed. Whatever the kind of window, the new one then
- * resets at least one period after the old one did. Both resets are on the target's clock; each may
- * be rounded to the second.
+ * THE judge of the period (rate.period): `opened` and `next` each opened a window, `next` sent once
+ * `opened`'s Reset had passed: in any kind of window the new one resets at least one period later.
  */
 export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): Breach | undefined {
   const apartMs = next.resetMs - opened.resetMs;
@@ -560,11 +555,7 @@ export class RateObserver implements Observer {
     this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, dropped[dropped.length - 1]?.receivedMs ?? 0);
   }
 
-  /**
-   * Requests a sliding window may have forgotten between the last response and one received at
-   * `receivedMs`: those made a period before, counted when the last one was and possibly not any
-   * more. Undefined when requests the observer never saw may be among them.
-   */
+  /** Requests a sliding window may have forgotten since the last response; undefined where requests it never saw may be among them. */
   private forgotten(last: NonNullable<RateObserver['last']>, receivedMs: number): number | undefined {
     const periodMs = last.headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && last.sentMs < this.unknownBeforeMs + periodMs) return undefined;
@@ -584,9 +575,8 @@ export class RateObserver implements Observer {
   }
 
   /**
-   * The window measured from its first request, for the budget reported at its first 429: while
-   * Remaining falls request by request, the budget being spent is the same one; a Remaining that does
-   * not fall or a request that may have counted unseen ends the measurement without a result.
+   * The window measured from its first request, for the budget reported at its first 429; a Remaining
+   * that does not fall or a request that may have counted unseen ends the measurement.
    */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
     if (fresh && headers !== undefined) {

@@ -15,8 +15,7 @@ export interface TargetClock {
   now(): Promise<number>;
   /**
    * Returns once `now()` is at least `ms`: moves the target's clock, or sleeps, growing the test's
-   * timeout by as much. In real time a wait longer than `maxWaitMs` is not made: the test ends
-   * skipped, saying what it waited for (`what`, e.g. `the reset of the 429`) and how long that was.
+   * timeout by as much; a wait longer than `maxWaitMs` skips the test, saying `what` it waited for.
    */
   reach(ms: number, what?: string): Promise<void>;
   /** The longest wait `reach` makes in real time (throttle.ts, rateWaitBoundMs); unbounded when the clock is moved. */
@@ -37,10 +36,7 @@ export function controlledClock(control: ControlClient): TargetClock {
   };
 }
 
-/**
- * The clock of a target without one: ours, waited for in real time, at most `maxWaitMs` a wait
- * (longer ones skip the test with a sentence), each wait added to the test's timeout.
- */
+/** The clock of a target without one: ours, waited for in real time. */
 export function realTimeClock(testInfo: TestInfo, { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
   return {
     moved: false,
