@@ -31,27 +31,24 @@ interface Window {
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean };
 
 export class FailureThrottle implements TokenThrottle {
-  readonly #o: ThrottleParts;
   readonly #known = new Map<string, Window>();
   readonly #unknown = new Map<string, Window>();
   #sweepAt = SWEEP_FLOOR;
   #nextSweepMs = 0;
 
-  constructor(o: ThrottleParts) {
-    this.#o = o;
-  }
+  constructor(private readonly o: ThrottleParts) {}
 
   admit(clientId: string): Reply | undefined {
     const window = this.#map(clientId).get(clientId);
-    if (window === undefined || window.failures < this.#o.rate.requests) return undefined;
-    const now = this.#o.clock.now();
+    if (window === undefined || window.failures < this.o.rate.requests) return undefined;
+    const now = this.o.clock.now();
     if (now >= window.endMs) return undefined;
     const seconds = retryAfterSeconds(window.endMs, now);
-    return this.#o.replies.oauth(
+    return this.o.replies.oauth(
       {
         status: 429,
         error: 'invalid_request',
-        description: `Too many failed token requests for this client_id (${this.#o.rate.requests} per ${this.#o.rate.period}); retry after ${seconds} s.`,
+        description: `Too many failed token requests for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
       },
       ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
     );
@@ -63,11 +60,11 @@ export class FailureThrottle implements TokenThrottle {
       map.delete(clientId);
       return;
     }
-    const now = this.#o.clock.now();
+    const now = this.o.clock.now();
     let window = map.get(clientId);
     if (window === undefined || now >= window.endMs) {
       if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
-      window = { endMs: now + this.#o.rate.periodSeconds * 1000, failures: 0 };
+      window = { endMs: now + this.o.rate.periodSeconds * 1000, failures: 0 };
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
       map.delete(clientId);
       map.set(clientId, window);
@@ -92,12 +89,12 @@ export class FailureThrottle implements TokenThrottle {
   }
 
   #map(clientId: string): Map<string, Window> {
-    return this.#o.isKnown(clientId) ? this.#known : this.#unknown;
+    return this.o.isKnown(clientId) ? this.#known : this.#unknown;
   }
 
   #sweep(now: number): void {
     for (const map of [this.#known, this.#unknown]) for (const [id, w] of map) if (now >= w.endMs) map.delete(id);
     this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.size);
-    this.#nextSweepMs = now + this.#o.rate.periodSeconds * 1000;
+    this.#nextSweepMs = now + this.o.rate.periodSeconds * 1000;
   }
 }
