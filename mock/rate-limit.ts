@@ -1,10 +1,8 @@
 /**
- * Rate limiting per API client (document, Limits and Errors). Every counted response carries
- * X-Rate-Limit-Limit (the period as written, `1m`), X-Rate-Limit-Remaining (after counting this
- * request) and X-Rate-Limit-Reset (ISO 8601 UTC); past the budget, 429 with Retry-After. The document
- * leaves open how windows are cut and how the reset and Retry-After are written: the profile chooses
- * (rateLimit.window, retryAfter, resetFractionDigits, retryDuringBlock): contracts/rate-limit-window.ts
- * counts and says when the limit resets; here a count is kept per client, on the mock's clock.
+ * Rate limiting per API client (document, Limits and Errors): every counted response carries the
+ * three X-Rate-Limit-* headers; past the budget, 429 with Retry-After. How windows are cut and how the
+ * reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts
+ * counts, and here a count is kept per client, on the mock's clock.
  *
  * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of
  * virtual time, never on a request that finds its own count.

@@ -4,7 +4,6 @@
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import type { ExpectedRate } from '../contracts/rules/rate-limit.ts';
 import { RateClient, firstWithRoom, type SpendEndpoint } from '../harness/rate/spend-budget.ts';
 import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
@@ -28,7 +27,7 @@ rateTest.describe('every resource response', () => {
     async ({ api, target, targetClock, verdict }) => {
       rateTest.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
       // Not the first of its window, as far as this test knows: Remaining may only be lower.
-      const expected: ExpectedRate = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
+      const expected = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
       const client = new RateClient(api, targetClock, verdict, { expected });
       expect(await client.list()).toHaveStatus(200);
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
