@@ -36,23 +36,19 @@ for (const [it, suffix, needs, told] of [
   });
 }
 
-/** The budget a window opened by one request shows (Remaining + 1), and whether it is the default's, taken for want of a known rate. */
-interface WorkingBudget {
-  requests: number;
-  readonly assumed: boolean;
-  /** What the budget was read from, for the test's `working rate` annotation. */
-  source: string;
-}
-
 /**
- * The known rate's budget (LP_RATE, or the mock's); without one the document's default, until the
- * target's answers contradict it (openWindow). Undefined for a key that is not limited (LP_RATE=0).
+ * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the
+ * mock's); without one the document's default, `assumed` until the target's answers contradict it
+ * (openWindow). `source`: what it was read from, for the `working rate` annotation. Undefined for a
+ * key that is not limited (LP_RATE=0).
  */
-function workingBudget(rate: Rate | null | undefined): WorkingBudget | undefined {
+function workingBudget(rate: Rate | null | undefined) {
   if (rate === null) return undefined;
   if (rate !== undefined) return { requests: rate.requests, assumed: false, source: `${rate.requests}/${rate.period}, the rate in force for the key` };
   return { requests: DEFAULT_RATE.requests, assumed: true, source: `${DEFAULT_RATE.requests}/${DEFAULT_RATE.period}, the document's default (no rate told)` };
 }
+
+type WorkingBudget = NonNullable<ReturnType<typeof workingBudget>>;
 
 async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBudget | undefined, verdict: Verdict): Promise<void> {
   rateTest.skip(!budget, 'The key is not rate limited (LP_RATE=0): no window to compare.');

@@ -426,9 +426,8 @@ export class RateObserver implements Observer {
   observe(exchange: Exchange): readonly Finding[] {
     const sentMs = exchange.sentMs ?? exchange.receivedMs ?? 0;
     const receivedMs = exchange.receivedMs ?? sentMs;
-    const { status } = exchange;
     const served = isServed(exchange);
-    const refused = status === 429;
+    const refused = exchange.status === 429;
     const request = `${exchange.request.method} ${exchange.request.url}`;
     if (this.unknownBeforeMs === Number.POSITIVE_INFINITY) this.unknownBeforeMs = sentMs;
     if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
