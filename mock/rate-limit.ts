@@ -59,7 +59,6 @@ export class RateLimiter implements RateLimit {
 
   constructor(o: { clock: Clock; profile: Profile['rateLimit'] }) {
     this.#clock = o.clock;
-    // Fixed windows end on a whole second where X-Rate-Limit-Reset is written to the second, so that it names the window's end.
     this.#open = () => windowCount(o.profile.window, o.profile.retryDuringBlock, o.profile.resetFractionDigits === 0 ? 1000 : 1);
     this.#reset = resetFormat(o.profile.resetFractionDigits);
     this.#retryAfter = retryAfterFormat(o.profile.retryAfter);
