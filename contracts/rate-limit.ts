@@ -1,9 +1,7 @@
 /**
- * Reading the rate-limit promise off a response (document, Limits and Errors): the three
- * X-Rate-Limit-* headers and Retry-After, their names and formats. What they must say, response
- * after response, is judged in rules/rate-limit.ts; when a client may send again after a 429 (document,
- * Errors: "honor `Retry-After`; do not retry at once; use exponential backoff") is said here.
- * Shared by the specs, the harness and the k6 scripts: pure and k6-safe.
+ * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and
+ * when a client may send again after a 429 ("honor `Retry-After`; do not retry at once; use exponential
+ * backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from './result.ts';

@@ -14,12 +14,6 @@ const REQUESTS = 5;
 /** Requests of one key between two of the other key's: more than one, so a shared budget cannot pass for a rounding. */
 const OTHER_CLIENT_REQUESTS = 3;
 
-/** Which key spends and which watches its own budget meanwhile. */
-const DIRECTIONS = [
-  { spender: 'organization', watcher: 'provider' },
-  { spender: 'provider', watcher: 'organization' },
-] as const;
-
 rateTest.describe('every resource response', () => {
   rateTest(
     'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
@@ -72,8 +66,12 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     client.requireJudged('rate.per-client', 'Not checked: the reset the first answer announced may have come between the two requests.');
   });
 
-  // Both ways: a service may count one kind of key against the other's budget and not the reverse.
-  for (const { spender, watcher } of DIRECTIONS) {
+  // Which key spends and which watches its own budget meanwhile, both ways: a service may count one
+  // kind of key against the other's budget and not the reverse.
+  for (const [spender, watcher] of [
+    ['organization', 'provider'],
+    ['provider', 'organization'],
+  ] as const) {
     rateTest(
       `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
       checks(['rate.per-client'], { needs: ['provider'] }),

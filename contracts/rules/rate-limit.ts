@@ -373,9 +373,8 @@ interface Block {
 const MAX_HISTORY = 5000;
 
 /**
- * One client's rate limit judged over the sequence of its exchanges: fed each in the order the target
- * counted them (callers send one request at a time, or say the order of a batch), with the client's
- * token requests too (origin `auth`: they may count). It keeps what the judgement needs of the past.
+ * One client's rate limit judged over its exchanges, fed in the order the target counted them (one
+ * request at a time, or a batch in its order), token requests too (origin `auth`: they may count).
  */
 export class RateObserver implements Observer {
   /** What it made of the latest exchange. */
