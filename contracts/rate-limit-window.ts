@@ -1,15 +1,13 @@
 /**
- * How a rate limiter counts one client's requests, in each kind of window the document leaves open
- * (Limits: "200 requests per minute" per client, nothing on how windows are cut): a fixed window from
- * the client's first request, fixed windows aligned to multiples of the period since the epoch, or a
- * sliding window in which each request counts for one period after it was made. With
- * `extends-block`, each request refused during a block moves the end of the block to one period after
- * it (the document warns that immediate retries can extend it). Also what the headers say of a count:
- * when the limit resets (X-Rate-Limit-Reset) and how long to wait (Retry-After).
+ * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a
+ * fixed window from the client's first request, fixed windows aligned to multiples of the period, or a
+ * sliding window in which each request counts for one period. With `extends-block`, each request
+ * refused during a block moves its end to one period after it (the document warns that immediate
+ * retries can extend it). Also how the headers write a count's reset and Retry-After.
  *
- * The one model of a limiter: the mock counts with it (mock/rate-windows.ts keys it by client and
- * sweeps it), and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts).
- * Time is passed in, never read; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).
+ * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal
+ * targets with it (load/lib/limiter-model.ts). Time is passed in; k6-safe (no Node modules, no `URL`,
+ * no `u`-flag regexes).
  */
 import type { Rate } from './duration.ts';
 
@@ -19,7 +17,7 @@ export type WindowKind = 'first-request' | 'clock-aligned' | 'sliding';
 export type DuringBlock = 'ignored' | 'extends-block';
 
 /** One request as the limiter counted it. */
-export interface Counted {
+interface Counted {
   readonly refused: boolean;
   /** Requests left after this one (0 when refused). */
   readonly remaining: number;
@@ -57,22 +55,9 @@ export function stillCounts(requestMs: number, nowMs: number, periodMs: number):
   return requestMs > nowMs - periodMs;
 }
 
-/**
- * The latest instant a reset named at `nowMs` can stand for, in any kind of window: a window opened
- * now, or a block extended now, ends one period on (a Reset written to the second may add its resolution).
- */
-export function latestResetMs(nowMs: number, periodMs: number): number {
-  return nowMs + periodMs;
-}
-
 /** Whether `ms` is a boundary of clock-aligned windows: where one ends and the next starts. */
 export function isAlignedBoundary(ms: number, periodMs: number): boolean {
   return windowStartMs('clock-aligned', ms, periodMs) === ms;
-}
-
-/** Requests left of `rate` once `counted` have been counted (never below 0). */
-function remainingOf(rate: Rate, counted: number): number {
-  return Math.max(0, rate.requests - counted);
 }
 
 /**
@@ -86,17 +71,14 @@ export function windowCount(kind: WindowKind, duringBlock: DuringBlock, resoluti
 }
 
 class FixedCount implements WindowCount {
-  private readonly kind: Exclude<WindowKind, 'sliding'>;
-  private readonly extendsBlock: boolean;
-  private readonly resolutionMs: number;
   private endMs = Number.NEGATIVE_INFINITY;
   private count = 0;
 
-  constructor(kind: Exclude<WindowKind, 'sliding'>, extendsBlock: boolean, resolutionMs: number) {
-    this.kind = kind;
-    this.extendsBlock = extendsBlock;
-    this.resolutionMs = resolutionMs;
-  }
+  constructor(
+    private readonly kind: Exclude<WindowKind, 'sliding'>,
+    private readonly extendsBlock: boolean,
+    private readonly resolutionMs: number,
+  ) {}
 
   /** Opens a window at `now` when none is open: one way into a window for take and spend. */
   private current(periodMs: number, now: number): void {
@@ -113,7 +95,7 @@ class FixedCount implements WindowCount {
       return { refused: true, remaining: 0, resetMs: this.endMs };
     }
     this.count++;
-    return { refused: false, remaining: remainingOf(rate, this.count), resetMs: this.endMs };
+    return { refused: false, remaining: rate.requests - this.count, resetMs: this.endMs };
   }
 
   spend(rate: Rate, remaining: number, now: number): number {
@@ -138,28 +120,22 @@ class SlidingCount implements WindowCount {
   private blockedUntilMs = 0;
   /** The period of the rate last counted with, for `ended`. */
   private periodMs = 0;
-  private readonly extendsBlock: boolean;
 
-  constructor(extendsBlock: boolean) {
-    this.extendsBlock = extendsBlock;
-  }
+  constructor(private readonly extendsBlock: boolean) {}
 
   take(rate: Rate, now: number): Counted {
     const periodMs = rate.periodSeconds * 1000;
     this.periodMs = periodMs;
-    if (now < this.blockedUntilMs) {
-      this.blockedUntilMs = now + periodMs;
-      return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
-    }
     const lapsed = this.times.findIndex((t) => stillCounts(t, now, periodMs));
     this.times.splice(0, lapsed < 0 ? this.times.length : lapsed);
-    if (this.times.length >= rate.requests) {
-      if (!this.extendsBlock) return { refused: true, remaining: 0, resetMs: (this.times[0] as number) + periodMs };
+    const blocked = now < this.blockedUntilMs;
+    if (blocked || this.times.length >= rate.requests) {
+      if (!blocked && !this.extendsBlock) return { refused: true, remaining: 0, resetMs: (this.times[0] as number) + periodMs };
       this.blockedUntilMs = now + periodMs;
       return { refused: true, remaining: 0, resetMs: this.blockedUntilMs };
     }
     this.times.push(now);
-    return { refused: false, remaining: remainingOf(rate, this.times.length), resetMs: (this.times[0] as number) + periodMs };
+    return { refused: false, remaining: rate.requests - this.times.length, resetMs: (this.times[0] as number) + periodMs };
   }
 
   /** The spent part counts as requests made now: the budget comes back one period from now, all at once. */

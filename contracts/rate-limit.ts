@@ -1,9 +1,7 @@
 /**
- * Reading the rate-limit promise off a response (document, Limits and Errors): the three
- * X-Rate-Limit-* headers and Retry-After, their names and formats. What they must say, response
- * after response, is judged in rules/rate-limit.ts; when a client may send again after a 429 (document,
- * Errors: "honor `Retry-After`; do not retry at once; use exponential backoff") is said here.
- * Shared by the specs, the harness and the k6 scripts: pure and k6-safe.
+ * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and
+ * when a client may send again after a 429 ("honor `Retry-After`; do not retry at once; use exponential
+ * backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from './result.ts';
@@ -19,17 +17,12 @@ export interface RateLimitHeaders {
 }
 
 /**
- * How far X-Rate-Limit-Reset may be from the instant it stands for: the document asks for "ISO 8601"
- * without fixing the fractional digits, and a Reset written to the second (the real platform writes
- * 7 digits, a legal target none) is up to one second off the window's end, either way depending on
- * how the target rounds.
+ * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional
+ * digits, and a Reset written to the second is up to one second off the window's end, either way.
  */
 export const RESET_RESOLUTION_MS = 1000;
 
-/**
- * How far this Reset may be from the instant it stands for: a Reset on a whole second may have been
- * written to the second (RESET_RESOLUTION_MS); one with a fraction names its instant to the millisecond.
- */
+/** This Reset's resolution: on a whole second it may have been written to the second; with a fraction, to the millisecond. */
 export function resetResolutionMs(headers: RateLimitHeaders): number {
   return headers.resetMs % 1000 === 0 ? RESET_RESOLUTION_MS : 1;
 }
@@ -44,12 +37,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]00:?00)$
 export function parseIsoUtc(text: string): number {
   // The pattern and a day of the calendar: Date.parse rolls 2026-02-30 over to March.
   if (!ISO_UTC.test(text) || !namesCalendarMoment(text)) return Number.NaN;
-  const dot = text.indexOf('.', 19);
-  if (dot < 0) return Date.parse(text);
-  let end = dot + 1;
-  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-  // Cut the fraction to milliseconds: engines differ on longer fractions.
-  return Date.parse(`${text.slice(0, dot + 1)}${text.slice(dot + 1, Math.min(end, dot + 4)).padEnd(3, '0')}${text.slice(end)}`);
+  // The fraction cut to milliseconds: engines differ on longer fractions.
+  return Date.parse(text.replace(/\.(\d+)/, (_, digits: string) => `.${digits.slice(0, 3).padEnd(3, '0')}`));
 }
 
 /** An IMF-fixdate (RFC 9110), the HTTP-date form of Retry-After and of `Date`: epoch ms, or NaN. */
@@ -68,11 +57,6 @@ export function headerLookup(headers: Readonly<Record<string, string | undefined
   const lower: Record<string, string | undefined> = {};
   for (const key of Object.keys(headers)) lower[key.toLowerCase()] = headers[key];
   return (name) => lower[name.toLowerCase()];
-}
-
-/** Whether a response carries any of the three X-Rate-Limit-* headers. */
-export function hasRateLimitHeaders(get: HeaderLookup): boolean {
-  return get('x-rate-limit-limit') !== undefined || get('x-rate-limit-remaining') !== undefined || get('x-rate-limit-reset') !== undefined;
 }
 
 /** Parses the three X-Rate-Limit-* headers, saying which one is missing or malformed. */
@@ -105,9 +89,8 @@ export interface RetryAfterTime {
 
 /**
  * Retry-After of a 429 sent at `sentMs` and received at `receivedMs`; an error sentence when missing
- * or unreadable. An HTTP-date is an instant on the target's clock: with the response's `Date` header
- * (when the target made it, to the second) it becomes a wait, as RFC 9110 reads it, so that a target
- * whose clock is behind the client's is not retried early; without one, both clocks are taken as one.
+ * or unreadable. An HTTP-date is on the target's clock: with the response's `Date` header it becomes a
+ * wait, as RFC 9110 reads it; without one, both clocks are taken as one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs: number, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');
@@ -133,9 +116,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): Resul
 
 /**
  * The instant from which the next request may be sent: the latest instant Retry-After can name, plus
- * its resolution. Retry-After is whole seconds, and a target that rounds its wait down names an
- * instant up to a second before its block lifts: a client that waits this much is never refused for
- * the rounding, so a refusal after it is the target's broken promise and not the client's haste.
+ * its resolution (a target that rounds its wait down names an instant up to a second early).
  */
 export function retryAllowedAtMs(time: RetryAfterTime): number {
   return time.latestMs + RETRY_AFTER_RESOLUTION_MS;

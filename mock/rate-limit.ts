@@ -1,18 +1,20 @@
 /**
- * Rate limiting per API client (document, Limits and Errors). Every counted response carries
- * X-Rate-Limit-Limit (the period as written, `1m`), X-Rate-Limit-Remaining (after counting this
- * request) and X-Rate-Limit-Reset (ISO 8601 UTC); past the budget, 429 with Retry-After. The document
- * leaves open how windows are cut and how the reset and Retry-After are written: the profile chooses
- * (rateLimit.window, retryAfter, resetFractionDigits, retryDuringBlock): contracts/rate-limit-window.ts
- * counts and says when the limit resets, mock/rate-windows.ts keeps a count per client.
+ * Rate limiting per API client (document, Limits and Errors): every counted response carries the
+ * three X-Rate-Limit-* headers; past the budget, 429 with Retry-After. How windows are cut and how the
+ * reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts
+ * counts, and here a count is kept per client, on the mock's clock.
+ *
+ * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of
+ * virtual time, never on a request that finds its own count.
  */
-import type { Rate } from '../contracts/duration.ts';
-import { resetFormat, retryAfterFormat } from '../contracts/rate-limit-window.ts';
+import { resetFormat, retryAfterFormat, type WindowCount, windowCount } from '../contracts/rate-limit-window.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
-import { type Budget, budgetOf } from './rate-windows.ts';
+
+const SWEEP_FLOOR = 1024;
+const SWEEP_INTERVAL_MS = 60_000;
 
 export interface RateOutcome {
   /** 429: the request is not served and not counted. */
@@ -37,8 +39,6 @@ export interface RateLimit {
   take(who: RatePrincipal): RateOutcome;
 }
 
-export type RateLimitProfile = Profile['rateLimit'];
-
 /** The 429 error of a refused request (the real service's wording, platform docs). */
 export function quotaExceeded(client: Client): ApiError {
   const rate = client.rate ?? { requests: 0, period: '' };
@@ -47,16 +47,19 @@ export function quotaExceeded(client: Client): ApiError {
 
 export class RateLimiter implements RateLimit {
   readonly #clock: Clock;
-  readonly #budget: Budget;
+  readonly #open: () => WindowCount;
+  readonly #counts = new Map<string, WindowCount>();
+  #sweepAt = SWEEP_FLOOR;
+  #nextSweepMs = 0;
   readonly #reset: (ms: number) => string;
   readonly #retryAfter: (resetMs: number, now: number) => string;
   /** The last reset written, and its text: most responses of a window name the same instant. */
   #lastResetMs = Number.NaN;
   #lastResetText = '';
 
-  constructor(o: { clock: Clock; profile: RateLimitProfile }) {
+  constructor(o: { clock: Clock; profile: Profile['rateLimit'] }) {
     this.#clock = o.clock;
-    this.#budget = budgetOf(o.profile.window, o.profile.retryDuringBlock, o.profile.resetFractionDigits === 0 ? 1000 : 1);
+    this.#open = () => windowCount(o.profile.window, o.profile.retryDuringBlock, o.profile.resetFractionDigits === 0 ? 1000 : 1);
     this.#reset = resetFormat(o.profile.resetFractionDigits);
     this.#retryAfter = retryAfterFormat(o.profile.retryAfter);
   }
@@ -65,18 +68,28 @@ export class RateLimiter implements RateLimit {
     const rate = who.client.rate;
     if (rate === null) return { refused: false, headers: [], remaining: Number.POSITIVE_INFINITY, resetMs: 0 };
     const now = this.#clock.now();
-    const counted = this.#budget.take(who.client.id, rate, now);
-    const headers = this.#headers(rate, counted.remaining, counted.resetMs);
+    const counted = this.#count(who.client.id, now).take(rate, now);
+    if (counted.resetMs !== this.#lastResetMs) {
+      this.#lastResetMs = counted.resetMs;
+      this.#lastResetText = this.#reset(counted.resetMs);
+    }
+    const headers = ['X-Rate-Limit-Limit', rate.period, 'X-Rate-Limit-Remaining', String(counted.remaining), 'X-Rate-Limit-Reset', this.#lastResetText];
     if (counted.refused) headers.push('Retry-After', this.#retryAfter(counted.resetMs, now));
     return { refused: counted.refused, headers, remaining: counted.remaining, resetMs: counted.resetMs };
   }
 
-  #headers(rate: Rate, remaining: number, resetMs: number): string[] {
-    if (resetMs !== this.#lastResetMs) {
-      this.#lastResetMs = resetMs;
-      this.#lastResetText = this.#reset(resetMs);
-    }
-    return ['X-Rate-Limit-Limit', rate.period, 'X-Rate-Limit-Remaining', String(remaining), 'X-Rate-Limit-Reset', this.#lastResetText];
+  /**
+   * The client's count; a new one where it has none or its count ended (an ended count limits no one,
+   * and a fresh one counts the same from here on), after a sweep when one is due.
+   */
+  #count(key: string, now: number): WindowCount {
+    const found = this.#counts.get(key);
+    if (found !== undefined && !found.ended(now)) return found;
+    // Swept first: a new, still empty count would count as ended.
+    if (this.#counts.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
+    const opened = this.#open();
+    this.#counts.set(key, opened);
+    return opened;
   }
 
   /**
@@ -86,19 +99,25 @@ export class RateLimiter implements RateLimit {
   spend(client: Client, remaining: number): number | undefined {
     const rate = client.rate;
     if (rate === null) return undefined;
-    return this.#budget.spend(client.id, rate, Math.min(rate.requests, remaining), this.#clock.now());
+    const now = this.#clock.now();
+    return this.#count(client.id, now).spend(rate, Math.min(rate.requests, remaining), now);
   }
 
-  /** Drops windows that ended; returns how many are left. */
+  /** Drops the counts that ended; returns how many are left. */
   sweep(): number {
-    return this.#budget.sweep(this.#clock.now());
+    const now = this.#clock.now();
+    this.#nextSweepMs = now + SWEEP_INTERVAL_MS;
+    for (const [key, count] of this.#counts) if (count.ended(now)) this.#counts.delete(key);
+    return this.#counts.size;
   }
 
   clear(): void {
-    this.#budget.clear();
+    this.#counts.clear();
+    this.#sweepAt = SWEEP_FLOOR;
+    this.#nextSweepMs = 0;
   }
 
   stats(): { windows: number } {
-    return { windows: this.#budget.size };
+    return { windows: this.#counts.size };
   }
 }

@@ -1,16 +1,15 @@
 /**
- * Throttling of repeated failed token requests: guessing a client secret, or a refresh
- * token, costs at most `failures` tries per `period` for one client_id. A fixed window opens at a
- * client_id's first failure; once it holds `failures` failures, every token request naming that
- * client_id is refused with 429 and Retry-After until the window ends, right credentials included
- * (otherwise the 200 would confirm a guessed secret). Other client_ids are not affected, and a
- * success clears the client_id's failures.
+ * Throttling of repeated failed token requests: a fixed window opens at a client_id's first failure;
+ * once it holds the rate's failures, every token request naming that client_id gets 429 with
+ * Retry-After until the window ends, right credentials included (a 200 would confirm a guessed
+ * secret). A success clears the client_id's failures.
  *
- * Memory stays bounded: ended windows are swept (at most once per period of virtual time, and
- * whenever the map doubles), and client_ids no key has are capped in number, oldest dropped first,
- * in a map of their own so that a flood of invented ids cannot push a real key's failures out.
+ * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map
+ * doubles), and client_ids no key has are capped, oldest first, in a map of their own so that a flood
+ * of invented ids cannot push a real key's failures out.
  */
 import type { Rate } from '../contracts/duration.ts';
+import { retryAfterSeconds } from '../contracts/rate-limit-window.ts';
 import type { Clock } from './clock.ts';
 import type { Replies, Reply } from './http.ts';
 import type { TokenThrottle } from './token-endpoint.ts';
@@ -32,27 +31,24 @@ interface Window {
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean };
 
 export class FailureThrottle implements TokenThrottle {
-  readonly #o: ThrottleParts;
   readonly #known = new Map<string, Window>();
   readonly #unknown = new Map<string, Window>();
   #sweepAt = SWEEP_FLOOR;
   #nextSweepMs = 0;
 
-  constructor(o: ThrottleParts) {
-    this.#o = o;
-  }
+  constructor(private readonly o: ThrottleParts) {}
 
   admit(clientId: string): Reply | undefined {
     const window = this.#map(clientId).get(clientId);
-    if (window === undefined || window.failures < this.#o.rate.requests) return undefined;
-    const now = this.#o.clock.now();
+    if (window === undefined || window.failures < this.o.rate.requests) return undefined;
+    const now = this.o.clock.now();
     if (now >= window.endMs) return undefined;
-    const seconds = Math.max(1, Math.ceil((window.endMs - now) / 1000));
-    return this.#o.replies.oauth(
+    const seconds = retryAfterSeconds(window.endMs, now);
+    return this.o.replies.oauth(
       {
         status: 429,
         error: 'invalid_request',
-        description: `Too many failed token requests for this client_id (${this.#o.rate.requests} per ${this.#o.rate.period}); retry after ${seconds} s.`,
+        description: `Too many failed token requests for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
       },
       ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
     );
@@ -64,11 +60,11 @@ export class FailureThrottle implements TokenThrottle {
       map.delete(clientId);
       return;
     }
-    const now = this.#o.clock.now();
+    const now = this.o.clock.now();
     let window = map.get(clientId);
     if (window === undefined || now >= window.endMs) {
       if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
-      window = { endMs: now + this.#o.rate.periodSeconds * 1000, failures: 0 };
+      window = { endMs: now + this.o.rate.periodSeconds * 1000, failures: 0 };
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
       map.delete(clientId);
       map.set(clientId, window);
@@ -93,12 +89,12 @@ export class FailureThrottle implements TokenThrottle {
   }
 
   #map(clientId: string): Map<string, Window> {
-    return this.#o.isKnown(clientId) ? this.#known : this.#unknown;
+    return this.o.isKnown(clientId) ? this.#known : this.#unknown;
   }
 
   #sweep(now: number): void {
     for (const map of [this.#known, this.#unknown]) for (const [id, w] of map) if (now >= w.endMs) map.delete(id);
     this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.size);
-    this.#nextSweepMs = now + this.#o.rate.periodSeconds * 1000;
+    this.#nextSweepMs = now + this.o.rate.periodSeconds * 1000;
   }
 }

@@ -1,17 +1,11 @@
 /**
- * Document, Limits: rate-limit response headers (X-Rate-Limit-Limit a period like `1m`,
- * X-Rate-Limit-Remaining the requests remaining, X-Rate-Limit-Reset a UTC ISO 8601 time) and the
- * rate per API client, judged by the rate rules' observer (contracts/rules/rate-limit.ts). The arithmetic tests are @quota: they
- * run alone (project contract-serial), since another worker spending the same client's budget would
- * change the count under them.
+ * Document, Limits: the rate-limit response headers and the rate per API client, judged by the rate
+ * rules' observer. The arithmetic tests are @quota: alone, so that no other worker spends the budget.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { type ExpectedRate, TARGET_CLOCK_SLACK_MS } from '../contracts/rules/rate-limit.ts';
-import type { ResourceEndpointId } from '../harness/client/api.ts';
-import { RateClient, firstWithRoom } from '../harness/rate/spend-budget.ts';
-import type { TargetClock } from '../harness/rate/target-clock.ts';
-import { checks, expect, test } from './fixtures/index.ts';
+import { RateClient, firstWithRoom, type SpendEndpoint } from '../harness/rate/spend-budget.ts';
+import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
 
 /** Requests in the Remaining arithmetic test. */
@@ -20,42 +14,27 @@ const REQUESTS = 5;
 /** Requests of one key between two of the other key's: more than one, so a shared budget cannot pass for a rounding. */
 const OTHER_CLIENT_REQUESTS = 3;
 
-/** Which key spends and which watches its own budget meanwhile. */
-const DIRECTIONS = [
-  { spender: 'organization', watcher: 'provider' },
-  { spender: 'provider', watcher: 'organization' },
-] as const;
-
-/** The target's clock as far as a test without a `targetClock` reads it: no waits. */
-const readClock = (now: () => Promise<number>): TargetClock => ({
-  moved: false,
-  slackMs: TARGET_CLOCK_SLACK_MS,
-  maxWaitMs: 0,
-  now,
-  reach: async () => undefined,
-});
-
-test.describe('every resource response', () => {
-  test(
+rateTest.describe('every resource response', () => {
+  rateTest(
     'shows the rate in force: LP_RATE where it is set, else the default 200 per 1m (a platform expectation)',
     checks('rate.budget', 'platform.default-rate'),
-    async ({ api, target, targetNow, verdict }) => {
-      test.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
+    async ({ api, target, targetClock, verdict }) => {
+      rateTest.skip(target.rate === null, 'The key is not rate limited (LP_RATE=0): no rate to compare.');
       // Not the first of its window, as far as this test knows: Remaining may only be lower.
-      const expected: ExpectedRate = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
-      const client = new RateClient(api, readClock(targetNow), verdict, { expected });
+      const expected = { rate: target.rate ?? DEFAULT_RATE, explicit: target.rate !== undefined };
+      const client = new RateClient(api, targetClock, verdict, { expected });
       expect(await client.list()).toHaveStatus(200);
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },
   );
 
   for (const endpoint of RESOURCE_ENDPOINTS) {
-    test(
+    rateTest(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
-      async ({ api, targetNow, verdict }) => {
-        const client = new RateClient(api, readClock(targetNow), verdict);
-        expect(await client.list(endpoint.id as ResourceEndpointId & ('listContent' | 'listUsers'))).toHaveStatus(200);
+      async ({ api, targetClock, verdict }) => {
+        const client = new RateClient(api, targetClock, verdict);
+        expect(await client.list(endpoint.id as SpendEndpoint)).toHaveStatus(200);
         verdict.checked('rate.headers');
       },
     );
@@ -84,15 +63,15 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     client.switchTo(api.as(fresh.accessToken), 'a new token of the same client');
     expect(await client.list()).toHaveStatus(200);
     // Only the end of the first window may start a new one; a window per token must not.
-    rateTest.skip(
-      !client.observer.seen.checked.includes('rate.per-client'),
-      'Not checked: the reset the first answer announced may have come between the two requests.',
-    );
-    verdict.checked('rate.per-client');
+    client.requireJudged('rate.per-client', 'Not checked: the reset the first answer announced may have come between the two requests.');
   });
 
-  // Both ways: a service may count one kind of key against the other's budget and not the reverse.
-  for (const { spender, watcher } of DIRECTIONS) {
+  // Which key spends and which watches its own budget meanwhile, both ways: a service may count one
+  // kind of key against the other's budget and not the reverse.
+  for (const [spender, watcher] of [
+    ['organization', 'provider'],
+    ['provider', 'organization'],
+  ] as const) {
     rateTest(
       `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
       checks(['rate.per-client'], { needs: ['provider'] }),
@@ -107,11 +86,7 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
         // One request of the watching key between its two answers: the other key's requests must not count.
         watching.observer.crossing(`${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client)`);
         expect(await watching.list()).toHaveStatus(200);
-        rateTest.skip(
-          !watching.observer.seen.checked.includes('rate.per-client'),
-          'Not checked: the reset the first answer announced may have come between the two requests.',
-        );
-        verdict.checked('rate.per-client');
+        watching.requireJudged('rate.per-client', 'Not checked: the reset the first answer announced may have come between the two requests.');
       },
     );
   }

@@ -1,25 +1,21 @@
 /**
- * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period" and X-Rate-Limit-Reset "when the
- * limit resets"; judged together by judgeWindowPeriod (contracts/rules/rate-limit.ts). A custom rate
- * is legal and the headers "reflect the limit in force", so the period is never compared with a
- * guess: only with what the target's own resets show. Two windows are each opened by their first
- * request (Remaining + 1 is the budget of the rate in force: LP_RATE, or the mock's), the second once
- * the first's reset has passed; the second must then reset at least one period after the first.
- * Without LP_RATE the document's default rate is the working rate, until the target's first answer
- * contradicts it: then the budget a window opened after an idle period shows. The test says which it
- * used (its `working rate` annotation). @quota: it counts the budget, alone, in the serial project.
+ * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period", X-Rate-Limit-Reset "when the limit
+ * resets" (judgeWindowPeriod). A custom rate is legal, so the period is compared only with what the
+ * target's own resets show: of two windows each opened by its first request, the second opened once
+ * the first's reset has passed, the second resets at least one period after the first. Without
+ * LP_RATE the default rate is assumed until the target contradicts it (the `working rate` annotation).
  */
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { type RateLimitHeaders, RESET_RESOLUTION_MS } from '../contracts/rate-limit.ts';
-import { latestResetMs } from '../contracts/rate-limit-window.ts';
 import { sentence } from '../contracts/rules/exchange.ts';
 import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { describeRequest } from '../harness/client/transport.ts';
-import { RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
+import { firstWithRoom, RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
-import { type TargetClock, rateTest, withOrganizationRate } from './fixtures/rate.ts';
+import type { TargetClock } from '../harness/rate/target-clock.ts';
+import { rateTest, withOrganizationRate } from './fixtures/rate.ts';
 
 /** Resets waited for before a request opens a window: a sliding window forgets the requests before it one reset at a time. */
 const OPENING_TRIES = 4;
@@ -29,46 +25,30 @@ const LONG_RATE = '30/12h';
 
 const TITLE = 'X-Rate-Limit-Limit is the period of the windows: a window opened after a reset resets no sooner than one period later';
 
-rateTest(TITLE, checks(['rate.period'], { needs: ['quota'] }), async ({ api, target, targetClock, verdict }) => {
-  await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
-});
-
-// The run users make sets no LP_RATE: the same check, reading the budget as such a run does, wherever the rate is known too.
-rateTest(
-  `${TITLE} (read as a run without LP_RATE reads it)`,
-  checks(['rate.period'], { needs: ['quota', 'rate-known'] }),
-  async ({ api, targetClock, verdict }) => {
-    await twoWindows(api, targetClock, workingBudget(undefined), verdict);
-  },
-);
-
-const longRateTest = withOrganizationRate(LONG_RATE);
-
-longRateTest(
-  `${TITLE} (a custom rate of ${LONG_RATE})`,
-  checks(['rate.period'], { needs: ['quota', 'rate-known', 'control'] }),
-  async ({ api, target, targetClock, verdict }) => {
-    await twoWindows(api, targetClock, workingBudget(target.rate), verdict);
-  },
-);
-
-/** The budget a window opened by one request shows (Remaining + 1), and whether it is the default's, taken for want of a known rate. */
-interface WorkingBudget {
-  requests: number;
-  readonly assumed: boolean;
-  /** What the budget was read from, for the test's `working rate` annotation. */
-  source: string;
+// Also as a run users make reads it, without LP_RATE, wherever the rate is known; and a long custom window where the clock moves.
+for (const [it, suffix, needs, told] of [
+  [rateTest, '', [], true],
+  [rateTest, ' (read as a run without LP_RATE reads it)', ['rate-known'], false],
+  [withOrganizationRate(LONG_RATE), ` (a custom rate of ${LONG_RATE})`, ['rate-known', 'control'], true],
+] as const) {
+  it(`${TITLE}${suffix}`, checks(['rate.period'], { needs: ['quota', ...needs] }), async ({ api, target, targetClock, verdict }) => {
+    await twoWindows(api, targetClock, workingBudget(told ? target.rate : undefined), verdict);
+  });
 }
 
 /**
- * The known rate's budget (LP_RATE, or the mock's); without one the document's default, until the
- * target's answers contradict it (openWindow). Undefined for a key that is not limited (LP_RATE=0).
+ * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the
+ * mock's); without one the document's default, `assumed` until the target's answers contradict it
+ * (openWindow). `source`: what it was read from, for the `working rate` annotation. Undefined for a
+ * key that is not limited (LP_RATE=0).
  */
-function workingBudget(rate: Rate | null | undefined): WorkingBudget | undefined {
+function workingBudget(rate: Rate | null | undefined) {
   if (rate === null) return undefined;
   if (rate !== undefined) return { requests: rate.requests, assumed: false, source: `${rate.requests}/${rate.period}, the rate in force for the key` };
   return { requests: DEFAULT_RATE.requests, assumed: true, source: `${DEFAULT_RATE.requests}/${DEFAULT_RATE.period}, the document's default (no rate told)` };
 }
+
+type WorkingBudget = NonNullable<ReturnType<typeof workingBudget>>;
 
 async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBudget | undefined, verdict: Verdict): Promise<void> {
   rateTest.skip(!budget, 'The key is not rate limited (LP_RATE=0): no window to compare.');
@@ -104,7 +84,7 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
     const period = answer.headers.period;
     await clock.reach(
-      latestResetMs(await clock.now(), answer.headers.periodSeconds * 1000) + RESET_RESOLUTION_MS + clock.slackMs,
+      (await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs,
       `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
     );
     answer = await listOne(client);
@@ -124,13 +104,8 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   return answer;
 }
 
-/** One content request; a 429 (a window spent by an earlier test) is waited out once, as its Retry-After says. */
+/** One content request; a 429 (a window spent by an earlier test) is waited out as its Retry-After says. */
 async function listOne(client: RateClient): Promise<{ headers: RateLimitHeaders; request: string }> {
-  let response = await client.list();
-  if (response.status === 429) {
-    await client.clock.reach((client.observer.retryAllowedAtMs() ?? 0) + client.clock.slackMs, 'the time Retry-After of a 429 named');
-    response = await client.list();
-  }
-  expect(response).toHaveStatus(200);
+  const response = await firstWithRoom(client, 0);
   return { headers: client.headers(response), request: describeRequest(response.request) };
 }

@@ -1,17 +1,12 @@
 /**
  * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and
- * Errors (429 with Retry-After). Every test spends a client's whole budget: @quota, so they run alone
- * in the serial project, start from a restored budget where a control plane exists and run against a
- * real service only with LP_QUOTA=1. The window's end is reached by moving the target's clock; on a
- * target without a control plane its real-time twin waits instead, at most one window of the
- * target's rate each (about a minute at 200/1m; two where a sliding window gave budget back as fast as
- * it was spent and the spend is tried once more), within LP_QUOTA=1 alone. Retry-After is read on
- * every 429 (the api client judges each one) and honoured: nothing is sent before it has passed.
+ * Errors (429 with Retry-After). Every test spends a client's whole budget (@quota: alone, in the
+ * serial project). A window's end is reached by moving the target's clock, or without a control plane
+ * waited for in real time: a window of the target's rate, two where a sliding window gave budget back.
  */
 import type { Rate } from '../contracts/duration.ts';
 import { RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
-import { latestResetMs } from '../contracts/rate-limit-window.ts';
-import { checks, expect, type Verdict } from './fixtures/index.ts';
+import { checks, expect } from './fixtures/index.ts';
 import { RateClient, requireLastRequest, requireRefusal, resetPassedMs, spendBudget } from '../harness/rate/spend-budget.ts';
 import { rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
 
@@ -26,30 +21,43 @@ const WINDOW_RULES = 'serves its budget, then 429 with a Retry-After, and once t
 // rate.headers too: every answer of the spend is judged, down to Remaining 0 and the 429.
 const WINDOW_CHECKS = ['rate.429', 'rate.retry-after', 'rate.reset', 'rate.headers', 'platform.retry-after-reset'] as const;
 
-test.describe('a client that spends its budget', () => {
-  test(`${WINDOW_RULES} (clock moved)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
-  });
-
-  test(`${WINDOW_RULES} (real time)`, checks([...WINDOW_CHECKS], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    // The budget is spent at the target's pace, then up to a period passes in real time.
-    test.slow();
-    await spendOneWindow(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
-  });
-});
-
 const BACK_AT_RESET = 'has its budget back once X-Rate-Limit-Reset has passed: a request after the reset of the answer that said Remaining 0 is served';
 
-test.describe('a client that spent its budget without a refusal', () => {
-  test(`${BACK_AT_RESET} (clock moved)`, checks(['rate.reset'], { needs: ['quota', 'control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+// Each with the target's clock moved, and in real time: the budget spent at the target's pace, then up to a period waited.
+for (const { clock, needs } of [
+  { clock: 'clock moved', needs: 'control' },
+  { clock: 'real time', needs: 'no-control' },
+] as const) {
+  test.describe('a client that spends its budget', () => {
+    // One window to the first request after its 429's Retry-After, with one token; nothing is sent
+    // before Retry-After has passed: the document warns that immediate retries can extend the limiting.
+    test(`${WINDOW_RULES} (${clock})`, checks([...WINDOW_CHECKS], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
+      test.slow(!targetClock.moved);
+      const client = new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED);
+      // Without a readable Retry-After (the observer found it) nothing names a time to wait for.
+      const retryAfter = requireRefusal(await spendBudget(client)) && client.observer.seen.retry?.value;
+      if (!retryAfter) return;
+      await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
+        await targetClock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
+        await client.list();
+      });
+      verdict.checked(...WINDOW_CHECKS);
+    });
   });
 
-  test(`${BACK_AT_RESET} (real time)`, checks(['rate.reset'], { needs: ['quota', 'no-control'] }), async ({ api, tokens, targetClock, verdict }) => {
-    test.slow();
-    await backAtReset(new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED), verdict);
+  test.describe('a client that spent its budget without a refusal', () => {
+    // Spent to its last request, never past it: no 429 starts a block a limiter may extend, so only a
+    // reset that did not come can refuse the request after it.
+    test(`${BACK_AT_RESET} (${clock})`, checks(['rate.reset'], { needs: ['quota', needs] }), async ({ api, tokens, targetClock, verdict }) => {
+      test.slow(!targetClock.moved);
+      const client = new RateClient(api.as(await tokens.forScopes()), targetClock, verdict, SHARED);
+      const last = requireLastRequest(await spendBudget(client, 'listContent', false));
+      await targetClock.reach(resetPassedMs(last) + targetClock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
+      await client.list();
+      verdict.checked('rate.reset');
+    });
   });
-});
+}
 
 test.describe('the rate limit', () => {
   test(
@@ -144,12 +152,10 @@ customRateTest.describe('a custom rate', () => {
 });
 
 /**
- * One window of a key whose rate is `configured`, spent to its first 429 from a known start. The
- * budget shows only at a window's first request, and requests before it may have spent some: tests
- * before, or the token request itself where the target counts token requests ("all endpoints"). One
- * request makes sure the token is there; then no request of the client is less than a period old,
- * whatever the kind of window, before the budget is counted. `known`: requests of the client certainly
- * counted in the window before the spend's first; `tokenRequests`: those sent meanwhile, which may count too.
+ * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one
+ * request makes sure the token is there, then (unless it found a fresh window) no request of the client
+ * is less than a period old. `known`: requests certainly counted in the window before the spend's
+ * first; `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
  */
 async function countOneWindow(client: RateClient, tokens: { readonly sent: number }, configured: Rate) {
   const { clock } = client;
@@ -159,7 +165,7 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   let known = 1;
   if (probe.remaining < configured.requests - 1) {
     known = 0;
-    const freshMs = Math.max(resetPassedMs(probe), latestResetMs(probeSentMs, configured.periodSeconds * 1000) + RESET_RESOLUTION_MS) + clock.slackMs;
+    const freshMs = Math.max(resetPassedMs(probe), probeSentMs + configured.periodSeconds * 1000 + RESET_RESOLUTION_MS) + clock.slackMs;
     await clock.reach(freshMs, 'a fresh window (the probe found this one part spent)');
   }
   // A token request in the fresh window (the token renewed after the clock moved) may count too.
@@ -169,32 +175,4 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
   if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
   return { spent, known, tokenRequests: tokens.sent - tokenRequestsBefore };
-}
-
-/**
- * One window, from its first request to the first request after its 429's Retry-After, with one
- * token throughout. Nothing is sent between the 429 and the time Retry-After names: the document
- * warns that immediate retries can extend the limiting. The observer judges every answer.
- */
-async function spendOneWindow(client: RateClient, verdict: Verdict): Promise<void> {
-  if (!requireRefusal(await spendBudget(client))) return;
-  // A 429 without a readable Retry-After broke rate.retry-after (the observer said so): nothing names a time to wait for.
-  const retryAfter = client.observer.seen.retry?.value;
-  if (retryAfter === undefined) return;
-  await test.step('a request once Retry-After has passed is served, with the budget back', async () => {
-    await client.clock.reach(client.observer.retryNamedAtMs() ?? 0, `the time Retry-After "${retryAfter}" of the 429 named`);
-    await client.list();
-  });
-  verdict.checked(...WINDOW_CHECKS);
-}
-
-/**
- * The budget is spent to its last request, never past it: no 429 starts a block that a limiter may
- * extend, so the only thing that can refuse the request after the reset is a reset that did not come.
- */
-async function backAtReset(client: RateClient, verdict: Verdict): Promise<void> {
-  const last = requireLastRequest(await spendBudget(client, 'listContent', false));
-  await client.clock.reach(resetPassedMs(last) + client.clock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
-  await client.list();
-  verdict.checked('rate.reset');
 }

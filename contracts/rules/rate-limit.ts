@@ -3,29 +3,18 @@
  * and Errors), and their one judge: `RateObserver`, fed one client's exchanges in order. The suite's
  * budget spend, the k6 probe and the profile prober all run it; they only drive the requests and wait.
  *
- * Which answers carry the headers: the document lists them for a limit of "one API client, all
- * endpoints", and says nothing of which responses carry them. The least that reading gives is a served
- * response of a resource endpoint: that is the contract (rate.headers). Its table states what each
- * header holds, so wherever one comes it must hold that (a Remaining of -1 on a 429 is no "number of
- * requests remaining"): the contract too. That the other answers (refusals, logout) carry them is the
- * platform's choice (platform.rate-headers-everywhere). An answer refusing the token (401, 403) names
- * no client whose budget could be counted: neither applies.
+ * The document says what each header holds, not which responses carry them: a served resource
+ * response must (rate.headers), any answer that does must hold what the table says (a Remaining of -1
+ * on a 429 is no "number of requests remaining"); that refusals and logout carry them is the
+ * platform's choice. A refused token (401, 403) names no client whose budget could be counted.
  *
  * Every legal limiter passes: a window from the client's first request, one aligned to the clock, a
- * sliding one (budget comes back request by request), token requests counted or not, a Reset written
- * with 0 to 7 fractional digits, Retry-After as delta-seconds or an HTTP-date. A check that one of them
- * could fail is no check: each judgement below holds for all of them.
- *
- * What the observer knows of time: X-Rate-Limit-Reset is on the target's clock, the exchanges' times
- * on the caller's; `clockSlackMs` bounds the difference, and with `dateHeaders` each response's Date
- * header (when the target made it, to the second) narrows it. Of the past it knows nothing before the
- * first exchange unless `idleBefore` says the client sent nothing for a period; a response whose
- * Remaining + 1 is the expected budget proves as much from then on. Pure and k6-safe.
+ * sliding one, token requests counted or not, a Reset written with 0 to 7 fractional digits,
+ * Retry-After as delta-seconds or an HTTP-date. Pure and k6-safe.
  */
 import type { Rate } from '../duration.ts';
 import type { Result } from '../result.ts';
 import {
-  hasRateLimitHeaders,
   parseHttpDate,
   parseRateLimitHeaders,
   type RateLimitHeaders,
@@ -36,7 +25,7 @@ import {
   retryAllowedAtMs,
   retryDelayMs,
 } from '../rate-limit.ts';
-import { latestResetMs, stillCounts } from '../rate-limit-window.ts';
+import { stillCounts } from '../rate-limit-window.ts';
 import type { Broken, Exchange, Judgement, JudgeContext } from './exchange.ts';
 import { isServed } from './exchange.ts';
 import { AREA_IDS } from './areas.ts';
@@ -125,7 +114,8 @@ export const RATE_LIMIT_RULES = {
     section: 'Errors',
     quote: 'The response includes the header `Retry-After`, which says how long to wait before the next request.',
     judged: 'every 429 of the api origin or the token endpoint (Retry-After present and readable)',
-    judge: judgeRetryAfterOf,
+    // Retry-After of any 429 (the token endpoint's too), on its own: present and readable.
+    judge: (exchange: Exchange): Judgement => (exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined),
   },
   'platform.retry-after-reset': {
     level: 'platform',
@@ -136,10 +126,8 @@ export const RATE_LIMIT_RULES = {
   },
 } as const satisfies Record<string, Rule>;
 
-/** The rules the observer judges, read off the registry: those of the rate-limit and 429 areas. */
+/** The rules the observer judges, by area; read off this file, not the registry, which imports it (a bundle may reach this file first). */
 export function rateRuleIds(): readonly RateRuleId[] {
-  // Read off this file's rules, not the registry: the registry imports this file, and a bundle that
-  // reaches this file first would otherwise assemble the registry before these rules exist.
   const ids = Object.keys(RATE_LIMIT_RULES) as RateRuleId[];
   return AREA_IDS.flatMap((area) => ids.filter((id) => RATE_LIMIT_RULES[id].area === area));
 }
@@ -153,10 +141,7 @@ export interface ExpectedRate {
   readonly explicit: boolean;
 }
 
-/**
- * How far a target's clock may be from the client's when nothing narrows it (Date headers, a control
- * plane's clock): X-Rate-Limit-Reset is read on the target's clock, waits run on the client's.
- */
+/** How far a target's clock may be from the client's when nothing narrows it (Date headers, a control plane's clock). */
 export const TARGET_CLOCK_SLACK_MS = 5000;
 
 /** Requests a client sends past the budget it was told before it stops waiting for the 429 that should have come. */
@@ -170,16 +155,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * THE judge of the headers of one answer (rate.headers, platform.rate-headers-everywhere): present on
- * a served resource response and well formed wherever present, with a Reset not before the answer
- * and at most one period after it, each within the clock's slack and the Reset's resolution; present
- * on any other answer of the api origin but a refused token's (undefined for those: not judged).
+ * a served resource response, well formed wherever present, with a Reset within one period of the
+ * answer; present on any other answer of the api origin but a refused token's.
  */
 function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { headers?: RateLimitHeaders; rule?: RateRuleId; broken?: Broken } {
   if (exchange.origin !== 'api' || exchange.status === 401 || exchange.status === 403) return {};
   const parsed = parseRateLimitHeaders(exchange.header);
   const servedResource = isServed(exchange) && exchange.list !== undefined;
   if (!parsed.ok) {
-    const present = hasRateLimitHeaders(exchange.header);
+    const present = ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset'].some((name) => exchange.header(name) !== undefined);
     const expected = present ? 'the X-Rate-Limit headers, where present, well formed' : `the three X-Rate-Limit headers on the ${exchange.status}`;
     return { rule: present || servedResource ? 'rate.headers' : 'platform.rate-headers-everywhere', broken: { expected, got: parsed.error } };
   }
@@ -187,7 +171,7 @@ function readRateHeaders(exchange: Exchange, clock: JudgeContext['clock']): { he
   // The Reset's window is judged on served pages: the answers the document's table is surely about.
   if (clock !== undefined && servedResource) {
     const slack = clock.slackMs + resetResolutionMs(headers);
-    if (headers.resetMs < clock.nowMs - slack || headers.resetMs > latestResetMs(clock.nowMs, headers.periodSeconds * 1000) + slack) {
+    if (headers.resetMs < clock.nowMs - slack || headers.resetMs > clock.nowMs + headers.periodSeconds * 1000 + slack) {
       const expected = `X-Rate-Limit-Reset within one period (${headers.period}) of the target's time ${iso(clock.nowMs)} (±${slack} ms)`;
       return { headers, rule: 'rate.headers', broken: { expected, got: exchange.header('x-rate-limit-reset') ?? '' } };
     }
@@ -203,25 +187,19 @@ function headersJudge(rule: 'rate.headers' | 'platform.rate-headers-everywhere')
   };
 }
 
-/** Retry-After of any 429 (the token endpoint's too), on its own: present and readable. */
-function judgeRetryAfterOf(exchange: Exchange): Judgement {
-  return exchange.status === 429 ? (judgeRetryAfter(exchange, 0, 0).breaches[0] ?? null) : undefined;
-}
-
 /**
  * THE judge of Retry-After (rate.retry-after, platform.retry-after-reset) on a 429 sent at `sentMs`
  * and received at `receivedMs`: present and readable, naming X-Rate-Limit-Reset `resetMs` within a
- * second and the clock's slack where that is known, and not broken by `block`: a refusal of a request
- * sent once the wait of the 429 before had passed, nothing sent meanwhile.
+ * second and the clock's slack where that is known (`apartMs`: how far it is), and not broken by
+ * `block`: a refusal of a request sent once the wait of the 429 before had passed, nothing sent meanwhile.
  */
 function judgeRetryAfter(
   exchange: Exchange,
   sentMs: number,
   receivedMs: number,
-  reset?: { readonly resetMs: number; readonly slackMs: number },
-  block?: Block,
-  date?: string,
-): { breaches: Breach[]; retry: Result<RetryAfterTime> } {
+  at: { readonly reset?: { readonly resetMs: number; readonly slackMs: number }; readonly block?: Block; readonly date?: string } = {},
+): { breaches: Breach[]; retry: Result<RetryAfterTime>; apartMs?: number } {
+  const { reset, block } = at;
   const breaches: Breach[] = [];
   if (honours(block, sentMs)) {
     breaches.push({
@@ -230,24 +208,23 @@ function judgeRetryAfter(
       got: '429 again',
     });
   }
-  const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, date);
+  const retry = retryAfterTime(exchange.header('retry-after'), sentMs, receivedMs, at.date);
   if (!retry.ok) breaches.push({ rule: 'rate.retry-after', expected: 'the 429 to carry Retry-After (delta-seconds or an HTTP-date)', got: retry.error });
-  else if (reset !== undefined) {
-    const apartMs = Math.max(0, retry.value.earliestMs - reset.resetMs, reset.resetMs - retry.value.latestMs);
-    if (apartMs > RETRY_AFTER_RESOLUTION_MS + reset.slackMs) {
-      breaches.push({
-        rule: 'platform.retry-after-reset',
-        expected: `Retry-After to name X-Rate-Limit-Reset ${iso(reset.resetMs)} within ${RETRY_AFTER_RESOLUTION_MS + reset.slackMs} ms`,
-        got: `"${retry.value.value}", an instant ${(apartMs / 1000).toFixed(1)} s ${retry.value.latestMs < reset.resetMs ? 'before' : 'after'} it`,
-      });
-    }
+  if (!retry.ok || reset === undefined) return { breaches, retry };
+  const apartMs = Math.max(0, retry.value.earliestMs - reset.resetMs, reset.resetMs - retry.value.latestMs);
+  if (apartMs > RETRY_AFTER_RESOLUTION_MS + reset.slackMs) {
+    breaches.push({
+      rule: 'platform.retry-after-reset',
+      expected: `Retry-After to name X-Rate-Limit-Reset ${iso(reset.resetMs)} within ${RETRY_AFTER_RESOLUTION_MS + reset.slackMs} ms`,
+      got: `"${retry.value.value}", an instant ${(apartMs / 1000).toFixed(1)} s ${retry.value.latestMs < reset.resetMs ? 'before' : 'after'} it`,
+    });
   }
-  return { breaches, retry };
+  return { breaches, retry, apartMs };
 }
 
 /** Whether a request sent at `sentMs` is owed an answer by the block before it: it honoured a Retry-After, nothing sent meanwhile. */
 function honours(block: Block | undefined, sentMs: number): block is Block {
-  return block !== undefined && block.promised && !block.disturbed && sentMs >= block.namedMs;
+  return block !== undefined && block.retryAfter !== undefined && !block.disturbed && sentMs >= block.namedMs;
 }
 
 /** Requests of the client between two responses, neither included. */
@@ -261,11 +238,9 @@ interface Between {
 /**
  * THE judge of X-Rate-Limit-Remaining from one response to the next (rate.remaining, and rate.429 for
  * a request served once the budget was spent): within a window it falls by one per counted request.
- * `returned` is the budget that may have come back between the two: `'reset'` when the reset `before`
- * announced may have come (then nothing is judged), a count of requests a sliding window may have
- * forgotten meanwhile, or undefined when nobody knows (then a Reset that moved forward may give back).
- * `across` says what the step crosses that must not renew or spend the budget (a new token, another
- * client's requests, another endpoint): a broken step is then a breach of per-client counting.
+ * `returned`: the budget that may have come back between the two (`'reset'`: not judged; undefined:
+ * unknown). `across`: what the step crosses that must not renew or spend the budget (a new token,
+ * another client's requests): a broken step then breaks per-client counting.
  */
 function judgeRemainingStep(
   before: RateLimitHeaders,
@@ -311,10 +286,8 @@ function judgeReset(last: RateLimitHeaders, between: Between, resetCame: boolean
 }
 
 /**
- * THE judge of the period (rate.period): `opened` and `next` each opened a window (Remaining + 1 is the
- * budget), `next` sent once `opened`'s Reset had passed. Whatever the kind of window, the new one then
- * resets at least one period after the old one did. Both resets are on the target's clock; each may
- * be rounded to the second.
+ * THE judge of the period (rate.period): `opened` and `next` each opened a window, `next` sent once
+ * `opened`'s Reset had passed: in any kind of window the new one resets at least one period later.
  */
 export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): Breach | undefined {
   const apartMs = next.resetMs - opened.resetMs;
@@ -351,14 +324,11 @@ export interface RateObserverOptions {
   readonly expected?: ExpectedRate;
   /** The client sent nothing for at least one period before the first exchange. Default false. */
   readonly idleBefore?: boolean;
-  /** How far the target's clock may be from the exchanges' times. Default TARGET_CLOCK_SLACK_MS; 0 when they are read from the target's clock. */
+  /** How far the target's clock (X-Rate-Limit-Reset's) may be from the exchanges' times. Default TARGET_CLOCK_SLACK_MS; 0 when they are read from the target's clock. */
   readonly clockSlackMs?: number;
-  /** Narrow the clock difference with Date headers. Default false. */
+  /** Narrow the clock difference with each response's Date header (when the target made it, to the second). Default false. */
   readonly dateHeaders?: boolean;
-  /**
-   * Others may send with the key meanwhile (the suite's other tests): Remaining may then fall by more
-   * than this client sent, and only a fall too small or a request served past the budget is judged. Default false.
-   */
+  /** Others may send with the key meanwhile: only a fall of Remaining too small or a request served past the budget is judged. Default false. */
   readonly shared?: boolean;
 }
 
@@ -386,21 +356,13 @@ interface Sent {
   readonly counted: boolean;
 }
 
-interface Last {
-  readonly headers: RateLimitHeaders;
-  readonly sentMs: number;
-  /** Index in `history` of its exchange. */
-  readonly at: number;
-}
-
 interface Block {
   /** When the client may send again: the instant named plus Retry-After's resolution (retryAllowedAtMs), or a backoff. */
   readonly retryAtMs: number;
   /** The latest instant Retry-After can name (an HTTP-date's with the clock slack): a request sent from then on is owed an answer. */
   readonly namedMs: number;
-  /** Retry-After was read; without it the wait was only a backoff, and a refusal after it proves nothing. */
-  readonly promised: boolean;
-  readonly retryAfter: string;
+  /** Retry-After as sent; undefined where it was not read: the wait was only a backoff, and a refusal after it proves nothing. */
+  readonly retryAfter: string | undefined;
   readonly refusedAtMs: number;
   /** A request was sent before namedMs: it may have extended the block. */
   disturbed: boolean;
@@ -411,37 +373,32 @@ interface Block {
 const MAX_HISTORY = 5000;
 
 /**
- * One client's rate limit judged over the sequence of its exchanges: fed each in the order the target
- * counted them (callers send one request at a time, or say the order of a batch), with the client's
- * token requests too (origin `auth`: they may count). It keeps what the judgement needs of the past.
+ * One client's rate limit judged over its exchanges, fed in the order the target counted them (one
+ * request at a time, or a batch in its order), token requests too (origin `auth`: they may count).
  */
 export class RateObserver implements Observer {
   /** What it made of the latest exchange. */
   seen: RateSeen = { fresh: false, checked: [] };
-  private readonly expected: ExpectedRate | undefined;
-  private readonly dateHeaders: boolean;
   private readonly slackMs: number;
-  private readonly shared: boolean;
   /** Bounds of (target clock - caller clock), ms. */
   private offsetLow: number;
   private offsetHigh: number;
   private history: Sent[] = [];
-  /** Requests before this instant may be unknown to the observer; undefined: none are. */
+  /** Requests since the last answer with headers. */
+  private since: { counted: number; uncertain: number } = { counted: 0, uncertain: 0 };
+  /** Requests before this instant may be unknown to the observer; undefined: none are; infinite until the first exchange. */
   private unknownBeforeMs: number | undefined;
   /** Requests before this instant no longer count (a window opened after them). */
   private forgottenBeforeMs = Number.NEGATIVE_INFINITY;
-  private last: Last | undefined;
+  /** The last answer with headers, and when its request was sent. */
+  private last: { readonly headers: RateLimitHeaders; readonly sentMs: number } | undefined;
   private opened: RateLimitHeaders | undefined;
   private block: Block | undefined;
   private measure: { readonly promised: number; remaining: number; served: number } | undefined;
   private across: string | undefined;
-  private first = true;
 
-  constructor(options: RateObserverOptions = {}) {
-    this.expected = options.expected;
-    this.dateHeaders = options.dateHeaders ?? false;
+  constructor(private readonly options: RateObserverOptions = {}) {
     this.slackMs = options.clockSlackMs ?? TARGET_CLOCK_SLACK_MS;
-    this.shared = options.shared ?? false;
     this.offsetLow = -this.slackMs;
     this.offsetHigh = this.slackMs;
     this.unknownBeforeMs = options.idleBefore ? undefined : Number.POSITIVE_INFINITY;
@@ -468,17 +425,17 @@ export class RateObserver implements Observer {
   observe(exchange: Exchange): readonly Finding[] {
     const sentMs = exchange.sentMs ?? exchange.receivedMs ?? 0;
     const receivedMs = exchange.receivedMs ?? sentMs;
-    const { status } = exchange;
     const served = isServed(exchange);
-    const refused = status === 429;
+    const refused = exchange.status === 429;
     const request = `${exchange.request.method} ${exchange.request.url}`;
-    this.note(sentMs);
+    if (this.unknownBeforeMs === Number.POSITIVE_INFINITY) this.unknownBeforeMs = sentMs;
+    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
     if (exchange.origin === 'auth') {
       this.push({ sentMs, receivedMs, counted: false });
       this.seen = { fresh: false, checked: [] };
       return [];
     }
-    if (this.dateHeaders) this.narrowClock(exchange.header('date'), sentMs, receivedMs);
+    if (this.options.dateHeaders) this.narrowClock(exchange.header('date'), sentMs, receivedMs);
     const slackMs = Math.max(-this.offsetLow, this.offsetHigh);
     const breaches: Breach[] = [];
     const checked = new Set<RuleId>();
@@ -492,7 +449,7 @@ export class RateObserver implements Observer {
     if (read.broken !== undefined && read.rule !== undefined) add({ rule: read.rule, ...read.broken });
     const headers = read.headers;
     const last = this.last;
-    const between = this.between(last);
+    const between = this.since;
     // A step across a new token or another client's requests, or onto the users endpoint, judges per-client counting.
     const crossed = this.across;
     const across = crossed ?? (exchange.list === 'users' ? 'GET /api/v2/users' : undefined);
@@ -502,7 +459,7 @@ export class RateObserver implements Observer {
     if (last !== undefined && headers !== undefined && (served || refused)) {
       // Across what the caller names, before the reset the answer before announced nothing comes back, whatever the kind of window.
       const returned = resetMayHaveCome ? 'reset' : crossed !== undefined ? 0 : this.forgotten(last, receivedMs);
-      const unseen = this.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
+      const unseen = this.options.shared && crossed === undefined ? Number.POSITIVE_INFINITY : 0;
       const step = judgeRemainingStep(last.headers, headers, served, { ...between, uncertain: between.uncertain + unseen }, returned, across);
       if (step.judged) checked.add(across === undefined ? 'rate.remaining' : 'rate.per-client').add('rate.429');
       add(step.breach);
@@ -525,31 +482,28 @@ export class RateObserver implements Observer {
       if (block === undefined && headers !== undefined && headers.remaining > 0)
         add({ rule: 'rate.429', expected: 'no 429 while budget remained', got: `a 429 whose own X-Rate-Limit-Remaining says ${headers.remaining}` });
       const resetMs = headers?.resetMs ?? (last !== undefined && !resetMayHaveCome ? last.headers.resetMs : undefined);
-      const date = this.dateHeaders ? exchange.header('date') : undefined;
-      const { breaches: retryBreaches, retry } = judgeRetryAfter(
-        exchange,
-        sentMs,
-        receivedMs,
-        resetMs === undefined ? undefined : { resetMs, slackMs },
+      const {
+        breaches: retryBreaches,
+        retry,
+        apartMs,
+      } = judgeRetryAfter(exchange, sentMs, receivedMs, {
+        reset: resetMs === undefined ? undefined : { resetMs, slackMs },
         block,
-        date,
-      );
-      for (const breach of retryBreaches) add(breach);
+        date: this.options.dateHeaders ? exchange.header('date') : undefined,
+      });
+      breaches.push(...retryBreaches);
       if (honours(block, sentMs)) seen.honoured = false;
-      if (retry.ok) {
-        seen.retry = retry.value;
-        if (resetMs !== undefined) {
-          checked.add('platform.retry-after-reset');
-          seen.retryAfterApartSeconds = Math.max(0, retry.value.earliestMs - resetMs, resetMs - retry.value.latestMs) / 1000;
-        }
+      if (retry.ok) seen.retry = retry.value;
+      if (apartMs !== undefined) {
+        checked.add('platform.retry-after-reset');
+        seen.retryAfterApartSeconds = apartMs / 1000;
       }
       const attempt = (block?.attempt ?? 0) + 1;
       this.block = {
         retryAtMs: retry.ok ? retryAllowedAtMs(retry.value) : receivedMs + retryDelayMs(attempt, undefined, () => 0.5),
         // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
         namedMs: retry.ok ? retry.value.latestMs + (/^\s*\d+\s*$/.test(retry.value.value) ? 0 : slackMs) : Number.POSITIVE_INFINITY,
-        promised: retry.ok,
-        retryAfter: retry.ok ? retry.value.value : '',
+        retryAfter: retry.ok ? retry.value.value : undefined,
         refusedAtMs: receivedMs,
         disturbed: false,
         attempt,
@@ -565,9 +519,10 @@ export class RateObserver implements Observer {
     }
 
     const fresh = served && headers !== undefined && this.isFresh(headers, sentMs);
-    if (served && headers !== undefined && this.expected !== undefined) {
-      checked.add(this.expected.explicit ? 'rate.budget' : 'platform.default-rate');
-      add(judgeRateInForce(headers, this.expected, fresh));
+    const { expected } = this.options;
+    if (served && headers !== undefined && expected !== undefined) {
+      checked.add(expected.explicit ? 'rate.budget' : 'platform.default-rate');
+      add(judgeRateInForce(headers, expected, fresh));
     }
     if (fresh && headers !== undefined) {
       if (this.opened !== undefined && sentMs + this.offsetLow >= this.opened.resetMs + resetResolutionMs(this.opened)) {
@@ -580,46 +535,26 @@ export class RateObserver implements Observer {
     }
     this.track(served, fresh, headers, between);
     this.push({ sentMs, receivedMs, counted: served });
-    if (headers !== undefined) this.last = { headers, sentMs, at: this.history.length - 1 };
+    if (headers !== undefined) {
+      this.last = { headers, sentMs };
+      this.since = { counted: 0, uncertain: 0 };
+    }
     for (const breach of breaches) checked.add(breach.rule);
     this.seen = { ...seen, ...(headers === undefined ? {} : { headers }), fresh, checked: [...checked] };
     return breaches.map(({ rule, expected, got }) => ({ rule, level: RATE_LIMIT_RULES[rule].level, expected, got, request, atMs: receivedMs }));
   }
 
-  private note(sentMs: number): void {
-    if (this.first) {
-      this.first = false;
-      if (this.unknownBeforeMs !== undefined) this.unknownBeforeMs = sentMs;
-    }
-    if (this.block !== undefined && sentMs < this.block.namedMs) this.block.disturbed = true;
-  }
-
   private push(sent: Sent): void {
     this.history.push(sent);
+    if (sent.counted) this.since.counted++;
+    else this.since.uncertain++;
     if (this.history.length <= MAX_HISTORY) return;
     const dropped = this.history.splice(0, this.history.length - MAX_HISTORY);
-    const newest = dropped[dropped.length - 1];
-    if (newest !== undefined) this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, newest.receivedMs);
-    this.last = this.last && this.last.at >= dropped.length ? { ...this.last, at: this.last.at - dropped.length } : undefined;
+    this.unknownBeforeMs = Math.max(this.unknownBeforeMs ?? Number.NEGATIVE_INFINITY, dropped[dropped.length - 1]?.receivedMs ?? 0);
   }
 
-  /** Requests between the last response with headers and now. */
-  private between(last: Last | undefined): Between {
-    let counted = 0;
-    let uncertain = 0;
-    for (let i = last === undefined ? this.history.length : last.at + 1; i < this.history.length; i++) {
-      if (this.history[i]?.counted) counted++;
-      else uncertain++;
-    }
-    return { counted, uncertain };
-  }
-
-  /**
-   * Requests a sliding window may have forgotten between the last response and one received at
-   * `receivedMs`: those made a period before, counted when the last one was and possibly not any
-   * more. Undefined when requests the observer never saw may be among them.
-   */
-  private forgotten(last: Last, receivedMs: number): number | undefined {
+  /** Requests a sliding window may have forgotten since the last response; undefined where requests it never saw may be among them. */
+  private forgotten(last: NonNullable<RateObserver['last']>, receivedMs: number): number | undefined {
     const periodMs = last.headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && last.sentMs < this.unknownBeforeMs + periodMs) return undefined;
     return this.history.filter(
@@ -629,18 +564,17 @@ export class RateObserver implements Observer {
 
   /** Nothing else of the client counted within a period before this request: by the expected budget, or by what the observer saw. */
   private isFresh(headers: RateLimitHeaders, sentMs: number): boolean {
-    if (this.expected !== undefined && headers.remaining + 1 === this.expected.rate.requests) return true;
+    if (headers.remaining + 1 === this.options.expected?.rate.requests) return true;
     // Requests of others with the key (or token requests the caller does not show) may have counted unseen.
-    if (this.shared) return false;
+    if (this.options.shared) return false;
     const periodMs = headers.periodSeconds * 1000;
     if (this.unknownBeforeMs !== undefined && sentMs < this.unknownBeforeMs + periodMs) return false;
     return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
   }
 
   /**
-   * The window measured from its first request, for the budget reported at its first 429: while
-   * Remaining falls request by request, the budget being spent is the same one; a Remaining that does
-   * not fall or a request that may have counted unseen ends the measurement without a result.
+   * The window measured from its first request, for the budget reported at its first 429; a Remaining
+   * that does not fall or a request that may have counted unseen ends the measurement.
    */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
     if (fresh && headers !== undefined) {

@@ -1,7 +1,6 @@
 /**
  * The target's clock for the rate-limit specs: moved through the control plane where there is one and
- * waited for in real time where there is none, so that one spec body serves both. The `targetClock`
- * fixture (specs/fixtures/rate.ts) builds one of the two below for each test.
+ * waited for in real time where there is none, so that one spec body serves both.
  */
 import type { TestInfo } from '@playwright/test';
 import type { ControlClient } from '../client/control.ts';
@@ -16,8 +15,7 @@ export interface TargetClock {
   now(): Promise<number>;
   /**
    * Returns once `now()` is at least `ms`: moves the target's clock, or sleeps, growing the test's
-   * timeout by as much. In real time a wait longer than `maxWaitMs` is not made: the test ends
-   * skipped, saying what it waited for (`what`, e.g. `the reset of the 429`) and how long that was.
+   * timeout by as much; a wait longer than `maxWaitMs` skips the test, saying `what` it waited for.
    */
   reach(ms: number, what?: string): Promise<void>;
   /** The longest wait `reach` makes in real time (throttle.ts, rateWaitBoundMs); unbounded when the clock is moved. */
@@ -38,12 +36,8 @@ export function controlledClock(control: ControlClient): TargetClock {
   };
 }
 
-/**
- * The clock of a target without one: ours, waited for in real time, at most `maxWaitMs` a wait
- * (longer ones skip the test with a sentence), each wait added to the test's timeout.
- */
-export function realTimeClock(testInfo: TestInfo, options: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
-  const { maxWaitMs, slackMs } = options;
+/** The clock of a target without one: ours, waited for in real time. */
+export function realTimeClock(testInfo: TestInfo, { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
   return {
     moved: false,
     slackMs,

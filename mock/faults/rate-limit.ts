@@ -26,6 +26,8 @@ const dropping =
   (name: string) =>
   (o: RateOutcome): RateOutcome => ({ ...o, headers: withoutHeader(o.headers, name) });
 
+const served = (o: RateOutcome): RateOutcome => ({ ...o, refused: false, headers: withoutHeader(o.headers, 'Retry-After') });
+
 /** Half of what Retry-After asks, whichever form it has. */
 function halfWait(value: string, now: number): string {
   if (/^\d+$/.test(value)) return String(Math.floor(Number(value) / 2));
@@ -59,9 +61,7 @@ export const RATE_FAULTS = {
     const early = o.resetMs - ((who.client.rate?.periodSeconds ?? 0) * 1000) / 2;
     return { ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Reset', resetFormat(core.profile.rateLimit.resetFractionDigits)(early)) };
   }),
-  'rate-no-429': outcomes('rate.429', 'a client past its budget is served', (o) =>
-    o.refused ? { ...o, refused: false, headers: withoutHeader(o.headers, 'Retry-After') } : o,
-  ),
+  'rate-no-429': outcomes('rate.429', 'a client past its budget is served', (o) => (o.refused ? served(o) : o)),
   // The last request of the budget is refused too.
   'rate-429-early': outcomes('rate.429', 'the last request of the budget gets 429', (o, core) => {
     if (o.refused || o.remaining > 0) return o;
@@ -114,7 +114,7 @@ export const RATE_FAULTS = {
       rateLimit: (inner) => ({
         take: (who) => {
           const outcome = inner.take(who);
-          return users && outcome.refused ? { ...outcome, refused: false, headers: withoutHeader(outcome.headers, 'Retry-After') } : outcome;
+          return users && outcome.refused ? served(outcome) : outcome;
         },
       }),
     };

@@ -1,4 +1,4 @@
-/** The rate limiter (mock/rate-limit.ts, mock/rate-windows.ts) on a manual clock, under each of the profile's rateLimit options. */
+/** The rate limiter (mock/rate-limit.ts) on a manual clock, under each of the profile's rateLimit options. */
 import { expect, test } from '@playwright/test';
 import { headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
 import { ClientRegistry } from '../clients.ts';
