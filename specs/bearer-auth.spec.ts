@@ -6,7 +6,6 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
-import { judgeRefusal } from '../harness/verdict/refusals.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
 interface BadAuthorization {
@@ -29,7 +28,7 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
       test(bad.title, async ({ api, tokens, verdict }) => {
         const id = endpoint.id as ResourceEndpointId;
         const response = await api.list(id, probeQuery(id), { authorization: await bad.header(tokens) });
-        judgeRefusal(verdict, 'bearer.required', response);
+        verdict.refusal('bearer.required', response);
       });
     }
   });

@@ -5,7 +5,7 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { isRefusal, judgeRefusal } from '../harness/verdict/refusals.ts';
+import { isRefusal } from '../contracts/rules/exchange.ts';
 
 function judgeLogoutAnswer(verdict: Verdict, response: ApiResponse): void {
   verdict.platform(
@@ -25,7 +25,7 @@ test.describe('logout', checks([], { serial: true }), () => {
       judgeLogoutAnswer(verdict, await api.logout({ token: token.accessToken }, token.refreshToken));
       for (const endpoint of RESOURCE_ENDPOINTS) {
         const id = endpoint.id as ResourceEndpointId;
-        judgeRefusal(verdict, 'logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
+        verdict.refusal('logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
       }
     },
   );
