@@ -178,7 +178,8 @@ export default class SummaryReporter implements Reporter {
   }
 }
 
-function recordOf(test: TestCase): TestRecord & { retries: number; waits: string[] } {
+/** A test as the run saw it, with the 429 retries and rate-limit waits of every result. */
+export function recordOf(test: TestCase): TestRecord & { retries: number; waits: string[] } {
   const last = test.results.at(-1) as TestResult | undefined;
   const annotations = [...test.annotations, ...(last?.annotations ?? [])];
   const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];
