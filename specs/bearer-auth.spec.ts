@@ -8,13 +8,8 @@ import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
-interface BadAuthorization {
-  readonly title: string;
-  /** The Authorization header to send; null: none. */
-  readonly header: (tokens: Tokens) => Promise<string | null>;
-}
-
-const BAD_AUTHORIZATIONS: readonly BadAuthorization[] = [
+/** Each with the Authorization header it sends (null: none). */
+const BAD_AUTHORIZATIONS: readonly { title: string; header: (tokens: Tokens) => Promise<string | null> }[] = [
   { title: 'no Authorization header', header: async () => null },
   { title: 'a malformed header (Bearer without a token)', header: async () => 'Bearer' },
   { title: 'a malformed header (another scheme)', header: async (tokens) => `Basic ${Buffer.from(`${tokens.key().clientId}:x`).toString('base64')}` },

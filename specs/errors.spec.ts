@@ -10,13 +10,7 @@ import type { Need } from '../harness/verdict/needs.ts';
 import type { Target } from '../harness/target/target.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
-interface ErrorCase {
-  readonly title: string;
-  readonly needs?: readonly Need[];
-  readonly request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse>;
-}
-
-const CASES: readonly ErrorCase[] = [
+const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse> }[] = [
   { title: 'no bearer token', request: ({ api }) => api.list('listContent', { limit: 1 }, { authorization: null }) },
   {
     title: 'an unknown bearer token',

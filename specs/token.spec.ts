@@ -67,17 +67,8 @@ test(
   },
 );
 
-interface Refusal {
-  readonly title: string;
-  /** The rule the refusal rests on, judged at its level. */
-  readonly rule: RuleId;
-  /** The platform rule for the status, where the platform documents one. */
-  readonly status?: RuleId;
-  readonly json?: boolean;
-  readonly form: (valid: Record<string, string>) => TokenForm;
-}
-
-const REFUSALS: readonly Refusal[] = [
+/** Each refusal's rule, judged at its level, and the platform rule of its status where the platform documents one. */
+const REFUSALS: readonly { title: string; rule: RuleId; status?: RuleId; json?: boolean; form: (valid: Record<string, string>) => TokenForm }[] = [
   {
     title: 'a wrong client secret',
     rule: 'token.credentials',
