@@ -34,11 +34,7 @@ export interface ProbeOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const BODY_CHARS = 160;
 
-interface Answer {
-  readonly status: number;
-  readonly text: string;
-  readonly headers: Headers;
-}
+type Answer = Pick<Response, 'status' | 'headers'> & { readonly text: string };
 
 /** Runs the three requests; never throws for what the target does. */
 export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Promise<ProbeResult> {
