@@ -20,7 +20,6 @@ const suite = readConfig();
 const target = describeTarget(suite);
 const HTML_DIR = path.resolve('reports', 'html');
 const JUNIT_FILE = path.resolve('reports', 'junit.xml');
-const summaryOptions: SummaryReporterOptions = { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE };
 // The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this); a child run
 // does not inherit it (child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
@@ -35,6 +34,7 @@ const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
 // Traces off: a trace of an APIRequestContext records every request header, Authorization included, unredacted.
 const contractUse = { trace: 'off' } as const;
+const contract = { testDir: path.join(__dirname, 'specs'), testMatch: SPEC_FILES, use: contractUse };
 
 export default defineConfig({
   // The preflight (global-setup.ts): a remote target's URLs and key proved before any worker starts.
@@ -45,7 +45,7 @@ export default defineConfig({
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), summaryOptions],
+    [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE } satisfies SummaryReporterOptions],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],
   ],
@@ -61,25 +61,21 @@ export default defineConfig({
     {
       // Everything that may share the key's budget with other workers.
       name: 'contract',
-      testDir: path.join(__dirname, 'specs'),
-      testMatch: SPEC_FILES,
+      ...contract,
       grepInvert: SERIAL,
       fullyParallel: true,
       // The serial tests run after these, in a phase of their own, whether these passed or not: a
       // teardown project is not skipped when the project it tears down fails, as a dependency would be.
       teardown: 'contract-serial',
-      use: contractUse,
     },
     {
       // Tests that count requests, move the target's clock or end a token others may share: alone, after the others.
       name: 'contract-serial',
-      testDir: path.join(__dirname, 'specs'),
-      testMatch: SPEC_FILES,
+      ...contract,
       grep: SERIAL,
       workers: 1,
       // As the teardown of `contract` it runs whole, whatever file or --grep filters say: add --no-deps
       // (with --project=contract or --project=contract-serial) to run only the tests of one file.
-      use: contractUse,
     },
   ],
 });

@@ -6,16 +6,10 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
-import { judgeRefusal } from '../harness/verdict/refusals.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
-interface BadAuthorization {
-  readonly title: string;
-  /** The Authorization header to send; null: none. */
-  readonly header: (tokens: Tokens) => Promise<string | null>;
-}
-
-const BAD_AUTHORIZATIONS: readonly BadAuthorization[] = [
+/** Each with the Authorization header it sends (null: none). */
+const BAD_AUTHORIZATIONS: readonly { title: string; header: (tokens: Tokens) => Promise<string | null> }[] = [
   { title: 'no Authorization header', header: async () => null },
   { title: 'a malformed header (Bearer without a token)', header: async () => 'Bearer' },
   { title: 'a malformed header (another scheme)', header: async (tokens) => `Basic ${Buffer.from(`${tokens.key().clientId}:x`).toString('base64')}` },
@@ -29,7 +23,7 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
       test(bad.title, async ({ api, tokens, verdict }) => {
         const id = endpoint.id as ResourceEndpointId;
         const response = await api.list(id, probeQuery(id), { authorization: await bad.header(tokens) });
-        judgeRefusal(verdict, 'bearer.required', response);
+        verdict.refusal('bearer.required', response);
       });
     }
   });

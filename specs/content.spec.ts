@@ -61,17 +61,11 @@ const DURATION_TYPES = ['Words', 'Seconds', 'Minutes', 'Hours', 'Days'];
 
 test('content-type and duration-type take the values the platform documents', checks('platform.content-values'), async ({ api, verdict }) => {
   const { data } = pageOf(await api.list('listContent', { limit: await servedLimit(api, 50) }));
-  const odd = data
-    .map((item) => item as { id?: unknown; attributes?: Record<string, unknown> })
-    .filter((item) => {
-      const type = item.attributes?.['content-type'];
-      const unit = item.attributes?.['duration-type'];
-      return !(typeof type === 'string' && type !== '') || !(typeof unit === 'string' && DURATION_TYPES.includes(unit));
-    })
-    .map(
-      (item) =>
-        `${String(item.id)} (content-type ${JSON.stringify(item.attributes?.['content-type'])}, duration-type ${JSON.stringify(item.attributes?.['duration-type'])})`,
-    );
+  const odd = (data as { id?: unknown; attributes?: Record<string, unknown> }[]).flatMap(({ id, attributes }) => {
+    const [type, unit] = [attributes?.['content-type'], attributes?.['duration-type']];
+    const ok = typeof type === 'string' && type !== '' && typeof unit === 'string' && DURATION_TYPES.includes(unit);
+    return ok ? [] : [`${String(id)} (content-type ${JSON.stringify(type)}, duration-type ${JSON.stringify(unit)})`];
+  });
   verdict.platform('platform.content-values', odd.length === 0, () => `items outside the documented values: ${odd.slice(0, 5).join(', ')}`);
 });
 

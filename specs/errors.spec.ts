@@ -10,13 +10,7 @@ import type { Need } from '../harness/verdict/needs.ts';
 import type { Target } from '../harness/target/target.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
-interface ErrorCase {
-  readonly title: string;
-  readonly needs?: readonly Need[];
-  readonly request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse>;
-}
-
-const CASES: readonly ErrorCase[] = [
+const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse> }[] = [
   { title: 'no bearer token', request: ({ api }) => api.list('listContent', { limit: 1 }, { authorization: null }) },
   {
     title: 'an unknown bearer token',
@@ -25,8 +19,8 @@ const CASES: readonly ErrorCase[] = [
   {
     title: 'a token without the scope of the endpoint',
     needs: ['content-scope'],
-    // The key's content scopes, whichever it holds: a token of them names no users. Awaited here, so
-    // that the request's step keeps the test's line in its async stack (harness/verdict/step.ts).
+    // The key's content scopes, whichever it holds: a token of them names no users. Awaited: a returned promise loses
+    // the test's line (harness/verdict/step.ts).
     request: async ({ api, tokens, target }) =>
       await api.as(await tokens.forScopes(target.client.scopes.filter((scope) => scope.startsWith('content:')))).list('listUsers', probeQuery('listUsers')),
   },

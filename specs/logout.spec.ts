@@ -4,16 +4,8 @@
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
-import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { isRefusal, judgeRefusal } from '../harness/verdict/refusals.ts';
-
-function judgeLogoutAnswer(verdict: Verdict, response: ApiResponse): void {
-  verdict.platform(
-    'platform.logout-response',
-    response.status >= 200 && response.status <= 299,
-    `expected a 2xx, got ${response.status} (POST ${response.request.url})`,
-  );
-}
+import { checks, test } from './fixtures/index.ts';
+import { isRefusal } from '../contracts/rules/exchange.ts';
 
 test.describe('logout', checks([], { serial: true }), () => {
   test(
@@ -22,10 +14,15 @@ test.describe('logout', checks([], { serial: true }), () => {
     async ({ api, tokens, verdict }) => {
       const token = await tokens.own();
       // With its refresh token, as a client ending its session sends it: a run leaves no token valid.
-      judgeLogoutAnswer(verdict, await api.logout({ token: token.accessToken }, token.refreshToken));
+      const answer = await api.logout({ token: token.accessToken }, token.refreshToken);
+      verdict.platform(
+        'platform.logout-response',
+        answer.status >= 200 && answer.status <= 299,
+        `expected a 2xx, got ${answer.status} (POST ${answer.request.url})`,
+      );
       for (const endpoint of RESOURCE_ENDPOINTS) {
         const id = endpoint.id as ResourceEndpointId;
-        judgeRefusal(verdict, 'logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
+        verdict.refusal('logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
       }
     },
   );

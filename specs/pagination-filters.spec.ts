@@ -8,7 +8,7 @@ import type { DateFilter } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { dayAt, expectedSets, filterProblems, type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, test, type Verdict } from './fixtures/index.ts';
-import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-walk.ts';
+import { expectTraversal, NOT_ABOUT_THE_QUERY, servedLimit, walkList } from '../harness/walks/list-walk.ts';
 
 type Bounds = Partial<Record<ContentFilterName, number>>;
 
@@ -39,7 +39,7 @@ async function expectFilteredWalk(api: ApiClient, verdict: Verdict, oracle: Orac
 
 /** A refusal of the query itself: a 4xx other than those about the token or the rate. */
 function judgeQueryRefused(verdict: Verdict, response: ApiResponse): void {
-  const refused = response.status >= 400 && response.status <= 499 && ![401, 403, 429].includes(response.status);
+  const refused = response.status >= 400 && response.status <= 499 && !NOT_ABOUT_THE_QUERY.includes(response.status);
   verdict.platform('platform.query-refusals', refused, `expected a 4xx refusing the query, got ${response.status} (GET ${response.request.url})`);
 }
 

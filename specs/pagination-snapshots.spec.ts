@@ -28,8 +28,7 @@ async function walkInPages(api: ApiClient, oracle: Oracle, pages = 3, afterPage?
   test.skip(!oracle.complete || oracle.items.size < 3, `The data set (${oracle.items.size} items) is too large or too small for a walk of a few pages.`);
   const limit = await servedLimit(api, Math.ceil(oracle.items.size / pages));
   // One item more than the oracle saw: the isolation test creates one, and a snapshot that sees it must fail on that, not on the bound.
-  // Awaited, not handed on: a returned promise breaks the async stack, and the walk's step (and every
-  // failure in it) would lose the test's line (harness/verdict/step.ts).
+  // Awaited: a returned promise loses the test's line (harness/verdict/step.ts).
   return await walkList(api, api.url('listContent', { limit }), {
     limit,
     maxPages: walkPageBound(oracle.items.size + 1, limit),

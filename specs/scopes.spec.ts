@@ -7,7 +7,6 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
 import { checks, test } from './fixtures/index.ts';
-import { judgeRefusal } from '../harness/verdict/refusals.ts';
 
 /** Every scope some resource endpoint accepts: each is tried alone against each endpoint. */
 const SCOPES_TRIED = [...new Set(RESOURCE_ENDPOINTS.flatMap((e) => e.acceptedScopes))];
@@ -30,7 +29,7 @@ test.describe('a token with a single scope', () => {
             `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`,
           );
         } else if (resourceOf(scope) !== resourceOf(endpoint.acceptedScopes[0] ?? '')) {
-          judgeRefusal(verdict, 'scopes.limit-token', response);
+          verdict.refusal('scopes.limit-token', response);
         }
       });
     }

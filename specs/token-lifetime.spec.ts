@@ -5,7 +5,6 @@
  * token gets a 4xx and no data (contract; the platform's 401 a platform rule).
  */
 import { checks, expect, test } from './fixtures/index.ts';
-import { judgeRefusal } from '../harness/verdict/refusals.ts';
 
 test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], serial: true }), () => {
   test('still authenticates a minute before its lifetime ends', checks('lifetime.expires-in'), async ({ api, tokens, control }) => {
@@ -21,6 +20,6 @@ test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], seria
     const token = await tokens.own();
     // Two seconds past expires_in: expires_in may be counted down by a second from the lifetime.
     await control.advance(token.expiresIn + 2);
-    judgeRefusal(verdict, 'lifetime.expiry', await api.list('listContent', { limit: 1 }, { token: token.accessToken }));
+    verdict.refusal('lifetime.expiry', await api.list('listContent', { limit: 1 }, { token: token.accessToken }));
   });
 });

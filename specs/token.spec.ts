@@ -67,17 +67,8 @@ test(
   },
 );
 
-interface Refusal {
-  readonly title: string;
-  /** The rule the refusal rests on, judged at its level. */
-  readonly rule: RuleId;
-  /** The platform rule for the status, where the platform documents one. */
-  readonly status?: RuleId;
-  readonly json?: boolean;
-  readonly form: (valid: Record<string, string>) => TokenForm;
-}
-
-const REFUSALS: readonly Refusal[] = [
+/** Each refusal's rule, judged at its level, and the platform rule of its status where the platform documents one. */
+const REFUSALS: readonly { title: string; rule: RuleId; status?: RuleId; json?: boolean; form: (valid: Record<string, string>) => TokenForm }[] = [
   {
     title: 'a wrong client secret',
     rule: 'token.credentials',
@@ -102,7 +93,7 @@ test.describe('a token request gets no token for', () => {
   for (const refusal of REFUSALS) {
     test(refusal.title, checks(refusal.rule, ...(refusal.status ? [refusal.status] : [])), async ({ tokens, verdict }) => {
       const response = await tokens.request(refusal.form(tokens.form()), { json: refusal.json === true });
-      judgeRefusal(verdict, refusal.rule, response);
+      judgeTokenRefusal(verdict, refusal.rule, response);
       if (refusal.status) {
         verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
       }
@@ -116,7 +107,7 @@ test.describe('a token request gets no token for', () => {
       // Declared, never guessed: the need skips this test when no scope is declared unheld.
       const unheld = target.client.unheldScopes[0] as string;
       const response = await tokens.request(tokens.form([unheld]));
-      judgeRefusal(verdict, 'token.held-scopes', response);
+      judgeTokenRefusal(verdict, 'token.held-scopes', response);
       verdict.platform(
         'platform.token-refusal-status',
         response.status === 403,
@@ -127,7 +118,7 @@ test.describe('a token request gets no token for', () => {
 });
 
 /** A refusal: a 4xx and no access_token, at the level of `rule`. */
-function judgeRefusal(verdict: Verdict, rule: RuleId, response: ApiResponse): void {
+function judgeTokenRefusal(verdict: Verdict, rule: RuleId, response: ApiResponse): void {
   const refused = response.status >= 400 && response.status <= 499 && accessTokenIn(response.body) === undefined;
   const message = `expected a 4xx without access_token, got ${response.status}${accessTokenIn(response.body) === undefined ? '' : ' with an access_token'} (POST ${response.request.url})`;
   verdict.judge(rule, refused, message);

@@ -169,12 +169,8 @@ export function limitOf(query: GeneratedQuery): number | undefined {
 }
 
 export function toSearch(query: GeneratedQuery): string {
-  return query.params
-    .map(({ name, value }) => {
-      const encodedName = encodeURIComponent(name);
-      return `${query.encodeBrackets ? encodedName : encodedName.replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(value)}`;
-    })
-    .join('&');
+  // The names need no encoding but their brackets (`filter[start_date]`), encoded or not as generated.
+  return query.params.map(({ name, value }) => `${query.encodeBrackets ? encodeURIComponent(name) : name}=${encodeURIComponent(value)}`).join('&');
 }
 
 /** A counterexample as a reader wants it: the query string, what it demands, and why each odd parameter is odd. */

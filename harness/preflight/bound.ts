@@ -14,13 +14,8 @@ const TESTS_SECONDS = 5 * 60;
 const SLACK_SECONDS = 30;
 const CLEANUP_CAP_SECONDS = 90;
 
-export interface TaggedCounts {
-  readonly quota: number;
-  readonly slow: number;
-}
-
-/** `longest: about N min (…)`: the bound and what it is made of. */
-export function boundLine(config: SuiteConfig, counts: TaggedCounts): string {
+/** `longest: about N min (…)`: the bound and what it is made of, for `counts` tests tagged @quota and @slow. */
+export function boundLine(config: SuiteConfig, counts: { quota: number; slow: number }): string {
   const t = config.target;
   const control = t.kind === 'mock' ? !t.blind : t.controlUrl !== undefined;
   const rate = (t.kind === 'remote' ? t.rate : undefined) ?? DEFAULT_RATE;

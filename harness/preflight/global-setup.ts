@@ -7,7 +7,8 @@
 import type { FullConfig } from '@playwright/test';
 import { resetBreaker } from '../target/breaker.ts';
 import { readConfig } from '../target/config.ts';
-import { preflight } from './index.ts';
+import { urlSettings } from './index.ts';
+import { probeRemote } from './probe.ts';
 
 /** Whether the command line runs a contract project: no --project at all runs every project. Playwright sets TEST_WORKER_INDEX in workers, which load the config too: they print nothing. */
 export function selectsContract(argv: readonly string[]): boolean {
@@ -24,12 +25,16 @@ export function selectsContract(argv: readonly string[]): boolean {
 export default async function globalSetup(config: FullConfig): Promise<void> {
   if (!selectsContract(process.argv)) return;
   for (const project of config.projects) resetBreaker(project.outputDir);
-  // The runner read the config already (playwright.config.ts): a bad setting never gets here.
-  const outcome = await preflight(readConfig(), process.env);
-  for (const line of outcome.lines) console.log(line);
-  if (outcome.failure === undefined) return;
-  const error = new Error(outcome.failure);
+  // The runner read the config already (playwright.config.ts): a bad setting never gets here. The embedded mock needs no probe.
+  const t = readConfig().target;
+  if (t.kind === 'mock') return;
+  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(process.env) });
+  const { tokens } = probed;
+  // Beside the workers' `[tokens] worker N: …` lines.
+  console.log(`[tokens] preflight: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`);
+  if (probed.ok) return console.log('preflight: the base URL answered, the key got a token and its logout was accepted.');
+  const error = new Error(probed.sentence);
   // The sentence is the whole story: a stack under it would bury it.
-  error.stack = outcome.failure;
+  error.stack = probed.sentence;
   throw error;
 }

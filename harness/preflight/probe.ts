@@ -7,18 +7,13 @@
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
 import { Redactor } from '../../contracts/redact.ts';
 import { formatScopeList } from '../../contracts/scopes.ts';
+import type { BreakerTarget } from '../target/breaker.ts';
 
-/** Where each URL came from: the setting a sentence tells the user to fix. */
-export interface ProbeTarget {
-  readonly authUrl: string;
-  readonly baseUrl: string;
+/** The key, and where each URL came from: the setting a sentence tells the user to fix. */
+export interface ProbeTarget extends BreakerTarget {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly scopes: readonly string[];
-  /** The setting(s) the auth URL came from: `LP_AUTH_URL`, or `LP_ENVIRONMENT/LP_DATA_CENTER`, `LP_ORG_HOST`. */
-  readonly authSetting: string;
-  /** The same for the base URL. */
-  readonly baseSetting: string;
 }
 
 interface ProbeTokens {
@@ -39,11 +34,7 @@ export interface ProbeOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const BODY_CHARS = 160;
 
-interface Answer {
-  readonly status: number;
-  readonly text: string;
-  readonly headers: Headers;
-}
+type Answer = Pick<Response, 'status' | 'headers'> & { readonly text: string };
 
 /** Runs the three requests; never throws for what the target does. */
 export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Promise<ProbeResult> {
@@ -87,7 +78,7 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const issued = await send(tokenUrl, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
   if (typeof issued === 'string') return refuse(`${target.authSetting}: ${target.authUrl} did not answer (POST ${tokenUrl}: ${issued}).`);
-  const accessToken = tokenOf(issued.text);
+  const accessToken = member(issued.text, 'access_token');
   const refreshToken = member(issued.text, 'refresh_token');
   redactor.add(accessToken, refreshToken);
   // The document shows no status for an accepted token request: any 2xx with a token in it is one.
@@ -125,8 +116,8 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
 
 function tokenRefusal(target: ProbeTarget, url: string, answer: Answer, shown: string): string {
   if (answer.status === 429) return budgetSpent(`POST ${url}`, answer, 'no token was issued');
-  const error = errorOf(answer.text);
-  const description = errorDescriptionOf(answer.text)?.toLowerCase() ?? '';
+  const error = member(answer.text, 'error');
+  const description = member(answer.text, 'error_description')?.toLowerCase() ?? '';
   if (error === 'invalid_scope')
     return `LP_SCOPES: the token endpoint refused the scopes ${formatScopeList(target.scopes)} (POST ${url}: ${shown}); list only scopes the key holds.`;
   if (error === 'invalid_client' || error === 'unauthorized_client' || answer.status === 401) {
@@ -168,7 +159,3 @@ function member(text: string, name: string): string | undefined {
     return undefined;
   }
 }
-
-const tokenOf = (text: string) => member(text, 'access_token');
-const errorOf = (text: string) => member(text, 'error');
-const errorDescriptionOf = (text: string) => member(text, 'error_description');

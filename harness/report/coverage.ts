@@ -83,17 +83,14 @@ export interface Deviation {
 
 /** Every deviation of the tests that ran, in the order of the tests, each (rule, message, test) once. */
 export function deviationsOf(records: readonly TestRecord[]): Deviation[] {
-  const out: Deviation[] = [];
-  for (const record of records) {
-    if (record.status !== 'passed' && record.status !== 'failed') continue;
-    for (const text of new Set(record.deviations)) {
-      const colon = text.indexOf(': ');
-      out.push(
-        colon < 0 ? { rule: '', message: text, test: record.title } : { rule: text.slice(0, colon), message: text.slice(colon + 2), test: record.title },
-      );
-    }
-  }
-  return out;
+  return records
+    .filter((r) => r.status === 'passed' || r.status === 'failed')
+    .flatMap((r) =>
+      [...new Set(r.deviations)].map((text) => {
+        const [, rule = '', message = text] = /^([\s\S]*?): ([\s\S]*)$/.exec(text) ?? [];
+        return { rule, message, test: r.title };
+      }),
+    );
 }
 
 /** Characters of a failure message kept: a rule's sentence with its request fits many times over. */

@@ -62,16 +62,8 @@ export function renderRulesMarkdown(items: readonly RuleCoverage[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-export interface RunPage {
-  readonly title: string;
-  /** What the run was pointed at; named under the title. */
-  readonly target?: string;
-  /** The run's platform deviations, listed in a section of their own. */
-  readonly deviations?: readonly Deviation[];
-}
-
-/** A self-contained page: the target, the run's verdict per rule (a broken rule with why), the deviations. */
-export function renderRunHtml(items: readonly RuleCoverage[], page: RunPage): string {
+/** A self-contained page: `title`, the `target` under it, the run's verdict per rule (a broken rule with why), the `deviations` in a section of their own. */
+export function renderRunHtml(items: readonly RuleCoverage[], page: { title: string; target?: string; deviations?: readonly Deviation[] }): string {
   const { title, target, deviations = [] } = page;
   const td = (text: string) => `<td>${escapeHtml(text)}</td>`;
   const deviationRows = deviations.map((d) => [`<td><code>${escapeHtml(d.rule)}</code></td>`, td(d.message), td(d.test)]);

@@ -5,8 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
 import { coverage, type TestRecord } from './coverage.ts';
+import { recordOf } from './summary-reporter.ts';
 import { renderRulesMarkdown } from './render.ts';
 import { parseCommandLine, runMain } from '../flags.ts';
 import { ROOT } from '../root.ts';
@@ -23,29 +24,27 @@ Nothing runs against a target: the tests are only listed (playwright test --list
 export function listedTests(): TestRecord[] {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !/^(LP_|PLAYWRIGHT_)/.test(name)) env[name] = value;
-  const run = spawnSync(process.execPath, [PLAYWRIGHT, 'test', '--list', '--reporter=json', '--project=contract', '--project=contract-serial'], {
+  const run = spawnSync(process.execPath, [PLAYWRIGHT, 'test', '--list', `--reporter=${__filename}`, '--project=contract', '--project=contract-serial'], {
     cwd: ROOT,
     env: { ...env, LP_TARGET: 'mock' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
   if (run.status !== 0) throw new Error(`playwright test --list failed (exit ${run.status}): ${(run.stderr || run.stdout).slice(0, 500)}`);
-  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as JSONReport;
-  const records = new Map<string, TestRecord>();
-  const walk = (suites: readonly JSONReportSuite[] | undefined, titles: string[]): void => {
-    for (const suite of suites ?? []) {
-      const inner = suite.file === suite.title ? [path.basename(suite.file)] : [...titles, suite.title];
-      for (const spec of suite.specs) {
-        const annotations = spec.tests.flatMap((t) => t.annotations);
-        const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];
-        const title = [...inner, spec.title].join(' › ');
-        records.set(title, { title, declared: of('rule'), needs: of('needs'), checked: [], status: 'listed', deviations: [], failures: [] });
-      }
-      walk(suite.suites, inner);
-    }
-  };
-  walk(report.suites, []);
-  return [...records.values()];
+  // The last line: the config prints the preflight's lines before it.
+  const records = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as TestRecord[];
+  return [...new Map(records.map((r) => [r.title, r])).values()];
+}
+
+/** The reporter of that listing: each test's record, as the summary reporter reads it, on one line. */
+export default class ListedTestsReporter implements Reporter {
+  onBegin(_config: FullConfig, suite: Suite): void {
+    process.stdout.write(`\n${JSON.stringify(suite.allTests().map((test) => ({ ...recordOf(test), status: 'listed' })))}\n`);
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
 }
 
 async function main(): Promise<number> {

@@ -82,15 +82,10 @@ export default class SummaryReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    const counts: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
-    const records = [...this.#tests].map(recordOf);
-    for (const test of this.#tests) {
-      const outcome = test.outcome();
-      if (outcome === 'skipped') counts.skipped++;
-      else if (outcome === 'unexpected') counts.failed++;
-      else counts.passed++;
-      if (outcome === 'flaky') counts.flaky++;
-    }
+    const tests = [...this.#tests];
+    const records = tests.map(recordOf);
+    const count = (...outcomes: ReturnType<TestCase['outcome']>[]) => tests.filter((test) => outcomes.includes(test.outcome())).length;
+    const counts: Counts = { passed: count('expected', 'flaky'), failed: count('unexpected'), skipped: count('skipped'), flaky: count('flaky') };
     const deviations = records.flatMap((r) => r.deviations.map((d) => `${r.title}: ${d}`));
     counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as
@@ -178,7 +173,8 @@ export default class SummaryReporter implements Reporter {
   }
 }
 
-function recordOf(test: TestCase): TestRecord & { retries: number; waits: string[] } {
+/** A test as the run saw it, with the 429 retries and rate-limit waits of every result. */
+export function recordOf(test: TestCase): TestRecord & { retries: number; waits: string[] } {
   const last = test.results.at(-1) as TestResult | undefined;
   const annotations = [...test.annotations, ...(last?.annotations ?? [])];
   const of = (type: string) => [...new Set(annotations.filter((a) => a.type === type).map((a) => a.description ?? ''))];

@@ -13,7 +13,7 @@ export const WITHHELD = '[withheld: it contains a secret]';
 /** One line naming the target and the run's switches. */
 export function describeTarget(config: SuiteConfig): string {
   const { target } = config;
-  const switches = ` · LP_QUOTA=${flag(config.quota)} LP_FULL=${flag(config.full)} LP_STRICT=${flag(config.strict)}`;
+  const switches = ` · LP_QUOTA=${Number(config.quota)} LP_FULL=${Number(config.full)} LP_STRICT=${Number(config.strict)}`;
   if (target.kind === 'mock') {
     const clients = target.clients ?? DEFAULT_CLIENTS;
     const org = clients.find((c) => c.provider === undefined);
@@ -59,10 +59,6 @@ function placeOf(urls: { readonly authUrl: string; readonly baseUrl: string }): 
 function originOf(url: string): string {
   const match = /^(https?):\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url.trim());
   return match ? `${match[1]?.toLowerCase()}://${match[2]?.toLowerCase()}` : '(not an http URL)';
-}
-
-function flag(on: boolean): string {
-  return on ? '1' : '0';
 }
 
 /** The last guard: a configured secret that found its way into the line (a client id set to it, say) is withheld. */

@@ -17,22 +17,13 @@ import type { TokenCleanup, WorkerSession } from './session.ts';
  */
 const TRADE_REFUSALS = 3;
 
-export interface EndTokensOptions {
-  /** Called before a wait for the rate window (a @quota test may leave the budget spent). */
-  readonly beforeWait?: (ms: number) => void;
-}
-
 /**
- * Logs out every token of `session` through `context`, waiting one window of the target's rate at
- * most: a client refused for longer keeps its tokens, reported as not logged out.
+ * Logs out every token of `session` through `context`, waiting one window of the target's rate at most (a @quota test
+ * may leave the budget spent; `beforeWait` is told first): a client refused for longer keeps its tokens, reported as not logged out.
  */
-export async function endTokens(session: WorkerSession, context: APIRequestContext, options: EndTokensOptions = {}): Promise<TokenCleanup> {
+export async function endTokens(session: WorkerSession, context: APIRequestContext, beforeWait: (ms: number) => void): Promise<TokenCleanup> {
   const target = session.target;
-  const transport = new Transport(context, {
-    governor: session.governor,
-    maxWaitMs: rateWaitBoundMs(target.rate),
-    ...(options.beforeWait ? { beforeWait: options.beforeWait } : {}),
-  });
+  const transport = new Transport(context, { governor: session.governor, maxWaitMs: rateWaitBoundMs(target.rate), beforeWait });
   const api = new ApiClient(transport, session, { current: () => Promise.reject(new Error('no bearer')), renew: async () => undefined });
   const tokens = new Tokens(transport, session);
   let refusals = target.capabilities.refreshGrant ? 0 : TRADE_REFUSALS;

@@ -5,7 +5,7 @@
  * the harness where a broken rule stops the test (a token the target does not hand out).
  */
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
-import { testFrames } from './frames.ts';
+import { testFrames } from './step.ts';
 
 /**
  * A line Playwright reads as a stack frame wherever it stands, the message included: one that ends like

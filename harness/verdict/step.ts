@@ -13,8 +13,27 @@
  * The harness also runs outside any test (a worker fixture's teardown, harness/profile/cli.ts, the
  * preflight): there `test.step` throws, so the body is called directly.
  */
+import path from 'node:path';
 import { test } from '@playwright/test';
-import { calledFromHarness } from './frames.ts';
+
+/** The harness's own directory. */
+const HARNESS_DIR = path.resolve(__dirname, '..');
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+function frames(stack: string | undefined): string[] {
+  return (stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+}
+
+/**
+ * `stack`'s frames outside the harness and node_modules (async frames included), so that a rule broken inside the
+ * harness is located where the test called in; the whole stack when none is (the harness run from a script, a chain
+ * of promises that lost its async frames).
+ */
+export function testFrames(stack: string | undefined): string {
+  const all = frames(stack);
+  const own = all.filter((f) => !f.includes(HARNESS_DIR) && !f.includes(NODE_MODULES) && !f.includes('(node:') && !f.includes(' node:'));
+  return (own.length > 0 ? own : all).join('\n');
+}
 
 /** Whether a test is running in this process now (`test.info()` throws otherwise). */
 function inTest(): boolean {
@@ -32,7 +51,8 @@ export function boxed<A extends unknown[], R>(title: (...args: A) => string, bod
     if (!inTest()) return await body(...args);
     // Called by other harness code outside any box (a walk, a budget spend): a box would locate failures
     // at that harness line; unboxed, a broken rule is located by its own stack (broken-rule.ts).
-    return await test.step(title(...args), () => body(...args), { box: !calledFromHarness() });
+    const caller = frames(new Error().stack)[1]; // [0] is this wrapper
+    return await test.step(title(...args), () => body(...args), { box: !caller?.includes(HARNESS_DIR) });
   };
 }
 
