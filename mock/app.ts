@@ -23,7 +23,6 @@ import { ListEndpoint } from './list-endpoint.ts';
 import { Logout } from './logout.ts';
 import { BUILT_IN_PROFILES, checkComplete } from './profile.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { SdkControl } from './sdk-control.ts';
 import { Resources } from './resources.ts';
 import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
@@ -143,19 +142,15 @@ class Mock implements MockServer {
         ? undefined
         : new ControlPlane({
             clock: this.clock,
-            content: this.#resources,
+            resources: this.#resources,
+            clients: registry,
+            tokens: this.#tokens,
+            limiter: this.#limiter,
+            origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
             reset: () => this.reset(),
             stats: () => this.stats(),
             profile,
             replies: controlReplies,
-            sdk: new SdkControl({
-              clients: registry,
-              tokens: this.#tokens,
-              limiter: this.#limiter,
-              resources: this.#resources,
-              origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
-              replies: controlReplies,
-            }),
             ...(findings ? { routes: findingsRoutes(findings, controlReplies) } : {}),
           });
 
