@@ -17,7 +17,6 @@ import { ClientFindings, findingsRoutes } from './client-findings.ts';
 import { ClientRegistry, DEFAULT_CLIENTS, validateClients } from './clients.ts';
 import { httpDate, VirtualClock } from './clock.ts';
 import { CONTROL_PREFIX, ControlPlane } from './control.ts';
-import { apiErrorBody, tokenErrorBody } from './error-bodies.ts';
 import { Replies } from './http.ts';
 import { ListEndpoint } from './list-endpoint.ts';
 import { Logout } from './logout.ts';
@@ -26,7 +25,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { Resources } from './resources.ts';
 import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
-import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer, type RequestHandler } from './server.ts';
+import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RequestHandler } from './server.ts';
 import { TokenEndpoint } from './token-endpoint.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
@@ -165,26 +164,16 @@ class Mock implements MockServer {
     // Outermost, so that the findings judge what the client was answered.
     if (findings !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = findings.observe(id, handlers[id]);
     const router = new Router({ handlers: handlers as RouteHandlers, replies, controlReplies, control: this.#control, date });
-    const renderRaw: RawErrorRenderer = (origin, error) =>
-      origin === 'api'
-        ? apiErrorBody(shapes.api, error)
-        : tokenErrorBody(shapes.token, { status: error.status, error: 'invalid_request', description: error.detail });
-    const hooks = (origin: Origin) => ({
-      internalError: router.internalError.bind(router),
-      expectationFailed: router.expectationFailed(origin),
-      renderRaw,
-      date,
-    });
     const logging = (origin: Origin, handler: RequestHandler) => (options.log ? logged(origin, handler, options.log) : handler);
     const byOrigin = { auth: logging('auth', router.onAuth), api: logging('api', router.onApi) };
     if (hostNames === undefined) {
       const ports = { auth: checkInteger('authPort', options.authPort ?? 0, 0, 65_535), api: checkInteger('apiPort', options.apiPort ?? 0, 0, 65_535) };
-      const server = (origin: Origin) => createOriginServer(origin, byOrigin[origin], timeouts, hooks(origin), options.tls);
+      const server = (origin: Origin) => createOriginServer(origin, byOrigin[origin], timeouts, router, options.tls);
       this.#listeners = { kind: 'ports', auth: server('auth'), api: server('api'), ports };
     } else {
       const handler = Router.byHost(hostNames, { ...byOrigin, other: logging('api', router.misdirected(hostNames)) });
       // What node answers before a request is read (a bad head) cannot know its origin: it takes the api's shape.
-      const both = createOriginServer('api', handler, timeouts, hooks('api'), options.tls);
+      const both = createOriginServer('api', handler, timeouts, router, options.tls);
       this.#listeners = { kind: 'names', both, names: hostNames, port: checkInteger('port', options.port ?? 0, 0, 65_535) };
     }
   }
