@@ -9,7 +9,6 @@ import { fail, ok, type Result } from '../contracts/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { ApiError } from './errors.ts';
-import { formDecode } from './token-request.ts';
 
 export interface ListQuery {
   readonly limit: number;
@@ -26,6 +25,15 @@ export interface ListQuery {
 export interface QueryRules {
   readonly query: Profile['query'];
   readonly filters: Profile['filters'];
+}
+
+/** Form decoding (`+` is a space), undefined for broken percent-encoding: a query's parts, and (RFC 6749 appendix B) the Basic user and password. */
+export function formDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 const FILTERS: ReadonlyMap<string, (typeof CONTENT_FILTERS)[number]> = new Map(CONTENT_FILTERS.map((f) => [f.name, f]));
