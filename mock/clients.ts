@@ -113,14 +113,9 @@ interface Entry {
 const DUMMY_DIGEST = digest('no such client');
 
 /** The API keys as the endpoints ask about them (a seam: mock/seams.ts). */
-export interface ClientDirectory {
-  /** The key with this client_id, whatever the secret. */
-  get(id: string): Client | undefined;
-  /** The key when `secret` is its secret; undefined for an unknown client_id or a wrong secret. */
-  authenticate(id: string, secret: string): Client | undefined;
-}
+export type ClientDirectory = Pick<ClientRegistry, 'get' | 'authenticate'>;
 
-export class ClientRegistry implements ClientDirectory {
+export class ClientRegistry {
   readonly #byId = new Map<string, Entry>();
 
   /**
@@ -139,6 +134,7 @@ export class ClientRegistry implements ClientDirectory {
     }
   }
 
+  /** The key with this client_id, whatever the secret. */
   get(id: string): Client | undefined {
     return this.#byId.get(id)?.client;
   }
