@@ -24,8 +24,9 @@ export const apiErrors = {
     detail,
     ...(parameter ? { parameter } : {}),
   }),
-  invalidParameter: (parameter: string, detail: string): ApiError => ({
-    status: 400,
+  /** A query parameter (or control-plane attribute) refused; `status` is the profile's query.invalidStatus where it applies. */
+  invalidParameter: (parameter: string, detail: string, status = 400): ApiError => ({
+    status,
     code: 'invalid-parameter',
     title: 'Invalid query parameter.',
     detail,

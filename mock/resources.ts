@@ -18,7 +18,7 @@ import { Envelope, type NextLink } from './envelope.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { PageReader, type PagePlan, type PageSeam } from './pages.ts';
 import { type Continuation, Snapshots } from './pagination.ts';
-import { invalidParameter, knownParameters, type ListQuery, parseListQuery, type QueryRules } from './query.ts';
+import { knownParameters, type ListQuery, parseListQuery, type QueryRules } from './query.ts';
 
 export interface ListRequest {
   readonly endpoint: ListEndpointId;
@@ -80,7 +80,7 @@ export class Resources {
       ttlSeconds: options.snapshotTtlSeconds,
       profile: profile.pagination,
       errors: {
-        invalid: (parameter, detail) => invalidParameter(profile.query.invalidStatus, parameter, detail),
+        invalid: (parameter, detail) => apiErrors.invalidParameter(parameter, detail, profile.query.invalidStatus),
         obsolete: (detail) => ({ ...apiErrors.snapshotGone(detail), status: profile.pagination.obsoleteStatus }),
       },
       cursor: this.#seam.cursor,
