@@ -1,29 +1,10 @@
 /**
  * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK
- * developers (not part of the API document), JSON in and out, never rate limited. `--no-control`
- * (control: false) removes it: its paths then answer 404 like any unknown path.
- *
- *   GET   /_mock/clock          → {"now": ISO}
- *   POST  /_mock/clock          {"advanceSeconds": n} → {"now": ISO}
- *   POST  /_mock/reset          → 204: clock, tokens, rate windows, snapshots and data as at start
- *   POST  /_mock/content        {attributes} → 201 the new item
- *   PATCH /_mock/content/{id}   {attributes} → 200 the item, modified-at set to now
- *   GET   /_mock/stats          → live entry counts (tokens stored and still valid, rate windows, snapshots): memory checks
- *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
- *   GET   /_mock/findings       → client findings (mock/client-findings.ts); ?format=junit or /_mock/findings.xml: JUnit XML
- *
- * and the calls an SDK's test suite needs, one per scenario:
- *
- *   GET  /_mock/openapi.json      → the OpenAPI 3.1 document (contracts/openapi.ts) with this mock's origins as servers
- *   POST /_mock/rate-limit        {"clientId", "remaining"?: n (default 0)} → the client has n requests left;
- *                                 at 0 its next counted request is a 429 with Retry-After
- *   POST /_mock/tokens/expire     {"clientId"} (all its access tokens) or {"token"} (one) → they answer 401 from now on
- *   POST /_mock/snapshots/expire  {} (every active snapshot) or {"next": cursor} (its snapshot) → its next request
- *                                 gets the obsolete-snapshot error
- *
- * Each scenario sets the state the core would reach by itself (spending the budget, waiting out the token
- * lifetime or the 2 minutes), without moving the clock, so the rest of the state stays as it is.
- * Nothing here carries a token, a cursor or a secret: answers carry counts and client ids, the profile is behaviour only.
+ * developers (not part of the API document), JSON in and out, never rate limited; its calls and their
+ * answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer
+ * 404 like any unknown path. The SDK scenario calls set the state the core would reach by itself
+ * (spending the budget, waiting out the token lifetime or the 2 minutes) without moving the clock, so the
+ * rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
  */
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
