@@ -25,11 +25,6 @@ export interface MockTimeouts {
   checkIntervalMs?: number;
 }
 
-// The defaults of MockTimeouts; the load generators reuse keep-alive connections well within the first.
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
 /** Largest request head: a long bearer token and a long query fit many times over. */
 const MAX_HEADER_BYTES = 16 * 1024;
 /**
@@ -53,15 +48,13 @@ export function checkInteger(name: string, value: number, min: number, max = Num
   return value;
 }
 
+/** The timeouts with their defaults (MockTimeouts), checked. */
 export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
-  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? HEADERS_TIMEOUT_MS, 1);
-  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(REQUEST_TIMEOUT_MS, headersMs), headersMs);
-  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? KEEP_ALIVE_TIMEOUT_MS, 1);
-  const checkIntervalMs = checkInteger(
-    'timeouts.checkIntervalMs',
-    t.checkIntervalMs ?? Math.max(1, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(headersMs / 5))),
-    1,
-  );
+  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? 10_000, 1);
+  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(30_000, headersMs), headersMs);
+  // The load generators reuse keep-alive connections well within 5 s.
+  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? 5_000, 1);
+  const checkIntervalMs = checkInteger('timeouts.checkIntervalMs', t.checkIntervalMs ?? Math.max(1, Math.min(2_000, Math.floor(headersMs / 5))), 1);
   return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
 }
 

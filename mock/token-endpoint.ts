@@ -133,8 +133,6 @@ export interface TokenThrottle {
   reset(): void;
 }
 
-const NO_THROTTLE: TokenThrottle = { admit: () => undefined, record: () => {}, reset: () => {} };
-
 export interface TokenEndpointOptions {
   readonly clients: ClientDirectory;
   readonly tokens: Tokens;
@@ -149,11 +147,9 @@ export interface TokenEndpointOptions {
 
 export class TokenEndpoint {
   readonly #o: TokenEndpointOptions;
-  readonly #throttle: TokenThrottle;
 
   constructor(o: TokenEndpointOptions) {
     this.#o = o;
-    this.#throttle = o.throttle ?? NO_THROTTLE;
   }
 
   respond(request: Exchange): Reply {
@@ -174,11 +170,11 @@ export class TokenEndpoint {
 
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
-    const throttled = this.#throttle.admit(credentials.id);
+    const throttled = this.#o.throttle?.admit(credentials.id);
     if (throttled !== undefined) return throttled;
     const client = this.#o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
-      this.#throttle.record(credentials.id, false);
+      this.#o.throttle?.record(credentials.id, false);
       const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
       return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
@@ -208,7 +204,7 @@ export class TokenEndpoint {
       const description = `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.map((s) => s.slice(0, 60)).join(', ')}.`;
       return this.#refuse({ status: profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
-    this.#throttle.record(client.id, true);
+    this.#o.throttle?.record(client.id, true);
     const live = profile.reuse === 'live-token' ? this.#o.tokens.live(client, scopes) : undefined;
     if (live !== undefined) {
       const left = countdown(live, this.#o.now());
@@ -223,7 +219,7 @@ export class TokenEndpoint {
     if (token === undefined) return this.#refuse(invalidRequest('refresh_token is missing.'), headers);
     const grant = this.#o.tokens.findRefresh(token, client);
     if (grant === undefined) {
-      this.#throttle.record(client.id, false);
+      this.#o.throttle?.record(client.id, false);
       const description = 'The refresh token is unknown, expired, already used or logged out, or was issued to another client.';
       return this.#refuse({ status: 400, error: 'invalid_grant', description }, headers);
     }
@@ -236,7 +232,7 @@ export class TokenEndpoint {
       return this.#refuse({ status: this.#o.profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
     this.#o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
-    this.#throttle.record(client.id, true);
+    this.#o.throttle?.record(client.id, true);
     return this.#issue(client, scopes, headers);
   }
 
