@@ -7,7 +7,7 @@
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
-import type { ApiError } from './errors.ts';
+import { type ApiError, apiErrors } from './errors.ts';
 import type { AccessGrant, Tokens } from './tokens.ts';
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
@@ -73,14 +73,14 @@ export class BearerAuth {
     const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${
       grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ')
     }.`;
-    const error: ApiError = { status: this.#missingScope, code: 'forbidden', title: 'Insufficient scope.', detail };
+    const error = { ...apiErrors.forbidden(detail), status: this.#missingScope };
     return { error, headers: ['WWW-Authenticate', `Bearer error="insufficient_scope", scope="${accepted.join(' ')}"`] };
   }
 
   #refuse(detail: string, challenge: string): AuthResult {
     return {
       ok: false,
-      error: { status: this.#unauthenticated, code: 'unauthorized', title: 'Authentication required.', detail },
+      error: { ...apiErrors.unauthorized(detail), status: this.#unauthenticated },
       headers: ['WWW-Authenticate', challenge],
     };
   }

@@ -130,7 +130,7 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
 }
 
 function refusal(q: Profile['query'], parameter: string, detail: string): Result<never, ApiError> {
-  return fail(apiErrors.invalidParameter(parameter, detail, q.invalidStatus));
+  return fail({ ...apiErrors.invalidParameter(detail, parameter), status: q.invalidStatus });
 }
 
 function unknownHint(name: string, known: ReadonlySet<string>): string {

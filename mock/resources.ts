@@ -80,7 +80,7 @@ export class Resources {
       ttlSeconds: options.snapshotTtlSeconds,
       profile: profile.pagination,
       errors: {
-        invalid: (parameter, detail) => apiErrors.invalidParameter(parameter, detail, profile.query.invalidStatus),
+        invalid: (parameter, detail) => ({ ...apiErrors.invalidParameter(detail, parameter), status: profile.query.invalidStatus }),
         obsolete: (detail) => ({ ...apiErrors.snapshotGone(detail), status: profile.pagination.obsoleteStatus }),
       },
       cursor: this.#seam.cursor,
@@ -187,18 +187,18 @@ export class Resources {
 /** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */
 function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: apiErrors.invalidParameter('body', 'the body must be a JSON object of content attributes') };
+    return { ok: false, error: apiErrors.invalidParameter('the body must be a JSON object of content attributes', 'body') };
   }
   for (const [name, value] of Object.entries(body)) {
     const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
     if (!validate) {
       // An empty member name would make an error without a parameter: name the body instead.
-      return { ok: false, error: apiErrors.invalidParameter(name || 'body', `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
+      return { ok: false, error: apiErrors.invalidParameter(`"${name.slice(0, 60)}" is not a content attribute of the API document`, name || 'body') };
     }
     if (!validate(value)) {
       // formatErrors names the validated value "(root)": here it is the attribute.
       const detail = formatErrors(validate.errors, value).replaceAll('(root)', name).split('\n').join('; ');
-      return { ok: false, error: apiErrors.invalidParameter(name, detail) };
+      return { ok: false, error: apiErrors.invalidParameter(detail, name) };
     }
   }
   return { ok: true, value: body as Partial<ContentAttributes> };
