@@ -104,11 +104,6 @@ function digest(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-interface Entry {
-  readonly client: Client;
-  readonly secretDigest: Buffer;
-}
-
 /** Compared against when the id is unknown, so an unknown id costs the same as a wrong secret. */
 const DUMMY_DIGEST = digest('no such client');
 
@@ -116,7 +111,7 @@ const DUMMY_DIGEST = digest('no such client');
 export type ClientDirectory = Pick<ClientRegistry, 'get' | 'authenticate'>;
 
 export class ClientRegistry {
-  readonly #byId = new Map<string, Entry>();
+  readonly #byId = new Map<string, { readonly client: Client; readonly secretDigest: Buffer }>();
 
   /**
    * @param configs validated entries (see validateClients).

@@ -84,11 +84,6 @@ export class ControlPlane {
     };
   }
 
-  /** Whether a request for `method path` reads a body (so the router reads it first). */
-  takesBody(method: string): boolean {
-    return method === 'POST' || method === 'PATCH';
-  }
-
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);

@@ -11,7 +11,7 @@ import type { Profile } from '../schemas/types.ts';
 import { CONTENT_ATTRIBUTE_VALIDATORS, formatErrors } from '../schemas/index.ts';
 import type { Clock } from './clock.ts';
 import { type Collection, ContentCollection, UsersCollection } from './collections.ts';
-import type { ContentAttributes } from './data/content.ts';
+import type { ContentAttributes, ContentVersion } from './data/content.ts';
 import { ContentStore } from './data/content-store.ts';
 import { publishDateFormat, timestampFormat } from './data/timestamps.ts';
 import { Envelope, type NextLink } from './envelope.ts';
@@ -156,19 +156,14 @@ export class Resources {
 
   createContent(attributes: unknown): ChangeResult {
     const checked = checkAttributes(attributes);
-    if (!checked.ok) return checked;
-    const version = this.#content.create(checked.value, this.#clock.now());
-    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+    return checked.ok ? changed(this.#content.create(checked.value, this.#clock.now()), '') : checked;
   }
 
   modifyContent(id: string, attributes: unknown): ChangeResult {
     const index = this.#content.indexOf(id);
-    if (index === undefined) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+    if (index === undefined) return changed(undefined, id);
     const checked = checkAttributes(attributes);
-    if (!checked.ok) return checked;
-    const version = this.#content.modify(index, checked.value, this.#clock.now());
-    if (!version) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
-    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+    return checked.ok ? changed(this.#content.modify(index, checked.value, this.#clock.now()), id) : checked;
   }
 
   /** Every active snapshot, or the one of `cursor`, obsolete now (control plane); returns how many. */
@@ -182,6 +177,12 @@ export class Resources {
     this.#content.reset();
     this.#snapshots.reset();
   }
+}
+
+/** The item as changed, or the 404 of an id no item has. */
+function changed(version: ContentVersion | undefined, id: string): ChangeResult {
+  if (!version) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+  return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
 }
 
 /** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */

@@ -173,7 +173,7 @@ export class Router {
     const control = this.#o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       const search = q < 0 ? '' : url.slice(q + 1);
-      if (!control.takesBody(method)) return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
+      if (method !== 'POST' && method !== 'PATCH') return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }
     this.#send(res, this.#error(origin, apiErrors.notFound(this.#notFound[origin])));
