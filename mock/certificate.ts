@@ -28,10 +28,6 @@ const DAY_MS = 86_400_000;
 /** Valid from a day before start (a client whose clock is behind still accepts it) for a year: no mock runs that long. */
 const VALIDITY = { beforeMs: DAY_MS, afterMs: 365 * DAY_MS } as const;
 
-function keyPem(key: webcrypto.CryptoKey): string {
-  return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
-}
-
 /** A DN value: the names come from the user's flags, so characters with a meaning in a DN are escaped. */
 function cn(value: string): string {
   return `CN=${value.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`)}`;
@@ -77,5 +73,5 @@ export async function makeCertificate(names: readonly string[], nowMs: number): 
       await x509.AuthorityKeyIdentifierExtension.create(ca),
     ],
   });
-  return { cert: server.toString('pem'), key: keyPem(keys.privateKey), caCert: ca.toString('pem') };
+  return { cert: server.toString('pem'), key: KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }) as string, caCert: ca.toString('pem') };
 }

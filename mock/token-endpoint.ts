@@ -27,11 +27,6 @@ const FIELDS = ['grant_type', 'client_id', 'client_secret', 'scope', 'refresh_to
 type Field = (typeof FIELDS)[number];
 type TokenFields = Partial<Record<Field, string>>;
 
-interface Credentials {
-  readonly id: string;
-  readonly secret: string;
-}
-
 const BASIC = /^basic +([A-Za-z0-9+/]+=*) *$/i;
 const BASIC_SCHEME = /^basic(?: |$)/i;
 
@@ -85,7 +80,7 @@ function jsonFields(body: Buffer): TokenFields | OAuthError {
 }
 
 /** Basic credentials of the Authorization header; undefined when the header is some other scheme. */
-function parseBasic(header: string | undefined): Credentials | 'malformed' | undefined {
+function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
   if (header === undefined || !BASIC_SCHEME.test(header)) return undefined;
   const match = BASIC.exec(header);
   if (!match) return 'malformed';
@@ -98,7 +93,7 @@ function parseBasic(header: string | undefined): Credentials | 'malformed' | und
 }
 
 /** The client credentials, from the Basic header or the body (RFC 6749 §2.3.1: one way, not both). */
-function readCredentials(authorization: string | undefined, fields: TokenFields): Credentials | OAuthError {
+function readCredentials(authorization: string | undefined, fields: TokenFields): { id: string; secret: string } | OAuthError {
   const basic = parseBasic(authorization);
   if (basic === 'malformed') return invalidRequest('The Basic Authorization header is malformed; expected base64 of client_id:client_secret.');
   if (basic !== undefined) {
