@@ -17,17 +17,15 @@ import { ClientFindings, findingsRoutes } from './client-findings.ts';
 import { ClientRegistry, DEFAULT_CLIENTS, validateClients } from './clients.ts';
 import { httpDate, VirtualClock } from './clock.ts';
 import { CONTROL_PREFIX, ControlPlane } from './control.ts';
-import { apiErrorBody, tokenErrorBody } from './error-bodies.ts';
 import { Replies } from './http.ts';
 import { ListEndpoint } from './list-endpoint.ts';
 import { Logout } from './logout.ts';
 import { BUILT_IN_PROFILES, checkComplete } from './profile.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { SdkControl } from './sdk-control.ts';
 import { Resources } from './resources.ts';
 import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
-import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RawErrorRenderer, type RequestHandler } from './server.ts';
+import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged, type RequestHandler } from './server.ts';
 import { TokenEndpoint } from './token-endpoint.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
@@ -59,17 +57,14 @@ function hostNamesOf(names: HostNames | undefined): HostNames | undefined {
   return checked;
 }
 
-/** Where the mock listens: two servers (one per origin), or one for both told apart by Host. */
-type Listeners =
-  | { readonly kind: 'ports'; readonly auth: Server; readonly api: Server; readonly ports: { readonly auth: number; readonly api: number } }
-  | { readonly kind: 'names'; readonly both: Server; readonly names: HostNames; readonly port: number };
-
 class Mock implements MockServer {
   readonly clock: VirtualClock;
   readonly profile: Profile;
   readonly #host: string;
   readonly #scheme: 'http' | 'https';
-  readonly #listeners: Listeners;
+  /** Where the mock listens: two servers (auth, api), or one for both told apart by the Host names. */
+  readonly #listeners: ReadonlyArray<{ readonly server: Server; readonly port: number }>;
+  readonly #names: HostNames | undefined;
   readonly #control: ControlPlane | undefined;
   readonly #tokens: TokenStore;
   readonly #limiter: RateLimiter;
@@ -143,19 +138,15 @@ class Mock implements MockServer {
         ? undefined
         : new ControlPlane({
             clock: this.clock,
-            content: this.#resources,
+            resources: this.#resources,
+            clients: registry,
+            tokens: this.#tokens,
+            limiter: this.#limiter,
+            origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
             reset: () => this.reset(),
             stats: () => this.stats(),
             profile,
             replies: controlReplies,
-            sdk: new SdkControl({
-              clients: registry,
-              tokens: this.#tokens,
-              limiter: this.#limiter,
-              resources: this.#resources,
-              origins: () => ({ authUrl: this.authUrl, baseUrl: this.baseUrl }),
-              replies: controlReplies,
-            }),
             ...(findings ? { routes: findingsRoutes(findings, controlReplies) } : {}),
           });
 
@@ -170,28 +161,19 @@ class Mock implements MockServer {
     // Outermost, so that the findings judge what the client was answered.
     if (findings !== undefined) for (const id of Object.keys(ENDPOINTS) as EndpointId[]) handlers[id] = findings.observe(id, handlers[id]);
     const router = new Router({ handlers: handlers as RouteHandlers, replies, controlReplies, control: this.#control, date });
-    const renderRaw: RawErrorRenderer = (origin, error) =>
-      origin === 'api'
-        ? apiErrorBody(shapes.api, error)
-        : tokenErrorBody(shapes.token, { status: error.status, error: 'invalid_request', description: error.detail });
-    const hooks = (origin: Origin) => ({
-      internalError: router.internalError.bind(router),
-      expectationFailed: router.expectationFailed(origin),
-      renderRaw,
-      date,
-    });
     const logging = (origin: Origin, handler: RequestHandler) => (options.log ? logged(origin, handler, options.log) : handler);
     const byOrigin = { auth: logging('auth', router.onAuth), api: logging('api', router.onApi) };
-    if (hostNames === undefined) {
-      const ports = { auth: checkInteger('authPort', options.authPort ?? 0, 0, 65_535), api: checkInteger('apiPort', options.apiPort ?? 0, 0, 65_535) };
-      const server = (origin: Origin) => createOriginServer(origin, byOrigin[origin], timeouts, hooks(origin), options.tls);
-      this.#listeners = { kind: 'ports', auth: server('auth'), api: server('api'), ports };
-    } else {
-      const handler = Router.byHost(hostNames, { ...byOrigin, other: logging('api', router.misdirected(hostNames)) });
-      // What node answers before a request is read (a bad head) cannot know its origin: it takes the api's shape.
-      const both = createOriginServer('api', handler, timeouts, hooks('api'), options.tls);
-      this.#listeners = { kind: 'names', both, names: hostNames, port: checkInteger('port', options.port ?? 0, 0, 65_535) };
-    }
+    const server = (origin: Origin, handler: RequestHandler) => createOriginServer(origin, handler, timeouts, router, options.tls);
+    const port = (name: 'authPort' | 'apiPort' | 'port') => checkInteger(name, options[name] ?? 0, 0, 65_535);
+    this.#names = hostNames;
+    // What node answers before a request is read (a bad head) cannot know its origin: one server for both takes the api's shape.
+    const both = hostNames && Router.byHost(hostNames, { ...byOrigin, other: logging('api', router.misdirected(hostNames)) });
+    this.#listeners = both
+      ? [{ server: server('api', both), port: port('port') }]
+      : [
+          { server: server('auth', byOrigin.auth), port: port('authPort') },
+          { server: server('api', byOrigin.api), port: port('apiPort') },
+        ];
   }
 
   get authUrl(): string {
@@ -212,28 +194,22 @@ class Mock implements MockServer {
 
   async listen(): Promise<void> {
     if (this.#urls) return;
-    const l = this.#listeners;
-    const host = this.#host.includes(':') ? `[${this.#host}]` : this.#host;
-    const scheme = this.#scheme;
-    if (l.kind === 'names') {
-      const port = await listenOn(l.both, l.port, this.#host);
-      this.#urls = { auth: `${scheme}://${l.names.auth}:${port}`, api: `${scheme}://${l.names.api}:${port}`, address: `${host}:${port}` };
-      return;
-    }
-    const authPort = await listenOn(l.auth, l.ports.auth, this.#host);
-    let apiPort: number;
+    const ports: number[] = [];
     try {
-      apiPort = await listenOn(l.api, l.ports.api, this.#host);
+      for (const { server, port } of this.#listeners) ports.push(await listenOn(server, port, this.#host));
     } catch (error) {
-      await closeServer(l.auth);
+      await this.close();
       throw error;
     }
-    this.#urls = { auth: `${scheme}://${host}:${authPort}`, api: `${scheme}://${host}:${apiPort}`, address: host };
+    const host = this.#host.includes(':') ? `[${this.#host}]` : this.#host;
+    const [first, second] = ports as [number, number];
+    const names = this.#names;
+    const [auth, api] = names ? [`${names.auth}:${first}`, `${names.api}:${first}`] : [`${host}:${first}`, `${host}:${second}`];
+    this.#urls = { auth: `${this.#scheme}://${auth}`, api: `${this.#scheme}://${api}`, address: names ? `${host}:${first}` : host };
   }
 
   async close(): Promise<void> {
-    const l = this.#listeners;
-    await Promise.all(l.kind === 'names' ? [closeServer(l.both)] : [closeServer(l.auth), closeServer(l.api)]);
+    await Promise.all(this.#listeners.map((l) => closeServer(l.server)));
   }
 
   reset(): void {

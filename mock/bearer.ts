@@ -5,9 +5,9 @@
  * with `error="insufficient_scope"`. The statuses and the accepted scopes are the profile's
  * (auth.unauthenticatedStatus, auth.missingScopeStatus, auth.contentScopes, auth.usersScopes).
  */
-import { ENDPOINTS } from '../contracts/endpoints.ts';
+import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
-import type { ApiError } from './errors.ts';
+import { type ApiError, apiErrors } from './errors.ts';
 import type { AccessGrant, Tokens } from './tokens.ts';
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
@@ -27,42 +27,23 @@ export function parseBearer(header: string | undefined): BearerHeader {
 
 export type AuthResult = { ok: true; grant: AccessGrant } | { ok: false; error: ApiError; headers: string[] };
 
-/** What a scoped endpoint refuses with, or undefined when the token may call it. */
-export interface ScopeRefusal {
-  readonly error: ApiError;
-  /** The WWW-Authenticate header pair; the caller appends the rate-limit headers. */
-  readonly headers: string[];
-}
-
-export type ScopedEndpoint = 'listContent' | 'listUsers';
-
 /** Who a bearer token is, and whether it may call an endpoint (a seam: mock/seams.ts). */
-export interface AccessControl {
-  /** The grant of the request's bearer token, or the refusal to answer with. */
-  authenticate(authorization: string | undefined): AuthResult;
-  /** Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal. */
-  authorize(grant: AccessGrant, endpoint: ScopedEndpoint): ScopeRefusal | undefined;
-}
+export type AccessControl = Pick<BearerAuth, 'authenticate' | 'authorize'>;
 
-export class BearerAuth implements AccessControl {
+export class BearerAuth {
   readonly #tokens: Tokens;
   readonly #unauthenticated: number;
   readonly #missingScope: number;
-  readonly #accepted: Readonly<Record<ScopedEndpoint, readonly string[]>>;
-  /** Pre-serialised `WWW-Authenticate` values for a refused scope. */
-  readonly #insufficient: Readonly<Record<ScopedEndpoint, string>>;
+  readonly #accepted: Readonly<Record<ListEndpointId, readonly string[]>>;
 
   constructor(o: { tokens: Tokens; profile: Profile['auth'] }) {
     this.#tokens = o.tokens;
     this.#unauthenticated = o.profile.unauthenticatedStatus;
     this.#missingScope = o.profile.missingScopeStatus;
     this.#accepted = { listContent: [...o.profile.contentScopes], listUsers: [...o.profile.usersScopes] };
-    this.#insufficient = {
-      listContent: `Bearer error="insufficient_scope", scope="${this.#accepted.listContent.join(' ')}"`,
-      listUsers: `Bearer error="insufficient_scope", scope="${this.#accepted.listUsers.join(' ')}"`,
-    };
   }
 
+  /** The grant of the request's bearer token, or the refusal to answer with. */
   authenticate(authorization: string | undefined): AuthResult {
     // The usual request, `Bearer <a token issued here>`, is known without the pattern: an issued token is a b64token.
     if (authorization?.startsWith('Bearer ') === true) {
@@ -82,20 +63,24 @@ export class BearerAuth implements AccessControl {
     return this.#refuse('The access token is unknown, expired or logged out.', 'Bearer error="invalid_token"');
   }
 
-  authorize(grant: AccessGrant, endpoint: ScopedEndpoint): ScopeRefusal | undefined {
+  /**
+   * Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal: its error, and
+   * the WWW-Authenticate header pair, to which the caller appends the rate-limit headers.
+   */
+  authorize(grant: AccessGrant, endpoint: ListEndpointId): { error: ApiError; headers: string[] } | undefined {
     const accepted = this.#accepted[endpoint];
     for (const scope of accepted) if (grant.scopes.has(scope)) return undefined;
     const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${
       grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ')
     }.`;
-    const error: ApiError = { status: this.#missingScope, code: 'forbidden', title: 'Insufficient scope.', detail };
-    return { error, headers: ['WWW-Authenticate', this.#insufficient[endpoint]] };
+    const error = { ...apiErrors.forbidden(detail), status: this.#missingScope };
+    return { error, headers: ['WWW-Authenticate', `Bearer error="insufficient_scope", scope="${accepted.join(' ')}"`] };
   }
 
   #refuse(detail: string, challenge: string): AuthResult {
     return {
       ok: false,
-      error: { status: this.#unauthenticated, code: 'unauthorized', title: 'Authentication required.', detail },
+      error: { ...apiErrors.unauthorized(detail), status: this.#unauthenticated },
       headers: ['WWW-Authenticate', challenge],
     };
   }

@@ -7,7 +7,7 @@
  * that folder installs offline; mock/Dockerfile copies it into a Node image. The build is
  * deterministic: no dates, no absolute paths, the same bytes for the same sources.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { mockValidatorsSource } from '../schemas/standalone.ts';
@@ -27,15 +27,8 @@ export interface MockBuild {
   readonly version: string;
 }
 
-export class MockBuildError extends Error {
-  constructor(problems: readonly string[]) {
-    super(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'MockBuildError';
-  }
-}
-
 /** The package's manifest: nothing at run time but Node itself. */
-export function packageManifest(version: string, license: string): Record<string, unknown> {
+function packageManifest(version: string, license: string): Record<string, unknown> {
   return {
     name: PACKAGE_NAME,
     version,
@@ -53,7 +46,7 @@ export function packageManifest(version: string, license: string): Record<string
  * Problems of the bundle's metafile: anything left as an import that Node does not provide. The
  * package declares no dependencies, so a bare import would fail on the user's machine, not here.
  */
-export function checkMockMetafile(metafile: Metafile): string[] {
+function checkMockMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
     for (const imported of info.imports) {
@@ -68,7 +61,7 @@ export function checkMockMetafile(metafile: Metafile): string[] {
 }
 
 /** The packages of node_modules whose code is in the bundle (`ajv`, `@scope/name`), sorted. */
-export function bundledPackages(metafile: Metafile): string[] {
+function bundledPackages(metafile: Metafile): string[] {
   const names = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
     const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
@@ -88,7 +81,7 @@ function licenseText(root: string, license: string, packages: readonly string[])
     const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
     const file = readdirSync(dir).find((f) => /^licen[cs]e(\.|$)/i.test(f));
     parts.push('', `--- ${name}@${manifest.version} (${manifest.license ?? 'see its licence'}) ---`);
-    if (file !== undefined && existsSync(path.join(dir, file))) parts.push(readFileSync(path.join(dir, file), 'utf8').trim());
+    if (file !== undefined) parts.push(readFileSync(path.join(dir, file), 'utf8').trim());
   }
   return `${parts.join('\n')}\n`;
 }
@@ -116,55 +109,40 @@ function standaloneValidatorsPlugin(root: string): Plugin {
   };
 }
 
-export interface BuildMockOptions {
-  /** Project root. Default: found from the working directory. */
-  readonly root?: string;
-  /** Output directory. Default `<root>/dist/mock` (emptied first). */
-  readonly outdir?: string;
-}
-
-export async function buildMock(options: BuildMockOptions = {}): Promise<MockBuild> {
-  const root = options.root ?? ROOT;
-  const outdir = options.outdir ?? path.join(root, 'dist', 'mock');
+/** Builds the package into `outdir` (default dist/mock, emptied first) from the project at `root`. */
+export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}): Promise<MockBuild> {
   const rootPackage = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; license: string };
   // A file of an older build (a renamed bundle) would otherwise ship with the new one.
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(path.join(outdir, 'bin'), { recursive: true });
 
   const bin = path.join(outdir, BIN_FILE);
-  let metafile: Metafile;
-  try {
-    const result = await build({
-      entryPoints: [path.join(root, 'mock', 'cli.ts')],
-      outfile: bin,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      // CommonJS: mock/cli.ts starts itself when `require.main === module`, which holds for the bundle run as a program.
-      format: 'cjs',
-      banner: { js: '#!/usr/bin/env node' },
-      // The usage text names the command the package installs (mock/cli.ts).
-      define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
-      // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two
-      // thirds of it the certificate library of --tls, which mock/cli.ts loads only then (esbuild keeps a module
-      // imported with import() unevaluated until that import runs).
-      minify: false,
-      // No absolute paths in the output: the comments that name each source file are relative to the root.
-      absWorkingDir: root,
-      legalComments: 'inline',
-      metafile: true,
-      tsconfig: path.join(root, 'tsconfig.json'),
-      plugins: [standaloneValidatorsPlugin(root)],
-      logLevel: 'silent',
-    });
-    metafile = result.metafile;
-  } catch (error) {
-    const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors;
-    if (!errors) throw error;
-    throw new MockBuildError(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
-  }
+  // esbuild's own error names each problem's file and line.
+  const { metafile } = await build({
+    entryPoints: [path.join(root, 'mock', 'cli.ts')],
+    outfile: bin,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    // CommonJS: mock/cli.ts starts itself when `require.main === module`, which holds for the bundle run as a program.
+    format: 'cjs',
+    banner: { js: '#!/usr/bin/env node' },
+    // The usage text names the command the package installs (mock/cli.ts).
+    define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
+    // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two
+    // thirds of it the certificate library of --tls, which mock/cli.ts loads only then (esbuild keeps a module
+    // imported with import() unevaluated until that import runs).
+    minify: false,
+    // No absolute paths in the output: the comments that name each source file are relative to the root.
+    absWorkingDir: root,
+    legalComments: 'inline',
+    metafile: true,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    plugins: [standaloneValidatorsPlugin(root)],
+    logLevel: 'silent',
+  });
   const problems = checkMockMetafile(metafile);
-  if (problems.length > 0) throw new MockBuildError(problems);
+  if (problems.length > 0) throw new Error(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   chmodSync(bin, 0o755);
 
   writeFileSync(path.join(outdir, 'package.json'), `${JSON.stringify(packageManifest(rootPackage.version, rootPackage.license), null, 2)}\n`);
@@ -185,15 +163,11 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(refused);
     return 2;
   }
-  try {
-    const built = await buildMock();
-    console.log(`${path.relative(ROOT, built.bin)}  ${(built.bytes / 1024).toFixed(1)} KiB  (${PACKAGE_NAME}@${built.version})`);
-    console.log(`pack it: cd ${path.relative(ROOT, built.outdir)} && npm pack   |   container: docker build -f mock/Dockerfile -t lp-mock dist/mock`);
-    return 0;
-  } catch (error) {
-    console.error(`build:mock: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  // What it throws is printed after `build:mock: ` by runMain, exit code 1.
+  const built = await buildMock();
+  console.log(`${path.relative(ROOT, built.bin)}  ${(built.bytes / 1024).toFixed(1)} KiB  (${PACKAGE_NAME}@${built.version})`);
+  console.log(`pack it: cd ${path.relative(ROOT, built.outdir)} && npm pack   |   container: docker build -f mock/Dockerfile -t lp-mock dist/mock`);
+  return 0;
 }
 
 // Imported (tests), this file only exports.

@@ -28,17 +28,6 @@ const DAY_MS = 86_400_000;
 /** Valid from a day before start (a client whose clock is behind still accepts it) for a year: no mock runs that long. */
 const VALIDITY = { beforeMs: DAY_MS, afterMs: 365 * DAY_MS } as const;
 
-function serialNumber(): string {
-  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  // A positive INTEGER: the high bit clear.
-  bytes[0] = (bytes[0] ?? 0) & 0x7f;
-  return Buffer.from(bytes).toString('hex');
-}
-
-function keyPem(key: webcrypto.CryptoKey): string {
-  return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
-}
-
 /** A DN value: the names come from the user's flags, so characters with a meaning in a DN are escaped. */
 function cn(value: string): string {
   return `CN=${value.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`)}`;
@@ -55,7 +44,6 @@ export async function makeCertificate(names: readonly string[], nowMs: number): 
   const notAfter = new Date(nowMs + VALIDITY.afterMs);
   const caKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
     name: `${cn(`lp-mock CA ${new Date(nowMs).toISOString()}`)}, O=lp-mock`,
     notBefore,
     notAfter,
@@ -69,7 +57,6 @@ export async function makeCertificate(names: readonly string[], nowMs: number): 
   });
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const server = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
     subject: `${cn(first)}, O=lp-mock`,
     issuer: ca.subject,
     notBefore,
@@ -86,5 +73,5 @@ export async function makeCertificate(names: readonly string[], nowMs: number): 
       await x509.AuthorityKeyIdentifierExtension.create(ca),
     ],
   });
-  return { cert: server.toString('pem'), key: keyPem(keys.privateKey), caCert: ca.toString('pem') };
+  return { cert: server.toString('pem'), key: KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }) as string, caCert: ca.toString('pem') };
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { createMock, type MockOptions, type MockServer } from './app.ts';
-import { type ClientConfig, loadClientsFile } from './clients.ts';
+import { loadClientsFile } from './clients.ts';
 import { type CliOptions, parseFlags, USAGE } from './options.ts';
 import { loadProfile } from './profile.ts';
 import type { TlsFiles } from './server.ts';
@@ -84,31 +84,22 @@ export async function runMockCli(argv: readonly string[], extension: CliExtensio
     return;
   }
 
-  let clients: ClientConfig[] | undefined;
-  let profile: MockOptions['profile'];
+  // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
+  const timeSource = Date.now;
+  let full: MockOptions = { ...options, timeSource, ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}) };
   try {
-    if (clientsFile !== undefined) clients = loadClientsFile(clientsFile);
-    if (profileName !== undefined) profile = loadProfile(profileName);
+    if (clientsFile !== undefined) full = { ...full, clients: loadClientsFile(clientsFile) };
+    if (profileName !== undefined) full = { ...full, profile: loadProfile(profileName) };
   } catch (error) {
     fail((error as Error).message, 2);
   }
-
-  // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
-  const timeSource = Date.now;
   let https: Awaited<ReturnType<typeof tlsFiles>>;
   try {
     https = await tlsFiles(tls, options, timeSource());
   } catch (error) {
     fail(`The certificate could not be made: ${(error as Error).message}`, 1);
   }
-  const full: MockOptions = {
-    ...options,
-    ...(clients ? { clients } : {}),
-    ...(profile ? { profile } : {}),
-    ...(https ? { tls: https.files } : {}),
-    timeSource,
-    ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}),
-  };
+  if (https) full = { ...full, tls: https.files };
   const stopped: (message: string, code: number) => never = (message, code) => {
     https?.cleanup();
     return fail(message, code);

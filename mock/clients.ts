@@ -104,24 +104,14 @@ function digest(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-interface Entry {
-  readonly client: Client;
-  readonly secretDigest: Buffer;
-}
-
 /** Compared against when the id is unknown, so an unknown id costs the same as a wrong secret. */
 const DUMMY_DIGEST = digest('no such client');
 
 /** The API keys as the endpoints ask about them (a seam: mock/seams.ts). */
-export interface ClientDirectory {
-  /** The key with this client_id, whatever the secret. */
-  get(id: string): Client | undefined;
-  /** The key when `secret` is its secret; undefined for an unknown client_id or a wrong secret. */
-  authenticate(id: string, secret: string): Client | undefined;
-}
+export type ClientDirectory = Pick<ClientRegistry, 'get' | 'authenticate'>;
 
-export class ClientRegistry implements ClientDirectory {
-  readonly #byId = new Map<string, Entry>();
+export class ClientRegistry {
+  readonly #byId = new Map<string, { readonly client: Client; readonly secretDigest: Buffer }>();
 
   /**
    * @param configs validated entries (see validateClients).
@@ -139,6 +129,7 @@ export class ClientRegistry implements ClientDirectory {
     }
   }
 
+  /** The key with this client_id, whatever the secret. */
   get(id: string): Client | undefined {
     return this.#byId.get(id)?.client;
   }

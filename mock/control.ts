@@ -1,36 +1,21 @@
 /**
  * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK
- * developers (not part of the API document), JSON in and out, never rate limited. `--no-control`
- * (control: false) removes it: its paths then answer 404 like any unknown path.
- *
- *   GET   /_mock/clock          → {"now": ISO}
- *   POST  /_mock/clock          {"advanceSeconds": n} → {"now": ISO}
- *   POST  /_mock/reset          → 204: clock, tokens, rate windows, snapshots and data as at start
- *   POST  /_mock/content        {attributes} → 201 the new item
- *   PATCH /_mock/content/{id}   {attributes} → 200 the item, modified-at set to now
- *   GET   /_mock/stats          → live entry counts (tokens stored and still valid, rate windows, snapshots): memory checks
- *   GET   /_mock/profile        → the behaviour profile in force (schemas/profile.schema.json), complete
- *   GET   /_mock/findings       → client findings (mock/client-findings.ts); ?format=junit or /_mock/findings.xml: JUnit XML
- *
- * and the calls of other modules, each a ControlRoute of its own: the SDK scenarios of mock/sdk-control.ts
- * (GET /_mock/openapi.json, POST /_mock/rate-limit, POST /_mock/tokens/expire, POST /_mock/snapshots/expire).
- *
- * Nothing here carries a token or a secret: the stats are counts, the profile is behaviour only.
+ * developers (not part of the API document), JSON in and out, never rate limited; its calls and their
+ * answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer
+ * 404 like any unknown path. The SDK scenario calls set the state the core would reach by itself
+ * (spending the budget, waiting out the token lifetime or the 2 minutes) without moving the clock, so the
+ * rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
  */
+import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import type { ClientDirectory } from './clients.ts';
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
-import { type SdkControl, shown } from './sdk-control.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { ChangeResult, Resources } from './resources.ts';
+import type { TokenStore } from './tokens.ts';
 
 export const CONTROL_PREFIX = '/_mock';
-
-type ChangeResult = { ok: true; item: object } | { ok: false; error: ApiError };
-
-/** The part of mock/resources.ts the control plane drives. */
-interface ContentControl {
-  createContent(attributes: unknown): ChangeResult;
-  modifyContent(id: string, attributes: unknown): ChangeResult;
-}
 
 export interface ControlRequest {
   readonly method: string;
@@ -50,15 +35,23 @@ export interface ControlRoute {
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 
+/**
+ * A sliding window remembers each spent request: spending more than this many at once would cost
+ * memory for nothing an SDK test needs (a budget of a million is not reached by a test anyway).
+ */
+const MAX_SPENT_REQUESTS = 1_000_000;
+
 interface ControlParts {
   readonly clock: VirtualClock;
-  readonly content: ContentControl;
+  readonly resources: Resources;
+  readonly clients: ClientDirectory;
+  readonly tokens: TokenStore;
+  readonly limiter: RateLimiter;
+  readonly origins: () => { authUrl: string; baseUrl: string };
   readonly reset: () => void;
   readonly stats: () => object;
   readonly profile: object;
   readonly replies: Replies;
-  /** The SDK scenario calls; without it their paths are unknown. */
-  readonly sdk?: SdkControl;
   /** Calls served by other modules (the client findings). */
   readonly routes?: Readonly<Record<string, ControlRoute>>;
 }
@@ -66,31 +59,29 @@ interface ControlParts {
 export class ControlPlane {
   readonly #o: ControlParts;
   readonly #routes: Readonly<Record<string, ControlRoute>>;
+  /** Built on first request: the origins are known once the mock listens, and never change after. */
+  #openapi: string | undefined;
 
   constructor(parts: ControlParts) {
     this.#o = parts;
     const profile = JSON.stringify(parts.profile);
     const { replies } = parts;
+    const route = (methods: string[], respond: ControlRoute['respond']): ControlRoute => ({ methods, respond });
     this.#routes = {
-      [`${CONTROL_PREFIX}/clock`]: { methods: ['GET', 'POST'], respond: (r) => (r.method === 'GET' ? this.#now() : this.#advance(r.body)) },
-      [`${CONTROL_PREFIX}/reset`]: {
-        methods: ['POST'],
-        respond: () => {
-          parts.reset();
-          return replies.empty(204);
-        },
-      },
-      [`${CONTROL_PREFIX}/content`]: { methods: ['POST'], respond: (r) => this.#change(r.body, (attributes) => parts.content.createContent(attributes), 201) },
-      [`${CONTROL_PREFIX}/stats`]: { methods: ['GET'], respond: () => replies.json(200, JSON.stringify(parts.stats())) },
-      [`${CONTROL_PREFIX}/profile`]: { methods: ['GET'], respond: () => replies.json(200, profile) },
-      ...parts.sdk?.routes,
+      [`${CONTROL_PREFIX}/clock`]: route(['GET', 'POST'], (r) => (r.method === 'GET' ? this.#now() : this.#advance(r.body))),
+      [`${CONTROL_PREFIX}/reset`]: route(['POST'], () => {
+        parts.reset();
+        return replies.empty(204);
+      }),
+      [`${CONTROL_PREFIX}/content`]: route(['POST'], (r) => this.#change(r.body, (attributes) => parts.resources.createContent(attributes), 201)),
+      [`${CONTROL_PREFIX}/stats`]: route(['GET'], () => replies.json(200, JSON.stringify(parts.stats()))),
+      [`${CONTROL_PREFIX}/profile`]: route(['GET'], () => replies.json(200, profile)),
+      [`${CONTROL_PREFIX}/openapi.json`]: route(['GET'], () => replies.json(200, (this.#openapi ??= JSON.stringify(buildOpenApiDocument(parts.origins()))))),
+      [`${CONTROL_PREFIX}/rate-limit`]: route(['POST'], (r) => this.#spend(r.body)),
+      [`${CONTROL_PREFIX}/tokens/expire`]: route(['POST'], (r) => this.#expireTokens(r.body)),
+      [`${CONTROL_PREFIX}/snapshots/expire`]: route(['POST'], (r) => this.#expireSnapshots(r.body)),
       ...parts.routes,
     };
-  }
-
-  /** Whether a request for `method path` reads a body (so the router reads it first). */
-  takesBody(method: string): boolean {
-    return method === 'POST' || method === 'PATCH';
   }
 
   respond(request: ControlRequest): Reply {
@@ -99,7 +90,7 @@ export class ControlPlane {
     const route: ControlRoute | undefined = isItem
       ? {
           methods: ['PATCH'],
-          respond: (r) => this.#change(r.body, (a) => this.#o.content.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), a), 200),
+          respond: (r) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), a), 200),
         }
       : Object.hasOwn(this.#routes, path)
         ? this.#routes[path]
@@ -119,21 +110,14 @@ export class ControlPlane {
 
   #advance(body: Buffer): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#o.replies.api(apiErrors.invalidBody(`Expected {"advanceSeconds": n}: ${parsed.error}.`));
+    if (!parsed.ok) return this.#refuse(`Expected {"advanceSeconds": n}: ${parsed.error}.`);
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-      return this.#o.replies.api(
-        apiErrors.invalidBody(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds'),
-      );
+      return this.#refuse(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds');
     }
     const max = this.#o.clock.maxAdvanceSeconds();
     if (seconds > max) {
-      return this.#o.replies.api(
-        apiErrors.invalidBody(
-          `advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`,
-          'advanceSeconds',
-        ),
-      );
+      return this.#refuse(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds');
     }
     this.#o.clock.advance(seconds);
     return this.#now();
@@ -141,13 +125,86 @@ export class ControlPlane {
 
   #change(body: Buffer, apply: (attributes: unknown) => ChangeResult, status: 200 | 201): Reply {
     const parsed = parseJsonBody(body);
-    if (!parsed.ok) return this.#o.replies.api(apiErrors.invalidBody(`Expected a JSON object of content attributes: ${parsed.error}.`));
+    if (!parsed.ok) return this.#refuse(`Expected a JSON object of content attributes: ${parsed.error}.`);
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
     const value = parsed.value;
     const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;
     const result = apply(attributes);
     return result.ok ? this.#o.replies.json(status, JSON.stringify(result.item)) : this.#o.replies.api(result.error);
   }
+
+  #spend(raw: Buffer): Reply {
+    const body = objectBody(raw, '{"clientId": "…", "remaining": n}');
+    if (!body.ok) return this.#o.replies.api(body.error);
+    const { clientId, remaining = 0 } = body.value;
+    if (typeof clientId !== 'string') return this.#badClientId(clientId);
+    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0) {
+      return this.#refuse(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining');
+    }
+    const client = this.#o.clients.get(clientId);
+    if (client === undefined) return this.#unknownClient(clientId);
+    if (client.rate === null) return this.#refuse(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId');
+    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS) {
+      return this.#refuse(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining');
+    }
+    const resetMs = this.#o.limiter.spend(client, remaining) as number;
+    const left = Math.min(remaining, client.rate.requests);
+    return this.#o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
+  }
+
+  #expireTokens(raw: Buffer): Reply {
+    const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
+    if (!body.ok) return this.#o.replies.api(body.error);
+    const { clientId, token } = body.value;
+    if ((clientId === undefined) === (token === undefined)) {
+      return this.#refuse('Give exactly one of clientId (all its access tokens) and token (one access token).');
+    }
+    if (token !== undefined) {
+      // The token itself is never repeated back: answers and logs carry no token.
+      if (typeof token !== 'string') return this.#refuse('token must be an access token string.', 'token');
+      const owner = this.#o.tokens.clientOf(token);
+      if (owner !== undefined) this.#o.tokens.expireAccess(token);
+      return this.#o.replies.json(200, JSON.stringify({ expired: owner === undefined ? 0 : 1 }));
+    }
+    if (typeof clientId !== 'string') return this.#badClientId(clientId);
+    if (this.#o.clients.get(clientId) === undefined) return this.#unknownClient(clientId);
+    return this.#o.replies.json(200, JSON.stringify({ clientId, expired: this.#o.tokens.expireAccessOf(clientId) }));
+  }
+
+  #expireSnapshots(raw: Buffer): Reply {
+    const body = objectBody(raw, '{} or {"next": "…"}');
+    if (!body.ok) return this.#o.replies.api(body.error);
+    const { next } = body.value;
+    if (next !== undefined && (typeof next !== 'string' || next === '')) return this.#refuse('next must be a next value (cursor) the mock issued.', 'next');
+    return this.#o.replies.json(200, JSON.stringify({ expired: this.#o.resources.expireSnapshots(next) }));
+  }
+
+  #badClientId(clientId: unknown): Reply {
+    return this.#refuse(`clientId must be a client_id string, got ${shown(clientId)}.`, 'clientId');
+  }
+
+  #unknownClient(clientId: string): Reply {
+    return this.#o.replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+  }
+
+  #refuse(detail: string, parameter?: string): Reply {
+    return this.#o.replies.api(apiErrors.invalidBody(detail, parameter));
+  }
+}
+
+/** A JSON object body; an empty body is `{}`. */
+function objectBody(raw: Buffer, expected: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: ApiError } {
+  const parsed = parseJsonBody(raw);
+  if (!parsed.ok) return { ok: false, error: apiErrors.invalidBody(`Expected ${expected}: ${parsed.error}.`) };
+  if (parsed.value === undefined) return { ok: true, value: {} };
+  if (!isPlainObject(parsed.value)) return { ok: false, error: apiErrors.invalidBody(`Expected a JSON object, ${expected}.`) };
+  return { ok: true, value: parsed.value };
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function decodePathSegment(segment: string): string {

@@ -14,35 +14,24 @@ export interface ApiError {
   readonly parameter?: string;
 }
 
-/** Shorthand for the errors the resource endpoints give. */
+/** The errors of one kind: their status (a profile may choose another: spread it over), code and title. */
+function kind(status: number, code: string, title: string) {
+  return (detail: string, parameter?: string): ApiError => ({ status, code, title, detail, ...(parameter ? { parameter } : {}) });
+}
+
+/** Shorthand for the errors of the api origin. */
 export const apiErrors = {
   /** A request body that is not what the endpoint takes (control plane, logout). */
-  invalidBody: (detail: string, parameter?: string): ApiError => ({
-    status: 400,
-    code: 'invalid-body',
-    title: 'Invalid request body.',
-    detail,
-    ...(parameter ? { parameter } : {}),
-  }),
-  invalidParameter: (parameter: string, detail: string): ApiError => ({
-    status: 400,
-    code: 'invalid-parameter',
-    title: 'Invalid query parameter.',
-    detail,
-    parameter,
-  }),
-  unauthorized: (detail: string): ApiError => ({ status: 401, code: 'unauthorized', title: 'Authentication required.', detail }),
-  forbidden: (detail: string): ApiError => ({ status: 403, code: 'forbidden', title: 'Insufficient scope.', detail }),
-  notFound: (detail: string): ApiError => ({ status: 404, code: 'not-found', title: 'Not found.', detail }),
-  methodNotAllowed: (detail: string): ApiError => ({ status: 405, code: 'method-not-allowed', title: 'Method not allowed.', detail }),
-  snapshotGone: (detail: string): ApiError => ({ status: 410, code: 'snapshot-expired', title: 'Pagination snapshot is obsolete.', detail, parameter: 'next' }),
-  quotaExceeded: (requests: number, period: string): ApiError => ({
-    status: 429,
-    code: 'quota-exceeded',
-    title: 'API calls quota exceeded.',
-    detail: `Maximum ${requests} requests allowed per ${period}.`,
-  }),
-} as const;
+  invalidBody: kind(400, 'invalid-body', 'Invalid request body.'),
+  invalidParameter: kind(400, 'invalid-parameter', 'Invalid query parameter.'),
+  unauthorized: kind(401, 'unauthorized', 'Authentication required.'),
+  forbidden: kind(403, 'forbidden', 'Insufficient scope.'),
+  notFound: kind(404, 'not-found', 'Not found.'),
+  methodNotAllowed: kind(405, 'method-not-allowed', 'Method not allowed.'),
+  snapshotGone: (detail: string) => kind(410, 'snapshot-expired', 'Pagination snapshot is obsolete.')(detail, 'next'),
+  quotaExceeded: (requests: number, period: string) =>
+    kind(429, 'quota-exceeded', 'API calls quota exceeded.')(`Maximum ${requests} requests allowed per ${period}.`),
+};
 
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 

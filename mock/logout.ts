@@ -50,23 +50,16 @@ export class Logout {
     const kind = this.#o.profile.request;
     const parsed = parseJsonBody(bytes);
     const expected = kind === 'json-object' ? 'a JSON object' : 'empty or a JSON object';
-    if (!parsed.ok)
-      return kind === 'any' ? { ok: true, refreshToken: undefined } : { ok: false, detail: `The logout body must be ${expected}: ${parsed.error}.` };
-    if (parsed.value === undefined) {
-      return kind === 'json-object'
-        ? { ok: false, detail: 'The logout body must be a JSON object, like {} or {"refresh_token": "..."}; it is empty.' }
-        : { ok: true, refreshToken: undefined };
-    }
-    if (!isPlainObject(parsed.value)) {
-      return kind === 'any'
-        ? { ok: true, refreshToken: undefined }
-        : { ok: false, detail: `The logout body must be ${expected} like {"refresh_token": "..."}.` };
-    }
-    const given = parsed.value.refresh_token;
+    const value = parsed.ok ? parsed.value : undefined;
+    const refuse = (detail: string, parameter?: string): Body =>
+      kind === 'any' ? { ok: true, refreshToken: undefined } : { ok: false, detail, ...(parameter ? { parameter } : {}) };
+    if (!parsed.ok) return refuse(`The logout body must be ${expected}: ${parsed.error}.`);
+    if (value === undefined && kind === 'json-object')
+      return refuse('The logout body must be a JSON object, like {} or {"refresh_token": "..."}; it is empty.');
+    if (value !== undefined && !isPlainObject(value)) return refuse(`The logout body must be ${expected} like {"refresh_token": "..."}.`);
+    const given = isPlainObject(value) ? value.refresh_token : undefined;
     if (given === undefined || (typeof given === 'string' && given !== '')) return { ok: true, refreshToken: given };
-    return kind === 'any'
-      ? { ok: true, refreshToken: undefined }
-      : { ok: false, detail: 'refresh_token must be a non-empty string.', parameter: 'refresh_token' };
+    return refuse('refresh_token must be a non-empty string.', 'refresh_token');
   }
 
   #done(headers: string[]): Reply {

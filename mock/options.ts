@@ -112,14 +112,10 @@ const VALUE_FLAGS = [
   ['snapshot-ttl', 'snapshotTtlSeconds', parsePeriod, PERIOD_HINT],
 ] as const satisfies ReadonlyArray<readonly [keyof typeof MOCK_FLAGS, keyof MockOptions, (text: string) => unknown, string]>;
 
-/** The flag a parseArgs error names (`'--port'` in "Unknown option '--port'"). */
-function named(message: string): string {
-  return /'([^' ]+)/.exec(message)?.[1] ?? '?';
-}
-
 /** parseArgs's errors, told as one sentence each. */
 function sentence(error: NodeJS.ErrnoException): string {
-  const flag = named(error.message);
+  // The flag the error names (`'--port'` in "Unknown option '--port'").
+  const flag = /'([^' ]+)/.exec(error.message)?.[1] ?? '?';
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return flag === '-h' ? 'Use --help for the list of flags.' : `Unknown flag "${flag}"; run with --help for the list of flags.`;

@@ -8,8 +8,7 @@ import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contr
 import { fail, ok, type Result } from '../contracts/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
 import type { Profile } from '../schemas/types.ts';
-import type { ApiError } from './errors.ts';
-import { formDecode } from './token-request.ts';
+import { type ApiError, apiErrors } from './errors.ts';
 
 export interface ListQuery {
   readonly limit: number;
@@ -28,14 +27,18 @@ export interface QueryRules {
   readonly filters: Profile['filters'];
 }
 
+/** Form decoding (`+` is a space), undefined for broken percent-encoding: a query's parts, and (RFC 6749 appendix B) the Basic user and password. */
+export function formDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
 const FILTERS: ReadonlyMap<string, (typeof CONTENT_FILTERS)[number]> = new Map(CONTENT_FILTERS.map((f) => [f.name, f]));
 const INTEGER = /^-?\d{1,15}$/;
 const DAY_MS = 86_400_000;
-
-/** The error of a refused query: the profile's status, the parameter named. */
-export function invalidParameter(status: number, parameter: string, detail: string): ApiError {
-  return { status, code: 'invalid-parameter', title: 'Invalid query parameter.', detail, parameter };
-}
 
 /** The parameters an endpoint knows under these rules: with `dateFilters: none` the filters are unknown ones. */
 export function knownParameters(endpoint: Endpoint, rules: QueryRules): ReadonlySet<string> {
@@ -127,7 +130,7 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
 }
 
 function refusal(q: Profile['query'], parameter: string, detail: string): Result<never, ApiError> {
-  return fail(invalidParameter(q.invalidStatus, parameter, detail));
+  return fail({ ...apiErrors.invalidParameter(detail, parameter), status: q.invalidStatus });
 }
 
 function unknownHint(name: string, known: ReadonlySet<string>): string {

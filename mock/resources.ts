@@ -11,14 +11,14 @@ import type { Profile } from '../schemas/types.ts';
 import { CONTENT_ATTRIBUTE_VALIDATORS, formatErrors } from '../schemas/index.ts';
 import type { Clock } from './clock.ts';
 import { type Collection, ContentCollection, UsersCollection } from './collections.ts';
-import type { ContentAttributes } from './data/content.ts';
+import type { ContentAttributes, ContentVersion } from './data/content.ts';
 import { ContentStore } from './data/content-store.ts';
 import { publishDateFormat, timestampFormat } from './data/timestamps.ts';
 import { Envelope, type NextLink } from './envelope.ts';
 import { type ApiError, apiErrors } from './errors.ts';
 import { PageReader, type PagePlan, type PageSeam } from './pages.ts';
 import { type Continuation, Snapshots } from './pagination.ts';
-import { invalidParameter, knownParameters, type ListQuery, parseListQuery, type QueryRules } from './query.ts';
+import { knownParameters, type ListQuery, parseListQuery, type QueryRules } from './query.ts';
 
 export interface ListRequest {
   readonly endpoint: ListEndpointId;
@@ -80,7 +80,7 @@ export class Resources {
       ttlSeconds: options.snapshotTtlSeconds,
       profile: profile.pagination,
       errors: {
-        invalid: (parameter, detail) => invalidParameter(profile.query.invalidStatus, parameter, detail),
+        invalid: (parameter, detail) => ({ ...apiErrors.invalidParameter(detail, parameter), status: profile.query.invalidStatus }),
         obsolete: (detail) => ({ ...apiErrors.snapshotGone(detail), status: profile.pagination.obsoleteStatus }),
       },
       cursor: this.#seam.cursor,
@@ -156,19 +156,14 @@ export class Resources {
 
   createContent(attributes: unknown): ChangeResult {
     const checked = checkAttributes(attributes);
-    if (!checked.ok) return checked;
-    const version = this.#content.create(checked.value, this.#clock.now());
-    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+    return checked.ok ? changed(this.#content.create(checked.value, this.#clock.now()), '') : checked;
   }
 
   modifyContent(id: string, attributes: unknown): ChangeResult {
     const index = this.#content.indexOf(id);
-    if (index === undefined) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+    if (index === undefined) return changed(undefined, id);
     const checked = checkAttributes(attributes);
-    if (!checked.ok) return checked;
-    const version = this.#content.modify(index, checked.value, this.#clock.now());
-    if (!version) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
-    return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+    return checked.ok ? changed(this.#content.modify(index, checked.value, this.#clock.now()), id) : checked;
   }
 
   /** Every active snapshot, or the one of `cursor`, obsolete now (control plane); returns how many. */
@@ -184,21 +179,27 @@ export class Resources {
   }
 }
 
+/** The item as changed, or the 404 of an id no item has. */
+function changed(version: ContentVersion | undefined, id: string): ChangeResult {
+  if (!version) return { ok: false, error: apiErrors.notFound(`no content item has the id "${id.slice(0, 60)}"`) };
+  return { ok: true, item: { type: 'content', id: version.id, attributes: version.attributes } };
+}
+
 /** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */
 function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: apiErrors.invalidParameter('body', 'the body must be a JSON object of content attributes') };
+    return { ok: false, error: apiErrors.invalidParameter('the body must be a JSON object of content attributes', 'body') };
   }
   for (const [name, value] of Object.entries(body)) {
     const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
     if (!validate) {
       // An empty member name would make an error without a parameter: name the body instead.
-      return { ok: false, error: apiErrors.invalidParameter(name || 'body', `"${name.slice(0, 60)}" is not a content attribute of the API document`) };
+      return { ok: false, error: apiErrors.invalidParameter(`"${name.slice(0, 60)}" is not a content attribute of the API document`, name || 'body') };
     }
     if (!validate(value)) {
       // formatErrors names the validated value "(root)": here it is the attribute.
       const detail = formatErrors(validate.errors, value).replaceAll('(root)', name).split('\n').join('; ');
-      return { ok: false, error: apiErrors.invalidParameter(name, detail) };
+      return { ok: false, error: apiErrors.invalidParameter(detail, name) };
     }
   }
   return { ok: true, value: body as Partial<ContentAttributes> };

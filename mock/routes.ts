@@ -125,7 +125,7 @@ export class Router {
   expectationFailed(origin: Origin): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
       const detail = `The expectation "${String(req.headers.expect).slice(0, 60)}" cannot be met; only 100-continue is supported.`;
-      this.#send(res, this.#refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
+      this.#send(res, this.refusal(origin, 417, 'expectation-failed', detail, ['Connection', 'close']));
     };
   }
 
@@ -139,15 +139,20 @@ export class Router {
     this.#send(res, this.#o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
 
+  /** The Date header's value now (the mock's clock, not node's). */
+  date(): string {
+    return this.#o.date();
+  }
+
   #send(res: ServerResponse, reply: Reply): void {
     send(res, reply, this.#o.date());
   }
 
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    if (url.length > MAX_URL_BYTES) return this.#send(res, this.#refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
+    if (url.length > MAX_URL_BYTES) return this.#send(res, this.refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      return this.#send(res, this.#refusal(origin, 400, 'host-missing', HOST_MISSING));
+      return this.#send(res, this.refusal(origin, 400, 'host-missing', HOST_MISSING));
     }
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -168,23 +173,14 @@ export class Router {
     const control = this.#o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       const search = q < 0 ? '' : url.slice(q + 1);
-      if (!control.takesBody(method)) return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
+      if (method !== 'POST' && method !== 'PATCH') return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }
-    this.#send(
-      res,
-      origin === 'auth'
-        ? this.#o.replies.oauth({ status: 404, error: 'invalid_request', description: this.#notFound.auth })
-        : this.#o.replies.api(apiErrors.notFound(this.#notFound.api)),
-    );
+    this.#send(res, this.#error(origin, apiErrors.notFound(this.#notFound[origin])));
   }
 
   #notAllowed(origin: Origin, path: string, methods: readonly string[]): Reply {
-    const detail = `${path} answers ${methods.join(', ')} only.`;
-    const allow = ['Allow', methods.join(', ')];
-    return origin === 'auth'
-      ? this.#o.replies.oauth({ status: 405, error: 'invalid_request', description: detail }, allow)
-      : this.#o.replies.api(apiErrors.methodNotAllowed(detail), allow);
+    return this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${methods.join(', ')} only.`), ['Allow', methods.join(', ')]);
   }
 
   #withBody(req: IncomingMessage, res: ServerResponse, who: Origin | 'control', respond: (body: Buffer) => Reply): void {
@@ -196,16 +192,20 @@ export class Router {
   #bodyRefusal(who: Origin | 'control', status: 400 | 413, reason: string): Reply {
     // The rest of an oversized body is never read: close the connection after answering.
     const headers = ['Connection', 'close'];
-    const description = `${reason[0]?.toUpperCase()}${reason.slice(1)}.`;
-    if (who === 'auth') return this.#o.replies.oauth({ status, error: 'invalid_request', description }, headers);
-    const error: ApiError = { status, code: status === 413 ? 'payload-too-large' : 'invalid-body', title: 'Invalid request body.', detail: description };
-    return (who === 'control' ? this.#o.controlReplies : this.#o.replies).api(error, headers);
+    const detail = `${reason[0]?.toUpperCase()}${reason.slice(1)}.`;
+    const error: ApiError = { status, code: status === 413 ? 'payload-too-large' : 'invalid-body', title: 'Invalid request body.', detail };
+    return who === 'control' ? this.#o.controlReplies.api(error, headers) : this.#error(who, error, headers);
   }
 
-  /** A refusal before routing, in the error shape of the origin. */
-  #refusal(origin: Origin, status: 400 | 414 | 417, code: string, detail: string, headers: string[] = []): Reply {
-    if (origin === 'auth') return this.#o.replies.oauth({ status, error: 'invalid_request', description: detail }, headers);
-    return this.#o.replies.api({ status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
+  /** A refusal before routing (or before a request is read), in the error shape of the origin. */
+  refusal(origin: Origin, status: number, code: string, detail: string, headers: string[] = []): Reply {
+    return this.#error(origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail }, headers);
+  }
+
+  /** An error of the api origin as it is, or of the auth origin as an OAuth invalid_request. */
+  #error(origin: Origin, error: ApiError, headers: string[] = []): Reply {
+    if (origin === 'api') return this.#o.replies.api(error, headers);
+    return this.#o.replies.oauth({ status: error.status, error: 'invalid_request', description: error.detail }, headers);
   }
 }
 

@@ -8,8 +8,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Origin } from '../contracts/endpoints.ts';
-import type { ErrorBody } from './error-bodies.ts';
-import type { ApiError } from './errors.ts';
+import type { Router } from './routes.ts';
 
 /**
  * How long a slow or idle client may hold a connection. The defaults let any real client through;
@@ -26,11 +25,6 @@ export interface MockTimeouts {
   checkIntervalMs?: number;
 }
 
-// The defaults of MockTimeouts; the load generators reuse keep-alive connections well within the first.
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const TIMEOUT_CHECK_INTERVAL_MS = 2_000;
 /** Largest request head: a long bearer token and a long query fit many times over. */
 const MAX_HEADER_BYTES = 16 * 1024;
 /**
@@ -41,21 +35,7 @@ export const MAX_URL_BYTES = 8 * 1024;
 
 export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
 
-/** The body of an error that must be answered without a request object, in the error shape of the origin. */
-export type RawErrorRenderer = (origin: Origin, error: ApiError) => ErrorBody;
-
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-export interface ServerHooks {
-  /** Answers a request whose handler threw (a bug of the mock). */
-  readonly internalError: (res: ServerResponse, error: unknown) => void;
-  /** Answers an `Expect` other than 100-continue. */
-  readonly expectationFailed: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Error bodies written straight to the socket. */
-  readonly renderRaw: RawErrorRenderer;
-  /** The Date header's value now (the mock's clock, not node's). */
-  readonly date: () => string;
-}
 
 /** A certificate chain and its private key, PEM: the server speaks HTTPS with them. */
 export interface TlsFiles {
@@ -68,15 +48,13 @@ export function checkInteger(name: string, value: number, min: number, max = Num
   return value;
 }
 
+/** The timeouts with their defaults (MockTimeouts), checked. */
 export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
-  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? HEADERS_TIMEOUT_MS, 1);
-  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(REQUEST_TIMEOUT_MS, headersMs), headersMs);
-  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? KEEP_ALIVE_TIMEOUT_MS, 1);
-  const checkIntervalMs = checkInteger(
-    'timeouts.checkIntervalMs',
-    t.checkIntervalMs ?? Math.max(1, Math.min(TIMEOUT_CHECK_INTERVAL_MS, Math.floor(headersMs / 5))),
-    1,
-  );
+  const headersMs = checkInteger('timeouts.headersMs', t.headersMs ?? 10_000, 1);
+  const requestMs = checkInteger('timeouts.requestMs', t.requestMs ?? Math.max(30_000, headersMs), headersMs);
+  // The load generators reuse keep-alive connections well within 5 s.
+  const keepAliveMs = checkInteger('timeouts.keepAliveMs', t.keepAliveMs ?? 5_000, 1);
+  const checkIntervalMs = checkInteger('timeouts.checkIntervalMs', t.checkIntervalMs ?? Math.max(1, Math.min(2_000, Math.floor(headersMs / 5))), 1);
   return { headersMs, requestMs, keepAliveMs, checkIntervalMs };
 }
 
@@ -85,10 +63,10 @@ const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
 
 /**
  * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host
- * (`origin` then names the shape of errors answered before a request is read), with the limits above
- * and raw errors answered in the origin's shape.
+ * (`origin` then names the shape of errors answered before a request is read), with the limits above;
+ * the router answers what no handler can (a handler that threw, an unknown Expect, a raw error).
  */
-export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, hooks: ServerHooks, tls?: TlsFiles): Server {
+export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, router: Router, tls?: TlsFiles): Server {
   const options = {
     maxHeaderSize: MAX_HEADER_BYTES,
     requestTimeout: timeouts.requestMs,
@@ -101,7 +79,7 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     try {
       handler(req, res);
     } catch (error) {
-      hooks.internalError(res, error);
+      router.internalError(res, error);
     }
   };
   // An https.Server is an http.Server over TLS: the same options, events and limits.
@@ -113,13 +91,13 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, hooks));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, router));
   // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
   // unknown Expect with an empty 417: both get a body naming the problem instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
-    writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', hooks),
+    writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', router),
   );
-  server.on('checkExpectation', hooks.expectationFailed);
+  server.on('checkExpectation', router.expectationFailed(origin));
   return server;
 }
 
@@ -149,14 +127,14 @@ export function closeServer(server: Server): Promise<void> {
 }
 
 /** Requests node:http refuses before they reach a handler still get an error body naming the problem. */
-function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, hooks: ServerHooks): void {
+function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, router: Router): void {
   // node sets _httpMessage while a response is being written on this socket: then nothing may be added.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
     socket.destroy();
     return;
   }
-  const raw = (status: number, code: string, detail: string) => writeRawError(socket, origin, status, code, detail, hooks);
+  const raw = (status: number, code: string, detail: string) => writeRawError(socket, origin, status, code, detail, router);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
     else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
@@ -177,16 +155,15 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 }
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
-function writeRawError(socket: Duplex, origin: Origin, status: number, code: string, detail: string, hooks: ServerHooks): void {
+function writeRawError(socket: Duplex, origin: Origin, status: number, code: string, detail: string, router: Router): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const { contentType, text } = hooks.renderRaw(origin, { status, code, title: STATUS_CODES[status] ?? 'Error', detail });
-  const type = text === '' ? '' : `Content-Type: ${contentType}\r\n`;
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${hooks.date()}\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  );
+  const { headers, body } = router.refusal(origin, status, code, detail);
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${router.date()}\r\n`;
+  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  socket.end(`${head}Connection: close\r\n\r\n${body as string}`);
 }
 
 /** Printable, bounded, without the query (cursors live there): a log line never carries a cursor or a token. */

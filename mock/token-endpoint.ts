@@ -7,15 +7,114 @@
  * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
  * token each time or the client's live one, the refresh grant, token_type's case; and whether token
  * requests spend the client's rate budget (rateLimit.countsTokenRequests). Refusals never carry a token.
+ *
+ * A request is read as form fields (and, where the profile accepts it, the same fields as a JSON
+ * object), its client credentials in the form or by HTTP Basic (not both, RFC 6749 §2.3), and its scope
+ * list. Each refusal is an OAuth error saying what was wrong and what was expected.
  */
+import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Client, ClientDirectory } from './clients.ts';
 import type { OAuthError } from './errors.ts';
-import type { Replies, Reply } from './http.ts';
+import { isPlainObject, mediaType, parseJsonBody, type Replies, type Reply } from './http.ts';
+import { formDecode } from './query.ts';
 import type { RateLimit } from './rate-limit.ts';
 import type { Exchange } from './routes.ts';
-import { invalidRequest, readCredentials, readScopes, readTokenFields, type TokenFields } from './token-request.ts';
 import type { IssuedTokens, Tokens } from './tokens.ts';
+
+const FORM = 'application/x-www-form-urlencoded';
+const FIELDS = ['grant_type', 'client_id', 'client_secret', 'scope', 'refresh_token'] as const;
+type Field = (typeof FIELDS)[number];
+type TokenFields = Partial<Record<Field, string>>;
+
+const BASIC = /^basic +([A-Za-z0-9+/]+=*) *$/i;
+const BASIC_SCHEME = /^basic(?: |$)/i;
+
+const invalidRequest = (description: string): OAuthError => ({ status: 400, error: 'invalid_request', description });
+
+/**
+ * The fields of the body, or why it is refused: a form body always; a JSON object too when
+ * `acceptJson` (the document names the form; a service may read JSON as well); and, when
+ * `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients
+ * send the form with the wrong label, and a service may read bodies by what they hold).
+ */
+function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm = false): TokenFields | OAuthError {
+  const type = mediaType(contentType);
+  const json = type === 'application/json' || type.endsWith('+json');
+  if (json && mislabelledForm && !body.toString('utf8').trimStart().startsWith('{')) return formFields(body);
+  if (json && acceptJson) return jsonFields(body);
+  if (json) return invalidRequest(`The body must be form-encoded (Content-Type: ${FORM}), not JSON.`);
+  if (type !== FORM) {
+    const accepted = acceptJson ? `${FORM} or application/json` : FORM;
+    return invalidRequest(`Content-Type must be ${accepted}; got ${type === '' ? 'none' : `"${type.slice(0, 60)}"`}.`);
+  }
+  return formFields(body);
+}
+
+/** The fields of a form body; a field given twice is refused (RFC 6749 §3.2). */
+function formFields(body: Buffer): TokenFields | OAuthError {
+  const fields: TokenFields = {};
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {
+    if (seen.has(name)) return invalidRequest(`The parameter ${name.slice(0, 40)} is given more than once (RFC 6749 §3.2).`);
+    seen.add(name);
+    if ((FIELDS as readonly string[]).includes(name)) fields[name as Field] = value;
+  }
+  return fields;
+}
+
+/** The same fields from a JSON object; members of other types than string are refused by name. */
+function jsonFields(body: Buffer): TokenFields | OAuthError {
+  const parsed = parseJsonBody(body);
+  if (!parsed.ok) return invalidRequest(`The JSON body cannot be read: ${parsed.error}.`);
+  if (!isPlainObject(parsed.value))
+    return invalidRequest('The JSON body must be an object of the token request fields, like {"grant_type": "client_credentials", …}.');
+  const fields: TokenFields = {};
+  for (const name of FIELDS) {
+    const value = parsed.value[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return invalidRequest(`${name} must be a string.`);
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/** Basic credentials of the Authorization header; undefined when the header is some other scheme. */
+function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
+  if (header === undefined || !BASIC_SCHEME.test(header)) return undefined;
+  const match = BASIC.exec(header);
+  if (!match) return 'malformed';
+  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  const id = formDecode(decoded.slice(0, colon));
+  const secret = formDecode(decoded.slice(colon + 1));
+  return id === undefined || secret === undefined || id === '' ? 'malformed' : { id, secret };
+}
+
+/** The client credentials, from the Basic header or the body (RFC 6749 §2.3.1: one way, not both). */
+function readCredentials(authorization: string | undefined, fields: TokenFields): { id: string; secret: string } | OAuthError {
+  const basic = parseBasic(authorization);
+  if (basic === 'malformed') return invalidRequest('The Basic Authorization header is malformed; expected base64 of client_id:client_secret.');
+  if (basic !== undefined) {
+    if (fields.client_id !== undefined || fields.client_secret !== undefined) {
+      return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
+    }
+    return basic;
+  }
+  if (fields.client_id === undefined || fields.client_id === '') return invalidRequest('client_id is missing.');
+  if (fields.client_secret === undefined) return invalidRequest('client_secret is missing.');
+  return { id: fields.client_id, secret: fields.client_secret };
+}
+
+/**
+ * The scopes of a scope field. The document says comma-delimited; with `comma-or-space` spaces separate
+ * too (some clients send them so). With `comma`, a space is part of the scope name, which no key holds.
+ */
+function readScopes(text: string, separators: 'comma' | 'comma-or-space'): string[] {
+  if (separators === 'comma-or-space') return parseScopeList(text);
+  return [...new Set(text.split(',').map((part) => part.trim()))].filter((scope) => scope !== '');
+}
 
 /**
  * Where throttling of repeated failed token requests plugs in: asked before the credentials are
@@ -28,8 +127,6 @@ export interface TokenThrottle {
   record(clientId: string, succeeded: boolean): void;
   reset(): void;
 }
-
-const NO_THROTTLE: TokenThrottle = { admit: () => undefined, record: () => {}, reset: () => {} };
 
 export interface TokenEndpointOptions {
   readonly clients: ClientDirectory;
@@ -45,11 +142,9 @@ export interface TokenEndpointOptions {
 
 export class TokenEndpoint {
   readonly #o: TokenEndpointOptions;
-  readonly #throttle: TokenThrottle;
 
   constructor(o: TokenEndpointOptions) {
     this.#o = o;
-    this.#throttle = o.throttle ?? NO_THROTTLE;
   }
 
   respond(request: Exchange): Reply {
@@ -70,11 +165,11 @@ export class TokenEndpoint {
 
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
-    const throttled = this.#throttle.admit(credentials.id);
+    const throttled = this.#o.throttle?.admit(credentials.id);
     if (throttled !== undefined) return throttled;
     const client = this.#o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
-      this.#throttle.record(credentials.id, false);
+      this.#o.throttle?.record(credentials.id, false);
       const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
       return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
@@ -104,7 +199,7 @@ export class TokenEndpoint {
       const description = `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.map((s) => s.slice(0, 60)).join(', ')}.`;
       return this.#refuse({ status: profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
-    this.#throttle.record(client.id, true);
+    this.#o.throttle?.record(client.id, true);
     const live = profile.reuse === 'live-token' ? this.#o.tokens.live(client, scopes) : undefined;
     if (live !== undefined) {
       const left = countdown(live, this.#o.now());
@@ -119,7 +214,7 @@ export class TokenEndpoint {
     if (token === undefined) return this.#refuse(invalidRequest('refresh_token is missing.'), headers);
     const grant = this.#o.tokens.findRefresh(token, client);
     if (grant === undefined) {
-      this.#throttle.record(client.id, false);
+      this.#o.throttle?.record(client.id, false);
       const description = 'The refresh token is unknown, expired, already used or logged out, or was issued to another client.';
       return this.#refuse({ status: 400, error: 'invalid_grant', description }, headers);
     }
@@ -132,7 +227,7 @@ export class TokenEndpoint {
       return this.#refuse({ status: this.#o.profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
     this.#o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
-    this.#throttle.record(client.id, true);
+    this.#o.throttle?.record(client.id, true);
     return this.#issue(client, scopes, headers);
   }
 

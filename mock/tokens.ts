@@ -35,22 +35,7 @@ export interface IssuedTokens {
 }
 
 /** The token store as the endpoints use it (a seam: mock/seams.ts). */
-export interface Tokens {
-  /** A new access token and refresh token for `client`, with the client's lifetime. */
-  issue(client: Client, scopes: readonly string[]): IssuedTokens;
-  /** The client's newest valid token for exactly these scopes, with a live refresh token; undefined when there is none. */
-  live(client: Client, scopes: readonly string[]): IssuedTokens | undefined;
-  /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
-  verify(token: string): AccessGrant | undefined;
-  /** What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out, or another client's. */
-  findRefresh(token: string, client: Client): RefreshGrant | undefined;
-  /** Refresh rotation: a refresh token works once. */
-  redeemRefresh(token: string, clientId: string): boolean;
-  /** Logout: the access token stops authenticating at once. */
-  expireAccess(token: string): boolean;
-  /** Logout: a refresh token of `clientId` stops refreshing at once. */
-  expireRefresh(token: string, clientId: string): boolean;
-}
+export type Tokens = Pick<TokenStore, 'issue' | 'live' | 'verify' | 'findRefresh' | 'redeemRefresh' | 'expireAccess' | 'expireRefresh'>;
 
 /**
  * A refresh token outlives its access token (twice the lifetime), so that refreshing after the access
@@ -72,7 +57,7 @@ function liveKey(client: Client, scopes: readonly string[]): string {
   return `${client.id}\n${[...scopes].sort().join(' ')}`;
 }
 
-export class TokenStore implements Tokens {
+export class TokenStore {
   readonly #clock: Clock;
   readonly #access = new Map<string, AccessGrant>();
   readonly #refresh = new Map<string, RefreshGrant>();
@@ -86,6 +71,7 @@ export class TokenStore implements Tokens {
     this.#live = o.indexLive ? new Map() : undefined;
   }
 
+  /** A new access token and refresh token for `client`, with the client's lifetime. */
   issue(client: Client, scopes: readonly string[]): IssuedTokens {
     const now = this.#clock.now();
     const scopeSet = new Set(scopes);
@@ -98,6 +84,7 @@ export class TokenStore implements Tokens {
     return { accessToken, refreshToken, lifetimeSeconds, issuedAtMs: now };
   }
 
+  /** The client's newest valid token for exactly these scopes, with a live refresh token; undefined when there is none. */
   live(client: Client, scopes: readonly string[]): IssuedTokens | undefined {
     if (this.#live === undefined) return undefined;
     const key = liveKey(client, scopes);
@@ -121,6 +108,7 @@ export class TokenStore implements Tokens {
     return { accessToken: grant.token, refreshToken, lifetimeSeconds: grant.lifetimeSeconds, issuedAtMs: grant.issuedAtMs };
   }
 
+  /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
   verify(token: string): AccessGrant | undefined {
     const grant = this.#access.get(token);
     if (grant === undefined) return undefined;
@@ -131,6 +119,7 @@ export class TokenStore implements Tokens {
     return grant;
   }
 
+  /** What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out, or another client's. */
   findRefresh(token: string, client: Client): RefreshGrant | undefined {
     const grant = this.#refresh.get(token);
     if (grant === undefined || grant.client.id !== client.id) return undefined;
@@ -141,16 +130,19 @@ export class TokenStore implements Tokens {
     return grant;
   }
 
+  /** Refresh rotation: a refresh token works once. */
   redeemRefresh(token: string, clientId: string): boolean {
-    return this.#expireRefresh(token, clientId);
+    return this.expireRefresh(token, clientId);
   }
 
+  /** Logout: the access token stops authenticating at once. */
   expireAccess(token: string): boolean {
     return this.#access.delete(token);
   }
 
+  /** Logout: a refresh token of `clientId` stops refreshing at once. */
   expireRefresh(token: string, clientId: string): boolean {
-    return this.#expireRefresh(token, clientId);
+    return this.#refresh.get(token)?.client.id === clientId && this.#refresh.delete(token);
   }
 
   /**
@@ -198,22 +190,18 @@ export class TokenStore implements Tokens {
    */
   stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number; validRefreshTokens: number } {
     const now = this.#clock.now();
-    let valid = 0;
-    for (const g of this.#access.values()) if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) valid++;
-    let validRefresh = 0;
-    for (const g of this.#refresh.values()) if (!tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)) validRefresh++;
-    return { accessTokens: this.#access.size, refreshTokens: this.#refresh.size, validAccessTokens: valid, validRefreshTokens: validRefresh };
+    const valid = (grants: Map<string, RefreshGrant>) => [...grants.values()].filter((g) => !tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)).length;
+    return {
+      accessTokens: this.#access.size,
+      refreshTokens: this.#refresh.size,
+      validAccessTokens: valid(this.#access),
+      validRefreshTokens: valid(this.#refresh),
+    };
   }
 
   #newRefresh(grant: RefreshGrant): string {
     const token = newToken();
     this.#refresh.set(token, grant);
     return token;
-  }
-
-  #expireRefresh(token: string, clientId: string): boolean {
-    const grant = this.#refresh.get(token);
-    if (grant === undefined || grant.client.id !== clientId) return false;
-    return this.#refresh.delete(token);
   }
 }

@@ -7,12 +7,10 @@ import { runMockCli } from '../cli.ts';
 import { FAULT_NAMES, type FaultName, isFaultName } from './catalogue.ts';
 import { createFaultyMock } from './index.ts';
 
-const USAGE = `  --fault <name>          break one rule of the API document (repeatable): ${FAULT_NAMES.join(', ')}`;
-
 if (require.main === module) {
   runMockCli(process.argv.slice(2), {
     extraFlags: { fault: { type: 'string', multiple: true } },
-    usage: USAGE,
+    usage: `  --fault <name>          break one rule of the API document (repeatable): ${FAULT_NAMES.join(', ')}`,
     create: (options, extra) => {
       const names = (extra.fault ?? []) as string[];
       const unknown = names.find((name) => !isFaultName(name));

@@ -15,12 +15,10 @@ import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
 
 type Json = Record<string, unknown>;
 
-const textOf = (reply: Reply) => bodyText(reply.body);
-
 /** A reply whose 200 JSON body `change` edits in place. */
 function editJson(reply: Reply, change: (body: Json) => void): Reply {
   if (reply.status !== 200) return reply;
-  const body = JSON.parse(textOf(reply)) as Json;
+  const body = JSON.parse(bodyText(reply.body)) as Json;
   change(body);
   const out = JSON.stringify(body);
   return { status: reply.status, headers: withHeader(reply.headers, 'Content-Length', String(Buffer.byteLength(out))), body: out };
@@ -61,7 +59,7 @@ const LISTS: readonly EndpointId[] = ['listContent', 'listUsers'];
 function nextOfReply(reply: Reply): string | undefined {
   if (reply.status !== 200) return undefined;
   try {
-    const next = links(JSON.parse(textOf(reply)) as Json).next;
+    const next = links(JSON.parse(bodyText(reply.body)) as Json).next;
     return typeof next === 'string' ? nextValue(next) : undefined;
   } catch {
     return undefined;
