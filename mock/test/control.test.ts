@@ -1,6 +1,6 @@
 /**
  * The /_mock control plane (mock/control.ts): clock, reset, content changes, validation, --no-control;
- * and the SDK scenario calls (mock/sdk-control.ts): served OpenAPI, spent budget, expired tokens, obsolete snapshots.
+ * and its SDK scenario calls: served OpenAPI, spent budget, expired tokens, obsolete snapshots.
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { api, control, expect, getToken, json, ORG, postToken, profiled, START_MS, test } from './http-fixtures.ts';
