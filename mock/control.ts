@@ -9,7 +9,7 @@
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
 import type { VirtualClock } from './clock.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import { type ApiError, apiErrors } from './error-bodies.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { ChangeResult, Resources } from './resources.ts';

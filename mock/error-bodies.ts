@@ -3,12 +3,49 @@
  * and `$defs/tokenErrorBody`): the platform's errors array, RFC 6749/6750 OAuth bodies, RFC 9457
  * problem details, ASP.NET's validation problem, no body, a plain-text sentence, a gateway's HTML page.
  * The document shows none of them, so a service may answer with any; the mock's errors carry the
- * same facts (status, code, sentence, parameter) whatever the shape.
+ * same facts (status, code, sentence, parameter) whatever the shape: the api origin's a machine-readable
+ * code, the auth origin's an OAuth error (RFC 6749 §5.2).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
-import type { ApiError, OAuthError } from './errors.ts';
+
+export interface ApiError {
+  readonly status: number;
+  /** Machine-readable code, e.g. `quota-exceeded`, `invalid-parameter`. */
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  /** The query parameter (or header) the error is about, where there is one. */
+  readonly parameter?: string;
+}
+
+/** The errors of one kind: their status (a profile may choose another: spread it over), code and title. */
+function kind(status: number, code: string, title: string) {
+  return (detail: string, parameter?: string): ApiError => ({ status, code, title, detail, ...(parameter ? { parameter } : {}) });
+}
+
+/** Shorthand for the errors of the api origin. */
+export const apiErrors = {
+  /** A request body that is not what the endpoint takes (control plane, logout). */
+  invalidBody: kind(400, 'invalid-body', 'Invalid request body.'),
+  invalidParameter: kind(400, 'invalid-parameter', 'Invalid query parameter.'),
+  unauthorized: kind(401, 'unauthorized', 'Authentication required.'),
+  forbidden: kind(403, 'forbidden', 'Insufficient scope.'),
+  notFound: kind(404, 'not-found', 'Not found.'),
+  methodNotAllowed: kind(405, 'method-not-allowed', 'Method not allowed.'),
+  snapshotGone: (detail: string) => kind(410, 'snapshot-expired', 'Pagination snapshot is obsolete.')(detail, 'next'),
+  quotaExceeded: (requests: number, period: string) =>
+    kind(429, 'quota-exceeded', 'API calls quota exceeded.')(`Maximum ${requests} requests allowed per ${period}.`),
+};
+
+type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
+
+export interface OAuthError {
+  readonly status: number;
+  readonly error: OAuthErrorCode;
+  readonly description: string;
+}
 
 /** A rendered error body: its Content-Type and text (an empty text: the reply has no body). */
 export interface ErrorBody {

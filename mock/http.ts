@@ -7,8 +7,7 @@
 import { fail, type Result } from '../contracts/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
-import { apiErrorBody, type ErrorBody, JSON_TYPE, tokenErrorBody } from './error-bodies.ts';
-import type { ApiError, OAuthError } from './errors.ts';
+import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';
 
 /** Largest request body the mock reads (token forms, logout, control plane): far above any legal request. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -8,7 +8,7 @@
  */
 import type { Profile } from '../schemas/types.ts';
 import type { AccessControl } from './bearer.ts';
-import { apiErrors } from './errors.ts';
+import { apiErrors } from './error-bodies.ts';
 import { isPlainObject, parseJsonBody, type Replies, type Reply } from './http.ts';
 import { quotaExceeded, type RateLimit } from './rate-limit.ts';
 import type { Exchange } from './routes.ts';

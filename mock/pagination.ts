@@ -16,7 +16,7 @@ import { BoundedMap } from '../contracts/bounded-map.ts';
 import { snapshotObsolete } from '../contracts/lifecycle.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Clock } from './clock.ts';
-import type { ApiError } from './errors.ts';
+import type { ApiError } from './error-bodies.ts';
 import { firstDifference, type ListQuery } from './query.ts';
 
 export interface Snapshot {

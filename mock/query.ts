@@ -8,7 +8,7 @@ import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contr
 import { fail, ok, type Result } from '../contracts/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
 import type { Profile } from '../schemas/types.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import { type ApiError, apiErrors } from './error-bodies.ts';
 
 export interface ListQuery {
   readonly limit: number;

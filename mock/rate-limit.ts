@@ -11,7 +11,7 @@ import { resetFormat, retryAfterFormat, type WindowCount, windowCount } from '..
 import type { Profile } from '../schemas/types.ts';
 import type { Client } from './clients.ts';
 import type { Clock } from './clock.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import { type ApiError, apiErrors } from './error-bodies.ts';
 
 const SWEEP_FLOOR = 1024;
 const SWEEP_INTERVAL_MS = 60_000;

@@ -15,7 +15,7 @@ import type { ContentAttributes, ContentVersion } from './data/content.ts';
 import { ContentStore } from './data/content-store.ts';
 import { publishDateFormat, timestampFormat } from './data/timestamps.ts';
 import { Envelope, type NextLink } from './envelope.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import { type ApiError, apiErrors } from './error-bodies.ts';
 import { PageReader, type PagePlan, type PageSeam } from './pages.ts';
 import { type Continuation, Snapshots } from './pagination.ts';
 import { knownParameters, type ListQuery, parseListQuery, type QueryRules } from './query.ts';

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { ENDPOINTS, type Endpoint, type EndpointId, type Origin } from '../contracts/endpoints.ts';
 import { CONTROL_PREFIX, type ControlPlane } from './control.ts';
-import { type ApiError, apiErrors } from './errors.ts';
+import { type ApiError, apiErrors } from './error-bodies.ts';
 import { readBody, type Replies, type Reply, send } from './http.ts';
 import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './server.ts';
 

@@ -15,7 +15,7 @@
 import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Client, ClientDirectory } from './clients.ts';
-import type { OAuthError } from './errors.ts';
+import type { OAuthError } from './error-bodies.ts';
 import { isPlainObject, mediaType, parseJsonBody, type Replies, type Reply } from './http.ts';
 import { formDecode } from './query.ts';
 import type { RateLimit } from './rate-limit.ts';

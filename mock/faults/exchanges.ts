@@ -7,7 +7,7 @@ import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
-import { apiErrors } from '../errors.ts';
+import { apiErrors } from '../error-bodies.ts';
 import { bodyText, Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
