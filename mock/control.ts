@@ -162,9 +162,9 @@ export class ControlPlane {
     if (token !== undefined) {
       // The token itself is never repeated back: answers and logs carry no token.
       if (typeof token !== 'string') return this.#refuse('token must be an access token string.', 'token');
-      const owner = this.#o.tokens.clientOf(token);
-      if (owner !== undefined) this.#o.tokens.expireAccess(token);
-      return this.#o.replies.json(200, JSON.stringify({ expired: owner === undefined ? 0 : 1 }));
+      const valid = this.#o.tokens.verify(token) !== undefined;
+      if (valid) this.#o.tokens.expireAccess(token);
+      return this.#o.replies.json(200, JSON.stringify({ expired: valid ? 1 : 0 }));
     }
     if (typeof clientId !== 'string') return this.#badClientId(clientId);
     if (this.#o.clients.get(clientId) === undefined) return this.#unknownClient(clientId);

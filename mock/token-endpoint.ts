@@ -20,6 +20,7 @@ import { isPlainObject, mediaType, parseJsonBody, type Replies, type Reply } fro
 import { formDecode } from './query.ts';
 import type { RateLimit } from './rate-limit.ts';
 import type { Exchange } from './routes.ts';
+import type { FailureThrottle } from './token-throttle.ts';
 import type { IssuedTokens, Tokens } from './tokens.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -116,18 +117,6 @@ function readScopes(text: string, separators: 'comma' | 'comma-or-space'): strin
   return [...new Set(text.split(',').map((part) => part.trim()))].filter((scope) => scope !== '');
 }
 
-/**
- * Where throttling of repeated failed token requests plugs in: asked before the credentials are
- * checked, told the outcome after.
- */
-export interface TokenThrottle {
-  /** A reply refusing this client's request outright (429), or undefined to go on. */
-  admit(clientId: string): Reply | undefined;
-  /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant. */
-  record(clientId: string, succeeded: boolean): void;
-  reset(): void;
-}
-
 export interface TokenEndpointOptions {
   readonly clients: ClientDirectory;
   readonly tokens: Tokens;
@@ -135,7 +124,7 @@ export interface TokenEndpointOptions {
   readonly profile: Profile['tokens'];
   /** The rate limiter when token requests spend the client's budget; undefined when they do not. */
   readonly rate?: RateLimit | undefined;
-  readonly throttle?: TokenThrottle | undefined;
+  readonly throttle?: FailureThrottle | undefined;
   /** The virtual clock's time, for expires_in counting down. */
   readonly now: () => number;
 }

@@ -12,7 +12,6 @@ import type { Rate } from '../contracts/duration.ts';
 import { retryAfterSeconds } from '../contracts/rate-limit-window.ts';
 import type { Clock } from './clock.ts';
 import type { Replies, Reply } from './http.ts';
-import type { TokenThrottle } from './token-endpoint.ts';
 
 /** Failed token requests allowed per client_id: 10 per minute. */
 export const DEFAULT_TOKEN_THROTTLE: Rate = { requests: 10, periodSeconds: 60, period: '1m' };
@@ -30,7 +29,7 @@ interface Window {
 /** `rate`: failures allowed per client_id and period; `isKnown`: whether a client_id belongs to a configured key. */
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean };
 
-export class FailureThrottle implements TokenThrottle {
+export class FailureThrottle {
   readonly #known = new Map<string, Window>();
   readonly #unknown = new Map<string, Window>();
   #sweepAt = SWEEP_FLOOR;
@@ -38,6 +37,7 @@ export class FailureThrottle implements TokenThrottle {
 
   constructor(private readonly o: ThrottleParts) {}
 
+  /** A reply refusing this client's token request outright (429), or undefined to go on. */
   admit(clientId: string): Reply | undefined {
     const window = this.#map(clientId).get(clientId);
     if (window === undefined || window.failures < this.o.rate.requests) return undefined;
@@ -54,6 +54,7 @@ export class FailureThrottle implements TokenThrottle {
     );
   }
 
+  /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant. */
   record(clientId: string, succeeded: boolean): void {
     const map = this.#map(clientId);
     if (succeeded) {

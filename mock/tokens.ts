@@ -161,11 +161,6 @@ export class TokenStore {
     return expired;
   }
 
-  /** The client of a valid access token (the control plane names it in its answer); undefined otherwise. */
-  clientOf(token: string): string | undefined {
-    return this.verify(token)?.client.id;
-  }
-
   /** Drops every expired entry; returns how many entries are left. */
   sweep(): number {
     const now = this.#clock.now();
