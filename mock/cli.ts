@@ -1,8 +1,6 @@
 /**
- * `npm run mock -- [flags]`: starts the mock, prints one JSON line
- * {"authUrl","baseUrl","controlUrl","profile"} on stdout once both origins listen (with "caFile" under
- * TLS and "address" with host names), and stops cleanly on
- * SIGINT or SIGTERM. A bad flag, clients file or profile: one sentence on stderr and exit code 2.
+ * `npm run mock -- [flags]`: starts the mock, prints the JSON line USAGE (mock/options.ts) describes once
+ * both origins listen, and stops cleanly on SIGINT or SIGTERM. A bad flag, clients file or profile: one sentence on stderr and exit code 2.
  * Anything else that stops it from starting: exit code 1. Another CLI may run this one with flags of
  * its own and its own factory (runMockCli).
  */

@@ -113,10 +113,7 @@ export type ClientDirectory = Pick<ClientRegistry, 'get' | 'authenticate'>;
 export class ClientRegistry {
   readonly #byId = new Map<string, { readonly client: Client; readonly secretDigest: Buffer }>();
 
-  /**
-   * @param configs validated entries (see validateClients).
-   * @param defaults the mock-wide rate (null: off) and token lifetime, for entries that set none.
-   */
+  /** `configs` as validateClients returns them; `defaults` for the entries that set no rate or tokenTtl. */
   constructor(configs: readonly ClientConfig[], defaults: { rate: Rate | null; tokenTtlSeconds: number }) {
     for (const c of configs) {
       const rate = c.rate === undefined ? defaults.rate : parseRate(c.rate);
@@ -134,10 +131,7 @@ export class ClientRegistry {
     return this.#byId.get(id)?.client;
   }
 
-  /**
-   * The key when the secret matches. Digests make the comparison constant-time whatever the
-   * secret's length, and an unknown id is compared against a dummy so it takes as long.
-   */
+  /** The key when the secret matches; digests make the comparison constant-time whatever the secret's length. */
   authenticate(id: string, secret: string): Client | undefined {
     const entry = this.#byId.get(id);
     const matches = timingSafeEqual(digest(secret), entry?.secretDigest ?? DUMMY_DIGEST);
