@@ -20,14 +20,11 @@ const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  */
 export class VirtualClock implements Clock {
   #offsetMs = 0;
-  readonly #source: () => number;
 
-  constructor(source: () => number) {
-    this.#source = source;
-  }
+  constructor(private readonly source: () => number) {}
 
   now(): number {
-    return this.#source() + this.#offsetMs;
+    return this.source() + this.#offsetMs;
   }
 
   /** Moves the clock forward; negative or non-finite amounts, and any past LATEST_MS, are refused (time never runs back). */

@@ -21,24 +21,20 @@ type Body = { ok: true; refreshToken: string | undefined } | { ok: false; detail
 type LogoutParts = { access: AccessControl; tokens: Tokens; rate: RateLimit; replies: Replies; profile: Profile['logout'] };
 
 export class Logout {
-  readonly #o: LogoutParts;
-
-  constructor(o: LogoutParts) {
-    this.#o = o;
-  }
+  constructor(private readonly o: LogoutParts) {}
 
   respond(request: Exchange): Reply {
-    const auth = this.#o.access.authenticate(request.authorization);
-    if (!auth.ok) return this.#o.replies.api(auth.error, auth.headers);
-    const rate = this.#o.rate.take(auth.grant);
-    if (rate.refused) return this.#o.replies.api(quotaExceeded(auth.grant.client), rate.headers);
+    const auth = this.o.access.authenticate(request.authorization);
+    if (!auth.ok) return this.o.replies.api(auth.error, auth.headers);
+    const rate = this.o.rate.take(auth.grant);
+    if (rate.refused) return this.o.replies.api(quotaExceeded(auth.grant.client), rate.headers);
 
     // Check the whole body before expiring anything: a refused logout changes nothing.
     const body = this.#body(request.body);
-    if (!body.ok) return this.#o.replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
-    this.#o.tokens.expireAccess(auth.grant.token);
+    if (!body.ok) return this.o.replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
+    this.o.tokens.expireAccess(auth.grant.token);
     // Another client's refresh token is left alone: logging out must not reach across clients.
-    if (body.refreshToken !== undefined) this.#o.tokens.expireRefresh(body.refreshToken, auth.grant.client.id);
+    if (body.refreshToken !== undefined) this.o.tokens.expireRefresh(body.refreshToken, auth.grant.client.id);
     return this.#done(rate.headers);
   }
 
@@ -47,7 +43,7 @@ export class Logout {
    * yet a JSON object's refresh_token still expires: the document says a provided one does.
    */
   #body(bytes: Buffer): Body {
-    const kind = this.#o.profile.request;
+    const kind = this.o.profile.request;
     const parsed = parseJsonBody(bytes);
     const expected = kind === 'json-object' ? 'a JSON object' : 'empty or a JSON object';
     const value = parsed.ok ? parsed.value : undefined;
@@ -63,13 +59,13 @@ export class Logout {
   }
 
   #done(headers: string[]): Reply {
-    switch (this.#o.profile.response) {
+    switch (this.o.profile.response) {
       case '200-json':
-        return this.#o.replies.json(200, LOGGED_OUT_JSON, headers);
+        return this.o.replies.json(200, LOGGED_OUT_JSON, headers);
       case '200-empty':
-        return this.#o.replies.empty(200, headers);
+        return this.o.replies.empty(200, headers);
       case '204':
-        return this.#o.replies.empty(204, headers);
+        return this.o.replies.empty(204, headers);
     }
   }
 }

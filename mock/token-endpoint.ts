@@ -6,11 +6,8 @@
  * leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a
  * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
  * token each time or the client's live one, the refresh grant, token_type's case; and whether token
- * requests spend the client's rate budget (rateLimit.countsTokenRequests). Refusals never carry a token.
- *
- * A request is read as form fields (and, where the profile accepts it, the same fields as a JSON
- * object), its client credentials in the form or by HTTP Basic (not both, RFC 6749 §2.3), and its scope
- * list. Each refusal is an OAuth error saying what was wrong and what was expected.
+ * requests spend the client's rate budget (rateLimit.countsTokenRequests). Refusals never carry a token:
+ * each is an OAuth error saying what was wrong and what was expected.
  */
 import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -130,14 +127,10 @@ export interface TokenEndpointOptions {
 }
 
 export class TokenEndpoint {
-  readonly #o: TokenEndpointOptions;
-
-  constructor(o: TokenEndpointOptions) {
-    this.#o = o;
-  }
+  constructor(private readonly o: TokenEndpointOptions) {}
 
   respond(request: Exchange): Reply {
-    const profile = this.#o.profile;
+    const profile = this.o.profile;
     const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody, profile.mislabelledForm === 'read-as-form');
     if ('error' in fields) return this.#refuse(fields);
 
@@ -154,19 +147,19 @@ export class TokenEndpoint {
 
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
-    const throttled = this.#o.throttle?.admit(credentials.id);
+    const throttled = this.o.throttle?.admit(credentials.id);
     if (throttled !== undefined) return throttled;
-    const client = this.#o.clients.authenticate(credentials.id, credentials.secret);
+    const client = this.o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
-      this.#o.throttle?.record(credentials.id, false);
+      this.o.throttle?.record(credentials.id, false);
       const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
       return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
 
     // From here the request is the client's: where token requests count, it spends its budget.
     let rateHeaders: string[] = [];
-    if (this.#o.rate !== undefined) {
-      const rate = this.#o.rate.take({ client, token: '' });
+    if (this.o.rate !== undefined) {
+      const rate = this.o.rate.take({ client, token: '' });
       if (rate.refused) {
         const rateOf = client.rate;
         const description = `Rate limit exceeded: at most ${rateOf?.requests ?? 0} requests per ${rateOf?.period ?? ''}, token requests included.`;
@@ -178,7 +171,7 @@ export class TokenEndpoint {
   }
 
   #clientCredentials(client: Client, fields: TokenFields, headers: string[]): Reply {
-    const profile = this.#o.profile;
+    const profile = this.o.profile;
     if (fields.scope === undefined)
       return this.#refuse(invalidRequest('scope is missing; list the scopes the token needs, comma-delimited (scope=content:read).'), headers);
     const scopes = readScopes(fields.scope, profile.scopeSeparators);
@@ -188,10 +181,10 @@ export class TokenEndpoint {
       const description = `The key does not hold the scope${unheld.length > 1 ? 's' : ''} ${unheld.map((s) => s.slice(0, 60)).join(', ')}.`;
       return this.#refuse({ status: profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
-    this.#o.throttle?.record(client.id, true);
-    const live = profile.reuse === 'live-token' ? this.#o.tokens.live(client, scopes) : undefined;
+    this.o.throttle?.record(client.id, true);
+    const live = profile.reuse === 'live-token' ? this.o.tokens.live(client, scopes) : undefined;
     if (live !== undefined) {
-      const left = countdown(live, this.#o.now());
+      const left = countdown(live, this.o.now());
       // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
       if (left >= 1) return this.#reply(live, left, headers);
     }
@@ -201,44 +194,44 @@ export class TokenEndpoint {
   #refreshToken(client: Client, fields: TokenFields, headers: string[]): Reply {
     const token = fields.refresh_token;
     if (token === undefined) return this.#refuse(invalidRequest('refresh_token is missing.'), headers);
-    const grant = this.#o.tokens.findRefresh(token, client);
+    const grant = this.o.tokens.findRefresh(token, client);
     if (grant === undefined) {
-      this.#o.throttle?.record(client.id, false);
+      this.o.throttle?.record(client.id, false);
       const description = 'The refresh token is unknown, expired, already used or logged out, or was issued to another client.';
       return this.#refuse({ status: 400, error: 'invalid_grant', description }, headers);
     }
     // RFC 6749 §6: a refresh may narrow the scopes, never widen them.
-    const scopes = fields.scope === undefined ? [...grant.scopes] : readScopes(fields.scope, this.#o.profile.scopeSeparators);
+    const scopes = fields.scope === undefined ? [...grant.scopes] : readScopes(fields.scope, this.o.profile.scopeSeparators);
     const wider = scopes.filter((s) => !grant.scopes.has(s));
     if (scopes.length === 0) return this.#refuse(invalidRequest('scope is empty; omit it to keep the scopes of the refresh token.'), headers);
     if (wider.length > 0) {
       const description = `The refresh token was not granted ${wider.join(', ')}.`;
-      return this.#refuse({ status: this.#o.profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
+      return this.#refuse({ status: this.o.profile.unheldScopeStatus, error: 'invalid_scope', description }, headers);
     }
-    this.#o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
-    this.#o.throttle?.record(client.id, true);
+    this.o.tokens.redeemRefresh(token, client.id); // rotation: a refresh token works once
+    this.o.throttle?.record(client.id, true);
     return this.#issue(client, scopes, headers);
   }
 
   #issue(client: Client, scopes: readonly string[], headers: string[]): Reply {
-    const issued = this.#o.tokens.issue(client, scopes);
+    const issued = this.o.tokens.issue(client, scopes);
     // A one-second lifetime counted down would say 0: expires_in stays a positive number of seconds.
-    const expiresIn = this.#o.profile.expiresIn === 'countdown' ? Math.max(1, countdown(issued, issued.issuedAtMs)) : issued.lifetimeSeconds;
+    const expiresIn = this.o.profile.expiresIn === 'countdown' ? Math.max(1, countdown(issued, issued.issuedAtMs)) : issued.lifetimeSeconds;
     return this.#reply(issued, expiresIn, headers);
   }
 
   #reply(tokens: IssuedTokens, expiresIn: number, headers: string[]): Reply {
     // base64url tokens need no JSON escaping.
-    const body = `{"access_token":"${tokens.accessToken}","token_type":"${this.#o.profile.tokenType}","expires_in":${expiresIn},"refresh_token":"${tokens.refreshToken}"}`;
+    const body = `{"access_token":"${tokens.accessToken}","token_type":"${this.o.profile.tokenType}","expires_in":${expiresIn},"refresh_token":"${tokens.refreshToken}"}`;
     headers.push('Cache-Control', 'no-store', 'Pragma', 'no-cache');
-    return this.#o.replies.json(200, body, headers);
+    return this.o.replies.json(200, body, headers);
   }
 
   #refuse(error: OAuthError, headers: string[] = []): Reply {
     // RFC 6749 §5.2: a 401 names the authentication scheme the client can use.
     headers.push('Cache-Control', 'no-store');
     if (error.status === 401) headers.push('WWW-Authenticate', 'Basic realm="oauth"');
-    return this.#o.replies.oauth(error, headers);
+    return this.o.replies.oauth(error, headers);
   }
 }
 
