@@ -251,7 +251,7 @@ test.describe('a failure behind a fault', () => {
       { faults: ['type-wrong'], variants: [], problems: noProblems },
     );
     expect(m.misreported).toEqual([{ project: 'fault:type-wrong', test: 'x.spec.ts › a', problem: expect.stringMatching(/^is located in \.\.\/harness/) }]);
-    expect(renderReport(m, { catchingTests: false })).toContain(
+    expect(renderReport(m, { whole: false })).toContain(
       "### Failures not reported as the rule at the spec's line (1)\n\n- fault:type-wrong: x.spec.ts › a",
     );
   });
@@ -280,7 +280,7 @@ test.describe('the generated text', () => {
   });
 
   test('the terminal gets the tables and the false alarms, without the list of every catching test', () => {
-    const text = renderReport(matrix, { catchingTests: false });
+    const text = renderReport(matrix, { whole: false });
     expect(text).toContain('| `type-wrong` | `content.type` (contract) | content | content items have type contents | yes (1 of 1) |');
     expect(text).toContain('- platform: x.spec.ts › b');
     expect(text).not.toContain('x.spec.ts › holds | pipes');
