@@ -25,8 +25,6 @@ export interface TestOutcome {
   /** Describe blocks and title, joined by ` › `. */
   readonly title: string;
   readonly status: TestStatus;
-  /** Empty unless failed. */
-  readonly message: string;
   /** The rules it declares (`rule` annotations), and those of its platform deviations. */
   readonly rules: readonly string[];
   readonly deviations: readonly string[];
@@ -158,7 +156,7 @@ function variantRow(variant: string | undefined, column: Column, project: Projec
     column,
     open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
     ran: ran(tests),
-    falseAlarms: tests.filter((t) => t.status === 'failed').map((t) => ({ test: testName(t), message: t.message })),
+    falseAlarms: tests.filter((t) => t.status === 'failed').map((t) => ({ test: testName(t), message: t.failures.map((f) => f.message).join('\n') })),
     problem: project === undefined ? 'its project did not run' : stopped(tests),
   };
 }
