@@ -351,7 +351,11 @@ export function readSetting<N extends SettingName>(env: Env, name: N): SettingVa
   const spec: SettingSpec = SETTINGS[name];
   const text = settingText(env, name) ?? spec.default;
   if (text === undefined) return undefined;
-  return parseSetting(name, spec, text) as SettingValue<N>;
+  const { expected, read } = SETTING_KINDS[spec.type];
+  const value = read(text, spec);
+  if (value !== undefined) return value as SettingValue<N>;
+  const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+  throw new SettingError(`${name} must be ${typeof expected === 'string' ? expected : expected(spec)}, got ${shown}.`);
 }
 
 /** The settings the table gives a default: read, they always have a value. */
@@ -367,14 +371,6 @@ export function requireSetting<N extends SettingName>(env: Env, name: N, why: st
   const value = readSetting(env, name);
   if (value === undefined) throw new SettingError(`${name} is not set: ${why}.`);
   return value;
-}
-
-function parseSetting(name: string, spec: SettingSpec, text: string): unknown {
-  const { expected, read } = SETTING_KINDS[spec.type];
-  const value = read(text, spec);
-  if (value !== undefined) return value;
-  const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
-  throw new SettingError(`${name} must be ${typeof expected === 'string' ? expected : expected(spec)}, got ${shown}.`);
 }
 
 /**
