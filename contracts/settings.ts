@@ -77,9 +77,6 @@ export const SETTING_KINDS = {
 type SettingType = keyof typeof SETTING_KINDS;
 type SettingTypes = { [K in SettingType]: Exclude<ReturnType<(typeof SETTING_KINDS)[K]['read']>, undefined> };
 
-/** Who reads a setting: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
-type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
-
 export const SETTING_GROUPS = {
   target: 'Target',
   keys: 'Keys',
@@ -94,7 +91,8 @@ export type SettingGroup = keyof typeof SETTING_GROUPS;
 export interface SettingSpec extends Bounds {
   readonly type: SettingType;
   readonly group: SettingGroup;
-  readonly readers: readonly SettingReader[];
+  /** Who reads it: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
+  readonly readers: readonly ('suite' | 'load' | 'profile' | 'runner')[];
   /** The default, written as a user would write the value; absent: unset means "not known" or "not used". */
   readonly default?: string;
   /** What it means, and what happens when it is unset. */

@@ -32,8 +32,6 @@ export interface TestOutcome {
   readonly failures: ReadonlyArray<{ readonly file: string; readonly line: number; readonly message: string }>;
 }
 
-export type FailureSite = TestOutcome['failures'][number];
-
 export interface RunOutcome {
   readonly status: 'passed' | 'failed' | 'timedout' | 'interrupted';
   readonly projects: ReadonlyArray<{ readonly project: string; readonly tests: readonly TestOutcome[] }>;
@@ -54,7 +52,7 @@ const stopped = (tests: readonly TestOutcome[]) => {
 const RULE_HEAD = /^(\S+) \((contract|platform)\): /;
 
 /** What is wrong with one failure's form, or undefined when it reads as the rule at the spec's line. */
-export function formProblem(site: FailureSite): string | undefined {
+export function formProblem(site: TestOutcome['failures'][number]): string | undefined {
   const problems: string[] = [];
   if (!/^[^/]+\.spec\.ts$/.test(site.file)) problems.push(site.file === '' ? 'has no location' : `is located in ${site.file}:${site.line}, not a spec file`);
   const head = RULE_HEAD.exec(site.message);
