@@ -6,7 +6,6 @@
  */
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
-type PeriodUnit = keyof typeof UNIT_SECONDS;
 
 const PERIOD = /^(\d{1,9})(s|m|h|d)$/;
 
@@ -15,7 +14,7 @@ export function parsePeriod(text: string): number | undefined {
   const match = PERIOD.exec(text.trim());
   if (!match) return undefined;
   const count = Number(match[1]);
-  const unit = match[2] as PeriodUnit;
+  const unit = match[2] as keyof typeof UNIT_SECONDS;
   return count > 0 ? count * UNIT_SECONDS[unit] : undefined;
 }
 

@@ -31,13 +31,8 @@ export interface JUnitCase {
   readonly out?: string;
 }
 
-export interface JUnitSuite {
-  readonly name: string;
-  readonly cases: readonly JUnitCase[];
-}
-
 /** A JUnit XML file: `<testsuites>` named `name`, its counts added up from the suites'. */
-export function junitXml(name: string, suites: readonly JUnitSuite[], seconds = 0): string {
+export function junitXml(name: string, suites: readonly { readonly name: string; readonly cases: readonly JUnitCase[] }[], seconds = 0): string {
   const failing = (c: JUnitCase) => (c.failures ?? []).length > 0;
   const counted = (cases: readonly JUnitCase[]) => ({
     tests: cases.length,

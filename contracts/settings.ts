@@ -77,9 +77,6 @@ export const SETTING_KINDS = {
 type SettingType = keyof typeof SETTING_KINDS;
 type SettingTypes = { [K in SettingType]: Exclude<ReturnType<(typeof SETTING_KINDS)[K]['read']>, undefined> };
 
-/** Who reads a setting: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
-type SettingReader = 'suite' | 'load' | 'profile' | 'runner';
-
 export const SETTING_GROUPS = {
   target: 'Target',
   keys: 'Keys',
@@ -94,7 +91,8 @@ export type SettingGroup = keyof typeof SETTING_GROUPS;
 export interface SettingSpec extends Bounds {
   readonly type: SettingType;
   readonly group: SettingGroup;
-  readonly readers: readonly SettingReader[];
+  /** Who reads it: the contract suite, the k6 load scripts, `npm run profile`, the project's own runners. */
+  readonly readers: readonly ('suite' | 'load' | 'profile' | 'runner')[];
   /** The default, written as a user would write the value; absent: unset means "not known" or "not used". */
   readonly default?: string;
   /** What it means, and what happens when it is unset. */
@@ -351,7 +349,11 @@ export function readSetting<N extends SettingName>(env: Env, name: N): SettingVa
   const spec: SettingSpec = SETTINGS[name];
   const text = settingText(env, name) ?? spec.default;
   if (text === undefined) return undefined;
-  return parseSetting(name, spec, text) as SettingValue<N>;
+  const { expected, read } = SETTING_KINDS[spec.type];
+  const value = read(text, spec);
+  if (value !== undefined) return value as SettingValue<N>;
+  const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+  throw new SettingError(`${name} must be ${typeof expected === 'string' ? expected : expected(spec)}, got ${shown}.`);
 }
 
 /** The settings the table gives a default: read, they always have a value. */
@@ -367,14 +369,6 @@ export function requireSetting<N extends SettingName>(env: Env, name: N, why: st
   const value = readSetting(env, name);
   if (value === undefined) throw new SettingError(`${name} is not set: ${why}.`);
   return value;
-}
-
-function parseSetting(name: string, spec: SettingSpec, text: string): unknown {
-  const { expected, read } = SETTING_KINDS[spec.type];
-  const value = read(text, spec);
-  if (value !== undefined) return value;
-  const shown = spec.type === 'secret' ? '(hidden)' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
-  throw new SettingError(`${name} must be ${typeof expected === 'string' ? expected : expected(spec)}, got ${shown}.`);
 }
 
 /**

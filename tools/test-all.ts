@@ -44,13 +44,6 @@ async function run(phase: Phase, args: readonly string[], env: Readonly<Record<s
   return code === 0 ? undefined : `phase ${n} exited with ${code}`;
 }
 
-/** Reports of an earlier run (of a phase, or of `npm run contract`) would read as this run's; reports/load and CI's logs stay. */
-function removeEarlierReports(): void {
-  for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)]) {
-    rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
-  }
-}
-
 /**
  * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the
  * driver's own, and writes reports/index.html linking the phases.
@@ -85,8 +78,9 @@ async function main(args: readonly string[]): Promise<number> {
   // An argument would be ignored and the whole run would start.
   const refused = refuseArguments('test', 'npm test', args, USAGE);
   if (refused) usage(refused);
-  // Only this run's summaries are added up at the end, and only this run's reports are linked.
-  removeEarlierReports();
+  // Reports of an earlier run (a phase's, or `npm run contract`'s) would be added up and linked as this run's; reports/load and CI's logs stay.
+  for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)])
+    rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
   const failures: string[] = [];
 
   console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');

@@ -31,16 +31,6 @@ export const FORBIDDEN_GLOBALS = [
   'global',
 ] as const;
 
-export interface ForbiddenUse {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** What was found, e.g. `URL`, `regex flag u`, `named capture group`. */
-  readonly what: string;
-  /** The source line, trimmed and cut. */
-  readonly snippet: string;
-}
-
 export type LoadBuild = Awaited<ReturnType<typeof buildLoad>>;
 
 /** The error of bundles that do not fit k6 v0.47, listing every problem. */
@@ -48,9 +38,8 @@ function unfit(problems: readonly string[]): Error {
   return new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 }
 
-/** The entry scripts: load/<name>.ts, not tests, not declarations. */
+/** The entry scripts: load/<name>.ts, one dot only: neither tests (`x.test.ts`) nor declarations (`x.d.ts`). */
 export function loadEntries(root: string): string[] {
-  // One dot only: neither tests (`x.test.ts`) nor declarations (`x.d.ts`).
   return readdirSync(path.join(root, 'load'))
     .flatMap((file) => /^([a-z0-9][a-z0-9-]*)\.ts$/.exec(file)?.[1] ?? [])
     .sort();
@@ -117,11 +106,11 @@ export function checkMetafile(metafile: Metafile): string[] {
  * Where a bundle uses FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag, `\u{...}` escapes or named groups.
  * Parsed, not searched: comments, strings and property names (`x.URL`, `{ URL: 1 }`) never match.
  */
-export function scanBundle(code: string, file = 'bundle.js'): ForbiddenUse[] {
+export function scanBundle(code: string, file = 'bundle.js') {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const lines = code.split('\n');
   const forbidden = new Set<string>(FORBIDDEN_GLOBALS);
-  const findings: ForbiddenUse[] = [];
+  const findings: { file: string; line: number; column: number; what: string; snippet: string }[] = [];
   const report = (node: ts.Node, what: string) => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
     const text = (lines[line] ?? '').trim();

@@ -29,11 +29,6 @@ export interface LimiterModelOptions {
   readonly slidingReset?: 'oldest' | 'newest';
 }
 
-export interface ModelResponse {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-}
-
 export class LimiterModel {
   readonly options: LimiterModelOptions;
   readonly #rate: Rate;
@@ -60,7 +55,7 @@ export class LimiterModel {
   }
 
   /** A resource request arriving at `nowMs`. */
-  request(nowMs: number): ModelResponse {
+  request(nowMs: number) {
     const counted = this.#count.take(this.#rate, nowMs);
     const newest = this.options.window === 'sliding' && this.options.slidingReset === 'newest';
     const headers: Record<string, string> = {

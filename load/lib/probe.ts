@@ -33,14 +33,6 @@ export type ProbePhase = 'start' | 'spend' | 'honour' | 'rest';
 
 export type ProbeStep = { readonly kind: 'send'; readonly atMs: number; readonly phase: ProbePhase } | { readonly kind: 'done'; readonly reason: string };
 
-/**
- * Requests spent in one window before the probe stops waiting for its 429: two budgets (a window that
- * renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
- */
-function spendBound(budget: number): number {
-  return 2 * budget + SPEND_PAST_BUDGET;
-}
-
 /** Refusals in a row after honouring Retry-After before the probe stops (each one is already a finding). */
 const MAX_REFUSED_RETRIES = 3;
 /** Start attempts (a request, then a period's rest) before the probe spends a window it could not see start. */
@@ -114,16 +106,17 @@ export class RateLimitProbe {
       if (refused) this.phase = 'honour';
     } else if (phase === 'spend') {
       this.spent++;
+      // The probe waits for the 429 through two budgets (a window that renews while it is spent gives a second one) and SPEND_PAST_BUDGET more.
+      const budget = this.promised ?? this.course.expected.rate.requests;
       if (found.some((f) => f.rule === 'rate.429')) this.flagged = true;
       if (refused) {
         this.phase = 'honour';
         this.refusedRetries = 0;
-      } else if (this.spent >= spendBound(this.promised ?? this.course.expected.rate.requests)) {
+      } else if (this.spent >= 2 * budget + SPEND_PAST_BUDGET) {
         // Within less than a period, at most two windows overlap: more served than two budgets is a 429
         // that never came, whatever the kind of window. Slower than that, nothing is certain.
         const tookMs = receivedMs - this.spendStartMs;
         if (!this.flagged && tookMs < this.course.expected.rate.periodSeconds * 1000 - RESET_RESOLUTION_MS) {
-          const budget = this.promised ?? this.course.expected.rate.requests;
           const broken = { expected: `a 429 within two budgets of ${budget}`, got: `${this.spent} requests served within ${(tookMs / 1000).toFixed(1)} s` };
           found.push(finding('rate.429', broken, `${exchange.request.method} ${exchange.request.url}`, receivedMs));
         }

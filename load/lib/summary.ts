@@ -117,8 +117,6 @@ export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
   return points.sort((a, b) => a.bucket - b.bucket);
 }
 
-type PlotPoint = ReturnType<typeof plotSeries>[number];
-
 /** Reads k6's summary data into the report every output is written from (the JSON file is this). */
 export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv) {
   const keys = Object.keys(data.metrics)
@@ -221,7 +219,7 @@ function text(report: Report): string {
 const PLOT = { width: 760, height: 260, left: 52, right: 708, top: 20, bottom: 224 } as const;
 
 /** An inline SVG: X-Rate-Limit-Remaining (band from min to max, line at min) and 429s (bars, right axis) per bucket. */
-export function svgPlot(points: readonly PlotPoint[], bucketMs: number): string {
+export function svgPlot(points: ReturnType<typeof plotSeries>, bucketMs: number): string {
   const { width, height, left, right, top, bottom } = PLOT;
   const buckets = (points[points.length - 1]?.bucket ?? 0) + 1;
   const step = (right - left) / buckets;

@@ -14,7 +14,7 @@ import { parseCommandLine, runMain } from '../../harness/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
-import { compare } from './compare.ts';
+import { compare, CONTENT_PATH } from './compare.ts';
 import { ROOT } from '../../harness/root.ts';
 import { type NodeChild, startMockProcess, startNode, stopAll } from '../../mock/test/mock-process.ts';
 import { type LoadOptions, repeat, runLoad, type Shot, type Tally } from './load.ts';
@@ -38,7 +38,6 @@ type Size = (typeof SIZES)['full'];
 
 const CONNECTIONS = 32;
 const ITEMS = 10_000;
-const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
 const ORG = DEFAULT_CLIENTS[0] as { id: string; secret: string };
 const TOKEN_FORM = new URLSearchParams({ grant_type: 'client_credentials', client_id: ORG.id, client_secret: ORG.secret, scope: 'content:read' }).toString();
 /** Headers node:http writes by itself; the bare server's node writes them the same way. */

@@ -17,7 +17,7 @@ import { repeat, runLoad } from './load.ts';
 
 const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
 const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
-const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
+export const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
 
 type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<{
   requests: { average: number };

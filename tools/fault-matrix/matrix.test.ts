@@ -13,7 +13,6 @@ const t = (title: string, status: TestStatus, message = '', more: Partial<TestOu
   file: 'x.spec.ts',
   title,
   status,
-  message,
   rules: [],
   deviations: [],
   failures: status === 'failed' ? [{ file: 'x.spec.ts', line: 1, message: `content.type (contract): ${message}` }] : [],
@@ -131,7 +130,7 @@ test.describe('a legal profile', () => {
         column: 'control',
         open: MATRIX_PROFILES.find((p) => p.name === variant)?.open,
         ran: 2,
-        falseAlarms: [{ test: 'x.spec.ts › b', message: 'expected 200, got 400' }],
+        falseAlarms: [{ test: 'x.spec.ts › b', message: 'content.type (contract): expected 200, got 400' }],
         problem: undefined,
       },
     ]);
@@ -275,7 +274,7 @@ test.describe('the generated text', () => {
       '| `limit-ignored` | `content.limit` (contract) | content | limit is ignored: pages hold the default count | **no**: no project ran it',
     );
     expect(doc).toMatch(/\| `platform` \| control \| tokens\.expiresIn "countdown", .* \| 1 \| \*\*1\*\* \|/);
-    expect(doc).toContain('- platform: x.spec.ts › b\n\n  ```text\n  why\n  ```');
+    expect(doc).toContain('- platform: x.spec.ts › b\n\n  ```text\n  content.type (contract): why\n  ```');
     expect(renderReport(matrix), 'the same matrix gives the same text').toBe(doc);
   });
 

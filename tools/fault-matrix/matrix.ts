@@ -25,16 +25,12 @@ export interface TestOutcome {
   /** Describe blocks and title, joined by ` › `. */
   readonly title: string;
   readonly status: TestStatus;
-  /** Empty unless failed. */
-  readonly message: string;
   /** The rules it declares (`rule` annotations), and those of its platform deviations. */
   readonly rules: readonly string[];
   readonly deviations: readonly string[];
   /** Each error of its run, soft failures included, whatever its status; `file` is empty when Playwright gave it no location. */
   readonly failures: ReadonlyArray<{ readonly file: string; readonly line: number; readonly message: string }>;
 }
-
-export type FailureSite = TestOutcome['failures'][number];
 
 export interface RunOutcome {
   readonly status: 'passed' | 'failed' | 'timedout' | 'interrupted';
@@ -56,7 +52,7 @@ const stopped = (tests: readonly TestOutcome[]) => {
 const RULE_HEAD = /^(\S+) \((contract|platform)\): /;
 
 /** What is wrong with one failure's form, or undefined when it reads as the rule at the spec's line. */
-export function formProblem(site: FailureSite): string | undefined {
+export function formProblem(site: TestOutcome['failures'][number]): string | undefined {
   const problems: string[] = [];
   if (!/^[^/]+\.spec\.ts$/.test(site.file)) problems.push(site.file === '' ? 'has no location' : `is located in ${site.file}:${site.line}, not a spec file`);
   const head = RULE_HEAD.exec(site.message);
@@ -158,7 +154,7 @@ function variantRow(variant: string | undefined, column: Column, project: Projec
     column,
     open: variant === undefined ? 'none: the strict profile (the baseline of the fault matrix)' : (MATRIX_PROFILES.find((p) => p.name === variant)?.open ?? ''),
     ran: ran(tests),
-    falseAlarms: tests.filter((t) => t.status === 'failed').map((t) => ({ test: testName(t), message: t.message })),
+    falseAlarms: tests.filter((t) => t.status === 'failed').map((t) => ({ test: testName(t), message: t.failures.map((f) => f.message).join('\n') })),
     problem: project === undefined ? 'its project did not run' : stopped(tests),
   };
 }

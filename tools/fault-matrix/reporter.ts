@@ -73,13 +73,11 @@ export default class FaultMatrixReporter implements Reporter {
   /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (brokenRule). */
   #outcome(test: TestCase, result: TestResult | undefined): TestOutcome {
     const status: TestStatus = result === undefined ? 'notRun' : result.status === 'skipped' || result.status === 'passed' ? result.status : 'failed';
-    const reason = result?.status === 'timedOut' ? `timed out after ${result.duration} ms. ` : '';
     return {
       file: this.#relative(test.location.file),
       // The describe blocks and the title: titlePath is [root, project, file, …describes, title].
       title: test.titlePath().slice(3).join(' › '),
       status,
-      message: status === 'failed' ? `${reason}${this.#message(result?.errors ?? [])}`.slice(0, MESSAGE_LIMIT) : '',
       rules: test.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? ''),
       // The verdict writes "<rule>: <what was seen>"; the rule id is all the matrix reads.
       deviations: [
