@@ -144,7 +144,6 @@ export class Probe {
       if (this.value(option) === undefined) this.records.set(option, { unknown: reason, exchanges: responses.map(exchangeRecord) });
   }
 
-  /** The value decided for `option`, or undefined. */
   value<T>(option: OptionKey): T | undefined {
     const record = this.records.get(option);
     return record !== undefined && 'value' in record ? (record.value as T) : undefined;
