@@ -162,12 +162,6 @@ export function linksOf(response: ApiResponse): Record<string, unknown> | undefi
   return typeof links === 'object' && links !== null ? (links as Record<string, unknown>) : undefined;
 }
 
-/** links.next when it is a non-empty string. */
-export function nextUrl(response: ApiResponse): string | undefined {
-  const next = linksOf(response)?.next;
-  return typeof next === 'string' && next !== '' ? next : undefined;
-}
-
 export const isSuccess = (response: ApiResponse): boolean => response.status >= 200 && response.status <= 299;
 export const isRefusal = (response: ApiResponse): boolean => response.status >= 400 && response.status <= 499;
 
