@@ -174,5 +174,3 @@ export function statusIn(response: ApiResponse, statuses: readonly number[]): nu
 export function outcome<S, R>(response: ApiResponse, served: S, refused: R): S | R | undefined {
   return isSuccess(response) ? served : isRefusal(response) ? refused : undefined;
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
