@@ -83,12 +83,10 @@ function integerUsage(script: string, spec: Readonly<Record<string, IntegerFlag>
 export function integerFlags<K extends string>(script: string, argv: readonly string[], spec: Record<K, IntegerFlag>): Record<K, number> {
   const names = Object.keys(spec) as K[];
   answerHelp(argv, integerUsage(script, spec));
+  const options = Object.fromEntries(names.map((k) => [k, { type: 'string' as const }]));
   let parsed: Record<string, string | undefined>;
   try {
-    parsed = parseFlags({ args: [...argv], options: Object.fromEntries(names.map((k) => [k, { type: 'string' as const }])), strict: true }).values as Record<
-      string,
-      string | undefined
-    >;
+    parsed = parseFlags({ args: [...argv], options, strict: true }).values as Record<string, string | undefined>;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const arg = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '?';

@@ -13,7 +13,8 @@ import { parseQuery } from '../../contracts/url.ts';
 import { SCHEMA_BY_KEY } from '../../schemas/index.ts';
 import type { Query } from '../client/api.ts';
 import type { ApiResponse } from '../client/transport.ts';
-import { dataOf, isRefusal, isSuccess, linksOf, nextUrl, outcome, type Probe, statusIn } from './session.ts';
+import { nextUrl } from '../walks/list-walk.ts';
+import { dataOf, isRefusal, isSuccess, linksOf, outcome, type Probe, statusIn } from './session.ts';
 
 /** The schema's bounds of limitDefault and limitMax. */
 const LIMIT_CEILING = 10_000;

@@ -19,10 +19,11 @@ import { parseRate } from '../../contracts/duration.ts';
 import { headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
 import { isAlignedBoundary } from '../../contracts/rate-limit-window.ts';
 import { RateObserver } from '../../contracts/rules/rate-limit.ts';
-import type { ApiResponse } from '../client/transport.ts';
+import { type ApiResponse, sleep } from '../client/transport.ts';
 import { rateExchange } from '../rate/spend-budget.ts';
 import { fractionDigits } from './content.ts';
-import { isSuccess, nextUrl, type Probe, SHORT_WAIT_MS, sleep, statusIn } from './session.ts';
+import { nextUrl } from '../walks/list-walk.ts';
+import { isSuccess, type Probe, SHORT_WAIT_MS, statusIn } from './session.ts';
 
 /** Room left around each instant for the time a request takes and the reset's rounding. */
 const SLACK_MS = 300;

@@ -144,7 +144,6 @@ export class Probe {
       if (this.value(option) === undefined) this.records.set(option, { unknown: reason, exchanges: responses.map(exchangeRecord) });
   }
 
-  /** The value decided for `option`, or undefined. */
   value<T>(option: OptionKey): T | undefined {
     const record = this.records.get(option);
     return record !== undefined && 'value' in record ? (record.value as T) : undefined;
@@ -163,12 +162,6 @@ export function linksOf(response: ApiResponse): Record<string, unknown> | undefi
   return typeof links === 'object' && links !== null ? (links as Record<string, unknown>) : undefined;
 }
 
-/** links.next when it is a non-empty string. */
-export function nextUrl(response: ApiResponse): string | undefined {
-  const next = linksOf(response)?.next;
-  return typeof next === 'string' && next !== '' ? next : undefined;
-}
-
 export const isSuccess = (response: ApiResponse): boolean => response.status >= 200 && response.status <= 299;
 export const isRefusal = (response: ApiResponse): boolean => response.status >= 400 && response.status <= 499;
 
@@ -181,5 +174,3 @@ export function statusIn(response: ApiResponse, statuses: readonly number[]): nu
 export function outcome<S, R>(response: ApiResponse, served: S, refused: R): S | R | undefined {
   return isSuccess(response) ? served : isRefusal(response) ? refused : undefined;
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

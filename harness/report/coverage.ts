@@ -7,8 +7,6 @@
 import { AREA_IDS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules/index.ts';
 import type { Rule } from '../../contracts/rules/rule.ts';
 
-type TestStatus = 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
-
 /** One test as the run (or `playwright test --list`) saw it. */
 export interface TestRecord {
   /** `file › describe › title`. */
@@ -17,7 +15,7 @@ export interface TestRecord {
   readonly needs: readonly string[];
   /** Rules the test judged at run time (its Verdict), declared or not. */
   readonly checked: readonly string[];
-  readonly status: TestStatus;
+  readonly status: 'passed' | 'failed' | 'skipped' | 'did-not-run' | 'listed';
   /** Why it was skipped (the need's sentence), when it was. */
   readonly skipReason?: string;
   /** `<rule id>: <message>` of each platform deviation. */

@@ -22,9 +22,8 @@ export function describeTarget(config: SuiteConfig): string {
       target.faults.length > 0 ? `faults ${target.faults.join(', ')}` : 'no faults',
       target.blind ? 'control plane hidden' : 'control plane',
     ];
-    const line = `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`;
     return withheld(
-      line,
+      `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`,
       clients.map((c) => c.secret),
     );
   }
