@@ -79,6 +79,12 @@ test.describe('a fault of a platform rule', () => {
     expect(row?.columns.control.caughtBy).toEqual(['x.spec.ts › a']);
   });
 
+  test('is caught by a test skipped after it reported the deviation, which counts as one that ran', () => {
+    const tests = [t('a', 'skipped', '', { deviations: [rule] }), t('b', 'skipped')];
+    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    expect(row?.columns.control).toMatchObject({ caughtBy: ['x.spec.ts › a'], ran: 1 });
+  });
+
   test('is not caught by a deviation the sound mock shows too', () => {
     const sound = project(SOUND_PROJECT, [t('a', 'passed', '', { deviations: [rule] })]);
     const tests = [t('a', 'passed', '', { deviations: [rule] })];
@@ -250,9 +256,7 @@ test.describe('a failure behind a fault', () => {
       { faults: ['type-wrong'], variants: [], problems: noProblems },
     );
     expect(m.misreported).toEqual([{ project: 'fault:type-wrong', test: 'x.spec.ts › a', problem: expect.stringMatching(/^is located in \.\.\/harness/) }]);
-    expect(renderReport(m, { whole: false })).toContain(
-      "### Failures not reported as the rule at the spec's line (1)\n\n- fault:type-wrong: x.spec.ts › a",
-    );
+    expect(renderReport(m, { whole: false })).toContain("### Failures not reported as the rule at the spec's line (1)\n\n- fault:type-wrong: x.spec.ts › a");
   });
 });
 
