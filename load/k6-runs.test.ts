@@ -23,7 +23,7 @@ import { type FaultName, FAULTS } from '../mock/faults/catalogue.ts';
 import { validateProfile } from '../schemas/index.ts';
 import { buildLoad } from './cli/build.ts';
 import { findK6 } from './cli/run.ts';
-import { clientsFile, type MockProcess, type MockProcessOptions, startMockProcess } from '../mock/test/mock-process.ts';
+import { clientsFile, type MockProcess, type MockProcessOptions, pooled, startMockProcess } from '../mock/test/mock-process.ts';
 
 const k6 = findK6(process.env);
 const SECRET = 'k6-run-secret';
@@ -248,20 +248,6 @@ function runK6(bundle: string, args: readonly string[], dir: string, env: Record
       resolve({ code, output });
     });
   });
-}
-
-/** Runs `tasks` at most `limit` at a time. */
-async function pooled<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await (tasks[index] as () => Promise<T>)();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
 }
 
 function readIf(file: string): string {

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ROOT } from '../harness/root.ts';
+import { pooled } from '../mock/test/mock-process.ts';
 
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 /**
@@ -70,12 +71,8 @@ test.beforeAll(async () => {
     ...SCRIPTS.flatMap(({ entry, flags }) => flags.map((flag) => [entry, flag] as const)),
     ...REFUSED.map(([, entry]) => [entry, '--bogus'] as const),
   ];
-  const done: Run[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < asked.length; i = next++) done[i] = await run(...(asked[i] as readonly [string, string]));
-  };
-  await Promise.all(Array.from({ length: AT_ONCE }, worker));
+  const tasks = asked.map(([entry, flag]) => run.bind(undefined, entry, flag));
+  const done = await pooled(tasks, AT_ONCE);
   asked.forEach(([entry, flag], i) => runs.set(`${entry} ${flag}`, done[i] as Run));
 });
 

@@ -143,3 +143,17 @@ export async function withMockProcess<T>(args: readonly string[], nodeFlags: rea
     await mock.stop();
   }
 }
+
+/** Runs `tasks` at most `limit` at a time: child processes started side by side without crowding the cores. */
+export async function pooled<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
