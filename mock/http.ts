@@ -9,6 +9,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
 import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';
 
+/**
+ * Longest request target (414 past it). Below the server's largest request head, so that a long URL gets its own
+ * answer; the longest links.next the mock writes is well under 1 KiB.
+ */
+export const MAX_URL_BYTES = 8 * 1024;
+
+export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Largest request body the mock reads (token forms, logout, control plane): far above any legal request. */
 export const MAX_BODY_BYTES = 64 * 1024;
 

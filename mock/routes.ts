@@ -11,8 +11,7 @@ import { STATUS_CODES } from 'node:http';
 import { ENDPOINTS, type Endpoint, type EndpointId, type Origin } from '../contracts/endpoints.ts';
 import { CONTROL_PREFIX, type ControlPlane } from './control.ts';
 import { type ApiError, apiErrors } from './error-bodies.ts';
-import { readBody, type Replies, type Reply, send } from './http.ts';
-import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './server.ts';
+import { MAX_URL_BYTES, readBody, type Replies, type Reply, type RequestHandler, send, URL_TOO_LONG } from './http.ts';
 
 /** What a handler reads of a request. */
 export interface Exchange {

@@ -8,6 +8,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Origin } from '../contracts/endpoints.ts';
+import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './http.ts';
 import type { Router } from './routes.ts';
 
 /**
@@ -27,15 +28,6 @@ export interface MockTimeouts {
 
 /** Largest request head: a long bearer token and a long query fit many times over. */
 const MAX_HEADER_BYTES = 16 * 1024;
-/**
- * Longest request target (414 past it). Below MAX_HEADER_BYTES, so that a long URL gets its own
- * answer; the longest links.next the mock writes is well under 1 KiB.
- */
-export const MAX_URL_BYTES = 8 * 1024;
-
-export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
-
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A certificate chain and its private key, PEM: the server speaks HTTPS with them. */
 export interface TlsFiles {

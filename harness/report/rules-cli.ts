@@ -1,5 +1,5 @@
 /**
- * `npm run rules`: every rule of contracts/rules.ts with its level, the tests that state it and what
+ * `npm run rules`: every rule of contracts/rules/ with its level, the tests that state it and what
  * they need of the target, read from the tests' own declarations (`playwright test --list`: nothing
  * runs, nothing is sent). A rule no test states is listed as such. The same text as docs/rules.md (`npm run docs`).
  */
