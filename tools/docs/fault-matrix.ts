@@ -1,12 +1,11 @@
 /**
  * docs/fault-matrix.md: what `npm run test:faults` proves and how to extend it, from the code it runs —
- * the faults of mock/faults/catalogue.ts with the rule each breaks, the spec files of each area
- * (tools/fault-matrix/areas.ts) and the legal profiles of tools/fault-matrix/profiles.ts. The outcome of a run is
+ * the faults of mock/faults/catalogue.ts with the rule each breaks and the legal profiles of tools/fault-matrix/profiles.ts. The outcome of a run is
  * not here (a document must not change with each run): the run writes it to reports/faults/.
  */
 import { RULES } from '../../contracts/rules/index.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { AREA_SPECS, BLIND_FAULT_RATE, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
+import { BLIND_FAULT_RATE, BLIND_RATE, faultArea } from '../fault-matrix/areas.ts';
 import { MATRIX_PROFILES } from '../fault-matrix/profiles.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
@@ -24,9 +23,9 @@ export function faultMatrixMarkdown(): string {
     '',
     'The suite must catch every broken rule and accept every legal service. `npm run test:faults` proves both:',
     '',
-    '- it starts the embedded mock once per fault below (each breaks one rule of `contracts/rules/`) and runs the tests of',
-    "  the specs of the fault's area that declare its rule (their tag `@<rule id>`): a fault must be caught where its rule",
-    '  is stated, so a fault no such test catches fails the run. A contract rule is caught by a failing test; a platform',
+    '- it starts the embedded mock once per fault below (each breaks one rule of `contracts/rules/`) and runs the tests',
+    '  that declare its rule (their tag `@<rule id>`, in any spec file): a fault must be caught where its rule is stated, so',
+    '  a fault no such test catches fails the run. A contract rule is caught by a failing test; a platform',
     '  rule by a platform deviation of that rule (which fails a run only with `LP_STRICT=1`);',
     '- it runs the whole contract suite against the mock with each legal profile below, and against the sound mock (the',
     '  strict profile, no fault); any failure there is a false alarm and fails the run;',
@@ -48,10 +47,7 @@ export function faultMatrixMarkdown(): string {
     '',
     '## Faults',
     '',
-    ...markdownTable(
-      ['fault', 'rule (level)', 'area', 'what the mock does wrong', 'specs of its area'],
-      FAULT_NAMES.map((name) => [...faultCells(name), AREA_SPECS[faultArea(name)].map((file) => `\`${file}\``).join(', ')]),
-    ),
+    ...markdownTable(['fault', 'rule (level)', 'area', 'what the mock does wrong'], FAULT_NAMES.map(faultCells)),
     '',
     '## Legal profiles',
     '',

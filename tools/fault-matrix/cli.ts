@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FAULT_NAMES, type FaultName, isFaultName } from '../../mock/faults/index.ts';
-import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, specProblem, variantProject } from './areas.ts';
+import { FAULT_NAMES, isFaultName } from '../../mock/faults/index.ts';
+import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, variantProject } from './areas.ts';
 import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
@@ -53,23 +53,13 @@ async function main(): Promise<number> {
     faults: full ? [...FAULT_NAMES] : positionals.filter(isFaultName),
     variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile),
   };
-  const problems = new Map<FaultName, string>();
-  for (const fault of chosen.faults) {
-    const problem = specProblem(fault, path.join(ROOT, 'specs'));
-    if (problem !== undefined) problems.set(fault, problem);
-  }
   const projects = full
     ? []
-    : COLUMNS.flatMap((column) =>
-        [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.filter((f) => !problems.has(f)).map(faultProject)].map((p) =>
-          inColumn(p, column),
-        ),
-      );
+    : COLUMNS.flatMap((column) => [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.map(faultProject)].map((p) => inColumn(p, column)));
 
   console.log(
     `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
   );
-  for (const [fault, problem] of problems) console.log(`  ${fault}: cannot run: ${problem}`);
   const results = path.join(ROOT, RESULTS_FILE);
   rmSync(results, { force: true });
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
@@ -79,7 +69,7 @@ async function main(): Promise<number> {
   if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
 
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
-  const matrix = buildMatrix(run, { ...chosen, problems });
+  const matrix = buildMatrix(run, chosen);
   console.log(`\n${renderReport(matrix, { whole: false })}`);
   writeFileSync(path.join(ROOT, REPORT), renderReport(matrix));
   console.log(`the whole matrix, every catching test listed: ${REPORT}`);

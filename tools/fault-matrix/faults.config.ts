@@ -1,6 +1,6 @@
 /**
- * The child run of `npm run test:faults`: per column, one project per fault running the tests of its
- * area's specs that declare its rule, one per legal profile and one for the sound mock running the whole
+ * The child run of `npm run test:faults`: per column, one project per fault running the tests that
+ * declare its rule, one per legal profile and one for the sound mock running the whole
  * contract suite. Each project's worker starts its own embedded mock, so projects share nothing.
  *
  * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the short
@@ -16,7 +16,7 @@ import { ruleGrep } from '../../harness/verdict/declare.ts';
 import type { MockTargetSettings } from '../../harness/target/config.ts';
 import { BUILT_IN_PROFILES, type Profile } from '../../mock/profile.ts';
 import * as areas from './areas.ts';
-import { type Column, COLUMNS, faultArea, inColumn } from './areas.ts';
+import { type Column, COLUMNS, inColumn } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
@@ -26,7 +26,6 @@ if (wanted && wanted !== 'mock') {
   throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
 }
 
-const specsDir = path.join(__dirname, '..', '..', 'specs');
 /** The embedded mock of a project: blind, it hides its control plane and keeps a short rate window (areas.ts). */
 function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
   if (column === 'control') return { kind: 'mock', faults, ...(profile ? { profile } : {}) };
@@ -36,17 +35,20 @@ function settings(column: Column, faults: readonly FaultName[], profile?: Profil
 }
 
 /** One worker (and one mock) per project. Traces off: a trace records the Authorization header unredacted. */
-const base = { testDir: specsDir, grepInvert: areas.LEFT_OUT, workers: 1, use: { trace: 'off' } } as const;
+const base = {
+  testDir: path.join(__dirname, '..', '..', 'specs'),
+  testMatch: areas.CONTRACT_SPEC_FILES,
+  grepInvert: areas.LEFT_OUT,
+  workers: 1,
+  use: { trace: 'off' },
+} as const;
 
 const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> => ({
   ...base,
   name,
-  testMatch: areas.CONTRACT_SPEC_FILES,
   use: { ...base.use, mockSettings: mock },
 });
 
-// A fault whose area has no spec gets no project: the runner reports it (specProblem) as uncaught.
-const RUNNABLE = FAULT_NAMES.filter((name) => areas.specProblem(name, specsDir) === undefined);
 const waits = (name: FaultName, column: Column) => column === 'blind' && areas.waitsForWindows(name);
 
 function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> {
@@ -55,7 +57,6 @@ function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: 
   return {
     ...base,
     name: inColumn(areas.faultProject(name), column),
-    testMatch: areas.specFileMatch(areas.AREA_SPECS[faultArea(name)]),
     // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
     metadata: { rule, level },
     // Only the tests that declare its rule: a test failing because the fault broke something else is a catch by accident.
@@ -79,7 +80,7 @@ export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: 
       ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(areas.variantProject(name), column), settings(column, [], profile))),
     ]),
     // Blind rate faults wait for real windows: started early, their waits overlap the others' work.
-    ...[...COLUMNS].reverse().flatMap((column) => RUNNABLE.filter((name) => waits(name, column)).map((name) => faultProjectOf(name, column))),
-    ...COLUMNS.flatMap((column) => RUNNABLE.filter((name) => !waits(name, column)).map((name) => faultProjectOf(name, column))),
+    ...[...COLUMNS].reverse().flatMap((column) => FAULT_NAMES.filter((name) => waits(name, column)).map((name) => faultProjectOf(name, column))),
+    ...COLUMNS.flatMap((column) => FAULT_NAMES.filter((name) => !waits(name, column)).map((name) => faultProjectOf(name, column))),
   ],
 });

@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { AREA_SPECS, faultArea, faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { faultProject, inColumn, SOUND_PROJECT, variantProject } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 import { buildMatrix, type Catch, checkCounts, formProblem, type Matrix, renderReport } from './matrix.ts';
 import type { RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
-
-const SPECS_DIR = path.join(__dirname, '..', '..', 'specs');
 
 const t = (title: string, status: TestStatus, message = '', more: Partial<TestOutcome> = {}): TestOutcome => ({
   file: 'x.spec.ts',
@@ -20,12 +16,11 @@ const t = (title: string, status: TestStatus, message = '', more: Partial<TestOu
 });
 const project = (name: string, tests: TestOutcome[]) => ({ project: name, tests });
 const run = (projects: RunOutcome['projects'], status: RunOutcome['status'] = 'failed'): RunOutcome => ({ status, projects, errors: [] });
-const noProblems = new Map<FaultName, string>();
 
 const SOUND = project(SOUND_PROJECT, [t('a', 'passed'), t('b', 'passed'), t('flaky on every mock', 'failed', 'boom')]);
 
 test.describe('a fault', () => {
-  const cases: { description: string; tests: TestOutcome[] | undefined; problem?: string; caughtBy: string[]; why: RegExp | undefined }[] = [
+  const cases: { description: string; tests: TestOutcome[] | undefined; caughtBy: string[]; why: RegExp | undefined }[] = [
     {
       description: 'is caught by the tests that fail against it',
       tests: [t('b', 'failed'), t('a', 'failed'), t('c', 'passed')],
@@ -38,7 +33,12 @@ test.describe('a fault', () => {
       caughtBy: [],
       why: /sound mock too/,
     },
-    { description: 'is uncaught when every test passed', tests: [t('a', 'passed'), t('b', 'skipped')], caughtBy: [], why: /all 1 tests of its area passed/ },
+    {
+      description: 'is uncaught when every test passed',
+      tests: [t('a', 'passed'), t('b', 'skipped')],
+      caughtBy: [],
+      why: /all 1 tests that state token.response passed/,
+    },
     { description: 'is uncaught when every test was skipped', tests: [t('a', 'skipped')], caughtBy: [], why: /no test ran/ },
     {
       description: 'is uncaught when the run stopped first',
@@ -46,21 +46,18 @@ test.describe('a fault', () => {
       caughtBy: [],
       why: /stopped before 1 of its 2 tests/,
     },
-    { description: 'is uncaught when it had no project', tests: undefined, caughtBy: [], why: /no project ran it/ },
     {
-      description: 'is uncaught, with the reason, when its area has no spec',
+      description: 'is uncaught, with the reason, when no test declares its rule',
       tests: undefined,
-      problem: 'area x has no spec',
       caughtBy: [],
-      why: /area x has no spec/,
+      why: /no test of the contract suite declares token.response/,
     },
   ];
   for (const c of cases) {
     test(c.description, () => {
       const fault: FaultName = 'token-type-not-bearer';
       const projects = [SOUND, ...(c.tests ? [project(faultProject(fault), c.tests)] : [])];
-      const problems = new Map(c.problem ? [[fault, c.problem]] : []);
-      const row = buildMatrix(run(projects), { faults: [fault], variants: [], problems }).faults[0]?.columns.control;
+      const row = buildMatrix(run(projects), { faults: [fault], variants: [] }).faults[0]?.columns.control;
       expect(row?.caughtBy).toEqual(c.caughtBy);
       expect(row?.caught).toBe(c.caughtBy.length > 0);
       if (c.why) expect(row?.why).toMatch(c.why);
@@ -75,20 +72,20 @@ test.describe('a fault of a platform rule', () => {
 
   test('is caught by a platform deviation of its rule that the sound mock does not show', () => {
     const tests = [t('a', 'passed', '', { deviations: [rule] }), t('b', 'passed', '', { deviations: ['platform.error-body'] })];
-    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [] }).faults[0];
     expect(row?.columns.control.caughtBy).toEqual(['x.spec.ts › a']);
   });
 
   test('is caught by a test skipped after it reported the deviation, which counts as one that ran', () => {
     const tests = [t('a', 'skipped', '', { deviations: [rule] }), t('b', 'skipped')];
-    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    const row = buildMatrix(run([SOUND, project(faultProject(fault), tests)]), { faults: [fault], variants: [] }).faults[0];
     expect(row?.columns.control).toMatchObject({ caughtBy: ['x.spec.ts › a'], ran: 1 });
   });
 
   test('is not caught by a deviation the sound mock shows too', () => {
     const sound = project(SOUND_PROJECT, [t('a', 'passed', '', { deviations: [rule] })]);
     const tests = [t('a', 'passed', '', { deviations: [rule] })];
-    const row = buildMatrix(run([sound, project(faultProject(fault), tests)]), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    const row = buildMatrix(run([sound, project(faultProject(fault), tests)]), { faults: [fault], variants: [] }).faults[0];
     expect(row?.columns.control.caught).toBe(false);
   });
 });
@@ -103,21 +100,21 @@ test.describe('the blind column', () => {
       project(inColumn(SOUND_PROJECT, 'blind'), [t('a', 'failed')]),
       project(inColumn(faultProject(fault), 'blind'), [t('a', 'failed', '', { rules: [rule] }), t('c', 'failed', '', { rules: [rule] })]),
     ];
-    const row = buildMatrix(run(projects), { faults: [fault], variants: [], problems: noProblems }).faults[0];
+    const row = buildMatrix(run(projects), { faults: [fault], variants: [] }).faults[0];
     expect(row?.columns.blind.caughtBy).toEqual(['x.spec.ts › c']);
   });
 
   test('does not see a fault whose rule only skipped tests check, and counts it as skipped', () => {
     const tests = [t('a', 'skipped', '', { rules: [rule] }), t('b', 'passed', '', { rules: ['token.issuance'] })];
     const projects = [project(faultProject(fault), [t('a', 'failed', '', { rules: [rule] })]), project(inColumn(faultProject(fault), 'blind'), tests)];
-    const m = buildMatrix(run(projects), { faults: [fault], variants: [], problems: noProblems });
+    const m = buildMatrix(run(projects), { faults: [fault], variants: [] });
     expect(m.faults[0]?.columns.blind).toMatchObject({ caught: false, unseen: true, why: expect.stringMatching(/not visible without a control plane/) });
     expect(checkCounts(m)).toEqual({ passed: 1, failed: 0, skipped: 1 });
   });
 
   test('misses a fault whose rule a test checked and passed', () => {
     const tests = [t('a', 'passed', '', { rules: [rule] })];
-    const m = buildMatrix(run([project(inColumn(faultProject(fault), 'blind'), tests)]), { faults: [fault], variants: [], problems: noProblems });
+    const m = buildMatrix(run([project(inColumn(faultProject(fault), 'blind'), tests)]), { faults: [fault], variants: [] });
     expect(m.faults[0]?.columns.blind).toMatchObject({ caught: false, unseen: false });
   });
 });
@@ -128,7 +125,6 @@ test.describe('a legal profile', () => {
     const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'failed', 'expected 200, got 400')])]), {
       faults: [],
       variants: [variant],
-      problems: noProblems,
     });
     expect(m.variants.filter((v) => v.column === 'control')).toEqual([
       {
@@ -148,14 +144,13 @@ test.describe('a legal profile', () => {
     const m = buildMatrix(run([project(variantProject(variant), [t('a', 'passed'), t('b', 'notRun')]), blind], 'interrupted'), {
       faults: [],
       variants: [variant],
-      problems: noProblems,
     });
     expect(m.variants[0]?.problem).toMatch(/stopped before 1 of its 2 tests/);
     expect(checkCounts(m)).toEqual({ passed: 0, failed: 1, skipped: 0 });
   });
 
   test('the sound mock is a row of its own, its failures false alarms too', () => {
-    const m = buildMatrix(run([SOUND]), { faults: [], variants: [], problems: noProblems });
+    const m = buildMatrix(run([SOUND]), { faults: [], variants: [] });
     expect(m.variants.map((v) => [v.variant, v.falseAlarms.length])).toEqual([[undefined, 1]]);
   });
 });
@@ -237,7 +232,7 @@ test.describe('a failure behind a fault', () => {
     const located = site('content.spec.ts', 'content.type (contract): …');
     const failed = t('a', 'failed', '', { failures: [located, site('', 'content.type (contract): the second, soft')] });
     const skipped = t('b', 'skipped', '', { failures: [site('', 'content.type (contract): before the skip')] });
-    const m = buildMatrix(run([SOUND, project(faultProject('type-wrong'), [failed, skipped])]), { faults: ['type-wrong'], variants: [], problems: noProblems });
+    const m = buildMatrix(run([SOUND, project(faultProject('type-wrong'), [failed, skipped])]), { faults: ['type-wrong'], variants: [] });
     expect(m.misreported.map((r) => `${r.test}: ${r.problem}`)).toEqual([
       'x.spec.ts › a: has no location: content.type (contract): the second, soft',
       'x.spec.ts › b: has no location: content.type (contract): before the skip',
@@ -253,7 +248,7 @@ test.describe('a failure behind a fault', () => {
         project(inColumn(faultProject('type-wrong'), 'blind'), [t('a', 'failed')]),
         project(variantProject('cover-1'), [bad]),
       ]),
-      { faults: ['type-wrong'], variants: [], problems: noProblems },
+      { faults: ['type-wrong'], variants: [] },
     );
     expect(m.misreported).toEqual([{ project: 'fault:type-wrong', test: 'x.spec.ts › a', problem: expect.stringMatching(/^is located in \.\.\/harness/) }]);
     expect(renderReport(m, { whole: false })).toContain("### Failures not reported as the rule at the spec's line (1)\n\n- fault:type-wrong: x.spec.ts › a");
@@ -267,7 +262,7 @@ test.describe('the generated text', () => {
       project(faultProject('type-wrong'), [t('holds | pipes', 'failed', 'line 1\nline 2')]),
       project(variantProject('platform'), [t('b', 'failed', 'why')]),
     ]),
-    { faults: ['type-wrong', 'limit-ignored'], variants: ['platform'], problems: noProblems },
+    { faults: ['type-wrong', 'limit-ignored'], variants: ['platform'] },
   );
 
   test('the report lists each catching test per column and each false alarm with its message', () => {
@@ -275,7 +270,7 @@ test.describe('the generated text', () => {
     expect(doc).toContain('| `type-wrong` | `content.type` (contract) | content | content items have type contents | yes (1 of 1) |');
     expect(doc).toContain('- `type-wrong` (control)\n  - x.spec.ts › holds | pipes\n');
     expect(doc).toContain(
-      '| `limit-ignored` | `content.limit` (contract) | content | limit is ignored: pages hold the default count | **no**: no project ran it',
+      '| `limit-ignored` | `content.limit` (contract) | content | limit is ignored: pages hold the default count | **no**: no test of the contract suite declares content.limit',
     );
     expect(doc).toMatch(/\| `platform` \| control \| tokens\.expiresIn "countdown", .* \| 1 \| \*\*1\*\* \|/);
     expect(doc).toContain('- platform: x.spec.ts › b\n\n  ```text\n  content.type (contract): why\n  ```');
@@ -287,16 +282,5 @@ test.describe('the generated text', () => {
     expect(text).toContain('| `type-wrong` | `content.type` (contract) | content | content items have type contents | yes (1 of 1) |');
     expect(text).toContain('- platform: x.spec.ts › b');
     expect(text).not.toContain('x.spec.ts › holds | pipes');
-  });
-});
-
-test.describe('the area table (tools/fault-matrix/areas.ts)', () => {
-  test('names only spec files that exist', () => {
-    const missing = Object.values(AREA_SPECS).flatMap((files) => files.filter((file) => !existsSync(path.join(SPECS_DIR, file))));
-    expect(missing, 'files named in AREA_SPECS that are not under specs/').toEqual([]);
-  });
-
-  test('has spec files for the area of every fault', () => {
-    expect(FAULT_NAMES.filter((name) => (AREA_SPECS[faultArea(name)] ?? []).length === 0)).toEqual([]);
   });
 });

@@ -83,11 +83,8 @@ function misreports(run: RunOutcome) {
 export type Matrix = ReturnType<typeof buildMatrix>;
 export type Catch = ReturnType<typeof catchOf>;
 
-/** `variants` are names of legal profiles; `problems` the faults that could not run, with the reason (areas.ts: specProblem). */
-export function buildMatrix(
-  run: RunOutcome,
-  selection: { faults: readonly FaultName[]; variants: readonly string[]; problems: ReadonlyMap<FaultName, string> },
-) {
+/** `variants` are names of legal profiles. */
+export function buildMatrix(run: RunOutcome, selection: { faults: readonly FaultName[]; variants: readonly string[] }) {
   const byProject = new Map(run.projects.map((p) => [p.project, p]));
   // What the sound mock of each column did anyway (a failing test by name, a deviation as name#rule) catches nothing.
   const baselines = new Map(
@@ -103,10 +100,7 @@ export function buildMatrix(
     faults: selection.faults.map((fault) => ({
       fault,
       columns: Object.fromEntries(
-        COLUMNS.map((column) => [
-          column,
-          catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Set<string>, selection.problems.get(fault)),
-        ]),
+        COLUMNS.map((column) => [column, catchOf(fault, column, byProject.get(inColumn(faultProject(fault), column)), baselines.get(column) as Set<string>)]),
       ) as Record<Column, Catch>,
     })),
     variants: COLUMNS.flatMap((column) => [
@@ -122,7 +116,7 @@ export function buildMatrix(
  * `caughtBy`: sorted test names; `ran`: tests that ran against it (not skipped); `unseen` (blind column
  * only): no test that checks the fault's rule ran there; `why`: why it counts as uncaught (or unseen).
  */
-function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>, problem: string | undefined) {
+function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>) {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
   const tests = project?.tests ?? [];
@@ -136,13 +130,12 @@ function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | und
   const unseen = !caught && column === 'blind' && project !== undefined && cut === undefined && !checkedRule;
   let why: string | undefined;
   if (!caught) {
-    if (problem !== undefined) why = problem;
-    else if (project === undefined) why = 'no project ran it (its area has no spec file in tools/fault-matrix/areas.ts)';
+    if (project === undefined) why = `no test of the contract suite declares ${rule} (its tag @${rule})`;
     else if (cut !== undefined) why = cut;
     else if (unseen) why = `not visible without a control plane: every test that checks ${rule} needs one (or LP_FULL=1)`;
     else if (count === 0) why = `no test ran: all ${tests.length} were skipped`;
     else if (tests.some((t) => t.status === 'failed')) why = `only tests that fail against the sound mock too failed (${count} ran)`;
-    else why = `all ${count} tests of its area passed`;
+    else why = `all ${count} tests that state ${rule} passed`;
   }
   return { caught, caughtBy: caughtBy as readonly string[], ran: count, unseen, why };
 }
