@@ -11,7 +11,7 @@ import { describeRequest } from '../harness/client/transport.ts';
 
 test.describe('a content page', () => {
   test(
-    'is a list envelope of content items, each with every documented attribute and type',
+    'is a list envelope of content items, each with every documented attribute, its type and a value it can have',
     checks(
       'envelope.shape',
       'content.type',

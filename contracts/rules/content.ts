@@ -21,12 +21,13 @@ export const CONTENT_RULES = inArea('content', {
   },
   'content.attributes': {
     level: 'contract',
-    statement: 'every content item carries each documented attribute with its documented type (hyphenated names; more attributes allowed)',
+    statement:
+      'every content item carries each documented attribute with its documented type and a value it names: no negative duration or learning-minutes, a publish-date that is a timestamp or null (hyphenated names; more attributes allowed)',
     section: 'Resources, Content item attributes',
     quote:
-      'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) … publish-date | string timestamp or null | Null when not set.',
+      'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) | Unit is given by `duration-type`. … learning-minutes | number (decimal) … publish-date | string timestamp or null | Null when not set.',
     judged: 'every 2xx content page',
-    judge: attributeJudge('contract', 'every documented attribute with its type'),
+    judge: attributeJudge('contract', 'every documented attribute with its type and a value it can have'),
   },
   'content.timestamps': {
     level: 'contract',
@@ -118,13 +119,15 @@ const CONTRACT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
 /** The attributes whose format the document states: "timestamp without time zone", and "same format as created-at". */
 const TIMESTAMP_ATTRIBUTES = ['created-at', 'modified-at'];
 /**
- * The document gives publish-date only as "string timestamp or null": a string (or null) is its
+ * The document gives publish-date only as "string timestamp or null": null or a timestamp in any format is its
  * contract, and the schema's format (created-at's, as the platform writes it) a platform rule.
  */
 const PUBLISH_DATE = 'publish-date';
+/** A timestamp in any format writes its moment in digits: "", "none" or "not set" is no timestamp. */
+const ANY_TIMESTAMP = /\d/;
 
 interface AttributeProblems {
-  /** Attributes missing or of another type than the document's. */
+  /** Attributes missing, of another type than the document's, or with a value they cannot have. */
   readonly contract: string[];
   /** created-at / modified-at that are no timestamp without a zone. */
   readonly stamps: string[];
@@ -155,7 +158,7 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
       const value = (attributes as Record<string, unknown>)[name];
       if (name === PUBLISH_DATE) {
         if (value === null) return false;
-        if (typeof value !== 'string') return true;
+        if (typeof value !== 'string' || !ANY_TIMESTAMP.test(value)) return true;
         problems.publishDates.push(`data/${i}/attributes/${name}: ${value}`);
         return false;
       }
