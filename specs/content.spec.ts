@@ -19,6 +19,7 @@ test.describe('a content page', () => {
       'content.timestamps',
       'platform.timestamp-fraction',
       'platform.publish-date-format',
+      'platform.modified-after-created',
       'rate.headers',
     ),
     async ({ api }) => {

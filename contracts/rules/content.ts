@@ -8,7 +8,7 @@ import { held, type Exchange, type JudgeContext, type Judgement } from './exchan
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
 import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
-import { namesCalendarMoment } from '../timestamps.ts';
+import { namesCalendarMoment, parseZonelessTimestamp } from '../timestamps.ts';
 
 export const CONTENT_RULES = inArea('content', {
   'content.type': {
@@ -80,6 +80,14 @@ export const CONTENT_RULES = inArea('content', {
     judged: 'every 2xx content page',
     judge: attributeJudge('publishDates', 'publish-date written like created-at (no zone, 1 to 7 fractional digits)'),
   },
+  'platform.modified-after-created': {
+    level: 'platform',
+    statement: 'no item is modified before it was created: modified-at is not before created-at',
+    basis: 'mock',
+    note: 'The document names created-at and modified-at but gives them no time zone, so it cannot order them; an item modified before it existed is a service writing the two in different zones, or a wrong one.',
+    judged: 'every 2xx content page',
+    judge: attributeJudge('order', 'modified-at at or after created-at'),
+  },
   'platform.content-values': {
     level: 'platform',
     statement: 'content-type and duration-type take the values the platform documents',
@@ -135,6 +143,8 @@ interface AttributeProblems {
   readonly fractions: string[];
   /** publish-date strings not written like created-at. */
   readonly publishDates: string[];
+  /** Items whose modified-at comes before their created-at. */
+  readonly order: string[];
 }
 
 /** What the attribute schema finds on each item of a served content page, sorted by the rule it breaks. */
@@ -142,7 +152,7 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
   const page: Page | undefined = pageOf(exchange, context, 'content');
   if (page === undefined) return undefined;
   const validate = context.validators.validateContentAttributes;
-  const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [] };
+  const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [], order: [] };
   page.data.forEach((item, i) => {
     const attributes = (item as { attributes?: unknown }).attributes;
     if (typeof attributes !== 'object' || attributes === null) return;
@@ -152,6 +162,9 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
       if (typeof value !== 'string' || !CONTRACT_TIMESTAMP.test(value) || namesCalendarMoment(value)) continue;
       (name === PUBLISH_DATE ? problems.publishDates : problems.stamps).push(`data/${i}/attributes/${name}: ${value} names no moment of the calendar`);
     }
+    const [created, modified] = TIMESTAMP_ATTRIBUTES.map((name) => (attributes as Record<string, unknown>)[name]);
+    if (parseZonelessTimestamp(String(modified)) < parseZonelessTimestamp(String(created)))
+      problems.order.push(`data/${i}: modified-at ${String(modified)}, created-at ${String(created)}`);
     if (validate(attributes)) return;
     const errors = (validate.errors ?? []).filter((e) => {
       const name = e.instancePath.slice(1);

@@ -7,6 +7,7 @@ import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
+import { formatZonelessTimestamp, parseZonelessTimestamp } from '../../contracts/timestamps.ts';
 import { apiErrors } from '../error-bodies.ts';
 import { bodyText, Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
@@ -176,6 +177,15 @@ export const EXCHANGE_FAULTS = {
     (b) =>
       attributesOf(b).forEach((a, n) => {
         if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
+      }),
+  ),
+  'modified-before-created': editing(
+    'platform.modified-after-created',
+    'modified-at of every third item is a day before its created-at',
+    ['listContent'],
+    (b) =>
+      attributesOf(b).forEach((a, n) => {
+        if (n % 3 === 0) a['modified-at'] = formatZonelessTimestamp(parseZonelessTimestamp(String(a['created-at'])) - 86_400_000);
       }),
   ),
   // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
