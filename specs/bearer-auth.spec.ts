@@ -1,7 +1,8 @@
 /**
  * Document, Authentication 6: calls to resource endpoints carry `Authorization: Bearer <ACCESS_TOKEN>`.
  * Without a valid one the call must not succeed: a 4xx and no data (contract). The status is not
- * shown: the platform's 401 is a platform rule.
+ * shown: the platform's 401 is a platform rule. A refresh token is "not useful for API access" (Resources, Access token
+ * response): as a bearer token it is refused alike.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
@@ -27,6 +28,17 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
       });
     }
   });
+
+  test(
+    `${endpoint.method} ${endpoint.path} refuses a refresh token as the bearer token`,
+    checks('bearer.refresh-token', 'platform.unauthenticated-status'),
+    async ({ api, tokens, verdict }) => {
+      const { accessToken, refreshToken } = await tokens.forScopes();
+      test.skip(refreshToken === '' || refreshToken === accessToken, 'Not checked: the target issued no refresh token apart from the access token.');
+      const id = endpoint.id as ResourceEndpointId;
+      verdict.refusal('bearer.refresh-token', await api.list(id, probeQuery(id), { authorization: `Bearer ${refreshToken}` }));
+    },
+  );
 }
 
 /** The token with its middle character replaced by a different character of the same alphabet. */

@@ -11,7 +11,7 @@ import { describeRequest } from '../harness/client/transport.ts';
 
 test.describe('a content page', () => {
   test(
-    'is a list envelope of content items, each with every documented attribute and type',
+    'is a list envelope of content items, each with every documented attribute, its type and a value it can have',
     checks(
       'envelope.shape',
       'content.type',
@@ -19,6 +19,7 @@ test.describe('a content page', () => {
       'content.timestamps',
       'platform.timestamp-fraction',
       'platform.publish-date-format',
+      'platform.modified-after-created',
       'rate.headers',
     ),
     async ({ api }) => {

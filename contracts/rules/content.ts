@@ -8,7 +8,7 @@ import { held, type Exchange, type JudgeContext, type Judgement } from './exchan
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
 import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
-import { namesCalendarMoment } from '../timestamps.ts';
+import { namesCalendarMoment, parseZonelessTimestamp } from '../timestamps.ts';
 
 export const CONTENT_RULES = inArea('content', {
   'content.type': {
@@ -21,12 +21,13 @@ export const CONTENT_RULES = inArea('content', {
   },
   'content.attributes': {
     level: 'contract',
-    statement: 'every content item carries each documented attribute with its documented type (hyphenated names; more attributes allowed)',
+    statement:
+      'every content item carries each documented attribute with its documented type and a value it names: no negative duration or learning-minutes, a publish-date that is a timestamp or null (hyphenated names; more attributes allowed)',
     section: 'Resources, Content item attributes',
     quote:
-      'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) … publish-date | string timestamp or null | Null when not set.',
+      'Attribute names use hyphens. content-type | string … is-obsolete | boolean … duration | number (decimal) | Unit is given by `duration-type`. … learning-minutes | number (decimal) … publish-date | string timestamp or null | Null when not set.',
     judged: 'every 2xx content page',
-    judge: attributeJudge('contract', 'every documented attribute with its type'),
+    judge: attributeJudge('contract', 'every documented attribute with its type and a value it can have'),
   },
   'content.timestamps': {
     level: 'contract',
@@ -79,6 +80,14 @@ export const CONTENT_RULES = inArea('content', {
     judged: 'every 2xx content page',
     judge: attributeJudge('publishDates', 'publish-date written like created-at (no zone, 1 to 7 fractional digits)'),
   },
+  'platform.modified-after-created': {
+    level: 'platform',
+    statement: 'no item is modified before it was created: modified-at is not before created-at',
+    basis: 'mock',
+    note: 'The document names created-at and modified-at but gives them no time zone, so it cannot order them; an item modified before it existed is a service writing the two in different zones, or a wrong one.',
+    judged: 'every 2xx content page',
+    judge: attributeJudge('order', 'modified-at at or after created-at'),
+  },
   'platform.content-values': {
     level: 'platform',
     statement: 'content-type and duration-type take the values the platform documents',
@@ -118,13 +127,15 @@ const CONTRACT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
 /** The attributes whose format the document states: "timestamp without time zone", and "same format as created-at". */
 const TIMESTAMP_ATTRIBUTES = ['created-at', 'modified-at'];
 /**
- * The document gives publish-date only as "string timestamp or null": a string (or null) is its
+ * The document gives publish-date only as "string timestamp or null": null or a timestamp in any format is its
  * contract, and the schema's format (created-at's, as the platform writes it) a platform rule.
  */
 const PUBLISH_DATE = 'publish-date';
+/** A timestamp in any format writes its moment in digits: "", "none" or "not set" is no timestamp. */
+const ANY_TIMESTAMP = /\d/;
 
 interface AttributeProblems {
-  /** Attributes missing or of another type than the document's. */
+  /** Attributes missing, of another type than the document's, or with a value they cannot have. */
   readonly contract: string[];
   /** created-at / modified-at that are no timestamp without a zone. */
   readonly stamps: string[];
@@ -132,6 +143,8 @@ interface AttributeProblems {
   readonly fractions: string[];
   /** publish-date strings not written like created-at. */
   readonly publishDates: string[];
+  /** Items whose modified-at comes before their created-at. */
+  readonly order: string[];
 }
 
 /** What the attribute schema finds on each item of a served content page, sorted by the rule it breaks. */
@@ -139,7 +152,7 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
   const page: Page | undefined = pageOf(exchange, context, 'content');
   if (page === undefined) return undefined;
   const validate = context.validators.validateContentAttributes;
-  const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [] };
+  const problems: AttributeProblems = { contract: [], stamps: [], fractions: [], publishDates: [], order: [] };
   page.data.forEach((item, i) => {
     const attributes = (item as { attributes?: unknown }).attributes;
     if (typeof attributes !== 'object' || attributes === null) return;
@@ -149,13 +162,16 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
       if (typeof value !== 'string' || !CONTRACT_TIMESTAMP.test(value) || namesCalendarMoment(value)) continue;
       (name === PUBLISH_DATE ? problems.publishDates : problems.stamps).push(`data/${i}/attributes/${name}: ${value} names no moment of the calendar`);
     }
+    const [created, modified] = TIMESTAMP_ATTRIBUTES.map((name) => (attributes as Record<string, unknown>)[name]);
+    if (parseZonelessTimestamp(String(modified)) < parseZonelessTimestamp(String(created)))
+      problems.order.push(`data/${i}: modified-at ${String(modified)}, created-at ${String(created)}`);
     if (validate(attributes)) return;
     const errors = (validate.errors ?? []).filter((e) => {
       const name = e.instancePath.slice(1);
       const value = (attributes as Record<string, unknown>)[name];
       if (name === PUBLISH_DATE) {
         if (value === null) return false;
-        if (typeof value !== 'string') return true;
+        if (typeof value !== 'string' || !ANY_TIMESTAMP.test(value)) return true;
         problems.publishDates.push(`data/${i}/attributes/${name}: ${value}`);
         return false;
       }

@@ -12,10 +12,10 @@ export const ENVELOPE_RULES = inArea('envelope', {
   'envelope.shape': {
     level: 'contract',
     statement:
-      'a list response is a JSON object with links (self, and next where there is a next page) and a data array of objects with type, id and attributes',
+      'a list response is a JSON object with links (self, and next where there is a next page) and a data array of objects with type, id (not empty) and attributes',
     section: 'What the service does; Resources, Envelope of a list response and Resource object',
     quote:
-      'Request and response bodies of resource endpoints are JSON documents with the members `links` and `data`. Each item in `data` has `type`, `id` and `attributes`. — links | object | Contains `self` and `next`.',
+      'Request and response bodies of resource endpoints are JSON documents with the members `links` and `data`. Each item in `data` has `type`, `id` and `attributes`. — links | object | Contains `self` and `next`. — id | string | Identifier of the resource.',
     judged: 'every 2xx list page',
     judge: judgeShape,
   },
@@ -54,7 +54,7 @@ function judgeShape(exchange: Exchange, context: JudgeContext): Judgement {
   (body as { data: unknown[] }).data.forEach((item, i) => {
     if (!resourceObject(item)) bad.push(`data/${i}: ${formatErrors(resourceObject.errors, item)}`);
   });
-  return held(bad.length === 0, 'resource objects with type, id and attributes', () => `\n${listed(bad)}`);
+  return held(bad.length === 0, 'resource objects with type, id (not empty) and attributes', () => `\n${listed(bad)}`);
 }
 
 function judgeSelf(exchange: Exchange, context: JudgeContext): Judgement {

@@ -246,6 +246,10 @@ test.describe('walks over the mock', () => {
     { fault: 'limit-off-by-one', rule: 'content.limit' },
     { fault: 'next-unchanged', rule: 'snapshot.next' },
     { fault: 'attribute-wrong-type', rule: 'content.attributes' },
+    { fault: 'content-negative-duration', rule: 'content.attributes' },
+    { fault: 'content-negative-learning-minutes', rule: 'content.attributes' },
+    { fault: 'publish-date-empty-string', rule: 'content.attributes' },
+    { fault: 'item-id-empty', rule: 'envelope.shape' },
     { fault: 'type-wrong', rule: 'content.type' },
   ] as const) {
     test(`fault ${fault} breaks ${rule}`, async () => {

@@ -38,6 +38,20 @@ export const COMPONENT_FAULTS = {
   'logout-keeps-refresh-token': fault('logout.expires-refresh', 'a refresh token given with the logout still refreshes', () => ({
     tokens: (inner) => ({ ...bound(inner), expireRefresh: () => false }),
   })),
+  // A live refresh token of any key authenticates with the scopes it was issued for.
+  'refresh-token-as-bearer': fault('bearer.refresh-token', 'a live refresh token authenticates as a bearer token', (o) => ({
+    tokens: (inner, core) => ({
+      ...bound(inner),
+      verify: (token) => {
+        for (const { id } of o.clients ?? DEFAULT_CLIENTS) {
+          const client = core.clients.get(id);
+          const grant = client && inner.findRefresh(token, client);
+          if (grant) return { ...grant, token, refreshToken: token };
+        }
+        return inner.verify(token);
+      },
+    }),
+  })),
   // Any request passes as the first key with all its scopes.
   'bearer-not-checked': fault('bearer.required', 'a resource request without a valid bearer token is served', (o) => {
     const first = (o.clients ?? DEFAULT_CLIENTS)[0];

@@ -7,6 +7,7 @@ import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
+import { formatZonelessTimestamp, parseZonelessTimestamp } from '../../contracts/timestamps.ts';
 import { apiErrors } from '../error-bodies.ts';
 import { bodyText, Replies } from '../http.ts';
 import type { MockSeams, Reply, RouteHandler } from '../seams.ts';
@@ -74,6 +75,11 @@ function editing(rule: RuleId, breaks: string, endpoints: readonly EndpointId[],
   return fault(rule, breaks, () => on(endpoints, (inner) => (request) => editJson(inner(request), change)));
 }
 
+/** An edit that makes `attribute` of every fourth content item negative (the first of a page among them). */
+function negativeIn(attribute: string): (body: Json) => void {
+  return (b) => attributesOf(b).forEach((a, n) => n % 4 === 0 && (a[attribute] = -Math.max(1, Number(a[attribute]))));
+}
+
 export const EXCHANGE_FAULTS = {
   'token-unsupported-grant-accepted': fault('token.grant-type', 'a grant_type other than client_credentials gets a token', () =>
     formRequest((form) => {
@@ -101,6 +107,16 @@ export const EXCHANGE_FAULTS = {
     attributesOf(b).forEach((a) => (a['is-obsolete'] = String(a['is-obsolete']))),
   ),
   'attribute-missing': editing('content.attributes', 'content items lack summary', ['listContent'], (b) => attributesOf(b).forEach((a) => delete a.summary)),
+  'content-negative-duration': editing('content.attributes', 'a quarter of the items carry a negative duration', ['listContent'], negativeIn('duration')),
+  'content-negative-learning-minutes': editing(
+    'content.attributes',
+    'a quarter of the items carry negative learning-minutes',
+    ['listContent'],
+    negativeIn('learning-minutes'),
+  ),
+  'publish-date-empty-string': editing('content.attributes', 'publish-date is "" where it is not set, not null', ['listContent'], (b) =>
+    attributesOf(b).forEach((a) => (a['publish-date'] ??= '')),
+  ),
   'timestamp-with-zone': editing('content.timestamps', 'created-at carries a time zone', ['listContent'], (b) =>
     attributesOf(b).forEach((a) => (a['created-at'] = `${String(a['created-at'])}Z`)),
   ),
@@ -116,6 +132,11 @@ export const EXCHANGE_FAULTS = {
     const next = links(b).next;
     if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
   }),
+  'item-id-empty': editing('envelope.shape', 'a quarter of the items of both lists have the id ""', LISTS, (b) =>
+    items(b).forEach((i, n) => {
+      if (n % 4 === 0) i.id = '';
+    }),
+  ),
   'users-item-id-missing': editing('users.list', 'users are resource objects without an id', ['listUsers'], (b) => items(b).forEach((i) => delete i.id)),
   'rate-headers-missing-users': fault('rate.headers', 'responses of the users endpoint lack the X-Rate-Limit-* headers', () =>
     on(['listUsers'], (inner) => (request) => {
@@ -156,6 +177,15 @@ export const EXCHANGE_FAULTS = {
     (b) =>
       attributesOf(b).forEach((a, n) => {
         if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
+      }),
+  ),
+  'modified-before-created': editing(
+    'platform.modified-after-created',
+    'modified-at of every third item is a day before its created-at',
+    ['listContent'],
+    (b) =>
+      attributesOf(b).forEach((a, n) => {
+        if (n % 3 === 0) a['modified-at'] = formatZonelessTimestamp(parseZonelessTimestamp(String(a['created-at'])) - 86_400_000);
       }),
   ),
   // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
