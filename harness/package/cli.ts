@@ -39,9 +39,9 @@ Settings: the LP_* variables of the environment and of .env in the current folde
 LP_TARGET=remote with LP_BASE_URL, LP_AUTH_URL (or LP_ENVIRONMENT), LP_CLIENT_ID, LP_CLIENT_SECRET for a
 service, LP_CONTROL_URL for a mock's control plane. Unset, LP_TARGET=mock runs the embedded mock.
 
-Exit codes of run: 0 every rule it checked holds; 1 a rule is broken, or the run failed to start;
-2 a setting or usage error (one sentence naming it); ${STOPPED_EXIT} the target stopped answering or refused the
-key during the run (the remaining tests were skipped).`;
+Exit codes of run: 0 every rule it checked holds; 1 a rule is broken, or the run could not start or
+checked nothing; 2 a setting or usage error (one sentence naming it); ${STOPPED_EXIT} the target stopped answering
+or refused the key during the run (the remaining tests were skipped).`;
 
 /** `.ts` in a clone (run through tsx), `.js` in the package. */
 const EXT = path.extname(__filename);
@@ -49,10 +49,10 @@ const EXT = path.extname(__filename);
 /** Runs `node <file> <args>` in the current folder (a `.ts` file through tsx); resolves to its exit code. */
 function runNode(file: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const child = spawn(process.execPath, [...(file.endsWith('.ts') ? ['--import', 'tsx'] : []), file, ...args], { env, stdio: 'inherit' });
-  // Ctrl-C reaches the child too (same process group): it ends its run and prints what it has.
-  const ignore = () => {};
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  // Ctrl-C reaches the child too (same process group): it ends its run and prints what it has. SIGTERM reaches only
+  // this process (docker stop, as PID 1 of the image): passed on.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
@@ -89,8 +89,14 @@ async function runSuite(args: readonly string[]): Promise<number> {
   const env = suiteEnv(args);
   const config = path.join(ROOT, `playwright.config${EXT}`);
   const code = await runNode(require.resolve('@playwright/test/cli'), ['test', '--config', config, '--project=contract'], env);
-  const stopped = trippedSentence(path.resolve(readDefaulted(env, 'LP_OUT_DIR'), 'test-results'));
-  return code !== 0 && stopped !== undefined ? STOPPED_EXIT : code;
+  const out = path.resolve(readDefaulted(env, 'LP_OUT_DIR'));
+  if (code !== 0) return trippedSentence(path.join(out, 'test-results')) === undefined ? code : STOPPED_EXIT;
+  // Skipped tests alone exit 0 in Playwright: a run that checked nothing (a --rule whose tests all need what the target
+  // lacks) must not read as a pass in CI.
+  const summary = JSON.parse(readFileSync(path.join(out, 'summary', 'last.json'), 'utf8')) as { passed: number };
+  if (summary.passed > 0) return 0;
+  console.error('lp-contract: the run checked nothing (every test it selected was skipped, each with its reason above): not a pass.');
+  return 1;
 }
 
 function version(): string {

@@ -286,7 +286,7 @@ test('k6 1.5+ --new-machine-readable-summary: another shape, said in one sentenc
   expect(report.notice).toBe(NEW_SUMMARY_SHAPE);
   expect(report.lines.map((l) => l.state)).toEqual(RATE_IDS.map(() => 'not checked'));
   const files = summaryFiles(data, { script: 'rate-limit' });
-  expect(files.stdout.split('\n')[0]).toBe(`load/rate-limit: FAILED: ${NEW_SUMMARY_SHAPE}`);
+  expect(files.stdout?.split('\n')[0]).toBe(`load/rate-limit: FAILED: ${NEW_SUMMARY_SHAPE}`);
   expect(files['reports/load/rate-limit.junit.xml']).toContain('<failure');
 });
 
