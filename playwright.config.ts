@@ -1,6 +1,7 @@
 /**
  * One runner for every test: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`).
  * Report paths resolve against the working directory, so the suite's child runs, started in a temporary one, write none here.
+ * The lp-contract package carries this file compiled to JavaScript, with the specs and the harness beside it.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -8,6 +9,8 @@ import dotenv from 'dotenv';
 import type { SummaryReporterOptions } from './harness/report/summary-reporter.ts';
 import { describeTarget } from './harness/report/target-description.ts';
 import { readConfig } from './harness/target/config.ts';
+import { readDefaulted, readSetting } from './contracts/settings.ts';
+import { onlyGrep } from './harness/verdict/declare.ts';
 import { preflightLines } from './harness/preflight/index.ts';
 import { selectsContract } from './harness/preflight/global-setup.ts';
 
@@ -18,8 +21,15 @@ const suite = readConfig();
 // What this run is pointed at (no secret in it), named in every report by the summary reporter: not in config
 // `metadata`, which the HTML report shows only behind a URL flag.
 const target = describeTarget(suite);
-const HTML_DIR = path.resolve('reports', 'html');
-const JUNIT_FILE = path.resolve('reports', 'junit.xml');
+// Everything a run writes, test-results included, is under LP_OUT_DIR: runs at once with one each leave each other alone
+// (Playwright empties its output folder as a run starts, and the breaker keeps its shared files there).
+const OUT_DIR = path.resolve(readDefaulted(process.env, 'LP_OUT_DIR'));
+const HTML_DIR = path.join(OUT_DIR, 'html');
+const JUNIT_FILE = path.join(OUT_DIR, 'junit.xml');
+const only = readSetting(process.env, 'LP_ONLY');
+const ONLY = only === undefined ? undefined : onlyGrep(only);
+// `.ts` here, `.js` in the package, which carries this file and the harness compiled.
+const EXT = path.extname(__filename);
 // The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this); a child run
 // does not inherit it (child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
@@ -29,7 +39,7 @@ if (selectsContract(process.argv)) for (const line of preflightLines(suite, proc
 const SERIAL = /@quota|@serial/;
 // Tests a target cannot serve are not left out here but skipped by their fixture with a sentence, so the report
 // says which rules it did not check, and why.
-const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.ts$/;
+const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.[jt]s$/;
 const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
 // Traces off: a trace of an APIRequestContext records every request header, Authorization included, unredacted.
@@ -38,14 +48,17 @@ const contract = { testDir: path.join(__dirname, 'specs'), testMatch: SPEC_FILES
 
 export default defineConfig({
   // The preflight (global-setup.ts): a remote target's URLs and key proved before any worker starts.
-  globalSetup: path.join(__dirname, 'harness', 'preflight', 'global-setup.ts'),
+  globalSetup: path.join(__dirname, 'harness', 'preflight', `global-setup${EXT}`),
   forbidOnly: !!process.env.CI,
-  outputDir: path.resolve('test-results'),
+  outputDir: path.join(OUT_DIR, 'test-results'),
   // The summary reporter comes before html: it gives the html report its title (the verdict) in its
   // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
   reporter: [
     ['list'],
-    [path.join(__dirname, 'harness', 'report', 'summary-reporter.ts'), { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE } satisfies SummaryReporterOptions],
+    [
+      path.join(__dirname, 'harness', 'report', `summary-reporter${EXT}`),
+      { target, htmlDir: HTML_DIR, junitFile: JUNIT_FILE, summaryDir: path.join(OUT_DIR, 'summary') } satisfies SummaryReporterOptions,
+    ],
     ['html', { outputFolder: HTML_DIR, open: 'never' }],
     ['junit', { outputFile: JUNIT_FILE }],
   ],
@@ -62,6 +75,7 @@ export default defineConfig({
       // Everything that may share the key's budget with other workers.
       name: 'contract',
       ...contract,
+      ...(ONLY ? { grep: ONLY } : {}),
       grepInvert: SERIAL,
       fullyParallel: true,
       // The serial tests run after these, in a phase of their own, whether these passed or not: a
@@ -72,7 +86,8 @@ export default defineConfig({
       // Tests that count requests, move the target's clock or end a token others may share: alone, after the others.
       name: 'contract-serial',
       ...contract,
-      grep: SERIAL,
+      // With LP_ONLY, the serial tests it names: both patterns must match.
+      grep: ONLY ? new RegExp(`^(?=.*(?:${SERIAL.source}))(?=.*(?:${ONLY.source}))`) : SERIAL,
       workers: 1,
       // As the teardown of `contract` it runs whole, whatever file or --grep filters say: add --no-deps
       // (with --project=contract or --project=contract-serial) to run only the tests of one file.

@@ -82,6 +82,7 @@ export const SETTING_GROUPS = {
   keys: 'Keys',
   capabilities: 'What the target offers',
   cost: 'Rate budget, time and strictness',
+  run: 'What a run checks, and where its reports go',
   properties: 'Property-based and fuzz runs',
   load: 'Load scripts (k6)',
   self: 'Checking the suite itself',
@@ -221,6 +222,19 @@ export const SETTINGS = {
       readers: ['suite'],
       default: '0',
       doc: "1: platform deviations (the real platform's documented choices, where the API document is open) fail the run instead of being reported.",
+    },
+  }),
+  ...inGroup('run', {
+    LP_ONLY: {
+      type: 'names',
+      readers: ['suite'],
+      doc: 'Only the tests of these rules (`rate.retry-after`) or tags (`@quota`, `@slow`), comma-delimited; `lp-contract --rule`, `--tag`. Unset: every test.',
+    },
+    LP_OUT_DIR: {
+      type: 'text',
+      readers: ['suite'],
+      default: 'reports',
+      doc: "Where a contract run writes its reports (junit.xml, html/, summary/) and Playwright its test-results/, relative to the current folder; `lp-contract --out`. Runs at once from one folder need one each: a run's start empties its test-results.",
     },
   }),
   ...inGroup('properties', {

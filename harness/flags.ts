@@ -19,9 +19,18 @@ export function runMain(main: () => Promise<number>, onError: string | ((error: 
   );
 }
 
+/**
+ * How a user types the command of `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the
+ * lp-contract package, whose build defines LP_SUITE_COMMAND as it compiles this file.
+ */
+export function commandName(script: string): string {
+  const installed = process.env.LP_SUITE_COMMAND;
+  return installed === undefined ? `npm run ${script} --` : `${installed} ${script}`;
+}
+
 /** What a sentence refusing a command line of `npm run <script>` ends with. */
 export function helpPointer(script: string): string {
-  return ` (npm run ${script} -- --help)`;
+  return ` (${commandName(script)} --help)`;
 }
 
 /**

@@ -22,7 +22,7 @@ import type { ClientConfig } from '../mock/clients.ts';
 import { type FaultName, FAULTS } from '../mock/faults/catalogue.ts';
 import { validateProfile } from '../schemas/index.ts';
 import { buildLoad } from './cli/build.ts';
-import { findK6 } from './cli/run.ts';
+import { findK6 } from './cli/k6.ts';
 import { clientsFile, type MockProcess, type MockProcessOptions, pooled, startMockProcess } from '../mock/test/mock-process.ts';
 
 const k6 = findK6(process.env);

@@ -7,12 +7,13 @@
  * that folder installs offline; mock/Dockerfile copies it into a Node image. The build is
  * deterministic: no dates, no absolute paths, the same bytes for the same sources.
  */
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { mockValidatorsSource } from '../schemas/standalone.ts';
 import { refuseArguments, runMain } from '../harness/flags.ts';
 import { ROOT } from '../harness/root.ts';
+import { startPackage, writePackageFiles } from '../harness/package/files.ts';
 
 export const PACKAGE_NAME = 'lp-mock';
 export const BIN_NAME = 'lp-mock';
@@ -111,9 +112,7 @@ function standaloneValidatorsPlugin(root: string): Plugin {
 
 /** Builds the package into `outdir` (default dist/mock, emptied first) from the project at `root`. */
 export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}): Promise<MockBuild> {
-  const rootPackage = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; license: string };
-  // A file of an older build (a renamed bundle) would otherwise ship with the new one.
-  rmSync(outdir, { recursive: true, force: true });
+  const rootPackage = startPackage(root, outdir);
   mkdirSync(path.join(outdir, 'bin'), { recursive: true });
 
   const bin = path.join(outdir, BIN_FILE);
@@ -145,9 +144,12 @@ export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 
   if (problems.length > 0) throw new Error(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   chmodSync(bin, 0o755);
 
-  writeFileSync(path.join(outdir, 'package.json'), `${JSON.stringify(packageManifest(rootPackage.version, rootPackage.license), null, 2)}\n`);
-  copyFileSync(path.join(root, 'mock', 'package', 'README.md'), path.join(outdir, 'README.md'));
-  writeFileSync(path.join(outdir, 'LICENSE'), licenseText(root, rootPackage.license, bundledPackages(metafile)));
+  writePackageFiles(
+    outdir,
+    packageManifest(rootPackage.version, rootPackage.license),
+    path.join(root, 'mock', 'package', 'README.md'),
+    licenseText(root, rootPackage.license, bundledPackages(metafile)),
+  );
   return { outdir, bin, bytes: statSync(bin).size, version: rootPackage.version };
 }
 

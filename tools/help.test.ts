@@ -37,6 +37,7 @@ const SCRIPTS: ReadonlyArray<{ script: string; entry: string; flags: readonly st
   { script: 'docs', entry: 'tools/docs/cli.ts', flags: ['--help'] },
   { script: 'build:load', entry: 'load/cli/build.ts', flags: ['--help'] },
   { script: 'build:mock', entry: 'mock/build.ts', flags: ['--help'] },
+  { script: 'build:suite', entry: 'harness/package/build.ts', flags: ['--help'] },
   { script: 'mock', entry: 'mock/cli.ts', flags: ['--help'] },
   { script: 'bench', entry: 'tools/bench/bench.ts', flags: ['--help'] },
   { script: 'profile', entry: 'harness/profile/cli.ts', flags: ['--help'] },

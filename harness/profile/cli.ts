@@ -16,13 +16,14 @@ import { remoteTarget, startEmbeddedMock } from '../target/target.ts';
 import { compareProfiles, readSavedProfile } from './compare.ts';
 import { observe } from './observe.ts';
 import type { ProbeSettings } from './session.ts';
-import { parseCommandLine, runMain, usage } from '../flags.ts';
+import { commandName, parseCommandLine, runMain, usage } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
-const USAGE = `Usage: npm run profile -- [--out <file>] [--compare <saved profile>]
+const USAGE = `Usage: ${commandName('profile')} [--out <file>] [--compare <saved profile>]
 
-  --out <file>        where the observed profile goes (default reports/profile.json); the evidence
-                      goes beside it, <name>-evidence.json. Inside the repository only under reports/.
+  --out <file>        where the observed profile goes (default reports/profile.json of the current
+                      folder); the evidence goes beside it, <name>-evidence.json. Inside the
+                      repository only under reports/.
   --compare <saved>   a saved profile file (or strict, platform, lenient): lists the options that
                       changed since, and exits 1 if any did.
   --help, -h          this text
@@ -34,13 +35,13 @@ function command() {
   try {
     const options = { out: { type: 'string' }, compare: { type: 'string' } } as const;
     const { values } = parseCommandLine('profile', USAGE, { args: process.argv.slice(2), options, strict: true, allowPositionals: false });
-    const profile = path.resolve(values.out ?? path.join(ROOT, 'reports', 'profile.json'));
+    const profile = path.resolve(values.out ?? path.join('reports', 'profile.json'));
     // Inside the repository, only under reports/ (ignored by git): a run must never overwrite a tracked file.
     if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(path.join(ROOT, 'reports') + path.sep)) {
       usage(`--out must be under reports/ inside the repository, got ${values.out}.`);
     }
-    // Once, here; the real environment wins over .env, as for the suite.
-    dotenv.config({ path: path.join(ROOT, '.env'), quiet: true });
+    // Once, here, from the current folder (npm run's is the root); the real environment wins over .env, as for the suite.
+    dotenv.config({ quiet: true });
     const config = readConfig(process.env);
     const settings: ProbeSettings = { ...config, snapshotLifetimeSeconds: readDefaulted(process.env, 'LP_SNAPSHOT_LIFETIME') };
     const saved = values.compare === undefined ? undefined : { name: values.compare, profile: readSavedProfile(values.compare) };

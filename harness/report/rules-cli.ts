@@ -4,16 +4,16 @@
  * runs, nothing is sent). A rule no test states is listed as such. The same text as docs/rules.md (`npm run docs`).
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
 import { coverage, type TestRecord } from './coverage.ts';
 import { recordOf } from './summary-reporter.ts';
 import { renderRulesMarkdown } from './render.ts';
-import { parseCommandLine, runMain } from '../flags.ts';
+import { commandName, parseCommandLine, runMain } from '../flags.ts';
 import { ROOT } from '../root.ts';
 
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-const USAGE = `Usage: npm run rules -- [flags]
+// Resolved, not joined to the root: installed as a package, the suite finds the runner beside it in node_modules.
+const PLAYWRIGHT = require.resolve('@playwright/test/cli');
+const USAGE = `Usage: ${commandName('rules')} [flags]
 
   (no flag)   every rule with its level and the tests that state it, on the terminal
   --help, -h  this text

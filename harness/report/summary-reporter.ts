@@ -22,6 +22,8 @@ export interface SummaryReporterOptions {
   readonly htmlDir?: string;
   /** Where the junit reporter writes (PLAYWRIGHT_JUNIT_OUTPUT_FILE wins, as it does for that reporter). Default: no JUnit file. */
   readonly junitFile?: string;
+  /** Where the run's summary file goes (<dir>/<LP_SUMMARY_NAME or last>.json). Default reports/summary. */
+  readonly summaryDir?: string;
 }
 
 export interface Counts {
@@ -46,6 +48,7 @@ export default class SummaryReporter implements Reporter {
   readonly #target: string | undefined;
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
+  readonly #summaryDir: string;
   #summaryFile = '';
   /** The projects' output folders, where the breaker of harness/target/breaker.ts leaves its sentence. */
   #outputDirs: string[] = [];
@@ -59,6 +62,7 @@ export default class SummaryReporter implements Reporter {
     this.#target = options.target;
     this.#htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? options.htmlDir ?? path.resolve('reports', 'html');
     this.#junitFile = process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ?? options.junitFile;
+    this.#summaryDir = options.summaryDir ?? path.join('reports', 'summary');
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
@@ -95,8 +99,8 @@ export default class SummaryReporter implements Reporter {
 
     const rules = records.some((r) => r.declared.length > 0) ? coverage(records) : undefined;
     const target = this.#target;
-    mkdirSync(path.join('reports', 'summary'), { recursive: true });
-    this.#summaryFile = path.join('reports', 'summary', `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);
+    mkdirSync(this.#summaryDir, { recursive: true });
+    this.#summaryFile = path.join(this.#summaryDir, `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);
     const summary = {
       ...counts,
       status: result.status,

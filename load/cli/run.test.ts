@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { findK6, K6_INSTALL_URL } from './run.ts';
+import { findK6, K6_INSTALL_URL } from './k6.ts';
 import { ROOT, tsNodeArgs } from '../../harness/root.ts';
 
 const root = ROOT;

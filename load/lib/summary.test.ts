@@ -8,6 +8,7 @@ import {
   type K6SummaryData,
   KEY_REFUSED,
   KEY_REFUSED_LINE,
+  NEW_SUMMARY_SHAPE,
   parseMetricKey,
   plotSeries,
   summaryFiles,
@@ -267,6 +268,26 @@ test.describe('nothing exercised is never called ok', () => {
     const report = buildReport({ metrics: judgedOnly({}) }, { script: 'smoke', rules });
     expect(report).toMatchObject({ ok: false, notice: 'no request exercised any rule: nothing was checked' });
   });
+});
+
+test('k6 1.5+ --new-machine-readable-summary: another shape, said in one sentence, nothing called ok, no crash', () => {
+  // The shape of k6's machine-readable summary schema 1.0.0: metrics listed under `results`, no thresholds.
+  const data = {
+    version: '1.0.0',
+    config: { duration: 22.5, execution: 'local', script: 'rate-limit.js' },
+    metadata: { generatedAt: '2026-01-01T00:00:00Z', k6Version: '1.5.0' },
+    results: {
+      checks: { metrics: [], results: [{ name: 'a check', passes: 3, fails: 0 }] },
+      metrics: [{ name: 'http_reqs', type: 'counter', contains: 'default', values: { count: 66, rate: 2.9 } }],
+    },
+  } as unknown as K6SummaryData;
+  const report = buildReport(data, { script: 'rate-limit', rules: { metric: METRICS.rateFindings, ids: RATE_IDS } });
+  expect(report.ok).toBe(false);
+  expect(report.notice).toBe(NEW_SUMMARY_SHAPE);
+  expect(report.lines.map((l) => l.state)).toEqual(RATE_IDS.map(() => 'not checked'));
+  const files = summaryFiles(data, { script: 'rate-limit' });
+  expect(files.stdout?.split('\n')[0]).toBe(`load/rate-limit: FAILED: ${NEW_SUMMARY_SHAPE}`);
+  expect(files['reports/load/rate-limit.junit.xml']).toContain('<failure');
 });
 
 test('helpers: secrets are collected by key name; the plot copes with no data', () => {

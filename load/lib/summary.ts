@@ -101,6 +101,10 @@ export const KEY_REFUSED =
   'the key did not work: the token endpoint refused LP_CLIENT_ID / LP_CLIENT_SECRET (or a scope of LP_SCOPES), so no request exercised any rule';
 export const KEY_REFUSED_LINE = 'the key did not work (LP_CLIENT_ID / LP_CLIENT_SECRET), so no request exercised it';
 const NOT_EXERCISED = 'no request exercised it';
+/** k6 1.5+ with --new-machine-readable-summary hands handleSummary another shape, without thresholds or per-rule counts. */
+const NEW_SUMMARY_LINE = "not read: k6's new machine-readable summary carries no per-rule counts";
+export const NEW_SUMMARY_SHAPE =
+  'k6 handed handleSummary its new machine-readable summary (--new-machine-readable-summary or K6_NEW_MACHINE_READABLE_SUMMARY), which carries no thresholds, so these reports cannot say which rules held: run without it (k6 exit code still reports the thresholds)';
 
 /**
  * The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order;
@@ -119,6 +123,10 @@ export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
 
 /** Reads k6's summary data into the report every output is written from (the JSON file is this). */
 export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: SummaryEnv) {
+  // The classic shape keys its metrics by name; the new one lists them under `results`.
+  const keyed: unknown = (data as { metrics?: unknown }).metrics;
+  const classic = typeof keyed === 'object' && keyed !== null && !Array.isArray(keyed);
+  if (!classic) data = { metrics: {} };
   const keys = Object.keys(data.metrics)
     .sort()
     .filter((key) => !isPlotMetric(key));
@@ -138,11 +146,12 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
       return { kind: 'rules', name, state: 'deviates', detail: `platform deviation: ${broken} (fails only with LP_STRICT=1)` };
     if (count > 0) return { kind: 'rules', name, state: 'broken', detail: broken };
     if (times > 0) return { kind: 'rules', name, state: 'ok', detail: `held in ${times} judged` };
-    return { kind: 'rules', name, state: 'not checked', detail: keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[id] ?? NOT_EXERCISED) };
+    const why = !classic ? NEW_SUMMARY_LINE : keyRefused ? KEY_REFUSED_LINE : (given?.notChecked?.[id] ?? NOT_EXERCISED);
+    return { kind: 'rules', name, state: 'not checked', detail: why };
   });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
   // Why the run checked nothing.
-  const notice = keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
+  const notice = !classic ? NEW_SUMMARY_SHAPE : keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
   const thresholds: Line[] = [];
   let thresholdsOk = true;
   for (const key of keys) {

@@ -24,7 +24,7 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
       /^reports\/html\/index\.html!embedded\.zip!/,
       /^reports\/html\/data\//,
       /^reports\/junit\.xml$/,
-      /^test-results\/.*error-context\.md$/,
+      /^reports\/test-results\/.*error-context\.md$/,
     ]) {
       expect(
         run.markedIn.some((where) => place.test(where)),

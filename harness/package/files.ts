@@ -1,0 +1,26 @@
+/**
+ * What the project's package builds share (mock/build.ts, harness/package/build.ts): the root manifest they take their
+ * version, licence and dependency ranges from, and the files every package ships beside its code.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RootManifest {
+  readonly version: string;
+  readonly license: string;
+  readonly devDependencies: Readonly<Record<string, string>>;
+}
+
+/** The project's package.json; `outdir` emptied, so that a file of an older build (a renamed one) never ships with the new one. */
+export function startPackage(root: string, outdir: string): RootManifest {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as RootManifest;
+}
+
+/** The package's package.json, its README (copied from `readme`) and its LICENSE text. */
+export function writePackageFiles(outdir: string, manifest: Record<string, unknown>, readme: string, license: string): void {
+  writeFileSync(path.join(outdir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  copyFileSync(readme, path.join(outdir, 'README.md'));
+  writeFileSync(path.join(outdir, 'LICENSE'), license);
+}
