@@ -13,7 +13,7 @@ import { readDefaulted, readSetting, SettingError } from '../../contracts/settin
 import { runLoad } from '../../load/cli/k6.ts';
 import { answerHelp, parseCommandLine, runMain, usage } from '../flags.ts';
 import { ROOT } from '../root.ts';
-import { trippedSentence } from '../target/breaker.ts';
+import { refusedSentence, trippedSentence } from '../target/breaker.ts';
 import { readConfig } from '../target/config.ts';
 import { onlyGrep } from '../verdict/declare.ts';
 
@@ -39,9 +39,9 @@ Settings: the LP_* variables of the environment and of .env in the current folde
 LP_TARGET=remote with LP_BASE_URL, LP_AUTH_URL (or LP_ENVIRONMENT), LP_CLIENT_ID, LP_CLIENT_SECRET for a
 service, LP_CONTROL_URL for a mock's control plane. Unset, LP_TARGET=mock runs the embedded mock.
 
-Exit codes of run: 0 every rule it checked holds; 1 a rule is broken, or the run could not start or
-checked nothing; 2 a setting or usage error (one sentence naming it); ${STOPPED_EXIT} the target stopped answering
-or refused the key during the run (the remaining tests were skipped).`;
+Exit codes of run: 0 every rule it checked holds; 1 a rule is broken, or the run checked nothing; 2 a
+setting or usage error, or a preflight that refused the URLs or the key (one sentence naming the setting);
+${STOPPED_EXIT} the target stopped answering or refused the key during the run (the rest was skipped).`;
 
 /** `.ts` in a clone (run through tsx), `.js` in the package. */
 const EXT = path.extname(__filename);
@@ -90,7 +90,9 @@ async function runSuite(args: readonly string[]): Promise<number> {
   const config = path.join(ROOT, `playwright.config${EXT}`);
   const code = await runNode(require.resolve('@playwright/test/cli'), ['test', '--config', config, '--project=contract'], env);
   const out = path.resolve(readDefaulted(env, 'LP_OUT_DIR'));
-  if (code !== 0) return trippedSentence(path.join(out, 'test-results')) === undefined ? code : STOPPED_EXIT;
+  const results = path.join(out, 'test-results');
+  if (code !== 0 && refusedSentence(results) !== undefined) return 2;
+  if (code !== 0) return trippedSentence(results) === undefined ? code : STOPPED_EXIT;
   // Skipped tests alone exit 0 in Playwright: a run that checked nothing (a --rule whose tests all need what the target
   // lacks) must not read as a pass in CI.
   const summary = JSON.parse(readFileSync(path.join(out, 'summary', 'last.json'), 'utf8')) as { passed: number };

@@ -5,7 +5,7 @@
  * runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import type { FullConfig } from '@playwright/test';
-import { resetBreaker } from '../target/breaker.ts';
+import { refuseRun, resetBreaker } from '../target/breaker.ts';
 import { readConfig } from '../target/config.ts';
 import { urlSettings } from './index.ts';
 import { probeRemote } from './probe.ts';
@@ -33,6 +33,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   // Beside the workers' `[tokens] worker N: …` lines.
   console.log(`[tokens] preflight: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`);
   if (probed.ok) return console.log('preflight: the base URL answered, the key got a token and its logout was accepted.');
+  for (const project of config.projects) refuseRun(project.outputDir, probed.sentence);
   const error = new Error(probed.sentence);
   // The sentence is the whole story: a stack under it would bury it.
   error.stack = probed.sentence;
