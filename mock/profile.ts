@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020';
+import type { RuleId } from '../contracts/rules/index.ts';
 import { fail, ok, type Result } from '../contracts/result.ts';
 import { readJsonFile } from './clients.ts';
 import { SCHEMA_BY_KEY, validateProfile } from '../schemas/index.ts';
@@ -146,6 +147,11 @@ export function schemaOf(key: string): Record<string, unknown> | undefined {
   // The option's own words (its description) over the definition it refers to.
   if (typeof ref === 'string') schema = { ...(root.$defs[ref.replace('#/$defs/', '')] as Record<string, unknown>), ...schema };
   return schema;
+}
+
+/** The rule whose open point the option at `key` is: its schema's `x-rule` (every option names one, mock/test/profile.test.ts). */
+export function ruleOfOption(key: string): RuleId {
+  return schemaOf(key)?.['x-rule'] as RuleId;
 }
 
 const KEYWORD_ORDER = ['additionalProperties', 'type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'items', 'contains', 'uniqueItems', 'minItems'];

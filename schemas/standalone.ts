@@ -18,11 +18,11 @@ function exportsOf(keys: readonly SchemaKey[]): Record<string, string> {
 }
 
 /**
- * For k6 (the default options): without ajv-formats (its URL regex stops a k6 v0.47 bundle from
+ * For k6 (the default options): AJV_OPTIONS without ajv-formats (its URL regex stops a k6 v0.47 bundle from
  * loading), with non-`u` regexes (docs/load.md, "The k6 runtime"), and not verbose (the k6 checks
  * only count failures).
  */
-const K6_AJV_OPTIONS: Options = { strict: true, allErrors: true, unicodeRegExp: false };
+const K6_AJV_OPTIONS: Options = { ...AJV_OPTIONS, verbose: false, unicodeRegExp: false };
 
 /**
  * ES module source of ajv standalone validators, one export per entry of `exports` (default

@@ -4,7 +4,7 @@
  * decide now, is listed apart, never counted as drift.
  */
 import { readJsonFile } from '../../mock/clients.ts';
-import { BUILT_IN_PROFILES, describeProfileError, isProfileName } from '../../mock/profile.ts';
+import { BUILT_IN_PROFILES, describeProfileError, isProfileName, ruleOfOption } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { ALL_OPTIONS } from './session.ts';
@@ -32,14 +32,14 @@ export function optionsOf(profile: object): Map<string, unknown> {
   return new Map(set.map(([group, name]) => [`${group}.${name}`, groups[group]?.[name]]));
 }
 
-/** The options whose value changed, and those set in the saved profile but undecided now. */
+/** The options whose value changed, each with the rule it is an open point of, and those set in the saved profile but undecided now. */
 export function compareProfiles(saved: ProfileFile, observed: ProfileFile) {
   const now = optionsOf(observed);
   const saidBefore = [...optionsOf(saved)];
   return {
     drift: saidBefore
       .filter(([option, value]) => now.has(option) && !sameValue(now.get(option), value))
-      .map(([option, value]) => ({ option, saved: value, observed: now.get(option) })),
+      .map(([option, value]) => ({ option, rule: ruleOfOption(option), saved: value, observed: now.get(option) })),
     undecided: saidBefore.filter(([option]) => !now.has(option)).map(([option]) => option),
   };
 }

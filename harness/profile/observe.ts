@@ -5,7 +5,7 @@
  * after every token but the one it reads with is logged out.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName } from '../../mock/profile.ts';
+import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName, ruleOfOption } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
@@ -70,7 +70,7 @@ export async function observe(context: APIRequestContext, target: Target, settin
     ...(groups as Partial<ProfileFile>),
   };
   if (!validateProfile(profile)) throw new Error(`The observed profile is not valid: ${describeProfileError(validateProfile.errors, profile)}`);
-  const options = Object.fromEntries(ALL_OPTIONS.map((option) => [option, p.records.get(option)]));
+  const options = Object.fromEntries(ALL_OPTIONS.map((option) => [option, { rule: ruleOfOption(option), ...p.records.get(option) }]));
   return { profile, evidence: { target: target.baseUrl, authUrl: target.authUrl, at, requests: spent, tokens, options }, unknown, tokens };
 }
 

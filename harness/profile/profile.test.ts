@@ -42,7 +42,7 @@ test('drift: only options both profiles name are compared', () => {
     auth: { contentScopes: ['content:write', 'content:read'] },
   };
   const { drift, undecided } = compareProfiles(saved, observed);
-  expect(drift).toEqual([{ option: 'pagination.finalPage', saved: 'absent', observed: 'null' }]);
+  expect(drift).toEqual([{ option: 'pagination.finalPage', rule: 'envelope.shape', saved: 'absent', observed: 'null' }]);
   expect(undecided).toContain('tokens.badCredentialsStatus');
   expect(undecided).not.toContain('pagination.self');
   expect(compareProfiles({ name: 'x', query: { limitMax: 1000 } }, observed)).toEqual({ drift: [], undecided: ['query.limitMax'] });

@@ -85,6 +85,9 @@ test('npm run profile finds each built-in profile again from the API alone', asy
       if (UNDECIDABLE[name].includes(option)) expect(got[group]?.[key], `${name} ${option}`).toBeUndefined();
       else expect(got[group]?.[key], `${name} ${option}`).toEqual(want[group]?.[key]);
     }
+    // The evidence names the rule beside each option, as the drift report does.
+    const options = (JSON.parse(evidence) as { options: Record<string, { rule?: string }> }).options;
+    expect(options['logout.response']?.rule, name).toBe('platform.logout-response');
     // Nothing secret in what it wrote: not the key's secret, no token (the mock's are 43 base64url characters).
     for (const text of [evidence, JSON.stringify(observed), run.log]) {
       expect(text).not.toContain(org.secret);

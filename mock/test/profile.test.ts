@@ -1,9 +1,10 @@
-/** Behaviour profiles (mock/profile.ts): the built-ins are complete, files extend them, a bad file gets one sentence naming the key. */
+/** Behaviour profiles (mock/profile.ts): the built-ins are complete, each option names its rule, files extend them, a bad file gets one sentence naming the key. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { BUILT_IN_PROFILES, loadProfile, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, resolveProfile } from '../profile.ts';
+import { isRuleId } from '../../contracts/rules/index.ts';
+import { BUILT_IN_PROFILES, loadProfile, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, resolveProfile, ruleOfOption } from '../profile.ts';
 import type { ProfileFile } from '../profile.ts';
 
 test.describe('the built-in profiles', () => {
@@ -23,6 +24,11 @@ test.describe('the built-in profiles', () => {
   test('are frozen: no caller can change what another one reads', () => {
     expect(Object.isFrozen(BUILT_IN_PROFILES.strict.pagination)).toBe(true);
   });
+});
+
+test('every option names the rule whose open point it is (x-rule): one vocabulary for a choice and its rule', () => {
+  const unnamed = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((o) => `${group}.${o}`)).filter((key) => !isRuleId(String(ruleOfOption(key))));
+  expect(unnamed).toEqual([]);
 });
 
 test.describe('resolveProfile', () => {

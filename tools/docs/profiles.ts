@@ -1,9 +1,9 @@
 /**
  * docs/profiles.md: every option of a behaviour profile (schemas/profile.schema.json), what the API
- * document leaves open there, its values, and the value of each built-in profile. The schema is the
- * catalogue of open points; this page only lays it out.
+ * document leaves open there, the rule it is an open point of, its values, and the value of each
+ * built-in profile. The schema is the catalogue of open points; this page only lays it out.
  */
-import { BUILT_IN_PROFILES, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
+import { BUILT_IN_PROFILES, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, ruleOfOption, schemaOf } from '../../mock/profile.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
 /** How to learn a target's profile: `npm run profile` (harness/profile/cli.ts). */
@@ -13,10 +13,10 @@ const PROBER = [
   "`npm run profile` learns the profile of the target the `LP_*` settings name (the suite's settings,",
   '[configuration](configuration.md)) from its answers alone: it never uses a control plane. It writes',
   '`reports/profile.json` (a profile file: the options it decided, `extends` the nearest built-in for the rest,',
-  '`observed.unknown` lists those) and `reports/profile-evidence.json` (per option: the value and why, or',
+  '`observed.unknown` lists those) and `reports/profile-evidence.json` (per option: its rule, the value and why, or',
   '"unknown" and why, with the status, rate headers and a redacted body excerpt of each request that decided it).',
   '`--out <file>` writes elsewhere (inside the repository only under `reports/`); `--compare <saved profile or',
-  'built-in name>` lists the options that changed since and exits 1 on drift.',
+  'built-in name>` lists the options that changed since, each with its rule, and exits 1 on drift.',
   '',
   "- It refuses a production host unless `LP_ALLOW_PRODUCTION=1`, spends at most one rate window's budget",
   "  (`LP_RATE`, the embedded mock's own rate, else 200), and logs out every token it was issued.",
@@ -52,7 +52,9 @@ export function profilesMarkdown(): string {
     '',
     'Where the API document says "not shown", a service may choose. A profile names one choice for every such point, and the',
     'mock behaves accordingly (`npm run mock -- --profile <name or file>`). Every value below is legal under the document: the',
-    'contract suite must pass against each of them. A profile file may `extend` a built-in profile and set only what differs:',
+    'contract suite must pass against each of them. Each option is an open point of one rule of [the rules](rules.md), named',
+    "in the rule column (the schema's `x-rule`): a platform rule's own choice, or what a contract or client rule leaves open.",
+    'A profile file may `extend` a built-in profile and set only what differs:',
     '',
     '```json',
     '{ "extends": "platform", "name": "my-service", "pagination": { "finalPage": "null" } }',
@@ -63,12 +65,13 @@ export function profilesMarkdown(): string {
     ...PROFILE_NAMES.map((n) => `- **${n}**: ${BUILT_IN_PROFILES[n].description}`),
     '',
     ...markdownTable(
-      ['option', 'what the document leaves open', 'values', ...PROFILE_NAMES],
+      ['option', 'rule', 'what the document leaves open', 'values', ...PROFILE_NAMES],
       PROFILE_GROUPS.flatMap((group) =>
         PROFILE_OPTIONS[group].map((option) => {
-          const o = schemaOf(`${group}.${option}`) ?? {};
+          const key = `${group}.${option}`;
+          const o = schemaOf(key) ?? {};
           const columns = PROFILE_NAMES.map((name) => shown((BUILT_IN_PROFILES[name][group] as Record<string, unknown>)[option]));
-          return [`\`${group}.${option}\``, tableCell(String(o.description ?? '')), tableCell(values(o)), ...columns];
+          return [`\`${key}\``, `\`${ruleOfOption(key)}\``, tableCell(String(o.description ?? '')), tableCell(values(o)), ...columns];
         }),
       ),
     ),
