@@ -24,23 +24,40 @@ export default defineConfig(
     },
   },
   {
-    files: ['contracts/**/*.ts', 'schemas/**/*.ts', 'mock/**/*.ts', 'harness/**/*.ts', 'specs/**/*.ts', 'load/**/*.ts', 'playwright.config.ts'],
+    files: [
+      'util/**/*.ts',
+      'contracts/**/*.ts',
+      'schemas/**/*.ts',
+      'common/**/*.ts',
+      'mock/**/*.ts',
+      'harness/**/*.ts',
+      'specs/**/*.ts',
+      'load/**/*.ts',
+      'playwright.config.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { patterns: [notTools] }] },
   },
-  {
-    // contracts/ and schemas/ are the ground floor: the mock, the suite, the load scripts and the
-    // scripts build on them, never the other way round (their tests may use the scripts' helpers).
-    files: ['contracts/**/*.ts', 'schemas/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+  // The floors, each importing only from those below it: util/ (what knows nothing of the API), contracts/ and
+  // schemas/ (the API as code), common/ (the settings, the renderers and the command lines every program shares),
+  // then the mock and the harness side by side, and the specs, load scripts and tools on top. Tests may reach higher.
+  ...[
+    { floor: 'util', above: 'contracts|schemas|common|mock|harness|specs|load|tools' },
+    { floor: 'contracts', above: 'common|mock|harness|specs|load|tools' },
+    { floor: 'schemas', above: 'common|mock|harness|specs|load|tools' },
+    { floor: 'common', above: 'mock|harness|specs|load|tools' },
+    { floor: 'mock', above: 'harness|specs|load|tools' },
+  ].map(({ floor, above }) => ({
+    files: [`${floor}/**/*.ts`],
+    ignores: ['**/*.test.ts', 'mock/test/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ regex: '^\\.\\./(mock|harness|specs|load|tools)(/|$)', message: 'contracts/ and schemas/ import nothing from the floors above them.' }],
+          patterns: [{ regex: `^(\\.\\./)+(${above})(/|$)`, message: `${floor}/ imports nothing from the floors above it (${above.replaceAll('|', ', ')}).` }],
         },
       ],
     },
-  },
+  })),
   {
     // The harness is a library: the specs, the scripts and the profile prober import it, never the
     // other way round, so no test folder is reached into to drive a target.
@@ -61,6 +78,7 @@ export default defineConfig(
         {
           patterns: [
             notTools,
+            { regex: '^(\\.\\./)+(harness|specs|load)(/|$)', message: 'mock/ imports nothing from the floors above it (harness, specs, load).' },
             { regex: '(^|/)faults(/|$)', message: 'The mock core must not import the fault layer (mock/faults/); faults use the seams of mock/seams.ts.' },
           ],
         },

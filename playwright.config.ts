@@ -9,7 +9,7 @@ import dotenv from 'dotenv';
 import type { SummaryReporterOptions } from './harness/report/summary-reporter.ts';
 import { describeTarget } from './harness/report/target-description.ts';
 import { readConfig } from './harness/target/config.ts';
-import { readDefaulted, readSetting } from './contracts/settings.ts';
+import { readDefaulted, readSetting } from './common/settings.ts';
 import { onlyGrep } from './harness/verdict/declare.ts';
 import { preflightLines } from './harness/preflight/index.ts';
 import { selectsContract } from './harness/preflight/global-setup.ts';

@@ -4,7 +4,7 @@ import { isProductionUrl } from './environments.ts';
 import { snapshotObsolete, tokenExpired } from './lifecycle.ts';
 import { headerLookup, parseIsoUtc, parseRateLimitHeaders, parseRetryAfter } from './rate-limit.ts';
 import { parseScopeList } from './scopes.ts';
-import { readTargetHosts } from './target-settings.ts';
+import { readTargetHosts } from '../common/target-settings.ts';
 import { formatZonelessTimestamp, namesCalendarMoment, parseDate, parseZonelessTimestamp } from './timestamps.ts';
 
 test.describe('periods and rates', () => {

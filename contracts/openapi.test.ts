@@ -12,7 +12,7 @@ import { HOSTS } from './environments.ts';
 import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from './limits.ts';
 import { buildOpenApiDocument, componentName, embedSchema, SECURITY_SCHEME } from './openapi.ts';
 import { SCOPES } from './scopes.ts';
-import { ROOT, tsNodeArgs } from '../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../common/root.ts';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@
  * backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
-import { fail, ok, type Result } from './result.ts';
+import { fail, ok, type Result } from '../util/result.ts';
 import { namesCalendarMoment } from './timestamps.ts';
 
 export interface RateLimitHeaders {

@@ -14,7 +14,7 @@ import { ENDPOINTS } from '../contracts/endpoints.ts';
 import { headerLookup, parseRateLimitHeaders, retryAfterTime, retryAllowedAtMs } from '../contracts/rate-limit.ts';
 import { rateRuleIds } from '../contracts/rules/rate-limit.ts';
 import type { Exchange } from '../contracts/rules/exchange.ts';
-import { findingLine } from '../contracts/report.ts';
+import { findingLine } from '../common/report.ts';
 import { abortTest, apiGet, type Credentials, logout, requestToken, stopForRefusedKey } from './k6/api.ts';
 import { judged } from './k6/verdict.ts';
 import { readLoadEnv } from './lib/env.ts';

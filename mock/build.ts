@@ -11,9 +11,9 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { mockValidatorsSource } from '../schemas/standalone.ts';
-import { refuseArguments, runMain } from '../harness/flags.ts';
-import { ROOT } from '../harness/root.ts';
-import { startPackage, writePackageFiles } from '../harness/package/files.ts';
+import { refuseArguments, runMain } from '../common/flags.ts';
+import { ROOT } from '../common/root.ts';
+import { startPackage, writePackageFiles } from '../common/package-files.ts';
 
 export const PACKAGE_NAME = 'lp-mock';
 export const BIN_NAME = 'lp-mock';

@@ -9,7 +9,7 @@
  */
 import { type Endpoint, ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
 import { CLIENT_RULE_IDS, ClientConduct, type ClientRuleId } from '../contracts/rules/client.ts';
-import { findingLine, junitXml } from '../contracts/report.ts';
+import { findingLine, junitXml } from '../common/report.ts';
 import type { Exchange } from '../contracts/rules/exchange.ts';
 import type { Finding } from '../contracts/rules/finding.ts';
 import type { Clock } from './clock.ts';

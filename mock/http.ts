@@ -4,7 +4,7 @@
  * response themselves, so each rule can be unit-tested without a socket and the hot path writes the
  * head in a single `writeHead` call.
  */
-import { fail, type Result } from '../contracts/result.ts';
+import { fail, type Result } from '../util/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
 import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { parseArgs as parseFlags } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from '../contracts/openapi.ts';
-import { answerHelp, helpPointer, runMain } from '../harness/flags.ts';
-import { ROOT } from '../harness/root.ts';
+import { answerHelp, helpPointer, runMain } from '../common/flags.ts';
+import { ROOT } from '../common/root.ts';
 
 const USAGE = 'usage: npm run openapi [-- --out <file>]';
 /** What `--help` prints; USAGE is the one line an error ends with. */

@@ -5,7 +5,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
-import { fail, ok, type Result } from '../contracts/result.ts';
+import { fail, ok, type Result } from '../util/result.ts';
 import type { MockOptions } from './app.ts';
 import { checkHostName } from './routes.ts';
 

@@ -12,7 +12,7 @@
  * only moves forward, the obsolete ones are always at the front, and sweeping them costs only what it frees.
  */
 import { randomFillSync } from 'node:crypto';
-import { BoundedMap } from '../contracts/bounded-map.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 import { snapshotObsolete } from '../contracts/lifecycle.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { Clock } from './clock.ts';

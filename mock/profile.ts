@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020';
 import type { RuleId } from '../contracts/rules/index.ts';
-import { fail, ok, type Result } from '../contracts/result.ts';
+import { fail, ok, type Result } from '../util/result.ts';
 import { readJsonFile } from './clients.ts';
 import { SCHEMA_BY_KEY, validateProfile } from '../schemas/index.ts';
 import type { Profile, ProfileFile, ProfileGroup } from '../schemas/types.ts';

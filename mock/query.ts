@@ -5,7 +5,7 @@
  * parameter; under the strict profile every parameter must be known, given once and valid.
  */
 import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contracts/endpoints.ts';
-import { fail, ok, type Result } from '../contracts/result.ts';
+import { fail, ok, type Result } from '../util/result.ts';
 import { parseDate } from '../contracts/timestamps.ts';
 import type { Profile } from '../schemas/types.ts';
 import { type ApiError, apiErrors } from './error-bodies.ts';

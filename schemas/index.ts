@@ -4,7 +4,7 @@
  * and the standalone code generators for the bundles (standalone.ts).
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
-import { fail, type Result } from '../contracts/result.ts';
+import { fail, type Result } from '../util/result.ts';
 import type { SchemaValidators } from '../contracts/rules/exchange.ts';
 import { formatErrors } from '../contracts/rules/schema-errors.ts';
 import { SCHEMA_IDS, type SchemaKey, validatorName } from './registry.ts';

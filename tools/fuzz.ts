@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
 import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest } from '../mock/test/fuzz-harness.ts';
-import { integerFlags, runMain } from '../harness/flags.ts';
+import { integerFlags, runMain } from '../common/flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
 const flags = integerFlags('fuzz', process.argv.slice(2), {

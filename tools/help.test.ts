@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT } from '../harness/root.ts';
+import { ROOT } from '../common/root.ts';
 import { pooled } from '../mock/test/mock-process.ts';
 
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');

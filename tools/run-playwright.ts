@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from '../harness/root.ts';
+import { ROOT } from '../common/root.ts';
 
 const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const STOP_GRACE_MS = 20_000;

@@ -6,7 +6,7 @@
  * three samples) at most 10 % above its plateau (median of the middle half of the run).
  */
 import type { ClientConfig } from '../mock/clients.ts';
-import { integerFlags, runMain } from '../harness/flags.ts';
+import { integerFlags, runMain } from '../common/flags.ts';
 import { median } from './bench/bench.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 

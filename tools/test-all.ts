@@ -8,14 +8,14 @@
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml, htmlPage } from '../contracts/report.ts';
+import { escapeHtml, htmlPage } from '../common/report.ts';
 import { SCOPES } from '../contracts/scopes.ts';
 import { DEFAULT_CLIENTS } from '../mock/clients.ts';
 import { BUILT_IN_PROFILES } from '../mock/profile.ts';
-import { refuseArguments, runMain, usage } from '../harness/flags.ts';
+import { refuseArguments, runMain, usage } from '../common/flags.ts';
 import { type Counts, formatCounts } from '../harness/report/summary-reporter.ts';
 import { type MockProcess, startMockProcess } from '../mock/test/mock-process.ts';
-import { ROOT } from '../harness/root.ts';
+import { ROOT } from '../common/root.ts';
 import { runPlaywright } from './run-playwright.ts';
 
 const SUMMARY_DIR = path.join(ROOT, 'reports', 'summary');

@@ -9,10 +9,10 @@
  * oldest first, clients past MAX_CLIENTS share one entry). A finding names the request by method, path
  * and query, with `next` and every credential-looking value redacted. k6-safe.
  */
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../../util/bounded-map.ts';
 import { nextValue } from '../pagination.ts';
 import { parseIsoUtc, parseRetryAfter } from '../rate-limit.ts';
-import { REDACTED, Redactor } from '../redact.ts';
+import { REDACTED, Redactor } from '../../util/redact.ts';
 import { decodeComponent, parseQuery, splitUrl } from '../url.ts';
 import type { Exchange } from './exchange.ts';
 import type { Finding, Observer } from './finding.ts';

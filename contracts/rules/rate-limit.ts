@@ -13,7 +13,7 @@
  * Retry-After as delta-seconds or an HTTP-date. Pure and k6-safe.
  */
 import type { Rate } from '../duration.ts';
-import type { Result } from '../result.ts';
+import type { Result } from '../../util/result.ts';
 import {
   parseHttpDate,
   parseRateLimitHeaders,

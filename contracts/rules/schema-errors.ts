@@ -2,7 +2,7 @@
  * Schema errors as readable lines, for the judges of contracts/rules/ and for schemas/index.ts: the
  * same words whether the validator is Ajv compiled in Node or a standalone one bundled for k6. k6-safe.
  */
-import { REDACTED } from '../redact.ts';
+import { REDACTED } from '../../util/redact.ts';
 import type { SchemaError } from './exchange.ts';
 
 /** Member names whose values are never shown: an error message ends up in reports and CI logs. */

@@ -10,9 +10,9 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { buildLoad } from '../../load/cli/build.ts';
-import { refuseArguments, runMain, usage } from '../flags.ts';
-import { ROOT } from '../root.ts';
-import { startPackage, writePackageFiles } from './files.ts';
+import { refuseArguments, runMain, usage } from '../../common/flags.ts';
+import { ROOT } from '../../common/root.ts';
+import { startPackage, writePackageFiles } from '../../common/package-files.ts';
 
 const PACKAGE_NAME = 'lp-contract';
 /** The command's module, the package's bin. */
@@ -90,7 +90,7 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    // The usage texts and refusals name the installed command (harness/flags.ts commandName).
+    // The usage texts and refusals name the installed command (common/flags.ts commandName).
     define: { 'process.env.LP_SUITE_COMMAND': JSON.stringify(PACKAGE_NAME) },
     tsconfig: path.join(root, 'tsconfig.json'),
     plugins: [eachFileAlone],

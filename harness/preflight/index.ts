@@ -2,7 +2,7 @@
  * The preflight's first lines, of every contract run and `npm run profile`: the target, a warning for each unknown
  * `LP_*` name. A contract run then probes a remote target (global-setup.ts), so a wrong setting ends the run at once.
  */
-import { type Env, settingText, unknownSettingWarnings } from '../../contracts/settings.ts';
+import { type Env, settingText, unknownSettingWarnings } from '../../common/settings.ts';
 import type { SuiteConfig } from '../target/config.ts';
 import { describeTarget } from '../report/target-description.ts';
 

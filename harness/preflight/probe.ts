@@ -5,7 +5,7 @@
  * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
-import { Redactor } from '../../contracts/redact.ts';
+import { Redactor } from '../../util/redact.ts';
 import { formatScopeList } from '../../contracts/scopes.ts';
 import type { BreakerTarget } from '../target/breaker.ts';
 

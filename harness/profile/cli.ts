@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from '@playwright/test';
 import dotenv from 'dotenv';
-import { readDefaulted } from '../../contracts/settings.ts';
+import { readDefaulted } from '../../common/settings.ts';
 import { productionRefusal, readConfig } from '../target/config.ts';
 import { preflightLines } from '../preflight/index.ts';
 import { redact } from '../client/redact.ts';
@@ -17,8 +17,8 @@ import { ruleOfOption } from '../../mock/profile.ts';
 import { compareProfiles, readSavedProfile } from './compare.ts';
 import { observe } from './observe.ts';
 import type { ProbeSettings } from './session.ts';
-import { commandName, parseCommandLine, runMain, usage } from '../flags.ts';
-import { ROOT } from '../root.ts';
+import { commandName, parseCommandLine, runMain, usage } from '../../common/flags.ts';
+import { ROOT } from '../../common/root.ts';
 
 const USAGE = `Usage: ${commandName('profile')} [--out <file>] [--compare <saved profile>]
 

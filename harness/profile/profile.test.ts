@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
-import { ROOT } from '../root.ts';
+import { ROOT } from '../../common/root.ts';
 import { apiErrorShape, tokenErrorShape } from './auth.ts';
 import { cursorForm, fractionDigits } from './content.ts';
 import { compareProfiles } from './compare.ts';

@@ -8,8 +8,8 @@ import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
 import { coverage, type TestRecord } from './coverage.ts';
 import { recordOf } from './summary-reporter.ts';
 import { renderRulesMarkdown } from './render.ts';
-import { commandName, parseCommandLine, runMain } from '../flags.ts';
-import { ROOT } from '../root.ts';
+import { commandName, parseCommandLine, runMain } from '../../common/flags.ts';
+import { ROOT } from '../../common/root.ts';
 
 // Resolved, not joined to the root: installed as a package, the suite finds the runner beside it in node_modules.
 const PLAYWRIGHT = require.resolve('@playwright/test/cli');

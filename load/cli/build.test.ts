@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { build, type Metafile } from 'esbuild';
 import { buildLoad, checkMetafile, esbuildOptions, FORBIDDEN_GLOBALS, type LoadBuild, loadEntries, scanBundle } from './build.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 
 const root = ROOT;
 let outdir: string;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { standaloneValidatorsSource } from '../../schemas/index.ts';
-import { refuseArguments, runMain, usage } from '../../harness/flags.ts';
-import { ROOT } from '../../harness/root.ts';
+import { refuseArguments, runMain, usage } from '../../common/flags.ts';
+import { ROOT } from '../../common/root.ts';
 
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
 export const FORBIDDEN_GLOBALS = [

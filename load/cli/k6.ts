@@ -8,10 +8,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
-import { fail, ok, type Result } from '../../contracts/result.ts';
-import { unknownSettingWarnings } from '../../contracts/settings.ts';
+import { fail, ok, type Result } from '../../util/result.ts';
+import { unknownSettingWarnings } from '../../common/settings.ts';
 import { readLoadEnv } from '../lib/env.ts';
-import { answerHelp, usage } from '../../harness/flags.ts';
+import { answerHelp, usage } from '../../common/flags.ts';
 
 export const K6_INSTALL_URL = 'https://grafana.com/docs/k6/latest/set-up/install-k6/';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { findK6, K6_INSTALL_URL } from './k6.ts';
-import { ROOT, tsNodeArgs } from '../../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../../common/root.ts';
 
 const root = ROOT;
 const nodeDir = path.dirname(process.execPath);

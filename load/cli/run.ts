@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { buildLoad, loadEntries } from './build.ts';
 import { runLoad } from './k6.ts';
-import { runMain } from '../../harness/flags.ts';
-import { ROOT } from '../../harness/root.ts';
+import { runMain } from '../../common/flags.ts';
+import { ROOT } from '../../common/root.ts';
 
 runMain(
   () =>

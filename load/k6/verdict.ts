@@ -8,7 +8,7 @@ import * as VALIDATORS from 'generated:validators';
 import { Counter } from 'k6/metrics';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { type Broken, type Exchange, isRefusal, isServed } from '../../contracts/rules/exchange.ts';
-import { findingLine } from '../../contracts/report.ts';
+import { findingLine } from '../../common/report.ts';
 import { type Finding, finding } from '../../contracts/rules/finding.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { judgeExchange } from '../../contracts/rules/judge.ts';

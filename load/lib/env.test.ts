@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { readDefaulted } from '../../contracts/settings.ts';
-import { readTargetHosts } from '../../contracts/target-settings.ts';
+import { readDefaulted } from '../../common/settings.ts';
+import { readTargetHosts } from '../../common/target-settings.ts';
 import { EnvError, type EnvRecord, readLoadEnv, readRate } from './env.ts';
 
 const readTarget = (env: EnvRecord) => readTargetHosts(env, (name) => `${name} is not set.`);
@@ -104,7 +104,7 @@ test.describe('the production guard', () => {
 });
 
 test('numbers and flags are read as the suite reads them', () => {
-  // The default is the table's (contracts/settings.ts), the only one.
+  // The default is the table's (common/settings.ts), the only one.
   expect(readDefaulted({}, 'LP_VUS')).toBe(5);
   expect(readDefaulted({}, 'LP_ITERATIONS')).toBe(3);
   expect(readDefaulted({ LP_VUS: '7' }, 'LP_VUS')).toBe(7);

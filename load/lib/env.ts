@@ -1,17 +1,17 @@
 /**
  * The load scripts' configuration, read from an `__ENV`-style record (k6's `__ENV`, or `process.env`
- * in the runner) through the project's one reader of settings (contracts/settings.ts): a value, its
+ * in the runner) through the project's one reader of settings (common/settings.ts): a value, its
  * default and its refusal mean here what they mean to the suite. Every problem is an EnvError (the
  * suite's SettingError), one sentence naming the variable; secrets are never echoed.
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
-import { readDefaulted, readSetting, requireSetting } from '../../contracts/settings.ts';
-import { readTargetHosts, refuseProduction, type TargetHosts } from '../../contracts/target-settings.ts';
+import { readDefaulted, readSetting, requireSetting } from '../../common/settings.ts';
+import { readTargetHosts, refuseProduction, type TargetHosts } from '../../common/target-settings.ts';
 
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
 
-export { SettingError as EnvError } from '../../contracts/settings.ts';
+export { SettingError as EnvError } from '../../common/settings.ts';
 
 export interface LoadEnv extends TargetHosts {
   readonly clientId: string;

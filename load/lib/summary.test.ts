@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { escapeXml } from '../../contracts/report.ts';
+import { escapeXml } from '../../common/report.ts';
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { METRICS } from './metrics.ts';
 import {

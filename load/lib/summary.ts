@@ -1,6 +1,6 @@
 /**
  * handleSummary: from k6's end-of-test data to a JUnit XML file, a JSON file, an HTML page and a short
- * text for stdout, written through the project's renderers (contracts/report.ts).
+ * text for stdout, written through the project's renderers (common/report.ts).
  *
  * k6 hands handleSummary aggregates only: which rule broke and how often each was judged arrive as
  * thresholded submetrics `<findings metric>{rule:<id>}` and `lp_rules_judged{rule:<id>}`, the probe's plot
@@ -8,8 +8,8 @@
  * or not checked (nothing exercised it), and a run whose key was refused or that exercised no rule never
  * passes. `setup_data` (it holds the token) is never written, and every known secret is redacted.
  */
-import { Redactor } from '../../contracts/redact.ts';
-import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../contracts/report.ts';
+import { Redactor } from '../../util/redact.ts';
+import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../common/report.ts';
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import type { LoadEnv } from './env.ts';
 import { METRICS } from './metrics.ts';

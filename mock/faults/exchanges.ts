@@ -2,7 +2,7 @@
  * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed
  * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
  */
-import { BoundedMap } from '../../contracts/bounded-map.ts';
+import { BoundedMap } from '../../util/bounded-map.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';

@@ -13,7 +13,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect, test } from '@playwright/test';
 import { BIN_FILE, BIN_NAME, buildMock, type MockBuild, PACKAGE_NAME } from '../build.ts';
 import { httpsRequest, httpsToken } from './tls-client.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 
 /** What an SDK developer's machine may spend on the installed package. */
 const MAX_NODE_MODULES_BYTES = 10 * 1024 * 1024;

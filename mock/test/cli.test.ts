@@ -11,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
 import { httpsRequest, httpsToken } from './tls-client.ts';
 import { makeCertificate } from '../certificate.ts';
-import { ROOT, tsNodeArgs } from '../../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../../common/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { json } from './http-fixtures.ts';
 import { rawExchange } from './raw-http.ts';
-import { ROOT, tsNodeArgs } from '../../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../../common/root.ts';
 
 const CLIENT = { id: 'log-check-client', secret: 'log-check-secret-3f9a1c', scopes: ['content:read', 'users:read'] };
 const WRONG_SECRET = 'wrong-secret-b7e2d4';

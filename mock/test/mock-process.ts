@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT, tsNodeArgs } from '../../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../../common/root.ts';
 import type { ClientConfig } from '../clients.ts';
 
 const START_TIMEOUT_MS = 60_000;

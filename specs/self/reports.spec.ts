@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { escapeXml } from '../../contracts/report.ts';
+import { escapeXml } from '../../common/report.ts';
 import { describeTarget } from '../../harness/report/target-description.ts';
 import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/child-run.ts';
 import { readConfig } from '../../harness/target/config.ts';

@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { build } from 'esbuild';
 import { KIND_HEADER } from './bare-server.ts';
 import { type Figure, formatFigure, median, nextPathOf } from './bench.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 import { startNode, stopAll } from '../../mock/test/mock-process.ts';
 
 test.afterAll(() => stopAll());

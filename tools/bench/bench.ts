@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { parseCommandLine, runMain } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../common/flags.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { PROFILE_NAMES } from '../../mock/profile.ts';
 import { type CapturedReply, KIND_HEADER } from './bare-server.ts';
 import { compare, CONTENT_PATH } from './compare.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 import { type NodeChild, startMockProcess, startNode, stopAll } from '../../mock/test/mock-process.ts';
 import { type LoadOptions, repeat, runLoad, type Shot, type Tally } from './load.ts';
 

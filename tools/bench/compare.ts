@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../../contracts/openapi.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 import { type NodeChild, startNode } from '../../mock/test/mock-process.ts';
 import { repeat, runLoad } from './load.ts';
 

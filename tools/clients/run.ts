@@ -9,11 +9,11 @@ import { lookup as dnsLookup } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
-import { parseCommandLine, runMain, usage } from '../../harness/flags.ts';
-import { findingLine } from '../../contracts/report.ts';
+import { parseCommandLine, runMain, usage } from '../../common/flags.ts';
+import { findingLine } from '../../common/report.ts';
 import type { FindingsReport } from '../../mock/client-findings.ts';
 import { type MockProcess, withMockProcess } from '../../mock/test/mock-process.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 
 const HARNESS = path.join(ROOT, 'tools', 'clients', 'degreed_client.py');
 /** The host name the client is given: it builds https://mock.test and https://api.mock.test from it. */

@@ -9,11 +9,11 @@ import * as prettier from 'prettier';
 import { configurationMarkdown, envExample } from './configuration.ts';
 import { faultMatrixMarkdown } from './fault-matrix.ts';
 import { profilesMarkdown } from './profiles.ts';
-import { parseCommandLine, runMain } from '../../harness/flags.ts';
+import { parseCommandLine, runMain } from '../../common/flags.ts';
 import { coverage } from '../../harness/report/coverage.ts';
 import { renderRulesMarkdown } from '../../harness/report/render.ts';
 import { listedTests } from '../../harness/report/rules-cli.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 
 /** Every generated document by its path from the root; docs/rules.md is the list `npm run rules` prints. */
 const DOCUMENTS: Readonly<Record<string, () => string>> = {

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { FAULT_NAMES, isFaultName } from '../../mock/faults/index.ts';
 import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, variantProject } from './areas.ts';
 import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
-import { helpPointer, parseCommandLine, runMain } from '../../harness/flags.ts';
+import { helpPointer, parseCommandLine, runMain } from '../../common/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 import { runPlaywright } from '../run-playwright.ts';
 
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');

@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../harness/root.ts';
+import { ROOT } from '../../common/root.ts';
 
 const HERE = path.join(ROOT, 'tools', 'knip');
 const KNIP = path.join(HERE, 'node_modules', 'knip', 'bin', 'knip.js');

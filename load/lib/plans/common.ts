@@ -10,7 +10,7 @@ import type { Rate } from '../../../contracts/duration.ts';
 import { ENDPOINTS } from '../../../contracts/endpoints.ts';
 import type { RateLimitHeaders } from '../../../contracts/rate-limit.ts';
 import { RESPONSE_RULE_IDS, RULE_IDS, type RuleId, ruleLevel } from '../../../contracts/rules/index.ts';
-import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
+import { readDefaulted, readSetting } from '../../../common/settings.ts';
 import { type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { planGrid } from '../pacing.ts';

@@ -2,7 +2,7 @@
 import type { ConstantVUsScenario } from 'k6/options';
 import { SNAPSHOT_TTL_SECONDS } from '../../../contracts/limits.ts';
 import { WALK_RULE_IDS } from '../../../contracts/rules/walk.ts';
-import { readDefaulted, readSetting } from '../../../contracts/settings.ts';
+import { readDefaulted, readSetting } from '../../../common/settings.ts';
 import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';

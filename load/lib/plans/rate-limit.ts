@@ -5,7 +5,7 @@
  */
 import type { PerVUIterationsScenario } from 'k6/options';
 import { rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
-import { readDefaulted, settingText } from '../../../contracts/settings.ts';
+import { readDefaulted, settingText } from '../../../common/settings.ts';
 import { EnvError, type EnvRecord, readRate } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { COMMON_THRESHOLDS, ruleThresholds, seconds, type Thresholds, TREND_STATS } from './common.ts';

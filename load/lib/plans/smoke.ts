@@ -1,7 +1,7 @@
 /** The smoke script's plan (load/smoke.ts): one VU, LP_ITERATIONS iterations, the list calls LP_SCOPES covers, each with the rule its answer keeps. */
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import type { RuleId } from '../../../contracts/rules/index.ts';
-import { readDefaulted } from '../../../contracts/settings.ts';
+import { readDefaulted } from '../../../common/settings.ts';
 import { EnvError, type EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import type { QueryParams } from '../url.ts';

@@ -5,7 +5,7 @@
  */
 import type { ConstantVUsScenario } from 'k6/options';
 import type { RuleId } from '../../../contracts/rules/index.ts';
-import { readDefaulted } from '../../../contracts/settings.ts';
+import { readDefaulted } from '../../../common/settings.ts';
 import type { EnvRecord } from '../env.ts';
 import { METRICS } from '../metrics.ts';
 import { listRule, pacedOptions, pacedPlan, runSeconds, scopedLists, seconds } from './common.ts';

@@ -1,7 +1,7 @@
 /** `tsx mock/faults/cli.ts --fault <name> [mock flags]`: the mock CLI with faults, as the matrix and the load tests start it. */
 import { spawn } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { ROOT, tsNodeArgs } from '../../../harness/root.ts';
+import { ROOT, tsNodeArgs } from '../../../common/root.ts';
 
 // Each test starts a CLI process: one at a time keeps the machine free for the other workers.
 test.describe.configure({ mode: 'serial' });

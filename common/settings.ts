@@ -6,10 +6,10 @@
  *
  * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
-import { parsePeriod, parseRate } from './duration.ts';
-import { hostOf } from './environments.ts';
-import { PAGE_LIMIT } from './limits.ts';
-import { isScopeForm, parseScopeList } from './scopes.ts';
+import { parsePeriod, parseRate } from '../contracts/duration.ts';
+import { hostOf } from '../contracts/environments.ts';
+import { PAGE_LIMIT } from '../contracts/limits.ts';
+import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
 /** What a setting's kind reads beyond its text. */
 interface Bounds {

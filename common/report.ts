@@ -4,7 +4,7 @@
  * (harness/report/), k6's handleSummary (load/lib/summary.ts), `npm test`'s index page and the mock's
  * `GET /_mock/findings` all write through it. k6-safe: no Node API, ES2017.
  */
-import { type Finding, findingText } from './rules/finding.ts';
+import { type Finding, findingText } from '../contracts/rules/finding.ts';
 
 /** HTML text and attribute values. */
 export function escapeHtml(text: string): string {

@@ -4,7 +4,7 @@
  * LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST), and the production guard every run passes
  * before it sends anything. k6-safe: no `URL`, no Node modules.
  */
-import { type DataCenter, type Environment, HOSTS, isProductionUrl, organizationHosts, productionRefusal } from './environments.ts';
+import { type DataCenter, type Environment, HOSTS, isProductionUrl, organizationHosts, productionRefusal } from '../contracts/environments.ts';
 import { type Env, readDefaulted, readSetting, SettingError } from './settings.ts';
 
 export interface TargetHosts {
