@@ -6,7 +6,7 @@
  * (spending the budget, waiting out the token lifetime or the 2 minutes) without moving the clock, so the
  * rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
  */
-import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
 import type { VirtualClock } from './clock.ts';
 import { type ApiError, apiErrors } from './error-bodies.ts';

@@ -1,12 +1,12 @@
 /**
- * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by contracts/openapi.ts
+ * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by schemas/openapi.ts
  * (default dist/openapi.json), after checking it with swagger-parser, and prints the file's path.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseFlags } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument } from '../contracts/openapi.ts';
+import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import { answerHelp, helpPointer, runMain } from '../common/flags.ts';
 import { ROOT } from '../common/root.ts';
 

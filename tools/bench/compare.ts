@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildOpenApiDocument } from '../../contracts/openapi.ts';
+import { buildOpenApiDocument } from '../../schemas/openapi.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { ROOT } from '../../common/root.ts';
 import { type NodeChild, startNode } from '../../mock/test/mock-process.ts';

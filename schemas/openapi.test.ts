@@ -6,12 +6,12 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
-import { SCHEMA_BY_KEY } from '../schemas/index.ts';
-import { CONTENT_FILTERS, ENDPOINTS, RESOURCE_ENDPOINTS } from './endpoints.ts';
-import { HOSTS } from './environments.ts';
-import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from './limits.ts';
+import { SCHEMA_BY_KEY } from './index.ts';
+import { CONTENT_FILTERS, ENDPOINTS, RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
+import { HOSTS } from '../contracts/environments.ts';
+import { PAGE_LIMIT, RATE_LIMIT_HEADERS } from '../contracts/limits.ts';
 import { buildOpenApiDocument, componentName, embedSchema, SECURITY_SCHEME } from './openapi.ts';
-import { SCOPES } from './scopes.ts';
+import { SCOPES } from '../contracts/scopes.ts';
 import { ROOT, tsNodeArgs } from '../common/root.ts';
 
 const run = promisify(execFile);

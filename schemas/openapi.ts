@@ -5,12 +5,12 @@
  *
  * Node only (it embeds the schema files and resolves $refs with `URL`): load/tsconfig.json leaves it out.
  */
-import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from '../schemas/index.ts';
-import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from './endpoints.ts';
-import { DATA_CENTERS, ENVIRONMENTS, HOSTS, type Hosts, organizationHosts } from './environments.ts';
-import { DEFAULT_RATE, DEFAULT_TOKEN_TTL_SECONDS, PAGE_LIMIT, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SNAPSHOT_TTL_SECONDS } from './limits.ts';
-import { MISSING_SCOPE_STATUSES, TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from './open-behaviours.ts';
-import { formatScopeList, SCOPES, type Scope } from './scopes.ts';
+import { type JsonSchema, SCHEMA_BY_KEY, type SchemaKey } from './index.ts';
+import { API_PREFIX, ENDPOINTS, type Endpoint, type Origin, type QueryParameter, RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
+import { DATA_CENTERS, ENVIRONMENTS, HOSTS, type Hosts, organizationHosts } from '../contracts/environments.ts';
+import { DEFAULT_RATE, DEFAULT_TOKEN_TTL_SECONDS, PAGE_LIMIT, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
+import { MISSING_SCOPE_STATUSES, TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from '../contracts/open-behaviours.ts';
+import { formatScopeList, SCOPES, type Scope } from '../contracts/scopes.ts';
 
 /** A JSON value of the document; the document is plain data (JSON.stringify-able). */
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
