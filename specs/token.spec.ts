@@ -32,6 +32,16 @@ test.describe('a valid token request', () => {
     expect(await api.as(token).list('listContent', { limit: 1 })).toHaveStatus(200, 'token.scope-list');
   });
 
+  test('gives expires_in a positive whole number of seconds', checks('lifetime.expires-in'), async ({ tokens, verdict }) => {
+    const token = await tokens.forScopes();
+    verdict.contract(
+      'lifetime.expires-in',
+      Number.isInteger(token.expiresIn) && token.expiresIn > 0,
+      `expected a positive whole expires_in, got ${token.expiresIn}`,
+    );
+  });
+
+  // Its bound needs the lifetime the organization set: a default is no configuration, and the need names what is missing.
   test(
     'gives expires_in within the configured lifetime, counted down from it',
     checks(['lifetime.expires-in', 'platform.fresh-expires-in'], { needs: ['token-lifetime'] }),

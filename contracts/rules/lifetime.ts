@@ -19,7 +19,7 @@ export const LIFETIME_RULES = inArea('lifetime', {
     statement: 'expires_in is a positive whole number of seconds, not above the configured lifetime',
     section: 'Resources, Access token response; Authentication 7',
     quote: 'expires_in | integer | Lifetime in seconds. — Default token lifetime is 60 days (`expires_in` is in seconds).',
-    judged: 'every 2xx token response, where the lifetime is known',
+    judged: 'every 2xx token response; the bound where the configured lifetime is known',
     judge: judgeExpiresIn,
   },
   'platform.fresh-expires-in': {
@@ -33,10 +33,9 @@ export const LIFETIME_RULES = inArea('lifetime', {
 function judgeExpiresIn(exchange: Exchange, context: JudgeContext): Judgement {
   const expiresIn = tokenBody(exchange)?.expires_in;
   const lifetime = context.lifetimeSeconds;
-  if (lifetime === undefined || typeof expiresIn !== 'number') return undefined;
-  return held(
-    Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= lifetime,
-    `expires_in a whole number from 1 to the configured lifetime ${lifetime}`,
-    () => String(expiresIn),
-  );
+  if (typeof expiresIn !== 'number') return undefined;
+  // Unknown, the lifetime bounds nothing: a positive whole number of seconds holds for every lifetime an organization sets.
+  const whole = Number.isInteger(expiresIn) && expiresIn > 0;
+  if (lifetime === undefined) return held(whole, 'expires_in a positive whole number of seconds', () => String(expiresIn));
+  return held(whole && expiresIn <= lifetime, `expires_in a whole number from 1 to the configured lifetime ${lifetime}`, () => String(expiresIn));
 }
