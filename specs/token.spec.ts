@@ -17,7 +17,8 @@ test.describe('a valid token request', () => {
     'gives a 2xx and a body with access_token, token_type bearer, expires_in and refresh_token',
     checks('token.issued', 'token.response'),
     async ({ tokens, verdict }) => {
-      const response = await tokens.request(tokens.form());
+      // Wanted: a token endpoint that throttles token requests leaves this not checked, never failed.
+      const response = await tokens.request(tokens.form(), { wanted: true });
       const request = `${response.request.method} ${response.request.url}`;
       // The document shows no status for an accepted request: any 2xx that carries the token.
       verdict.contract('token.issued', response.status >= 200 && response.status <= 299, () => `expected a 2xx, got ${response.status} (${request})`);

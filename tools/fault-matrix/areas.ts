@@ -16,7 +16,7 @@ export const AREA_SPECS: Readonly<Record<RuleArea, readonly string[]>> = {
   provider: ['provider-keys.spec.ts', 'pagination-filters.spec.ts'],
   bearer: ['bearer-auth.spec.ts', 'errors.spec.ts'],
   logout: ['logout.spec.ts'],
-  lifetime: ['token-lifetime.spec.ts'],
+  lifetime: ['token-lifetime.spec.ts', 'token.spec.ts'],
   snapshots: ['pagination-traversal.spec.ts', 'pagination-snapshots.spec.ts', 'pagination-properties.spec.ts'],
   envelope: ['content.spec.ts', 'users.spec.ts'],
   // Items are judged on every page: the walks and the filter tests fetch pages as content.spec.ts does.
