@@ -46,7 +46,7 @@ export class FailureThrottle {
     const window = this.#map(clientId).get(clientId);
     if (window === undefined || window.failures < this.o.rate.requests) return undefined;
     const now = this.o.clock.now();
-    if (now >= window.endMs) return undefined;
+    if (this.#over(window, now)) return undefined;
     const seconds = retryAfterSeconds(window.endMs, now);
     return this.o.replies.oauth(
       {
@@ -67,7 +67,7 @@ export class FailureThrottle {
     }
     const now = this.o.clock.now();
     let window = map.get(clientId);
-    if (window === undefined || now >= window.endMs) {
+    if (window === undefined || this.#over(window, now)) {
       if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
       window = { endMs: now + this.o.rate.periodSeconds * 1000, failures: 0 };
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
@@ -91,6 +91,11 @@ export class FailureThrottle {
   /** Client_ids with a window (ended ones included until the next sweep). */
   get size(): number {
     return this.#known.size + this.#unknown.size;
+  }
+
+  /** Ended, or opened before the clock was put back (a control-plane reset): it ends more than one period from now. */
+  #over(window: Window, now: number): boolean {
+    return now >= window.endMs || window.endMs - now > this.o.rate.periodSeconds * 1000;
   }
 
   #map(clientId: string): Map<string, Window> {

@@ -154,6 +154,19 @@ test.describe('tokens.requestLimit', () => {
     mock.clock.advance(10);
     expect((await postToken(mock, CC)).status).toBe(200);
   });
+
+  test('a control-plane reset keeps the count, as a real token endpoint keeps it whatever a test does to the data', async ({ mock }) => {
+    await postToken(mock, CC);
+    await postToken(mock, CC);
+    await fetch(`${mock.controlUrl}/reset`, { method: 'POST' });
+    expect((await postToken(mock, CC)).status).toBe(429);
+    // A window opened on a clock moved forward ends when the reset puts the clock back.
+    mock.clock.advance(3600);
+    await postToken(mock, CC);
+    await postToken(mock, CC);
+    mock.reset();
+    expect((await postToken(mock, CC)).status).toBe(200);
+  });
 });
 
 test.describe('tokens.lifetime', () => {
