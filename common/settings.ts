@@ -184,7 +184,7 @@ export const SETTINGS = {
     LP_TOKEN_LIFETIME: {
       type: 'period',
       readers: ['suite', 'profile'],
-      doc: 'The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: unknown.',
+      doc: "The token lifetime the organization is configured with (`60d`): expires_in is compared with it. Unset: a mock's control plane's (`LP_CONTROL_URL`, its profile's `tokens.lifetime`), else unknown: expires_in is then checked to be a positive whole number only.",
     },
     LP_SNAPSHOT_LIFETIME: {
       type: 'period',

@@ -8,9 +8,9 @@
  * Everything is decided here, at construction: a request pays for routing and its endpoint's work only.
  */
 import type { Server } from 'node:http';
-import { parseRate } from '../contracts/duration.ts';
+import { formatPeriod, parsePeriod, parseRate } from '../contracts/duration.ts';
 import { ENDPOINTS, type EndpointId, type Origin } from '../contracts/endpoints.ts';
-import { DEFAULT_TOKEN_TTL_SECONDS, SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
+import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import type { Profile } from '../schemas/types.ts';
 import { BearerAuth } from './bearer.ts';
 import { ClientFindings, findingsRoutes } from './client-findings.ts';
@@ -41,13 +41,18 @@ export function createMock(options: MockOptions = {}): MockServer {
   return new Mock(options);
 }
 
-/** The profile given, checked whole; its rate replaced by the `rate` option's, so that it says what is in force. */
+/** The profile given, checked whole; its rate and token lifetime replaced by the `rate` and `tokenTtlSeconds` options', so that it says what is in force. */
 function profileOf(options: MockOptions): Profile {
   const checked = checkComplete(options.profile ?? BUILT_IN_PROFILES.strict);
   if (!checked.ok) throw new RangeError(`profile: ${checked.error}`);
-  const rate = options.rate;
-  if (rate === undefined || rate === null) return checked.value;
-  return { ...checked.value, rateLimit: { ...checked.value.rateLimit, rate: `${rate.requests}/${rate.period}` } };
+  const { rate, tokenTtlSeconds } = options;
+  const profile = checked.value;
+  const lifetime = tokenTtlSeconds === undefined ? profile.tokens.lifetime : formatPeriod(checkInteger('tokenTtlSeconds', tokenTtlSeconds, 1));
+  return {
+    ...profile,
+    tokens: { ...profile.tokens, lifetime },
+    rateLimit: rate === undefined || rate === null ? profile.rateLimit : { ...profile.rateLimit, rate: `${rate.requests}/${rate.period}` },
+  };
 }
 
 function hostNamesOf(names: HostNames | undefined): HostNames | undefined {
@@ -70,6 +75,8 @@ class Mock implements MockServer {
   readonly #limiter: RateLimiter;
   readonly #resources: Resources;
   readonly #throttle: FailureThrottle | undefined;
+  /** The profile's limit on token requests (tokens.requestLimit), counted as the throttle counts failures. */
+  readonly #requestLimit: FailureThrottle | undefined;
   readonly #findings: ClientFindings | undefined;
   #urls: { auth: string; api: string; address: string } | undefined;
 
@@ -86,7 +93,8 @@ class Mock implements MockServer {
     this.profile = profile;
     const registry = new ClientRegistry(validateClients(options.clients ?? DEFAULT_CLIENTS, 'clients'), {
       rate: options.rate === undefined ? (parseRate(profile.rateLimit.rate) ?? null) : options.rate,
-      tokenTtlSeconds: checkInteger('tokenTtlSeconds', options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, 1),
+      // The schema's pattern makes it a period.
+      tokenTtlSeconds: parsePeriod(profile.tokens.lifetime) as number,
     });
     const timeouts = checkTimeouts(options.timeouts ?? {});
     this.clock = new VirtualClock(options.timeSource ?? Date.now);
@@ -108,11 +116,11 @@ class Mock implements MockServer {
     const rate = seams.rateLimit?.(this.#limiter, core) ?? this.#limiter;
     const bearer = new BearerAuth({ tokens, profile: profile.auth });
     const access = seams.access?.(bearer, core) ?? bearer;
+    const isKnown = (id: string) => registry.get(id) !== undefined;
     const throttleRate = options.tokenThrottle === undefined ? DEFAULT_TOKEN_THROTTLE : options.tokenThrottle;
-    this.#throttle =
-      throttleRate === null
-        ? undefined
-        : new FailureThrottle({ clock: this.clock, rate: throttleRate, replies, isKnown: (id) => registry.get(id) !== undefined });
+    this.#throttle = throttleRate === null ? undefined : new FailureThrottle({ clock: this.clock, rate: throttleRate, replies, isKnown });
+    const requestLimit = parseRate(profile.tokens.requestLimit);
+    this.#requestLimit = requestLimit ? new FailureThrottle({ clock: this.clock, rate: requestLimit, replies, isKnown, counted: 'token requests' }) : undefined;
     const tokenEndpoint = new TokenEndpoint({
       clients,
       tokens,
@@ -120,6 +128,7 @@ class Mock implements MockServer {
       profile: profile.tokens,
       rate: profile.rateLimit.countsTokenRequests ? rate : undefined,
       throttle: this.#throttle,
+      requestLimit: this.#requestLimit,
       now: () => this.clock.now(),
     });
     const logout = new Logout({ access, tokens, rate, replies, profile: profile.logout });
@@ -218,6 +227,8 @@ class Mock implements MockServer {
     this.#limiter.clear();
     this.#resources.reset();
     this.#throttle?.reset();
+    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a client's
+    // test does to the data, as the suite meets it on a real service.
     this.#findings?.clear();
   }
 

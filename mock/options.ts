@@ -51,7 +51,7 @@ export const USAGE = `Usage: npm run mock -- [flags]
   --users <n>             seeded users (default 50)
   --seed <n>              seed of the generated data (default 1)
   --rate <n/period>       requests per window per client, e.g. 200/1m; 0 = no limit (default: the profile's, 200/1m)
-  --token-ttl <period>    access token lifetime, e.g. 60d, 1h (default 60d)
+  --token-ttl <period>    access token lifetime, e.g. 60d, 1h (default: the profile's, 60d)
   --snapshot-ttl <period> snapshot lifetime without a next request (default 2m)
   --token-throttle <n/period>  failed token requests allowed per client_id, e.g. 10/1m; 0 = no throttling (default 10/1m)
   --clients <file>        JSON array of clients {id, secret, scopes, provider?, rate?, tokenTtl?}
@@ -60,7 +60,7 @@ export const USAGE = `Usage: npm run mock -- [flags]
                           secrets or cursors); findings: GET /_mock/findings
   --help                  this text
 
-Flags override the profile where both speak (--rate). Once listening, prints one JSON line:
+Flags override the profile where both speak (--rate, --token-ttl). Once listening, prints one JSON line:
 {"authUrl","baseUrl","controlUrl","profile"}, and "caFile" with --tls (null with --cert), "address"
 (host:port the names must lead to) with --host-name.`;
 

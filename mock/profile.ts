@@ -194,6 +194,8 @@ export function describeProfileError(errors: readonly ErrorObject[] | null | und
     return `${key} must be a list of distinct scopes from ${items}${must === undefined ? '' : ` holding ${JSON.stringify(must)}`}, got ${got}.`;
   }
   if (key === 'rateLimit.rate') return `${key} must be requests per period like "200/1m" (period in s, m, h or d), got ${got}.`;
+  if (key === 'tokens.requestLimit') return `${key} must be requests per period like "15/10s" (period in s, m, h or d), or "0", got ${got}.`;
+  if (key === 'tokens.lifetime') return `${key} must be a period like "60d" or "1h" (s, m, h or d), got ${got}.`;
   if (key === 'name') return `${key} must be a short name of lower-case letters, digits, ".", "_" and "-", got ${got}.`;
   return `${key} ${error.message ?? 'is not valid'}, got ${got}.`;
 }

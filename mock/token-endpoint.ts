@@ -6,7 +6,8 @@
  * leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a
  * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
  * token each time or the client's live one, the refresh grant, token_type's case; and whether token
- * requests spend the client's rate budget (rateLimit.countsTokenRequests). Refusals never carry a token:
+ * requests spend the client's rate budget (rateLimit.countsTokenRequests), the token lifetime of keys without their own
+ * (tokens.lifetime) and a limit on token requests per client_id (tokens.requestLimit). Refusals never carry a token:
  * each is an OAuth error saying what was wrong and what was expected.
  */
 import { parseScopeList } from '../contracts/scopes.ts';
@@ -122,6 +123,8 @@ export interface TokenEndpointOptions {
   /** The rate limiter when token requests spend the client's budget; undefined when they do not. */
   readonly rate?: RateLimit | undefined;
   readonly throttle?: FailureThrottle | undefined;
+  /** Every token request counted per client_id (profile tokens.requestLimit); undefined: not limited. */
+  readonly requestLimit?: FailureThrottle | undefined;
   /** The virtual clock's time, for expires_in counting down. */
   readonly now: () => number;
 }
@@ -147,8 +150,9 @@ export class TokenEndpoint {
 
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
-    const throttled = this.o.throttle?.admit(credentials.id);
+    const throttled = this.o.throttle?.admit(credentials.id) ?? this.o.requestLimit?.admit(credentials.id);
     if (throttled !== undefined) return throttled;
+    this.o.requestLimit?.record(credentials.id, false);
     const client = this.o.clients.authenticate(credentials.id, credentials.secret);
     if (client === undefined) {
       this.o.throttle?.record(credentials.id, false);

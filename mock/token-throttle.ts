@@ -2,7 +2,8 @@
  * Throttling of repeated failed token requests: a fixed window opens at a client_id's first failure;
  * once it holds the rate's failures, every token request naming that client_id gets 429 with
  * Retry-After until the window ends, right credentials included (a 200 would confirm a guessed
- * secret). A success clears the client_id's failures.
+ * secret). A success clears the client_id's failures. The same window counts every token request of a
+ * client_id where the profile limits them (tokens.requestLimit): each request is then recorded as counted.
  *
  * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map
  * doubles), and client_ids no key has are capped, oldest first, in a map of their own so that a flood
@@ -26,8 +27,11 @@ interface Window {
   failures: number;
 }
 
-/** `rate`: failures allowed per client_id and period; `isKnown`: whether a client_id belongs to a configured key. */
-type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean };
+/**
+ * `rate`: requests counted allowed per client_id and period; `counted`: what they are, for the 429's description
+ * (default `failed token requests`); `isKnown`: whether a client_id belongs to a configured key.
+ */
+type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean; counted?: string };
 
 export class FailureThrottle {
   readonly #known = new Map<string, Window>();
@@ -42,19 +46,19 @@ export class FailureThrottle {
     const window = this.#map(clientId).get(clientId);
     if (window === undefined || window.failures < this.o.rate.requests) return undefined;
     const now = this.o.clock.now();
-    if (now >= window.endMs) return undefined;
+    if (this.#over(window, now)) return undefined;
     const seconds = retryAfterSeconds(window.endMs, now);
     return this.o.replies.oauth(
       {
         status: 429,
         error: 'invalid_request',
-        description: `Too many failed token requests for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
+        description: `Too many ${this.o.counted ?? 'failed token requests'} for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
       },
       ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
     );
   }
 
-  /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant. */
+  /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant (or any request, where all count). */
   record(clientId: string, succeeded: boolean): void {
     const map = this.#map(clientId);
     if (succeeded) {
@@ -63,7 +67,7 @@ export class FailureThrottle {
     }
     const now = this.o.clock.now();
     let window = map.get(clientId);
-    if (window === undefined || now >= window.endMs) {
+    if (window === undefined || this.#over(window, now)) {
       if (now >= this.#nextSweepMs || this.#known.size + this.#unknown.size >= this.#sweepAt) this.#sweep(now);
       window = { endMs: now + this.o.rate.periodSeconds * 1000, failures: 0 };
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
@@ -87,6 +91,11 @@ export class FailureThrottle {
   /** Client_ids with a window (ended ones included until the next sweep). */
   get size(): number {
     return this.#known.size + this.#unknown.size;
+  }
+
+  /** Ended, or opened before the clock was put back (a control-plane reset): it ends more than one period from now. */
+  #over(window: Window, now: number): boolean {
+    return now >= window.endMs || window.endMs - now > this.o.rate.periodSeconds * 1000;
   }
 
   #map(clientId: string): Map<string, Window> {

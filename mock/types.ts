@@ -40,7 +40,7 @@ export interface MockOptions {
   profile?: Profile;
   /** Rate per client for keys without their own; null turns limiting off. Default: the profile's rateLimit.rate (200/1m in every built-in). */
   rate?: Rate | null;
-  /** Token lifetime for keys without their own, in whole seconds. Default DEFAULT_TOKEN_TTL_SECONDS (60 days). */
+  /** Token lifetime for keys without their own, in whole seconds. Default: the profile's tokens.lifetime (60d in every built-in). */
   tokenTtlSeconds?: number;
   /** Snapshot lifetime without a `next` request, in whole seconds. Default SNAPSHOT_TTL_SECONDS (120). */
   snapshotTtlSeconds?: number;

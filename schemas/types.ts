@@ -90,6 +90,10 @@ export interface Profile {
     reuse: 'fresh' | 'live-token';
     refreshGrant: boolean;
     tokenType: 'bearer' | 'Bearer';
+    /** A period like `60d`. */
+    lifetime: string;
+    /** A rate like `15/10s`, or `0`. */
+    requestLimit: string;
   };
   auth: {
     unauthenticatedStatus: 401 | 403;

@@ -48,6 +48,21 @@ test.describe('the catalogue (contracts/rules/)', () => {
 });
 
 test.describe('the per-response judges', () => {
+  test('lifetime.expires-in is a positive whole number of seconds always; lifetime.expires-in-bound only where the configured lifetime is known', () => {
+    const token = (expiresIn: number) =>
+      exchange({ origin: 'auth', list: undefined, request: { method: 'POST', url: 'http://127.0.0.1:4010/oauth/token' }, body: { expires_in: expiresIn } });
+    const RULES_OF_IT: RuleId[] = ['lifetime.expires-in', 'lifetime.expires-in-bound'];
+    const judge = (expiresIn: number, lifetimeSeconds?: number) => judgeExchange(token(expiresIn), { validators: VALIDATORS, lifetimeSeconds }, RULES_OF_IT);
+    // A lifetime an organization set (365 days) above the default is no finding when the lifetime is unknown: the bound is not judged.
+    expect(judge(31_536_000)).toEqual({ checked: ['lifetime.expires-in'], findings: [] });
+    expect(judge(0).findings.map((f) => f.expected)).toEqual(['expires_in a positive whole number of seconds']);
+    expect(judge(2.5).findings.map((f) => f.rule)).toEqual(['lifetime.expires-in']);
+    expect(judge(31_536_000, 31_536_000)).toEqual({ checked: RULES_OF_IT, findings: [] });
+    expect(judge(31_536_001, 31_536_000).findings.map((f) => `${f.rule}: ${f.expected}`)).toEqual([
+      'lifetime.expires-in-bound: expires_in not above the configured lifetime 31536000',
+    ]);
+  });
+
   test('content.limit bounds a page by one limit of 1 or more, and nothing else', () => {
     const three = { links: { self: URL_OF_PAGE }, data: [item('a'), item('b'), item('c')] };
     expect(judged(exchange({ body: three }), ['content.limit']).findings).toEqual([

@@ -9,6 +9,7 @@ import { refuseRun, resetBreaker } from '../target/breaker.ts';
 import { readConfig } from '../target/config.ts';
 import { urlSettings } from './index.ts';
 import { probeRemote } from './probe.ts';
+import { rateWaitBoundMs } from '../client/throttle.ts';
 
 /** Whether the command line runs a contract project: no --project at all runs every project. Playwright sets TEST_WORKER_INDEX in workers, which load the config too: they print nothing. */
 export function selectsContract(argv: readonly string[]): boolean {
@@ -28,7 +29,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   // The runner read the config already (playwright.config.ts): a bad setting never gets here. The embedded mock needs no probe.
   const t = readConfig().target;
   if (t.kind === 'mock') return;
-  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(process.env) });
+  const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(process.env) }, { maxWaitMs: rateWaitBoundMs(t.rate) });
   const { tokens } = probed;
   // Beside the workers' `[tokens] worker N: …` lines.
   console.log(`[tokens] preflight: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`);

@@ -17,13 +17,13 @@ const TARGET: ProbeTarget = {
 };
 
 /** A fetch that answers each request in turn with the next of `answers`, and records what was asked. */
-function scripted(answers: ReadonlyArray<{ status: number; body?: string }>) {
+function scripted(answers: ReadonlyArray<{ status: number; body?: string; headers?: Record<string, string> }>) {
   const asked: string[] = [];
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     asked.push(`${init?.method ?? 'GET'} ${String(url)}`);
     const next = answers[asked.length - 1];
     if (!next) throw new Error('more requests than the probe may send');
-    return new Response(next.body ?? null, { status: next.status, headers: { 'content-type': 'application/json' } });
+    return new Response(next.body ?? null, { status: next.status, headers: { 'content-type': 'application/json', ...next.headers } });
   }) as typeof globalThis.fetch;
   return { fetch, asked };
 }
@@ -57,4 +57,18 @@ test('a refused key names the key settings and never echoes the secret', async (
     expect(result.sentence).toMatch(/^LP_CLIENT_ID or LP_CLIENT_SECRET: /);
     expect(result.sentence).not.toContain('probe-secret-value');
   }
+});
+
+test('a token endpoint that throttles token requests is waited out once, within the run’s bound, before the run is refused', async () => {
+  const throttled = { status: 429, headers: { 'retry-after': '3' } };
+  const waits: number[] = [];
+  const sleep = async (ms: number) => void waits.push(ms);
+  const honoured = scripted([{ status: 401 }, throttled, { status: 200, body: TOKEN }, { status: 204 }]);
+  expect(await probeRemote(TARGET, { fetch: honoured.fetch, sleep })).toEqual({ ok: true, tokens: { issued: 1, loggedOut: 1, notLoggedOut: 0 } });
+  expect(waits).toEqual([4000]);
+  // A Retry-After beyond the bound is not waited for: the run is refused with it, at once.
+  const long = scripted([{ status: 401 }, { status: 429, headers: { 'retry-after': '600' } }]);
+  const refused = await probeRemote(TARGET, { fetch: long.fetch, sleep, maxWaitMs: 70_000 });
+  expect(refused.ok ? '' : refused.sentence).toMatch(/answered 429, Retry-After: 600/);
+  expect(waits).toEqual([4000]);
 });

@@ -5,7 +5,10 @@
  * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
+import { parseRetryAfter, RETRY_AFTER_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
 import { Redactor } from '../../util/redact.ts';
+import { rateWaitBoundMs } from '../client/throttle.ts';
+import { sleep } from '../client/transport.ts';
 import { formatScopeList } from '../../contracts/scopes.ts';
 import type { BreakerTarget } from '../target/breaker.ts';
 
@@ -29,6 +32,10 @@ export interface ProbeOptions {
   readonly timeoutMs?: number;
   /** Injected for tests. Default: the global fetch. */
   readonly fetch?: typeof fetch;
+  /** The longest Retry-After of a 429 waited out before the one more try it allows. Default rateWaitBoundMs(): the run's own bound. */
+  readonly maxWaitMs?: number;
+  /** Injected for tests. Default: setTimeout. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -41,13 +48,23 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const redactor = new Redactor(target.clientSecret);
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const doFetch = o.fetch ?? fetch;
-  const send = async (url: string, init: RequestInit): Promise<Answer | string> => {
+  const once = async (url: string, init: RequestInit): Promise<Answer | string> => {
     try {
       const response = await doFetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       return { status: response.status, text: await response.text(), headers: response.headers };
     } catch (error) {
       return failureReason(error, timeoutMs);
     }
+  };
+  // A 429 is the service's right on every endpoint, the token endpoint's too: its Retry-After, within the run's own
+  // bound, is waited out and the request sent once more before the run is refused for it.
+  const send = async (url: string, init: RequestInit): Promise<Answer | string> => {
+    const answer = await once(url, init);
+    if (typeof answer === 'string' || answer.status !== 429) return answer;
+    const wait = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
+    if (!wait.ok || wait.value * 1000 > (o.maxWaitMs ?? rateWaitBoundMs(undefined))) return answer;
+    await (o.sleep ?? sleep)(wait.value * 1000 + RETRY_AFTER_RESOLUTION_MS);
+    return once(url, init);
   };
   const short = (answer: Answer) => `${answer.status} ${shortBody(redactor.redact(answer.text))}`.trim();
   const none: ProbeTokens = { issued: 0, loggedOut: 0, notLoggedOut: 0 };

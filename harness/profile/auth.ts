@@ -9,6 +9,7 @@
  * tells ASP.NET's error bodies apart. A scope's reach is learnt with a token holding only that scope, so
  * an option needs the key to hold the scope (LP_SCOPES).
  */
+import { formatPeriod } from '../../contracts/duration.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from '../../contracts/open-behaviours.ts';
 import { SCOPES } from '../../contracts/scopes.ts';
@@ -37,8 +38,17 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   // A countdown is a few seconds short of the configured lifetime, or one second short of a whole minute.
   const form = short === 0 ? 'lifetime' : short >= 1 && short <= (configured === undefined ? 1 : 5) ? 'countdown' : undefined;
   const against = configured === undefined ? `${lifetime} s, a whole number of minutes` : `the configured lifetime ${lifetime} s (LP_TOKEN_LIFETIME)`;
-  if (form !== undefined) p.decide('tokens.expiresIn', form, `expires_in ${token.expiresIn} is ${short === 0 ? '' : `${short} s short of `}${against}`, answer);
-  else p.unknown('tokens.expiresIn', `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`, answer);
+  if (form !== undefined) {
+    const basis = `expires_in ${token.expiresIn} is ${short === 0 ? '' : `${short} s short of `}${against}`;
+    p.decide('tokens.expiresIn', form, basis, answer);
+    p.decide('tokens.lifetime', formatPeriod(lifetime), basis, answer);
+  } else
+    p.unknown(
+      ['tokens.expiresIn', 'tokens.lifetime'],
+      `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`,
+      answer,
+    );
+  p.unknown('tokens.requestLimit', 'a limit on token requests shows only under a burst of them, which the prober does not send');
   return token;
 }
 

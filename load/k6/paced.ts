@@ -90,10 +90,14 @@ export class Paced extends SlotPacer {
     return this.send(() => apiGet(url, credentials, name));
   }
 
-  /** A token request takes a slot too: a target may count it in the budget (the document: all endpoints). */
+  /**
+   * A token request takes a slot too: a target may count it in the budget (the document: all endpoints), and its 429
+   * is honoured like any other: a token endpoint may throttle token requests.
+   */
   token(env: LoadEnv, name?: string): TokenResult {
-    this.waitSlot();
-    return requestToken(env, name);
+    let result: TokenResult | undefined;
+    this.send(() => (result = requestToken(env, name)).response);
+    return result as TokenResult;
   }
 
   logout(env: LoadEnv, credentials: Credentials, name?: string): Response {

@@ -57,6 +57,8 @@ export function judgedToken(record: Recorder, paced: Paced, env: LoadEnv, script
   // A key refused before it ever worked is our setting: the run stops naming it, and no rule is blamed.
   if (!token.ok && token.refused && !keyWorked) stopForRefusedKey(`${script}: ${token.reason}`);
   answer(record, exchangeOf(token.response, 'auth'));
+  // A 429 left after the retries is the service's right on every endpoint (counted as rate limited): no token, no broken rule.
+  if (token.response.status === 429) return undefined;
   const got = token.ok ? '' : token.reason;
   if (!verdict(record, 'token.issued', token.ok, () => ({ expected: 'a token', got }), `POST ${env.authUrl}${ENDPOINTS.token.path}`) || !token.ok)
     return undefined;
@@ -71,6 +73,8 @@ export function judgedToken(record: Recorder, paced: Paced, env: LoadEnv, script
  */
 export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, credentials: Credentials, url: string | undefined, name: string): boolean {
   const out = answer(record, exchangeOf(paced.logout(env, credentials), 'api'));
+  // Refused by the rate limit after the retries (counted as rate limited): nothing was logged out, nothing to judge.
+  if (out.status === 429) return false;
   const logout = `POST ${env.baseUrl}${ENDPOINTS.logout.path}`;
   if (!verdict(record, 'platform.logout-response', isServed(out), () => ({ expected: 'a 2xx', got: `${out.status}` }), logout) || url === undefined)
     return isServed(out);

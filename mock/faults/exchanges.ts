@@ -98,7 +98,7 @@ export const EXCHANGE_FAULTS = {
   'token-type-not-bearer': editing('token.response', 'token_type is not bearer', ['token'], (b) => void (b.token_type = 'mac')),
   'token-refresh-token-missing': editing('token.issued', 'the token response carries no refresh_token', ['token'], (b) => void delete b.refresh_token),
   'expires-in-above-lifetime': editing(
-    'lifetime.expires-in',
+    'lifetime.expires-in-bound',
     'expires_in is a day longer than the configured lifetime',
     ['token'],
     (b) => void (b.expires_in = Number(b.expires_in) + 86_400),

@@ -141,9 +141,46 @@ test.describe('rateLimit.countsTokenRequests', () => {
   });
 });
 
+test.describe('tokens.requestLimit', () => {
+  test.use({ mockOptions: { profile: profiled({ tokens: { requestLimit: '2/10s' } }) } });
+  test('every token request of a client_id counts; past the limit, 429 with Retry-After until the period ends; then tokens again', async ({ mock }) => {
+    expect((await postToken(mock, CC)).status).toBe(200);
+    // A refusal counts too: the limit is on requests, not on tokens.
+    expect((await postToken(mock, { ...CC, scope: 'groups:read' })).status).toBe(403);
+    const refused = await postToken(mock, CC);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(await json(refused)).toMatchObject({ error_description: expect.stringMatching(/^Too many token requests for this client_id \(2 per 10s\)/) });
+    mock.clock.advance(10);
+    expect((await postToken(mock, CC)).status).toBe(200);
+  });
+
+  test('a control-plane reset keeps the count, as a real token endpoint keeps it whatever a test does to the data', async ({ mock }) => {
+    await postToken(mock, CC);
+    await postToken(mock, CC);
+    await fetch(`${mock.controlUrl}/reset`, { method: 'POST' });
+    expect((await postToken(mock, CC)).status).toBe(429);
+    // A window opened on a clock moved forward ends when the reset puts the clock back.
+    mock.clock.advance(3600);
+    await postToken(mock, CC);
+    await postToken(mock, CC);
+    mock.reset();
+    expect((await postToken(mock, CC)).status).toBe(200);
+  });
+});
+
+test.describe('tokens.lifetime', () => {
+  test.use({ mockOptions: { profile: profiled({ tokens: { lifetime: '365d' } }) } });
+  test('expires_in is the profile’s lifetime, and GET /_mock/profile says it', async ({ mock }) => {
+    expect((await getToken(mock)).expires_in).toBe(365 * 86_400);
+    expect((await json(await fetch(`${mock.controlUrl}/profile`))).tokens).toMatchObject({ lifetime: '365d' });
+  });
+});
+
 test.describe('lifetime over HTTP, on the virtual clock', () => {
   test.use({ mockOptions: { tokenTtlSeconds: 3600 } });
-  test('a token authenticates until its age reaches its lifetime', async ({ mock }) => {
+  test('a token authenticates until its age reaches its lifetime; tokenTtlSeconds is the profile’s lifetime in force', async ({ mock }) => {
+    expect(mock.profile.tokens.lifetime).toBe('1h');
     const { access_token } = await getToken(mock);
     mock.clock.advance(3599.999);
     expect((await api(mock, '/api/v2/content?limit=1', access_token)).status).toBe(200);

@@ -6,6 +6,7 @@
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../../contracts/rate-limit.ts';
 import { createMock, type MockServer } from '../../mock/app.ts';
+import { BUILT_IN_PROFILES } from '../../mock/profile.ts';
 import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { expect, TAGS, test } from '../fixtures/index.ts';
 import { ORG_KEY as ORG, rateHarness } from '../../harness/rate/rate-harness.ts';
@@ -80,6 +81,23 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     for (let i = 0; i < TINY.requests; i++) await h.list(token, ORG.id);
     expect((await h.list(token, ORG.id)).status).toBe(429);
     expect(h.waits, 'waits').toEqual([]);
+  });
+
+  test('waits out a token endpoint that throttles token requests, in quota-tagged tests too: a token is never what they spend', async ({ request }) => {
+    const strict = BUILT_IN_PROFILES.strict;
+    const throttled = createMock({ profile: { ...strict, tokens: { ...strict.tokens, requestLimit: '1/10s' } } });
+    await throttled.listen();
+    try {
+      const h = rateHarness(request, throttled, { quota: true });
+      await h.token();
+      await h.token();
+      expect(
+        h.retries.map((r) => r.retryAfter),
+        'the 429 of the second token request, retried after its Retry-After',
+      ).toEqual(['10']);
+    } finally {
+      await throttled.close();
+    }
   });
 
   test('reports each retry as an annotation on the test', async ({ transport, request }, testInfo) => {

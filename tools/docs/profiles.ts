@@ -24,7 +24,8 @@ const PROBER = [
   '  is left of one window.',
   '- `rateLimit.window`, `rateLimit.rate` and `pagination.obsoleteStatus` need the key left silent for a period',
   '  and a snapshot for its lifetime (`LP_SNAPSHOT_LIFETIME`): waits over 10 s only with `LP_FULL=1`.',
-  '- `tokens.expiresIn` is read against `LP_TOKEN_LIFETIME` when set; scope options need the key to hold the scope',
+  '- `tokens.expiresIn` and `tokens.lifetime` are read against `LP_TOKEN_LIFETIME` when set (else a lifetime of whole',
+  '  minutes); `tokens.requestLimit` stays unknown (it shows only under a burst of token requests); scope options need the key to hold the scope',
   '  (`LP_SCOPES`); `timestamps.fractionDigits` is unknown where trailing zeros are dropped and fewer than 7 digits',
   '  show (times kept to the millisecond look the same written with 3 or 7 digits).',
 ];
@@ -34,7 +35,7 @@ function values(o: Record<string, unknown>): string {
   if (o.type === 'integer') return `whole number ${String(o.minimum ?? '')}–${String(o.maximum ?? '')}`;
   if (o.type === 'boolean') return '`true`, `false`';
   if (o.type === 'array') return 'list of scopes';
-  if (o.pattern) return 'rate like `200/1m`';
+  if (o.pattern) return String(o.pattern).includes('/') ? 'rate like `200/1m`' : 'period like `60d`';
   return String(o.type ?? '');
 }
 

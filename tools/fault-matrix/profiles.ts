@@ -15,6 +15,9 @@ const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitMax': [500, 5000, 50],
   'timestamps.fractionDigits': [1, 2, 4, 5, 6, 7],
   'rateLimit.rate': ['300/1m'],
+  // Lifetimes an organization may set above and below the document's default; a limit a run's token requests reach.
+  'tokens.lifetime': ['365d', '1h'],
+  'tokens.requestLimit': ['15/10s'],
   'auth.contentScopes': [['content:read']],
   'auth.usersScopes': [['users:read']],
 };
@@ -75,6 +78,12 @@ export function combinedProfiles(): Profile[] {
     profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
       draft.filters.dateFilters = 'none';
       draft.query.unknownParameter = 'ignore';
+    }),
+    // A throttled token endpoint handing back a client's live token is seldom asked for a new one: a fresh token per
+    // request, and a limit tighter than cover-1's, make the run's own token requests meet it between the clock moves
+    // of the control plane (which end its windows).
+    profileOf('tokens-throttled', 'A token endpoint that issues a fresh token per request and throttles token requests, as OAuth servers do.', (draft) => {
+      draft.tokens.requestLimit = '5/10s';
     }),
   ];
 }
