@@ -97,6 +97,7 @@ export const EXCHANGE_FAULTS = {
   'token-expires-in-string': editing('token.response', 'expires_in is a string, not an integer', ['token'], (b) => void (b.expires_in = String(b.expires_in))),
   'token-type-not-bearer': editing('token.response', 'token_type is not bearer', ['token'], (b) => void (b.token_type = 'mac')),
   'token-refresh-token-missing': editing('token.issued', 'the token response carries no refresh_token', ['token'], (b) => void delete b.refresh_token),
+  'expires-in-zero': editing('lifetime.expires-in', 'expires_in is 0: a token said to live no second', ['token'], (b) => void (b.expires_in = 0)),
   'expires-in-above-lifetime': editing(
     'lifetime.expires-in-bound',
     'expires_in is a day longer than the configured lifetime',
