@@ -3,6 +3,7 @@
  * Report paths resolve against the working directory, so the suite's child runs, started in a temporary one, write none here.
  * The lp-contract package carries this file compiled to JavaScript, with the specs and the harness beside it.
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
@@ -37,6 +38,10 @@ process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suit
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
 const SERIAL = /@quota|@serial/;
+const SLOW = /@slow/;
+// The real-time waits (@slow) run beside the serial tests, their few requests with the provider key, which the serial
+// tests' spends leave alone; without a second key they would meet the refusals of the one key's spends, so they follow them.
+const slowBeside = !(suite.target.kind === 'remote' && suite.target.provider === undefined);
 // Tests a target cannot serve are not left out here but skipped by their fixture with a sentence, so the report
 // says which rules it did not check, and why.
 const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.[jt]s$/;
@@ -44,9 +49,13 @@ const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
 // Traces off: a trace of an APIRequestContext records every request header, Authorization included, unredacted.
 const contractUse = { trace: 'off' } as const;
+/** The tests of a phase after the parallel one; with LP_ONLY, those of them it names (both patterns must match). */
+const phase = (tests: RegExp) => (ONLY ? new RegExp(`^(?=.*(?:${tests.source}))(?=.*(?:${ONLY.source}))`) : tests);
 const contract = { testDir: path.join(__dirname, 'specs'), testMatch: SPEC_FILES, use: contractUse };
 
 export default defineConfig({
+  // Three at least: the serial tests and two real-time waits side by side. Playwright's default is half the cores.
+  workers: Math.max(3, Math.ceil(availableParallelism() / 2)),
   // The preflight (global-setup.ts): a remote target's URLs and key proved before any worker starts.
   globalSetup: path.join(__dirname, 'harness', 'preflight', `global-setup${EXT}`),
   forbidOnly: !!process.env.CI,
@@ -76,21 +85,32 @@ export default defineConfig({
       name: 'contract',
       ...contract,
       ...(ONLY ? { grep: ONLY } : {}),
-      grepInvert: SERIAL,
+      grepInvert: [SERIAL, SLOW],
       fullyParallel: true,
-      // The serial tests run after these, in a phase of their own, whether these passed or not: a
-      // teardown project is not skipped when the project it tears down fails, as a dependency would be.
-      teardown: 'contract-serial',
+      // The serial tests run after these, in a phase of their own, whether these passed or not: a teardown project is
+      // not skipped when the project it tears down fails, as a dependent would be. Each of the two empty projects
+      // gives one teardown, so that the serial and the real-time tests both follow these, side by side.
+      dependencies: slowBeside ? ['contract-serial-start', 'contract-slow-start'] : ['contract-serial-start'],
     },
+    { name: 'contract-serial-start', testMatch: [], teardown: 'contract-serial' },
+    ...(slowBeside ? [{ name: 'contract-slow-start', testMatch: [], teardown: 'contract-slow' }] : []),
     {
       // Tests that count requests, move the target's clock or end a token others may share: alone, after the others.
       name: 'contract-serial',
       ...contract,
-      // With LP_ONLY, the serial tests it names: both patterns must match.
-      grep: ONLY ? new RegExp(`^(?=.*(?:${SERIAL.source}))(?=.*(?:${ONLY.source}))`) : SERIAL,
+      grep: phase(SERIAL),
       workers: 1,
-      // As the teardown of `contract` it runs whole, whatever file or --grep filters say: add --no-deps
-      // (with --project=contract or --project=contract-serial) to run only the tests of one file.
+      ...(slowBeside ? {} : { teardown: 'contract-slow' }),
+      // As a teardown it runs whole, whatever file or --grep filters say: add --no-deps (with --project=contract or
+      // --project=contract-serial) to run only the tests of one file.
+    },
+    {
+      // Tests that wait in real time (LP_FULL=1), each in a worker of its own.
+      name: 'contract-slow',
+      ...contract,
+      grep: phase(SLOW),
+      grepInvert: SERIAL,
+      fullyParallel: true,
     },
   ],
 });

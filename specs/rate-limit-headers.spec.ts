@@ -5,6 +5,7 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { RateClient, firstWithRoom, type SpendEndpoint } from '../harness/rate/spend-budget.ts';
+import { holdingKey } from '../harness/target/key-lock.ts';
 import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
 
@@ -75,18 +76,21 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     rateTest(
       `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
       checks(['rate.per-client'], { needs: ['provider'] }),
-      async ({ api, tokens, targetClock, verdict }) => {
-        // Both tokens first: a token request may count in its own client's budget, never in the other's.
-        const spending = new RateClient(api.as((await tokens.forScopes(undefined, spender)).accessToken), targetClock, verdict);
-        const watching = new RateClient(api.as((await tokens.forScopes(undefined, watcher)).accessToken), targetClock, verdict);
-        // Each key with room for what it sends here, the spender's first (its wait must not fall between the watcher's two answers).
-        await firstWithRoom(spending, OTHER_CLIENT_REQUESTS);
-        await firstWithRoom(watching, 1);
-        for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) expect(await spending.list()).toHaveStatus(200);
-        // One request of the watching key between its two answers: the other key's requests must not count.
-        watching.observer.crossing(`${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client)`);
-        expect(await watching.list()).toHaveStatus(200);
-        watching.requireJudged('rate.per-client', 'Not checked: the reset the first answer announced may have come between the two requests.');
+      async ({ api, target, tokens, targetClock, verdict }) => {
+        // The provider key's requests are counted one by one: the real-time walks that use it beside the serial phase wait.
+        await holdingKey(rateTest.info().project.outputDir, target.provider?.clientId ?? '', async () => {
+          // Both tokens first: a token request may count in its own client's budget, never in the other's.
+          const spending = new RateClient(api.as((await tokens.forScopes(undefined, spender)).accessToken), targetClock, verdict);
+          const watching = new RateClient(api.as((await tokens.forScopes(undefined, watcher)).accessToken), targetClock, verdict);
+          // Each key with room for what it sends here, the spender's first (its wait must not fall between the watcher's two answers).
+          await firstWithRoom(spending, OTHER_CLIENT_REQUESTS);
+          await firstWithRoom(watching, 1);
+          for (let i = 0; i < OTHER_CLIENT_REQUESTS; i++) expect(await spending.list()).toHaveStatus(200);
+          // One request of the watching key between its two answers: the other key's requests must not count.
+          watching.observer.crossing(`${OTHER_CLIENT_REQUESTS} requests of the ${spender} key (another API client)`);
+          expect(await watching.list()).toHaveStatus(200);
+          watching.requireJudged('rate.per-client', 'Not checked: the reset the first answer announced may have come between the two requests.');
+        });
       },
     );
   }

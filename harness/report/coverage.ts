@@ -60,7 +60,12 @@ export function coverage(records: readonly TestRecord[]): RuleCoverage[] {
       return { ...base, state: 'not checked', why: listed ? [] : reasons.length > 0 ? reasons : ['no response of its kind came'] };
     }
     const naming = (m: string) => m.includes(`${id} (contract)`);
-    const failed = judging.filter((r) => r.status === 'failed' && (r.declared.includes(id) || r.failures.some(naming)));
+    // A failure names the rule it broke. The other rules a failing test declares held where it judged them; one it
+    // never judged (it failed first), or a failure naming no rule (a timeout, a crash), leaves them broken.
+    const named = (r: TestRecord) => r.failures.some((m) => RULE_IDS.some((other) => m.includes(`${other} (contract)`)));
+    const failed = judging.filter(
+      (r) => r.status === 'failed' && (r.failures.some(naming) || (r.declared.includes(id) && (!named(r) || !r.checked.includes(id)))),
+    );
     if (RULES[id].level === 'contract' && failed.length > 0) {
       const message = failed.flatMap((r) => r.failures).find(naming) ?? failed.flatMap((r) => r.failures).find((m) => m.trim() !== '');
       return { ...base, state: 'broken', why: failed.map((r) => r.title), ...(message === undefined ? {} : { firstFailure: sentenceOf(message) }) };

@@ -52,6 +52,15 @@ test.describe('a run’s rules page and rule lines', () => {
     expect(items.find((i) => i.id === 'token.credentials')?.firstFailure).toBeUndefined();
   });
 
+  test('a failing test breaks the rule its failure names, and of the others it declares those it never judged', () => {
+    const [failing] = RECORDS as [TestRecord];
+    const declared: TestRecord['declared'] = ['token.response', 'token.issued', 'token.credentials'];
+    const rules = coverage([{ ...failing, declared, checked: [...failing.checked, 'token.issued'] }]);
+    expect(rules.find((i) => i.id === 'token.response')?.state).toBe('broken');
+    expect(rules.find((i) => i.id === 'token.issued')?.state).toBe('held');
+    expect(rules.find((i) => i.id === 'token.credentials')?.state).toBe('broken');
+  });
+
   test('rules.html shows why a rule broke, escaped', () => {
     expect(html).toContain('/expires_in must be integer (got &quot;5183999&quot;) &lt;b&gt;not bold&lt;/b&gt;');
     expect(html).not.toContain('<b>not bold</b>');

@@ -128,6 +128,11 @@ export const RATE_FAULTS = {
     'X-Rate-Limit-Limit names sixty times the period the windows really last (1h for windows of a minute)',
     (o, _core, who) => ({ ...o, headers: withHeader(o.headers, 'X-Rate-Limit-Limit', formatPeriod((who.client.rate?.periodSeconds ?? 60) * 60)) }),
   ),
+  // A period no run waits for, whatever the windows last: only their resets show it is not theirs.
+  'rate-period-hour': outcomes('rate.period', 'X-Rate-Limit-Limit says 1h while the windows keep their period (a minute by default)', (o) => ({
+    ...o,
+    headers: withHeader(o.headers, 'X-Rate-Limit-Limit', '1h'),
+  })),
   // The window still ends when it did; the header names two hours after that.
   'rate-reset-hours-late': outcomes('rate.headers', 'X-Rate-Limit-Reset names two hours after the window really ends', (o, core) => ({
     ...o,

@@ -84,14 +84,19 @@ test.describe('rate-remaining-negative', () => {
   });
 });
 
-test.describe('rate-period-longer', () => {
-  test.use({ faults: ['rate-period-longer'], mockOptions: { rate: RATE } });
-  test('X-Rate-Limit-Limit names sixty periods; the window still resets after one', async ({ mock }) => {
-    const [first] = await spend(mock, 1);
-    expect(header(first, 'x-rate-limit-limit')).toBe('10m');
-    expect(Date.parse(header(first, 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 10_000);
+for (const [fault, period] of [
+  ['rate-period-longer', '10m'],
+  ['rate-period-hour', '1h'],
+] as const) {
+  test.describe(fault, () => {
+    test.use({ faults: [fault], mockOptions: { rate: RATE } });
+    test(`X-Rate-Limit-Limit names ${period}; the window still resets after its period`, async ({ mock }) => {
+      const [first] = await spend(mock, 1);
+      expect(header(first, 'x-rate-limit-limit')).toBe(period);
+      expect(Date.parse(header(first, 'x-rate-limit-reset') ?? '')).toBe(Date.UTC(2026, 0, 1) + 10_000);
+    });
   });
-});
+}
 
 test.describe('rate-users-never-429', () => {
   test.use({ faults: ['rate-users-never-429'], mockOptions: { rate: RATE } });

@@ -17,8 +17,8 @@ export default defineConfig({
       ...contract,
       testMatch: [/specs[\\/](token|logout|bearer-auth)\.spec\.ts$/, /specs[\\/]self[\\/]safety[\\/]leak-canary\.spec\.ts$/],
       grepInvert: undefined,
-      // The run has no serial project to hand over to.
-      teardown: undefined,
+      // The run has no serial or real-time project to hand over to.
+      dependencies: undefined,
     },
   ],
 });

@@ -74,7 +74,9 @@ export const FAULT_CASES: readonly FaultCase[] = [
   {
     fault: 'retry-after-short',
     spec: 'rate-limit.spec.ts',
-    title: 'serves its budget, then 429 with a Retry-After, and once that has passed (nothing sent meanwhile) serves again (clock moved)',
+    title:
+      'serves it to Remaining 0, has it back once X-Rate-Limit-Reset has passed for a window a period long, then refuses the request past it ' +
+      'with 429 and Retry-After, for a new token and the users endpoint too, serves another client, and serves again once Retry-After has passed',
     message:
       /rate\.retry-after \(contract\): expected a request sent [\d.]+ s after a 429 whose Retry-After said "\d+", nothing sent in between, to be served, got 429/,
   },
