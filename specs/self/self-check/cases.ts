@@ -55,7 +55,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   {
     fault: 'attribute-wrong-type',
     spec: 'content.spec.ts',
-    title: 'is a list envelope of content items, each with every documented attribute and type',
+    title: 'is a list envelope of content items, each with every documented attribute, its type and a value it can have',
     message: /is-obsolete must be boolean/,
   },
   {
