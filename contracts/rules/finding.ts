@@ -4,20 +4,10 @@
  * (the ids of contracts/rules). k6-safe.
  */
 import { type Broken, type Exchange, sentence } from './exchange.ts';
-import { RULES, type RuleId, type RuleLevel } from './index.ts';
+import { RULES, type RuleId } from './index.ts';
+import type { RuleFinding } from './rule.ts';
 
-export interface Finding {
-  readonly rule: RuleId;
-  readonly level: RuleLevel;
-  /** What the rule expected. */
-  readonly expected: string;
-  /** What came back instead. */
-  readonly got: string;
-  /** The request in a few words, e.g. `GET /api/v2/content?limit=1`: never a token. */
-  readonly request: string;
-  /** Epoch ms when the answer came, where a sequence rule judged it. */
-  readonly atMs?: number;
-}
+export type Finding = RuleFinding<RuleId>;
 
 /** A finding of `rule`, at its level, from how it broke on `request`. */
 export function finding(rule: RuleId, broken: Broken, request: string, atMs?: number): Finding {
