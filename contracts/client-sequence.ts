@@ -1,12 +1,9 @@
 /**
- * A service's callers as the mock meets them, kept for the client rules (contracts/rules/client.ts):
- * fed every exchange a service answered, in order, it names the client of each (its client_id, from
- * the token it carries or the token request's credentials) and turns the exchange into one step of
- * facts: the token sent and what is known of it, the 429s of its client, the walk its `next` belongs
- * to; the rules judge the step, then the driver commits it here. Every table is bounded (tokens,
- * refresh tokens and cursors are forgotten oldest first, clients past MAX_CLIENTS share one entry). A
- * finding names the request by method, path and query, with `next` and every credential-looking value
- * redacted. k6-safe.
+ * A service's callers, kept for the client rules (contracts/rules/client.ts): each exchange a service
+ * answered becomes one step of facts (its client, the token sent and what is known of it, the 429s of
+ * its client, the walk of its `next`). Every table is bounded (tokens, refresh tokens and cursors are
+ * forgotten oldest first, clients past MAX_CLIENTS share one entry). A finding names the request by
+ * method, path and query, with `next` and every credential-looking value redacted. k6-safe.
  */
 import { BoundedMap } from '../util/bounded-map.ts';
 import { REDACTED, Redactor } from '../util/redact.ts';
@@ -29,7 +26,7 @@ const TOKEN_REUSE = { REUSE_SPAN_REQUESTS: 50, RENEW_WINDOW: 0.1 } as const;
 /** A client's sleep of exactly Retry-After may land this much early on timers and clock reads. */
 const RETRY_AFTER_SLACK_MS = 10;
 
-export const UNKNOWN_CLIENT = '(unknown)';
+const UNKNOWN_CLIENT = '(unknown)';
 const OTHER_CLIENTS = '(other clients)';
 export const FORM = 'application/x-www-form-urlencoded';
 /** Query parameters whose values are never shown (beyond `next`, which is a cursor). */

@@ -43,20 +43,11 @@ export interface RateSequenceOptions {
   readonly shared?: boolean;
 }
 
-/** Requests of the client between two responses, neither included. */
-interface Between {
-  /** Served requests of a resource endpoint: certainly counted. */
-  readonly counted: number;
-  /** Requests that may or may not be counted: token requests, refusals, answers not read. */
-  readonly uncertain: number;
-}
-
-interface Sent {
-  readonly sentMs: number;
-  readonly receivedMs: number;
-  /** Served resource requests are counted; anything else may be. */
-  readonly counted: boolean;
-}
+/**
+ * Requests of the client between two responses, neither included: `counted`, served requests of a
+ * resource endpoint; `uncertain`, the rest (token requests, refusals, answers not read), which may count.
+ */
+type Between = Readonly<Record<'counted' | 'uncertain', number>>;
 
 interface Block {
   /** When the client may send again: the instant named plus Retry-After's resolution (retryAllowedAtMs), or a backoff. */
@@ -81,7 +72,8 @@ export class RateSequence implements Sequence<RateStep> {
   /** Bounds of (target clock - caller clock), ms. */
   private offsetLow: number;
   private offsetHigh: number;
-  private history: Sent[] = [];
+  /** Requests sent: served resource requests are counted, anything else may be. */
+  private history: { readonly sentMs: number; readonly receivedMs: number; readonly counted: boolean }[] = [];
   /** Requests since the last answer with headers. */
   private since: Between = { counted: 0, uncertain: 0 };
   /** Requests before this instant may be unknown to the observer; undefined: none are; infinite until the first exchange. */
@@ -157,8 +149,7 @@ export class RateSequence implements Sequence<RateStep> {
       /** The last answer with headers, and the requests since. */
       last,
       between,
-      /** What the caller said this request crosses; what the step of Remaining crosses (the users endpoint too). */
-      crossed,
+      /** What the step of Remaining crosses: what the caller said, or the users endpoint. */
       across: crossed ?? (exchange.list === 'users' ? 'GET /api/v2/users' : undefined),
       /** The step of Remaining since `last`, where it is judged: the budget that may have come back meanwhile, requests others may have sent. */
       remaining:
@@ -217,7 +208,7 @@ export class RateSequence implements Sequence<RateStep> {
     }
   }
 
-  private push(sent: Sent): void {
+  private push(sent: RateSequence['history'][number]): void {
     this.history.push(sent);
     this.since = sent.counted ? { ...this.since, counted: this.since.counted + 1 } : { ...this.since, uncertain: this.since.uncertain + 1 };
     if (this.history.length <= MAX_HISTORY) return;

@@ -53,7 +53,6 @@ export const CLIENT_RULES = {
     section: 'Errors',
     quote: 'use exponential backoff in automated integrations',
     basis: 'stated',
-    // From the third 429 in a row on, each wait (429 answered → next request) must be at least FACTOR times the one before and MIN_GROWTH_MS longer.
     said: ({ rated, exchange, client, sentMs }) => {
       if (!rated || exchange.status !== 429 || client.streak < 2) return undefined;
       const wait = sentMs - client.refusedAtMs;
