@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { headerLookup } from '../rate-limit.ts';
 import type { Exchange } from './exchange.ts';
+import { CLIENT_RULES } from './client.ts';
 import { perStep, SequenceDriver } from './observe.ts';
+import { RATE_LIMIT_RULES } from './rate-limit.ts';
 
 interface Step {
   readonly n: number;
@@ -47,4 +49,9 @@ test('the driver runs every observer of its table over each step, records which 
   expect(committed).toEqual([2, 3]);
   // Two observers, one computation per step.
   expect(computed).toBe(2);
+});
+
+test('every rate and client rule is registered with its observer', () => {
+  const without = Object.entries({ ...RATE_LIMIT_RULES, ...CLIENT_RULES }).filter(([, rule]) => typeof rule.observe !== 'function');
+  expect(without.map(([id]) => id)).toEqual([]);
 });
