@@ -12,11 +12,11 @@
  *
  * A rule judged on every response of a kind carries `judged` (where) and `judge` (how: a pure function
  * of one exchange, exchange.ts), which the suite's client and the k6 scripts both apply. A rule judged
- * over a sequence names it in `judged` too, and its area's file exports the one Observer
- * (finding.ts) that judges it, which every consumer runs. k6-safe.
+ * over a sequence carries `observe`: a pure function of one step of its sequence, fed by the one
+ * driver (observe.ts) over its area's table. k6-safe.
  */
 import type { RuleArea } from './areas.ts';
-import type { ExchangeJudge } from './exchange.ts';
+import type { ExchangeJudge, Judgement } from './exchange.ts';
 
 export type RuleLevel = 'contract' | 'platform' | 'client';
 
@@ -28,6 +28,22 @@ interface RuleBase {
   readonly judged?: string;
   /** The judgement of one exchange: undefined where the rule does not apply to it. */
   readonly judge?: ExchangeJudge;
+  /** The judgement of one step of its sequence (the step type is its area file's): undefined where it does not apply. */
+  readonly observe?: (step: never) => Judgement;
+}
+
+/** What a judge reports when rule `Id` breaks: finding.ts names it by every rule id. */
+export interface RuleFinding<Id extends string = string> {
+  readonly rule: Id;
+  readonly level: RuleLevel;
+  /** What the rule expected. */
+  readonly expected: string;
+  /** What came back instead. */
+  readonly got: string;
+  /** The request in a few words, e.g. `GET /api/v2/content?limit=1`: never a token. */
+  readonly request: string;
+  /** Epoch ms when the answer came, where a sequence rule judged it. */
+  readonly atMs?: number;
 }
 
 /** A rule the document's own words state (or, for a client rule, imply). */

@@ -1,5 +1,5 @@
 /**
- * A walk of a paginated list (document, List content items, pagination rules 1–3): the Observer of the
+ * A walk of a paginated list (document, List content items, pagination rules 1–3): the observer of the
  * snapshot rules, fed the answer to each of its requests in order. It says which URL to request next,
  * "the same request with `next` set to the value taken from `links.next`" (rule 2): the first
  * request's URL, byte for byte, with `&next=…` appended, never `links.next` followed as is. The final
@@ -11,7 +11,7 @@
 import { isFinalNext } from '../open-behaviours.ts';
 import { nextValue, walkPageBound, withNext } from '../pagination.ts';
 import type { Broken, Exchange } from './exchange.ts';
-import { type Finding, finding, type Observer } from './finding.ts';
+import { type Finding, finding } from './finding.ts';
 import type { RuleId } from './index.ts';
 
 /** A resource object as a walk collects it; `attributes` unchecked beyond the page's own rules. */
@@ -38,7 +38,7 @@ export interface WalkOptions {
 /** The rules a walk judges, beside the per-response ones. */
 export const WALK_RULE_IDS: readonly RuleId[] = ['snapshot.next', 'snapshot.traversal', 'envelope.shape', 'envelope.next-link'];
 
-export class PaginationWalk implements Observer {
+export class PaginationWalk {
   readonly firstUrl: string;
   /** Every item, by id, in the order the pages gave them (the first time an id came). */
   readonly items = new Map<string, ListItem>();

@@ -81,7 +81,7 @@ export class RateLimitProbe {
    * count), returns its findings; the probe moves on.
    */
   observe(exchange: Exchange): Finding[] {
-    const found = [...this.observer.observe(exchange)];
+    const found: Finding[] = [...this.observer.observe(exchange)];
     const seen = this.observer.seen;
     const sentMs = exchange.sentMs ?? 0;
     const receivedMs = exchange.receivedMs ?? sentMs;
