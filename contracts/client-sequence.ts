@@ -8,7 +8,7 @@
 import { BoundedMap } from '../util/bounded-map.ts';
 import { REDACTED, Redactor } from '../util/redact.ts';
 import { nextValue } from './pagination.ts';
-import { parseIsoUtc, parseRetryAfter } from './rate-limit.ts';
+import { parseIsoUtc, retryAfterSeconds } from './rate-limit.ts';
 import type { Exchange } from './rules/exchange.ts';
 import type { Sequence } from './rules/observe.ts';
 import { decodeComponent, parseQuery, splitUrl } from './url.ts';
@@ -211,9 +211,8 @@ export class ClientSequence implements Sequence<ClientStep> {
     }
     if (client.streak >= 1) client.lastWaitMs = (exchange.sentMs ?? now) - client.refusedAtMs;
     client.streak++;
-    const retryAfter = parseRetryAfter(exchange.header('retry-after'), now);
     client.refusedAtMs = now;
-    client.retryAfterMs = retryAfter.ok ? retryAfter.value * 1000 : 0;
+    client.retryAfterMs = (retryAfterSeconds(exchange.header('retry-after'), now) ?? 0) * 1000;
     told.spentUntilMs = Math.max(now + client.retryAfterMs, resetOf(exchange) || 0);
   }
 

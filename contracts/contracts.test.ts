@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { formatPeriod, parsePeriod, parseRate } from './duration.ts';
 import { isProductionUrl } from './environments.ts';
 import { snapshotObsolete, tokenExpired } from './lifecycle.ts';
-import { headerLookup, parseIsoUtc, parseRateLimitHeaders, parseRetryAfter } from './rate-limit.ts';
+import { headerLookup, parseIsoUtc, parseRateLimitHeaders, retryAfterSeconds } from './rate-limit.ts';
 import { parseScopeList } from './scopes.ts';
 import { readTargetHosts } from '../common/target-settings.ts';
 import { formatZonelessTimestamp, namesCalendarMoment, parseDate, parseZonelessTimestamp } from './timestamps.ts';
@@ -92,11 +92,11 @@ test.describe('rate-limit headers', () => {
     });
   }
   test('Retry-After is read as delta-seconds or as an HTTP-date', () => {
-    expect(parseRetryAfter('52', now)).toEqual({ ok: true, value: 52 });
-    expect(parseRetryAfter('Tue, 26 Oct 2021 20:39:22 GMT', now)).toEqual({ ok: true, value: 52 });
-    expect(parseRetryAfter(undefined, now).ok).toBe(false);
-    expect(parseRetryAfter('soon', now).ok).toBe(false);
-    expect(parseRetryAfter('-3', now).ok).toBe(false);
+    expect(retryAfterSeconds('52', now)).toBe(52);
+    expect(retryAfterSeconds('Tue, 26 Oct 2021 20:39:22 GMT', now)).toBe(52);
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds('-3', now)).toBeUndefined();
   });
   test('ISO UTC accepts Z and +00:00 and refuses other zones', () => {
     expect(parseIsoUtc('2021-10-26T20:39:22+00:00')).toBe(Date.parse('2021-10-26T20:39:22Z'));
@@ -105,8 +105,8 @@ test.describe('rate-limit headers', () => {
   test('a Reset and a Retry-After date name a day of the calendar, not only its pattern', () => {
     expect(parseIsoUtc('2026-02-30T10:00:00Z')).toBeNaN();
     expect(parseIsoUtc('2026-11-26T24:00:00.5Z')).toBeNaN();
-    expect(parseRetryAfter('Mon, 30 Feb 2026 10:00:00 GMT', now).ok).toBe(false);
-    expect(parseRetryAfter('Mon, 26 Oct 2021 20:39:22 GMT', now)).toEqual({ ok: true, value: 52 });
+    expect(retryAfterSeconds('Mon, 30 Feb 2026 10:00:00 GMT', now)).toBeUndefined();
+    expect(retryAfterSeconds('Mon, 26 Oct 2021 20:39:22 GMT', now)).toBe(52);
   });
 });
 

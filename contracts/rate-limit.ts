@@ -79,6 +79,8 @@ export function parseRateLimitHeaders(get: HeaderLookup): Result<RateLimitHeader
 export interface RetryAfterTime {
   /** The header as sent. */
   readonly value: string;
+  /** Which of RFC 9110's two forms it takes: delta-seconds count from the answer, an HTTP-date is on the target's clock. */
+  readonly form: 'seconds' | 'http-date';
   /**
    * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target
    * answered, which the client knows only to lie between sending the request and receiving the answer.
@@ -88,30 +90,28 @@ export interface RetryAfterTime {
 }
 
 /**
- * Retry-After of a 429 sent at `sentMs` and received at `receivedMs`; an error sentence when missing
- * or unreadable. An HTTP-date is on the target's clock: with the response's `Date` header it becomes a
- * wait, as RFC 9110 reads it; without one, both clocks are taken as one.
+ * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: the same instant);
+ * an error sentence when missing or unreadable. The document does not give its format, so both forms of RFC 9110 are
+ * read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the target's
+ * clock: with the response's `Date` header it becomes a wait, as RFC 9110 reads it; without one, both clocks are one.
  */
-export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs: number, date?: string): Result<RetryAfterTime> {
+export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs = sentMs, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');
   const text = value.trim();
-  if (/^\d+$/.test(text)) return ok({ value, earliestMs: sentMs + Number(text) * 1000, latestMs: receivedMs + Number(text) * 1000 });
+  if (/^\d+$/.test(text)) return ok({ value, form: 'seconds', earliestMs: sentMs + Number(text) * 1000, latestMs: receivedMs + Number(text) * 1000 });
   const at = parseHttpDate(text);
   if (Number.isNaN(at)) return fail(`Retry-After "${value}" is neither delta-seconds nor an HTTP-date`);
   const madeAt = date === undefined ? Number.NaN : parseHttpDate(date);
-  if (Number.isNaN(madeAt)) return ok({ value, earliestMs: Math.max(sentMs, at), latestMs: Math.max(receivedMs, at) });
+  if (Number.isNaN(madeAt)) return ok({ value, form: 'http-date', earliestMs: Math.max(sentMs, at), latestMs: Math.max(receivedMs, at) });
   // Made somewhere within the second Date names: the wait is at most `at - madeAt`, at least a second less.
   const waitMs = Math.max(0, at - madeAt);
-  return ok({ value, earliestMs: sentMs + Math.max(0, waitMs - 1000), latestMs: receivedMs + waitMs });
+  return ok({ value, form: 'http-date', earliestMs: sentMs + Math.max(0, waitMs - 1000), latestMs: receivedMs + waitMs });
 }
 
-/**
- * Retry-After in seconds from `nowMs`: the document does not give its format, so both forms of
- * RFC 9110 are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`).
- */
-export function parseRetryAfter(value: string | undefined, nowMs: number): Result<number> {
-  const time = retryAfterTime(value, nowMs, nowMs);
-  return time.ok ? ok((time.value.earliestMs - nowMs) / 1000) : time;
+/** The wait in seconds a Retry-After read at `nowMs` asks for (what retryDelayMs takes), or undefined when unreadable. */
+export function retryAfterSeconds(value: string | undefined, nowMs: number): number | undefined {
+  const time = retryAfterTime(value, nowMs);
+  return time.ok ? (time.value.earliestMs - nowMs) / 1000 : undefined;
 }
 
 /**

@@ -187,7 +187,7 @@ export class RateSequence implements Sequence<RateStep> {
       this.block = {
         retryAtMs: retry ? retryAllowedAtMs(retry) : receivedMs + retryDelayMs(attempt, undefined, () => 0.5),
         // Delta-seconds count from the answer, on no one's clock: only an HTTP-date needs the clocks' slack.
-        namedMs: retry ? retry.latestMs + (/^\s*\d+\s*$/.test(retry.value) ? 0 : step.slackMs) : Number.POSITIVE_INFINITY,
+        namedMs: retry ? retry.latestMs + (retry.form === 'seconds' ? 0 : step.slackMs) : Number.POSITIVE_INFINITY,
         retryAfter: retry?.value,
         refusedAtMs: receivedMs,
         disturbed: false,

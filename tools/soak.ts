@@ -5,6 +5,7 @@
  * Passes only with no unexpected status, no crash, and the mock's RSS at the end (median of the last
  * three samples) at most 10 % above its plateau (median of the middle half of the run).
  */
+import { retryAfterTime } from '../contracts/rate-limit.ts';
 import type { ClientConfig } from '../mock/clients.ts';
 import { integerFlags, runMain } from '../common/flags.ts';
 import { median } from './bench/bench.ts';
@@ -70,7 +71,8 @@ class Traffic {
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
     if (answer === undefined) return undefined;
     if (!allowed.includes(answer.status)) this.fail(`${what}: ${answer.status}, expected ${allowed.join(' or ')} (${answer.body.slice(0, 160)})`);
-    if (answer.status === 429 && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) this.fail(`${what}: 429 without a delta-seconds Retry-After`);
+    const retry = answer.status === 429 ? retryAfterTime(answer.headers.get('retry-after') ?? undefined, Date.now()) : undefined;
+    if (retry?.ok === false) this.fail(`${what}: 429 without a readable Retry-After (${retry.error})`);
     return answer;
   }
 

@@ -5,7 +5,7 @@
  * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
-import { parseRetryAfter, RETRY_AFTER_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
+import { RETRY_AFTER_RESOLUTION_MS, retryAfterSeconds } from '../../contracts/rate-limit.ts';
 import { Redactor } from '../../util/redact.ts';
 import { rateWaitBoundMs } from '../client/throttle.ts';
 import { sleep } from '../client/transport.ts';
@@ -61,9 +61,9 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const send = async (url: string, init: RequestInit): Promise<Answer | string> => {
     const answer = await once(url, init);
     if (typeof answer === 'string' || answer.status !== 429) return answer;
-    const wait = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
-    if (!wait.ok || wait.value * 1000 > (o.maxWaitMs ?? rateWaitBoundMs(undefined))) return answer;
-    await (o.sleep ?? sleep)(wait.value * 1000 + RETRY_AFTER_RESOLUTION_MS);
+    const wait = retryAfterSeconds(answer.headers.get('retry-after') ?? undefined, Date.now());
+    if (wait === undefined || wait * 1000 > (o.maxWaitMs ?? rateWaitBoundMs(undefined))) return answer;
+    await (o.sleep ?? sleep)(wait * 1000 + RETRY_AFTER_RESOLUTION_MS);
     return once(url, init);
   };
   const short = (answer: Answer) => `${answer.status} ${shortBody(redactor.redact(answer.text))}`.trim();

@@ -168,10 +168,15 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
     if (answer.answer.status === 429) refused = answer;
   }
   if (refused === undefined) return unknown(`no 429 came within ${spend} requests`);
-  const retryAfter = (refused.answer.headers['retry-after'] ?? '').trim();
-  if (!observer.seen.retry)
-    p.unknown('rateLimit.retryAfter', `Retry-After ${JSON.stringify(retryAfter)} is neither delta-seconds nor an HTTP-date`, refused.answer);
-  else p.decide('rateLimit.retryAfter', /^\d+$/.test(retryAfter) ? 'seconds' : 'http-date', `Retry-After: ${retryAfter}`, refused.answer);
+  // The observer read the 429's Retry-After with the one reader (contracts/rate-limit.ts): its form is the choice.
+  const retry = observer.seen.retry;
+  if (!retry)
+    p.unknown(
+      'rateLimit.retryAfter',
+      `Retry-After ${JSON.stringify(refused.answer.headers['retry-after'] ?? '')} is neither delta-seconds nor an HTTP-date`,
+      refused.answer,
+    );
+  else p.decide('rateLimit.retryAfter', retry.form, `Retry-After: ${retry.value}`, refused.answer);
 
   const end = await duringBlock(p, refused, list, periodMs);
   // Honour the block before the last logout: requests during it may extend it.

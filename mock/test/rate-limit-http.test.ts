@@ -1,5 +1,5 @@
 /** Rate limiting as the api origin applies it: which responses are counted and carry the headers. */
-import { headerLookup, parseRateLimitHeaders, parseRetryAfter } from '../../contracts/rate-limit.ts';
+import { headerLookup, parseRateLimitHeaders, retryAfterSeconds } from '../../contracts/rate-limit.ts';
 import { api, control, expect, getToken, json, profiled, PROVIDER, START_MS, test } from './http-fixtures.ts';
 
 const rateOf = (res: Response) => parseRateLimitHeaders((name) => res.headers.get(name) ?? undefined);
@@ -29,7 +29,7 @@ test.describe('a small budget', () => {
     const refused = await api(mock, '/oauth/token', access_token, { method: 'POST' });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('8');
-    expect(parseRetryAfter(refused.headers.get('retry-after') ?? undefined, 0)).toEqual({ ok: true, value: 8 });
+    expect(retryAfterSeconds(refused.headers.get('retry-after') ?? undefined, 0)).toBe(8);
     expect(rateOf(refused)).toMatchObject({ ok: true, value: { remaining: 0, resetMs: START_MS + 10_000 } });
     expect((await json(refused)).errors[0]).toMatchObject({
       status: 429,
