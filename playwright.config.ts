@@ -9,7 +9,7 @@ import { defineConfig } from '@playwright/test';
 import dotenv from 'dotenv';
 import type { SummaryReporterOptions } from './harness/report/summary-reporter.ts';
 import { describeTarget } from './harness/report/target-description.ts';
-import { readConfig } from './harness/target/config.ts';
+import { readConfig } from './harness/run/config.ts';
 import { readDefaulted, readSetting } from './common/settings.ts';
 import { onlyGrep } from './harness/verdict/declare.ts';
 import { preflightLines } from './harness/preflight/index.ts';

@@ -7,7 +7,7 @@
 import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { type ApiResponse, checks, test } from './fixtures/index.ts';
 import type { Need } from '../harness/verdict/needs.ts';
-import type { Target } from '../harness/target/target.ts';
+import type { Target } from '../harness/run/target.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
 
 const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { api: ApiClient; tokens: Tokens; target: Target }) => Promise<ApiResponse> }[] = [

@@ -9,8 +9,8 @@ import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
 import { walkPageBound } from '../contracts/pagination.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import type { Tokens } from '../harness/client/tokens.ts';
-import { keyLock } from '../harness/target/key-lock.ts';
-import type { Target } from '../harness/target/target.ts';
+import { keyLock } from '../harness/run/key-lock.ts';
+import type { Target } from '../harness/run/target.ts';
 import type { ControlledItem } from '../harness/client/control.ts';
 import { type Oracle, takeOracle } from '../harness/walks/filter-oracle.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
@@ -187,7 +187,7 @@ async function expectAliveAfterPauses(api: ApiClient, verdict: Verdict, pause: P
 
 /**
  * Runs a real-time walk (`pausedSeconds` of pauses in all) beside the serial phase: with the provider key where there
- * is one, whose budget the spends leave alone, holding its lock (harness/target/key-lock.ts) whenever it sends, so that
+ * is one, whose budget the spends leave alone, holding its lock (harness/run/key-lock.ts) whenever it sends, so that
  * a test counting that key's requests one by one never counts the walk's.
  */
 async function walkingBeside(

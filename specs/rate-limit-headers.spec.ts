@@ -5,7 +5,7 @@
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
 import { RateClient, firstWithRoom, type SpendEndpoint } from '../harness/rate/spend-budget.ts';
-import { holdingKey } from '../harness/target/key-lock.ts';
+import { holdingKey } from '../harness/run/key-lock.ts';
 import { checks, expect } from './fixtures/index.ts';
 import { rateTest } from './fixtures/rate.ts';
 

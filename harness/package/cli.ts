@@ -13,8 +13,8 @@ import { readDefaulted, readSetting, SettingError } from '../../common/settings.
 import { runLoad } from '../../load/cli/k6.ts';
 import { answerHelp, parseCommandLine, runMain, usage } from '../../common/flags.ts';
 import { ROOT } from '../../common/root.ts';
-import { refusedSentence, trippedSentence } from '../target/breaker.ts';
-import { readConfig } from '../target/config.ts';
+import { refusedSentence, trippedSentence } from '../run/breaker.ts';
+import { readConfig } from '../run/config.ts';
 import { onlyGrep } from '../verdict/declare.ts';
 
 /** The exit code of a run the breaker stopped: the target stopped answering, or refused the key, during the run. */

@@ -6,7 +6,7 @@
  * (LP_FULL=1: a snapshot lifetime each), and the workers' logout of their tokens (one window at most).
  */
 import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
-import type { SuiteConfig } from '../target/config.ts';
+import type { SuiteConfig } from '../run/config.ts';
 
 /** Everything but the waits: measured at 1 to 2 minutes for the whole suite on a busy two-core machine, doubled and rounded up. */
 const TESTS_SECONDS = 5 * 60;

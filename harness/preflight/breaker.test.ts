@@ -1,5 +1,5 @@
 /**
- * The run's breaker (harness/target/breaker.ts) as two workers share it through its files: it trips on
+ * The run's breaker (harness/run/breaker.ts) as two workers share it through its files: it trips on
  * consecutive connection failures or refusals of the key, across workers and their restarts, never on
  * failures an answer came between, and the first sentence stays.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { BREAKER_LIMIT, Breaker, resetBreaker, trippedSentence } from '../target/breaker.ts';
+import { BREAKER_LIMIT, Breaker, resetBreaker, trippedSentence } from '../run/breaker.ts';
 
 const TARGET = { authUrl: 'http://127.0.0.1:4010', baseUrl: 'http://127.0.0.1:4011', authSetting: 'LP_AUTH_URL', baseSetting: 'LP_BASE_URL' };
 

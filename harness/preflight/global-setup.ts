@@ -5,8 +5,8 @@
  * runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import type { FullConfig } from '@playwright/test';
-import { refuseRun, resetBreaker } from '../target/breaker.ts';
-import { readConfig } from '../target/config.ts';
+import { refuseRun, resetBreaker } from '../run/breaker.ts';
+import { readConfig } from '../run/config.ts';
 import { urlSettings } from './index.ts';
 import { probeRemote } from './probe.ts';
 import { rateWaitBoundMs } from '../client/throttle.ts';

@@ -3,7 +3,7 @@
  * `LP_*` name. A contract run then probes a remote target (global-setup.ts), so a wrong setting ends the run at once.
  */
 import { type Env, settingText, unknownSettingWarnings } from '../../common/settings.ts';
-import type { SuiteConfig } from '../target/config.ts';
+import type { SuiteConfig } from '../run/config.ts';
 import { describeTarget } from '../report/target-description.ts';
 
 /** The settings a sentence names for each URL: the explicit one, else the host table's. */

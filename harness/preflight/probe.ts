@@ -10,7 +10,7 @@ import { Redactor } from '../../util/redact.ts';
 import { rateWaitBoundMs } from '../client/throttle.ts';
 import { sleep } from '../client/transport.ts';
 import { formatScopeList } from '../../contracts/scopes.ts';
-import type { BreakerTarget } from '../target/breaker.ts';
+import type { BreakerTarget } from '../run/breaker.ts';
 
 /** The key, and where each URL came from: the setting a sentence tells the user to fix. */
 export interface ProbeTarget extends BreakerTarget {

@@ -9,13 +9,13 @@ import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileNam
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
 import { redact } from '../client/redact.ts';
-import type { Target } from '../target/target.ts';
+import type { Target } from '../run/target.ts';
 import { mainToken, probeAuth, probeLogout, probeTokens, probeUsers } from './auth.ts';
 import { optionsOf, sameValue } from './compare.ts';
 import { decideTimestamps, probePagination, probeQuery } from './content.ts';
 import { decideRateFromSettings, decideResetDigits, probeCountsTokenRequests, probeQuota, probeTimed } from './rate-limit.ts';
 import { ALL_OPTIONS, type OptionKey, type OptionRecord, Probe, type ProbeSettings } from './session.ts';
-import { logOutEach, type TokenCleanup } from '../target/session.ts';
+import { logOutEach, type TokenCleanup } from '../run/session.ts';
 
 /** The profile observed (valid against schemas/profile.schema.json; undecided options are left to `extends`), its evidence, the options left unknown with the reason. */
 export async function observe(context: APIRequestContext, target: Target, settings: ProbeSettings) {

@@ -4,7 +4,7 @@
  * escaped), list the deviations on their own, and name the target.
  */
 import { expect, test } from '@playwright/test';
-import { readConfig } from '../target/config.ts';
+import { readConfig } from '../run/config.ts';
 import { describeTarget } from './target-description.ts';
 import { coverage, deviationsOf, sentenceOf, type TestRecord } from './coverage.ts';
 import { renderRunHtml, renderRunText } from './render.ts';

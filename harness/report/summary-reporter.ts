@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { boundLine } from '../preflight/bound.ts';
-import { trippedSentence } from '../target/breaker.ts';
-import { readConfig } from '../target/config.ts';
+import { trippedSentence } from '../run/breaker.ts';
+import { readConfig } from '../run/config.ts';
 import { ANNOTATIONS } from './annotations.ts';
 import { countsLine, coverage, deviationsOf, type TestRecord } from './coverage.ts';
 import { renderRunHtml, renderRunText } from './render.ts';
@@ -50,7 +50,7 @@ export default class SummaryReporter implements Reporter {
   readonly #junitFile: string | undefined;
   readonly #summaryDir: string;
   #summaryFile = '';
-  /** The projects' output folders, where the breaker of harness/target/breaker.ts leaves its sentence. */
+  /** The projects' output folders, where the breaker of harness/run/breaker.ts leaves its sentence. */
   #outputDirs: string[] = [];
   /** When the run began: a report file older than that is an earlier run's, not this one's. */
   #began = Date.now();
@@ -93,7 +93,7 @@ export default class SummaryReporter implements Reporter {
     const deviations = records.flatMap((r) => r.deviations.map((d) => `${r.title}: ${d}`));
     counts.deviations = deviations.length;
     // A run that broke before or around its tests (config error, global setup, timeout) must not read as
-    // green, nor one that stopped itself (harness/target/breaker.ts: its tests were skipped, its sentence said once).
+    // green, nor one that stopped itself (harness/run/breaker.ts: its tests were skipped, its sentence said once).
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
 

@@ -3,7 +3,7 @@
  * say of it, and no secret in it, whatever the settings hold.
  */
 import { expect, test } from '@playwright/test';
-import { type Env, readConfig } from '../target/config.ts';
+import { type Env, readConfig } from '../run/config.ts';
 import { describeTarget, WITHHELD } from './target-description.ts';
 
 const SECRET = 's3cr3t-of-the-key-9f2c';

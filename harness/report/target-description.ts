@@ -5,7 +5,7 @@
  */
 import { DATA_CENTERS, ENVIRONMENTS, HOSTS, hostOf, isProductionUrl } from '../../contracts/environments.ts';
 import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
-import type { SuiteConfig } from '../target/config.ts';
+import type { SuiteConfig } from '../run/config.ts';
 
 /** What the description reads in place of a configured secret. */
 export const WITHHELD = '[withheld: it contains a secret]';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { escapeXml } from '../../common/report.ts';
 import { describeTarget } from '../../harness/report/target-description.ts';
 import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/child-run.ts';
-import { readConfig } from '../../harness/target/config.ts';
+import { readConfig } from '../../harness/run/config.ts';
 import { scanTree } from '../../harness/self-check/leak-scan.ts';
 import { expect, TAGS, test } from '../fixtures/index.ts';
 

@@ -3,7 +3,7 @@
  * budget, and the configuration reader's refusals (one sentence naming the variable). Both are
  * tested as functions: nothing here calls a real service.
  */
-import { ConfigError, type Env, productionRefusal, readConfig } from '../../harness/target/config.ts';
+import { ConfigError, type Env, productionRefusal, readConfig } from '../../harness/run/config.ts';
 import { expect, TAGS, test } from '../fixtures/index.ts';
 
 const REMOTE: Env = {

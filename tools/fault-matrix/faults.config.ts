@@ -13,7 +13,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { RULES } from '../../contracts/rules/index.ts';
 import { ruleGrep } from '../../harness/verdict/declare.ts';
-import type { MockTargetSettings } from '../../harness/target/config.ts';
+import type { MockTargetSettings } from '../../harness/run/config.ts';
 import { BUILT_IN_PROFILES, type Profile } from '../../mock/profile.ts';
 import * as areas from './areas.ts';
 import { type Column, COLUMNS, inColumn } from './areas.ts';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import type { MockTargetSettings } from '../../../harness/target/config.ts';
+import type { MockTargetSettings } from '../../../harness/run/config.ts';
 import { FAULT_CASES, titlePattern } from './cases.ts';
 
 const specs = path.join(__dirname, '..', '..');
