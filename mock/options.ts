@@ -7,7 +7,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';
 import type { MockOptions } from './app.ts';
-import { checkHostName } from './routes.ts';
+import { checkHostNames } from './routes.ts';
 
 type Flags = NonNullable<ParseArgsConfig['options']>;
 
@@ -161,10 +161,7 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
     return fail('--host-name serves both origins on one port: give --port instead of --auth-port and --api-port.');
   }
   try {
-    const auth = checkHostName('--host-name', name);
-    const api = checkHostName('--api-host-name', apiName ?? `api.${auth}`);
-    if (auth === api) return fail(`--host-name and --api-host-name must differ: both are "${auth}".`);
-    return ok({ auth, api });
+    return ok(checkHostNames({ auth: name, api: apiName ?? `api.${name.toLowerCase()}` }, { auth: '--host-name', api: '--api-host-name' }));
   } catch (error) {
     return fail((error as Error).message);
   }
