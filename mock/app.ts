@@ -23,7 +23,7 @@ import { Logout } from './logout.ts';
 import { BUILT_IN_PROFILES, checkComplete } from './profile.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { Resources } from './resources.ts';
-import { checkHostName, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
+import { checkHostNames, type HostNames, type RouteHandler, type RouteHandlers, Router } from './routes.ts';
 import type { SeamContext } from './seams.ts';
 import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn, logged } from './server.ts';
 import { TokenEndpoint } from './token-endpoint.ts';
@@ -55,13 +55,6 @@ function profileOf(options: MockOptions): Profile {
   };
 }
 
-function hostNamesOf(names: HostNames | undefined): HostNames | undefined {
-  if (names === undefined) return undefined;
-  const checked = { auth: checkHostName('hostNames.auth', names.auth), api: checkHostName('hostNames.api', names.api) };
-  if (checked.auth === checked.api) throw new RangeError(`hostNames.auth and hostNames.api must differ: both are "${checked.auth}".`);
-  return checked;
-}
-
 class Mock implements MockServer {
   readonly clock: VirtualClock;
   readonly profile: Profile;
@@ -75,15 +68,13 @@ class Mock implements MockServer {
   readonly #limiter: RateLimiter;
   readonly #resources: Resources;
   readonly #throttle: FailureThrottle | undefined;
-  /** The profile's limit on token requests (tokens.requestLimit), counted as the throttle counts failures. */
-  readonly #requestLimit: FailureThrottle | undefined;
   readonly #findings: ClientFindings | undefined;
   #urls: { auth: string; api: string; address: string } | undefined;
 
   constructor(options: MockOptions) {
     this.#host = options.host ?? '127.0.0.1';
     this.#scheme = options.tls ? 'https' : 'http';
-    const hostNames = hostNamesOf(options.hostNames);
+    const hostNames = options.hostNames && checkHostNames(options.hostNames, { auth: 'hostNames.auth', api: 'hostNames.api' });
     if (hostNames !== undefined && (options.authPort !== undefined || options.apiPort !== undefined)) {
       throw new RangeError('authPort and apiPort are for two ports; with hostNames one port serves both origins: give port.');
     }
@@ -119,8 +110,9 @@ class Mock implements MockServer {
     const isKnown = (id: string) => registry.get(id) !== undefined;
     const throttleRate = options.tokenThrottle === undefined ? DEFAULT_TOKEN_THROTTLE : options.tokenThrottle;
     this.#throttle = throttleRate === null ? undefined : new FailureThrottle({ clock: this.clock, rate: throttleRate, replies, isKnown });
-    const requestLimit = parseRate(profile.tokens.requestLimit);
-    this.#requestLimit = requestLimit ? new FailureThrottle({ clock: this.clock, rate: requestLimit, replies, isKnown, counted: 'token requests' }) : undefined;
+    // The profile's limit on token requests (tokens.requestLimit), counted as the throttle counts failures.
+    const limit = parseRate(profile.tokens.requestLimit);
+    const requestLimit = limit ? new FailureThrottle({ clock: this.clock, rate: limit, replies, isKnown, counted: 'token requests' }) : undefined;
     const tokenEndpoint = new TokenEndpoint({
       clients,
       tokens,
@@ -128,7 +120,7 @@ class Mock implements MockServer {
       profile: profile.tokens,
       rate: profile.rateLimit.countsTokenRequests ? rate : undefined,
       throttle: this.#throttle,
-      requestLimit: this.#requestLimit,
+      requestLimit,
       now: () => this.clock.now(),
     });
     const logout = new Logout({ access, tokens, rate, replies, profile: profile.logout });

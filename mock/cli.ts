@@ -72,7 +72,12 @@ async function tlsFiles(
   return { files: { cert: made.cert, key: made.key }, caFile, cleanup };
 }
 
-export async function runMockCli(argv: readonly string[], extension: CliExtension = {}): Promise<void> {
+/** Runs the CLI; what it did not foresee stops the mock with exit code 1. */
+export function runMockCli(argv: readonly string[], extension: CliExtension = {}): void {
+  startMock(argv, extension).catch((error: unknown) => fail(`The mock stopped: ${(error as Error).message}`, 1));
+}
+
+async function startMock(argv: readonly string[], extension: CliExtension): Promise<void> {
   const parsed = parseFlags(argv, extension.extraFlags);
   if (!parsed.ok) fail(parsed.error, 2);
   const { mock: options, clientsFile, profile: profileName, log, tls, help, extra } = parsed.value;
@@ -146,7 +151,5 @@ export async function runMockCli(argv: readonly string[], extension: CliExtensio
 if (require.main === module) {
   // The package's bundle (mock/build.ts) defines LP_MOCK_COMMAND as `lp-mock`: its usage names the command its users run.
   const command = process.env.LP_MOCK_COMMAND;
-  runMockCli(process.argv.slice(2), command === undefined ? {} : { command }).catch((error: unknown) =>
-    fail(`The mock stopped: ${(error as Error).message}`, 1),
-  );
+  runMockCli(process.argv.slice(2), command === undefined ? {} : { command });
 }

@@ -14,7 +14,7 @@ import type { Exchange } from '../contracts/rules/exchange.ts';
 import type { Finding } from '../contracts/rules/finding.ts';
 import type { Clock } from './clock.ts';
 import { CONTROL_PREFIX, type ControlRoute } from './control.ts';
-import { bodyText, type Replies, type Reply } from './http.ts';
+import { bodyText, headerOf, type Replies, type Reply } from './http.ts';
 import type { Exchange as Request, RouteHandler } from './routes.ts';
 
 /** Findings kept in full; past this only the counts grow. */
@@ -79,16 +79,8 @@ class Answered implements Exchange {
     this.status = reply.status;
   }
 
-  /** A header's value from the reply's flat list, by its name in any case. */
   header(name: string): string | undefined {
-    const headers = this.reply.headers;
-    const lower = name.toLowerCase();
-    for (let i = 0; i < headers.length - 1; i += 2) {
-      const key = headers[i] as string;
-      // Lengths rule out most names before anything is lowered.
-      if (key.length === lower.length && key.toLowerCase() === lower) return headers[i + 1];
-    }
-    return undefined;
+    return headerOf(this.reply.headers, name);
   }
 
   get body(): unknown {

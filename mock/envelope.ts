@@ -75,11 +75,7 @@ export class Envelope {
   }
 }
 
-interface Links {
-  readonly baseUrl: string;
-  readonly path: string;
-  readonly search: string;
-  readonly pairs: EnvelopeInput['pairs'];
+interface Links extends Pick<EnvelopeInput, 'baseUrl' | 'path' | 'search' | 'pairs'> {
   /** `{"links":{"self":"…"` */
   readonly self: string;
   /** `,"next":"…next=`: the cursor and the closing quote follow. */

@@ -39,11 +39,19 @@ export const apiErrors = {
     kind(429, 'quota-exceeded', 'API calls quota exceeded.')(`Maximum ${requests} requests allowed per ${period}.`),
 };
 
-type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
+/** The error codes of RFC 6749 §5.2, and the title each has in the shapes of the api origin. */
+const OAUTH_TITLES = {
+  invalid_request: 'Invalid token request.',
+  invalid_client: 'Client authentication failed.',
+  invalid_grant: 'Invalid grant.',
+  unauthorized_client: 'Client not authorized.',
+  unsupported_grant_type: 'Unsupported grant type.',
+  invalid_scope: 'Invalid scope.',
+} as const;
 
 export interface OAuthError {
   readonly status: number;
-  readonly error: OAuthErrorCode;
+  readonly error: keyof typeof OAUTH_TITLES;
   readonly description: string;
 }
 
@@ -148,18 +156,8 @@ export function apiErrorBody(shape: ApiErrorBodyShape, error: ApiError): ErrorBo
   }
 }
 
-const OAUTH_TITLES: Readonly<Record<string, string>> = {
-  invalid_request: 'Invalid token request.',
-  invalid_client: 'Client authentication failed.',
-  invalid_grant: 'Invalid grant.',
-  unauthorized_client: 'Client not authorized.',
-  unsupported_grant_type: 'Unsupported grant type.',
-  invalid_scope: 'Invalid scope.',
-};
-
 /** An error of the auth origin (the token endpoint and its router) in `shape`: the api origin's body but for `oauth`. */
 export function tokenErrorBody(shape: TokenErrorBodyShape, error: OAuthError): ErrorBody {
   if (shape === 'oauth') return json({ error: error.error, error_description: error.description });
-  const title = OAUTH_TITLES[error.error] ?? phrase(error.status);
-  return apiErrorBody(shape, { status: error.status, code: error.error, title, detail: error.description });
+  return apiErrorBody(shape, { status: error.status, code: error.error, title: OAUTH_TITLES[error.error], detail: error.description });
 }

@@ -38,16 +38,15 @@ export function bodyText(body: Reply['body']): string {
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 413; reason: string };
 
 const EMPTY = Buffer.alloc(0);
+const TOO_LARGE: BodyResult = { ok: false, status: 413, reason: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
 
 /**
- * The whole request body, or why not: a Content-Length over `limit` is refused before a byte is
+ * The whole request body, or why not: a Content-Length over MAX_BODY_BYTES is refused before a byte is
  * read, a body that grows past it is refused as soon as it does (413), an aborted upload is a 400.
  */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+export function readBody(req: IncomingMessage): Promise<BodyResult> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.resolve({ ok: false, status: 413, reason: `the request body is larger than ${limit} bytes` });
-  }
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
   if (req.readableEnded) return Promise.resolve({ ok: true, body: EMPTY });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -61,10 +60,10 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      if (size > MAX_BODY_BYTES) {
         // Stop buffering; the reply carries `Connection: close`, so the rest is never read.
         req.pause();
-        finish({ ok: false, status: 413, reason: `the request body is larger than ${limit} bytes` });
+        finish(TOO_LARGE);
       } else chunks.push(chunk);
     };
     const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
@@ -91,6 +90,17 @@ export function send(res: ServerResponse, reply: Reply, date: string): void {
   res.end(body[1]);
 }
 
+/** The value of `name` (any case) in a flat header list. */
+export function headerOf(headers: readonly string[], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (let i = 0; i < headers.length - 1; i += 2) {
+    const key = headers[i] as string;
+    // Lengths rule out most names before anything is lowered.
+    if (key.length === lower.length && key.toLowerCase() === lower) return headers[i + 1];
+  }
+  return undefined;
+}
+
 /** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
 export function mediaType(header: string | undefined): string {
   if (header === undefined) return '';
@@ -113,11 +123,7 @@ const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
  * and appends to it.
  */
 export class Replies {
-  readonly shapes: ErrorShapes;
-
-  constructor(shapes: ErrorShapes = PLATFORM_SHAPES) {
-    this.shapes = shapes;
-  }
+  constructor(readonly shapes: ErrorShapes = PLATFORM_SHAPES) {}
 
   json(status: number, body: Reply['body'], headers: string[] = []): Reply {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.byteLength(body[0]) + body[1].length;

@@ -13,30 +13,26 @@ import type { Exchange } from './routes.ts';
 type ListParts = { access: AccessControl; rate: RateLimit; resources: Resources; replies: Replies; baseUrl: () => string };
 
 export class ListEndpoint {
-  readonly #o: ListParts;
-
-  constructor(o: ListParts) {
-    this.#o = o;
-  }
+  constructor(private readonly o: ListParts) {}
 
   respond(endpoint: ListEndpointId, request: Exchange): Reply {
-    const auth = this.#o.access.authenticate(request.authorization);
-    if (!auth.ok) return this.#o.replies.api(auth.error, auth.headers);
+    const auth = this.o.access.authenticate(request.authorization);
+    if (!auth.ok) return this.o.replies.api(auth.error, auth.headers);
     const grant = auth.grant;
-    const rate = this.#o.rate.take(grant);
-    if (rate.refused) return this.#o.replies.api(quotaExceeded(grant.client), rate.headers);
-    const refusal = this.#o.access.authorize(grant, endpoint);
+    const rate = this.o.rate.take(grant);
+    if (rate.refused) return this.o.replies.api(quotaExceeded(grant.client), rate.headers);
+    const refusal = this.o.access.authorize(grant, endpoint);
     if (refusal !== undefined) {
       for (const h of rate.headers) refusal.headers.push(h);
-      return this.#o.replies.api(refusal.error, refusal.headers);
+      return this.o.replies.api(refusal.error, refusal.headers);
     }
-    const result = this.#o.resources.list({
+    const result = this.o.resources.list({
       endpoint,
       clientId: grant.client.id,
       provider: grant.client.provider,
       search: request.search,
-      baseUrl: this.#o.baseUrl(),
+      baseUrl: this.o.baseUrl(),
     });
-    return 'error' in result ? this.#o.replies.api(result.error, rate.headers) : this.#o.replies.json(200, result.body, rate.headers);
+    return 'error' in result ? this.o.replies.api(result.error, rate.headers) : this.o.replies.json(200, result.body, rate.headers);
   }
 }

@@ -7,7 +7,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';
 import type { MockOptions } from './app.ts';
-import { checkHostName } from './routes.ts';
+import { checkHostNames } from './routes.ts';
 
 type Flags = NonNullable<ParseArgsConfig['options']>;
 
@@ -64,31 +64,6 @@ Flags override the profile where both speak (--rate, --token-ttl). Once listenin
 {"authUrl","baseUrl","controlUrl","profile"}, and "caFile" with --tls (null with --cert), "address"
 (host:port the names must lead to) with --host-name.`;
 
-const MOCK_FLAGS = {
-  profile: { type: 'string' },
-  host: { type: 'string' },
-  'auth-port': { type: 'string' },
-  'api-port': { type: 'string' },
-  'host-name': { type: 'string' },
-  'api-host-name': { type: 'string' },
-  port: { type: 'string' },
-  tls: { type: 'boolean' },
-  'ca-file': { type: 'string' },
-  cert: { type: 'string' },
-  key: { type: 'string' },
-  items: { type: 'string' },
-  users: { type: 'string' },
-  seed: { type: 'string' },
-  rate: { type: 'string' },
-  'token-ttl': { type: 'string' },
-  'snapshot-ttl': { type: 'string' },
-  'token-throttle': { type: 'string' },
-  clients: { type: 'string' },
-  'no-control': { type: 'boolean' },
-  log: { type: 'boolean' },
-  help: { type: 'boolean' },
-} as const satisfies Flags;
-
 /** More seeded rows than this would only exhaust memory of the fragment caches, not test anything. */
 const MAX_ROWS = 10_000_000;
 const PERIOD_HINT = 'a period like 30s, 2m, 12h or 60d';
@@ -110,7 +85,14 @@ const VALUE_FLAGS = [
   ['token-throttle', 'tokenThrottle', parseRate, 'failures/period like 10/1m, or 0 for no throttling'],
   ['token-ttl', 'tokenTtlSeconds', parsePeriod, PERIOD_HINT],
   ['snapshot-ttl', 'snapshotTtlSeconds', parsePeriod, PERIOD_HINT],
-] as const satisfies ReadonlyArray<readonly [keyof typeof MOCK_FLAGS, keyof MockOptions, (text: string) => unknown, string]>;
+] as const satisfies ReadonlyArray<readonly [string, keyof MockOptions, (text: string) => unknown, string]>;
+
+/** Every flag of USAGE: the value flags above, the others that take a value, and the switches. */
+const STRING_FLAGS = [...VALUE_FLAGS.map(([flag]) => flag), 'profile', 'host', 'host-name', 'api-host-name', 'ca-file', 'cert', 'key', 'clients'];
+const MOCK_FLAGS: Flags = Object.fromEntries([
+  ...STRING_FLAGS.map((flag) => [flag, { type: 'string' }] as const),
+  ...['tls', 'no-control', 'log', 'help'].map((flag) => [flag, { type: 'boolean' }] as const),
+]);
 
 /** parseArgs's errors, told as one sentence each. */
 function sentence(error: NodeJS.ErrnoException): string {
@@ -179,10 +161,7 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
     return fail('--host-name serves both origins on one port: give --port instead of --auth-port and --api-port.');
   }
   try {
-    const auth = checkHostName('--host-name', name);
-    const api = checkHostName('--api-host-name', apiName ?? `api.${auth}`);
-    if (auth === api) return fail(`--host-name and --api-host-name must differ: both are "${auth}".`);
-    return ok({ auth, api });
+    return ok(checkHostNames({ auth: name, api: apiName ?? `api.${name.toLowerCase()}` }, { auth: '--host-name', api: '--api-host-name' }));
   } catch (error) {
     return fail((error as Error).message);
   }

@@ -58,7 +58,6 @@ export interface PageSeam {
 const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class PageReader {
-  readonly #end: string;
   readonly #pages = new Map<string, Page>();
   #bytes = 0;
   /**
@@ -68,9 +67,7 @@ export class PageReader {
   #last: { readonly plan: PagePlan; readonly collection: Collection; readonly page: Page } | undefined;
 
   /** `end`: the text after a page's items (the envelope's). */
-  constructor(end: string) {
-    this.#end = end;
-  }
+  constructor(private readonly end: string) {}
 
   read(collection: Collection, plan: PagePlan): Page {
     const last = this.#last;
@@ -99,7 +96,7 @@ export class PageReader {
     // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
     // and the next page starts there, so the walk as a whole scans the data set once.
     while (position < plan.end && collection.fragment(position, plan.revision, keep) === undefined) position++;
-    const page: Page = { data: Buffer.from(data.join(',') + this.#end), count: data.length, lastTaken, position };
+    const page: Page = { data: Buffer.from(data.join(',') + this.end), count: data.length, lastTaken, position };
     this.#pages.set(key, page);
     this.#bytes += page.data.length;
     for (const [oldKey, old] of this.#pages) {

@@ -216,13 +216,9 @@ export class Snapshots {
 
   #retire(cursor: string, snapshot: Snapshot, why: Tombstone): void {
     this.#cursors.delete(cursor);
-    if (snapshot.cursor === cursor) {
-      snapshot.cursor = snapshot.more?.shift();
-      if (snapshot.more?.length === 0) snapshot.more = undefined;
-    } else if (snapshot.more !== undefined) {
-      snapshot.more = snapshot.more.filter((c) => c !== cursor);
-      if (snapshot.more.length === 0) snapshot.more = undefined;
-    }
+    if (snapshot.cursor === cursor) snapshot.cursor = snapshot.more?.shift();
+    else snapshot.more = snapshot.more?.filter((c) => c !== cursor);
+    if (snapshot.more?.length === 0) snapshot.more = undefined;
     if (snapshot.cursor === undefined) this.#order.remove(snapshot);
     this.#tombstones.set(cursor, why);
   }

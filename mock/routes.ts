@@ -48,13 +48,20 @@ export interface HostNames {
  * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels
  * (RFC 1123), lower-cased. Throws a RangeError naming `what` otherwise.
  */
-export function checkHostName(what: string, name: string): string {
+function checkHostName(what: string, name: string): string {
   const lower = name.toLowerCase();
   const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
   if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower)) {
     throw new RangeError(`${what} must be a host name (letters, digits and hyphens in dot-separated labels), got "${name}".`);
   }
   return lower;
+}
+
+/** Both names checked by checkHostName, and told apart: `what` says how the RangeError names each. */
+export function checkHostNames(names: HostNames, what: HostNames): HostNames {
+  const checked = { auth: checkHostName(what.auth, names.auth), api: checkHostName(what.api, names.api) };
+  if (checked.auth === checked.api) throw new RangeError(`${what.auth} and ${what.api} must differ: both are "${checked.auth}".`);
+  return checked;
 }
 
 type Table = ReadonlyMap<string, ReadonlyMap<string, Endpoint>>;
@@ -159,7 +166,10 @@ export class Router {
     const methods = this.#tables[origin].get(path);
     if (methods !== undefined) {
       const endpoint = methods.get(method);
-      if (endpoint === undefined) return this.#send(res, this.#notAllowed(origin, path, [...methods.keys()]));
+      if (endpoint === undefined) {
+        const allowed = [...methods.keys()].join(', ');
+        return this.#send(res, this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${allowed} only.`), ['Allow', allowed]));
+      }
       const handler = this.#o.handlers[endpoint.id];
       const search = q < 0 ? '' : url.slice(q + 1);
       if (endpoint.method === 'GET') {
@@ -176,10 +186,6 @@ export class Router {
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }
     this.#send(res, this.#error(origin, apiErrors.notFound(this.#notFound[origin])));
-  }
-
-  #notAllowed(origin: Origin, path: string, methods: readonly string[]): Reply {
-    return this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${methods.join(', ')} only.`), ['Allow', methods.join(', ')]);
   }
 
   #withBody(req: IncomingMessage, res: ServerResponse, who: Origin | 'control', respond: (body: Buffer) => Reply): void {

@@ -37,7 +37,7 @@ const invalidRequest = (description: string): OAuthError => ({ status: 400, erro
  * `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients
  * send the form with the wrong label, and a service may read bodies by what they hold).
  */
-function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm = false): TokenFields | OAuthError {
+function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm: boolean): TokenFields | OAuthError {
   const type = mediaType(contentType);
   const json = type === 'application/json' || type.endsWith('+json');
   if (json && mislabelledForm && !body.toString('utf8').trimStart().startsWith('{')) return formFields(body);

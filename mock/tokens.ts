@@ -77,7 +77,7 @@ export class TokenStore {
     const scopeSet = new Set(scopes);
     const accessToken = newToken();
     const lifetimeSeconds = client.tokenTtlSeconds;
-    const refreshToken = this.#newRefresh({ client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds: lifetimeSeconds * REFRESH_LIFETIME_FACTOR });
+    const refreshToken = this.#newRefresh(client, scopeSet, now, lifetimeSeconds);
     this.#access.set(accessToken, { token: accessToken, client, scopes: scopeSet, issuedAtMs: now, lifetimeSeconds, refreshToken });
     this.#live?.set(liveKey(client, scopes), accessToken);
     if (this.#access.size + this.#refresh.size >= this.#sweepAt || now >= this.#nextSweepMs) this.#sweepAt = Math.max(SWEEP_FLOOR, 2 * this.sweep());
@@ -97,12 +97,7 @@ export class TokenStore {
     let refreshToken = grant.refreshToken;
     if (!this.#refresh.has(refreshToken)) {
       // The one issued with it was used or logged out: the token comes back with a fresh one.
-      refreshToken = this.#newRefresh({
-        client,
-        scopes: grant.scopes,
-        issuedAtMs: this.#clock.now(),
-        lifetimeSeconds: grant.lifetimeSeconds * REFRESH_LIFETIME_FACTOR,
-      });
+      refreshToken = this.#newRefresh(client, grant.scopes, this.#clock.now(), grant.lifetimeSeconds);
       this.#access.set(grant.token, { ...grant, refreshToken });
     }
     return { accessToken: grant.token, refreshToken, lifetimeSeconds: grant.lifetimeSeconds, issuedAtMs: grant.issuedAtMs };
@@ -194,9 +189,10 @@ export class TokenStore {
     };
   }
 
-  #newRefresh(grant: RefreshGrant): string {
+  /** A refresh token issued at `issuedAtMs` with an access token of `accessLifetimeSeconds`. */
+  #newRefresh(client: Client, scopes: ReadonlySet<string>, issuedAtMs: number, accessLifetimeSeconds: number): string {
     const token = newToken();
-    this.#refresh.set(token, grant);
+    this.#refresh.set(token, { client, scopes, issuedAtMs, lifetimeSeconds: accessLifetimeSeconds * REFRESH_LIFETIME_FACTOR });
     return token;
   }
 }

@@ -19,12 +19,12 @@ export class ContentStore {
   #changes = new Map<number, ContentVersion[]>();
   #created = 0;
 
-  /** `publishDate` writes publish-date (default: as `timestamp` writes the other times). */
-  constructor(options: { seed: number; items: number; timestamp: TimestampFormat; publishDate?: TimestampFormat }) {
+  /** `publishDate` writes publish-date, `timestamp` the other times. */
+  constructor(options: { seed: number; items: number; timestamp: TimestampFormat; publishDate: TimestampFormat }) {
     this.#seed = options.seed;
     this.#seeded = options.items;
     this.#timestamp = options.timestamp;
-    this.#publishDate = options.publishDate ?? options.timestamp;
+    this.#publishDate = options.publishDate;
   }
 
   /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */

@@ -79,8 +79,8 @@ export function seededContentMeta(seed: number, index: number): ContentMeta {
   return drawMeta(new ItemRandom(seed, index, 1));
 }
 
-/** Item `index` of `seed`, as it was seeded (revision 0), its times written by `timestamp`. Pure: same inputs, same item. */
-export function seededContent(seed: number, index: number, timestamp: TimestampFormat, publishDate: TimestampFormat = timestamp): ContentVersion {
+/** Item `index` of `seed`, as it was seeded (revision 0), its times written by `timestamp` (publish-date by `publishDate`). Pure: same inputs, same item. */
+export function seededContent(seed: number, index: number, timestamp: TimestampFormat, publishDate: TimestampFormat): ContentVersion {
   const r = new ItemRandom(seed, index, 1);
   const { createdMs, modifiedMs, provider } = drawMeta(r);
   const id = opaqueId('c', index);

@@ -17,8 +17,5 @@ if (require.main === module) {
       if (unknown !== undefined) throw new Error(`--fault "${unknown}" is not a known fault (the names are in mock/faults/catalogue.ts).`);
       return createFaultyMock(options, names as FaultName[]);
     },
-  }).catch((error: unknown) => {
-    process.stderr.write(`The mock stopped: ${(error as Error).message}\n`);
-    process.exit(1);
   });
 }

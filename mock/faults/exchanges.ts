@@ -25,12 +25,10 @@ function editJson(reply: Reply, change: (body: Json) => void): Reply {
   return { status: reply.status, headers: withHeader(reply.headers, 'Content-Length', String(Buffer.byteLength(out))), body: out };
 }
 
-/** The items of a list body. */
 function items(body: Json): Json[] {
   return Array.isArray(body.data) ? (body.data as Json[]) : [];
 }
 
-/** The attributes of each item of a list body. */
 function attributesOf(body: Json): Json[] {
   return items(body).map((i) => i.attributes as Json);
 }

@@ -43,10 +43,3 @@ export function withoutHeader(headers: readonly string[], name: string): string[
 export function withHeader(headers: readonly string[], name: string, value: string): string[] {
   return [...withoutHeader(headers, name), name, value];
 }
-
-/** The value of `name` in a flat header list. */
-export function headerOf(headers: readonly string[], name: string): string | undefined {
-  const lower = name.toLowerCase();
-  for (let i = 0; i < headers.length; i += 2) if ((headers[i] as string).toLowerCase() === lower) return headers[i + 1];
-  return undefined;
-}

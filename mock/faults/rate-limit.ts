@@ -4,7 +4,8 @@ import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-windo
 import { DEFAULT_CLIENTS } from '../app.ts';
 import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
-import { type Fault, fault, headerOf, withHeader, withoutHeader } from './fault.ts';
+import { headerOf } from '../http.ts';
+import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
 
 /** A fault whose rate limiter's outcomes `change` edits (a client without a rate has none to edit). */
 function outcomes(
