@@ -14,7 +14,7 @@ import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import { TOKEN_REFUSAL_STATUSES, UNAUTHENTICATED_STATUSES } from '../../contracts/open-behaviours.ts';
 import { SCOPES } from '../../contracts/scopes.ts';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../../schemas/types.ts';
-import type { IssuedToken } from '../client/tokens.ts';
+import type { IssuedToken } from '../run/session.ts';
 import type { ApiResponse } from '../client/transport.ts';
 import { dataOf, isRefusal, isSuccess, outcome, type Probe, statusIn } from './session.ts';
 

@@ -12,10 +12,10 @@ import type { Profile, ProfileGroup } from '../../schemas/types.ts';
 import { PROFILE_GROUPS, PROFILE_OPTIONS } from '../../mock/profile.ts';
 import { ApiClient, type Query, type ResourceEndpointId } from '../client/api.ts';
 import { redactedJson } from '../client/redact.ts';
-import { WorkerSession } from '../run/session.ts';
+import { type IssuedToken, WorkerSession } from '../run/session.ts';
 import type { Target } from '../run/target.ts';
 import type { SuiteConfig } from '../run/config.ts';
-import { type IssuedToken, Tokens } from '../client/tokens.ts';
+import { Tokens } from '../client/tokens.ts';
 import { type ApiResponse, describeRequest, type OutgoingRequest, Transport, type TransportOptions } from '../client/transport.ts';
 
 /** `group.option`, e.g. `pagination.finalPage`. */
