@@ -27,6 +27,11 @@ export function resetResolutionMs(headers: RateLimitHeaders): number {
   return headers.resetMs % 1000 === 0 ? RESET_RESOLUTION_MS : 1;
 }
 
+/** When X-Rate-Limit-Reset has surely passed, whatever the resolution it is written in. */
+export function resetPassedMs(headers: RateLimitHeaders): number {
+  return headers.resetMs + resetResolutionMs(headers);
+}
+
 /** Retry-After is whole seconds in both of its forms (delta-seconds, HTTP-date). */
 export const RETRY_AFTER_RESOLUTION_MS = 1000;
 

@@ -9,12 +9,12 @@
  */
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { type RateLimitHeaders, RESET_RESOLUTION_MS } from '../contracts/rate-limit.ts';
+import { type RateLimitHeaders, RESET_RESOLUTION_MS, resetPassedMs } from '../contracts/rate-limit.ts';
 import { sentence } from '../contracts/rules/exchange.ts';
 import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import type { ApiClient } from '../harness/client/api.ts';
 import { describeRequest } from '../harness/client/transport.ts';
-import { firstWithRoom, RateClient, resetPassedMs } from '../harness/rate/spend-budget.ts';
+import { firstWithRoom, RateClient } from '../harness/rate/spend-budget.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import type { TargetClock } from '../harness/rate/target-clock.ts';
 import { rateTest, withOrganizationRate } from './fixtures/rate.ts';

@@ -7,12 +7,12 @@
 import type { TestStepInfo } from '@playwright/test';
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
-import { type RateLimitHeaders, RESET_RESOLUTION_MS, resetResolutionMs } from '../contracts/rate-limit.ts';
+import { type RateLimitHeaders, RESET_RESOLUTION_MS, resetPassedMs, resetResolutionMs } from '../contracts/rate-limit.ts';
 import { sentence } from '../contracts/rules/exchange.ts';
 import { judgeWindowPeriod } from '../contracts/rules/rate-limit.ts';
 import { checks, expect, type Verdict } from './fixtures/index.ts';
 import { describeRequest } from '../harness/client/transport.ts';
-import { RateClient, requireLastRequest, requireRefusal, resetPassedMs, spendBudget } from '../harness/rate/spend-budget.ts';
+import { RateClient, requireLastRequest, requireRefusal, spendBudget } from '../harness/rate/spend-budget.ts';
 import { rateTest as test, withOrganizationRate } from './fixtures/rate.ts';
 
 /** A custom rate unlike the default in both count and period (the document's own example period). */

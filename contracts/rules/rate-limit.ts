@@ -16,6 +16,7 @@
 import {
   parseRateLimitHeaders,
   type RateLimitHeaders,
+  resetPassedMs,
   type RetryAfterTime,
   resetResolutionMs,
   RETRY_AFTER_RESOLUTION_MS,
@@ -185,7 +186,6 @@ export const SPEND_PAST_BUDGET = 5;
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** The instant by which X-Rate-Limit-Reset has surely passed, at its resolution. */
-const resetPassedMs = (headers: RateLimitHeaders) => headers.resetMs + resetResolutionMs(headers);
 
 /**
  * THE judgement of the headers of one answer by `rule` (rate.headers, platform.rate-headers-everywhere):
