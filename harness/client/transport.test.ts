@@ -31,15 +31,15 @@ test.afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-test('a GET reset before any answer is sent once more, and answered', async ({ request }) => {
-  const transport = new Transport(request, { governor: new RateGovernor() });
+test('a GET reset before any answer is sent once more, and answered', async () => {
+  const transport = new Transport({ governor: new RateGovernor() });
   const response = await transport.send({ method: 'GET', url: `${origin}/api/v2/content` });
   expect(response.status).toBe(200);
   expect(seen.filter((m) => m === 'GET')).toHaveLength(2);
 });
 
-test('a POST reset before any answer is not sent again: the error names the request, not the service', async ({ request }) => {
-  const transport = new Transport(request, { governor: new RateGovernor() });
+test('a POST reset before any answer is not sent again: the error names the request, not the service', async () => {
+  const transport = new Transport({ governor: new RateGovernor() });
   await expect(transport.send({ method: 'POST', url: `${origin}/oauth/token`, body: 'grant_type=client_credentials' })).rejects.toThrow(
     /^POST http:\/\/127\.0\.0\.1:\d+\/oauth\/token got no response: /,
   );

@@ -6,7 +6,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request } from '@playwright/test';
 import dotenv from 'dotenv';
 import { readDefaulted } from '../../common/settings.ts';
 import { productionRefusal, readConfig } from '../run/config.ts';
@@ -62,10 +61,9 @@ async function main(): Promise<number> {
   const refusal = productionRefusal(target, config.allowProduction);
   if (refusal !== undefined) return usage(refusal);
 
-  const context = await request.newContext();
   try {
     console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);
-    const observation = await observe(context, target, settings);
+    const observation = await observe(target, settings);
     mkdirSync(path.dirname(paths.profile), { recursive: true });
     writeFileSync(paths.profile, `${JSON.stringify(observation.profile, null, 2)}\n`);
     writeFileSync(paths.evidence, `${JSON.stringify(observation.evidence, null, 2)}\n`);
@@ -84,7 +82,6 @@ async function main(): Promise<number> {
     console.log(drift.length === 0 ? `compare: no drift from ${saved.name}` : `compare: ${drift.length} option(s) changed since ${saved.name}`);
     return drift.length === 0 ? 0 : 1;
   } finally {
-    await context.dispose();
     await close();
   }
 }

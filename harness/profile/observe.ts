@@ -4,7 +4,6 @@
  * silent key, so they come first; the 429 probe spends what is left of a window, so it comes last,
  * after every token but the one it reads with is logged out.
  */
-import type { APIRequestContext } from '@playwright/test';
 import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName, ruleOfOption } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
 import type { ProfileFile } from '../../schemas/types.ts';
@@ -18,8 +17,8 @@ import { ALL_OPTIONS, type OptionKey, type OptionRecord, Probe, type ProbeSettin
 import { logOutEach, type TokenCleanup } from '../run/session.ts';
 
 /** The profile observed (valid against schemas/profile.schema.json; undecided options are left to `extends`), its evidence, the options left unknown with the reason. */
-export async function observe(context: APIRequestContext, target: Target, settings: ProbeSettings) {
-  const p = new Probe(context, target, settings);
+export async function observe(target: Target, settings: ProbeSettings) {
+  const p = new Probe(target, settings);
   const token = (await mainToken(p)).accessToken;
   const stopped: string[] = [];
   const run = async (name: string, probe: (p: Probe, token: string) => Promise<unknown>) => {

@@ -5,7 +5,6 @@
  * each option: the value observed with its basis, or "unknown" with the reason, and the exchanges that
  * showed it. The prober learns from the API's behaviour alone: no control plane, no clock moved.
  */
-import type { APIRequestContext } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
 import type { Profile, ProfileGroup } from '../../schemas/types.ts';
@@ -49,11 +48,10 @@ export type OptionRecord = Exchanges & ({ readonly value: unknown; readonly basi
 /** The suite's transport, counting each request against the budget (one beyond it throws: the probe that sends it stops) and keeping each answer. */
 class ProbeTransport extends Transport {
   constructor(
-    context: APIRequestContext,
     options: TransportOptions,
     readonly probe: Probe,
   ) {
-    super(context, options);
+    super(options);
   }
 
   override async send(request: OutgoingRequest): Promise<ApiResponse> {
@@ -93,18 +91,17 @@ export class Probe {
   readonly windowRequests: number;
 
   constructor(
-    context: APIRequestContext,
     readonly target: Target,
     readonly settings: ProbeSettings,
   ) {
     this.session = new LedgerSession(target, undefined);
     this.windowRequests = target.rate?.requests ?? DEFAULT_RATE.requests;
     this.counter.cap = Math.max(1, this.windowRequests - BUDGET_RESERVE);
-    this.transport = new ProbeTransport(context, { governor: this.session.governor }, this);
+    this.transport = new ProbeTransport({ governor: this.session.governor }, this);
     const noBearer = { current: () => Promise.reject(new Error('every probe names its token')), renew: async () => undefined };
     this.tokens = new Tokens(this.transport, this.session);
     this.api = new ApiClient(this.transport, this.session, noBearer);
-    this.rawApi = new ApiClient(new ProbeTransport(context, { governor: this.session.governor, quota: true }, this), this.session, noBearer);
+    this.rawApi = new ApiClient(new ProbeTransport({ governor: this.session.governor, quota: true }, this), this.session, noBearer);
   }
 
   /** Answers that carried the X-Rate-Limit-* headers. */

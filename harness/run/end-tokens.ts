@@ -4,7 +4,6 @@
  * refresh token, or it expired) may leave its refresh token alive: that one is traded for a token, and
  * both end with one logout.
  */
-import type { APIRequestContext } from '@playwright/test';
 import { ApiClient } from '../client/api.ts';
 import { rateWaitBoundMs } from '../client/throttle.ts';
 import { issuedTokenOf, Tokens } from '../client/tokens.ts';
@@ -18,12 +17,12 @@ import type { TokenCleanup, WorkerSession } from './session.ts';
 const TRADE_REFUSALS = 3;
 
 /**
- * Logs out every token of `session` through `context`, waiting one window of the target's rate at most (a @quota test
+ * Logs out every token of `session`, waiting one window of the target's rate at most (a @quota test
  * may leave the budget spent; `beforeWait` is told first): a client refused for longer keeps its tokens, reported as not logged out.
  */
-export async function endTokens(session: WorkerSession, context: APIRequestContext, beforeWait: (ms: number) => void): Promise<TokenCleanup> {
+export async function endTokens(session: WorkerSession, beforeWait: (ms: number) => void): Promise<TokenCleanup> {
   const target = session.target;
-  const transport = new Transport(context, { governor: session.governor, maxWaitMs: rateWaitBoundMs(target.rate), beforeWait });
+  const transport = new Transport({ governor: session.governor, maxWaitMs: rateWaitBoundMs(target.rate), beforeWait });
   const api = new ApiClient(transport, session, { current: () => Promise.reject(new Error('no bearer')), renew: async () => undefined });
   const tokens = new Tokens(transport, session);
   let refusals = target.capabilities.refreshGrant ? 0 : TRADE_REFUSALS;

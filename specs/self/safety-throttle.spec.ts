@@ -23,8 +23,8 @@ test.afterAll(async () => mock.close());
 test.beforeEach(() => mock.reset());
 
 test.describe('the suite’s client', { tag: TAGS.self }, () => {
-  test('throttles itself under the rate limit: it waits for the reset instead of meeting a 429', async ({ request }) => {
-    const h = rateHarness(request, mock);
+  test('throttles itself under the rate limit: it waits for the reset instead of meeting a 429', async () => {
+    const h = rateHarness(mock);
     const token = await h.token();
     const statuses: number[] = [];
     for (let i = 0; i < 3 * TINY.requests; i++) statuses.push((await h.list(token, ORG.id)).status);
@@ -37,8 +37,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     for (const wait of h.waits) expect(wait, 'a throttle wait').toBeLessThanOrEqual(TINY.periodSeconds * 1000 + 100);
   });
 
-  test('retries a 429 after Retry-After plus backoff, never at once, and counts it', async ({ request }) => {
-    const h = rateHarness(request, mock);
+  test('retries a 429 after Retry-After plus backoff, never at once, and counts it', async () => {
+    const h = rateHarness(mock);
     const token = await h.token();
     const statuses: number[] = [];
     for (let i = 0; i <= TINY.requests; i++) statuses.push((await h.list(token)).status);
@@ -49,8 +49,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     expect(h.waits[0], 'the wait before the retry').toBeGreaterThanOrEqual((retryAfter ?? 0) * 1000 + DEFAULT_RETRY_POLICY.baseMs / 2);
   });
 
-  test('gives up after a bounded number of tries and returns the 429', async ({ request }) => {
-    const h = rateHarness(request, mock, { sleep: async (ms) => void h.waits.push(ms) });
+  test('gives up after a bounded number of tries and returns the 429', async () => {
+    const h = rateHarness(mock, { sleep: async (ms) => void h.waits.push(ms) });
     const token = await h.token();
     for (let i = 0; i < TINY.requests; i++) await h.list(token);
     expect((await h.list(token)).status, 'the last answer').toBe(429);
@@ -61,9 +61,9 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     expect(backoffs, 'waits grow from one retry to the next').toEqual([...backoffs].sort((a, b) => a - b));
   });
 
-  test('never waits longer than its bound: a longer Retry-After is told to its caller and not waited for', async ({ request }) => {
+  test('never waits longer than its bound: a longer Retry-After is told to its caller and not waited for', async () => {
     const told: TooLongWait[] = [];
-    const h = rateHarness(request, mock, { maxWaitMs: 1000, onTooLong: (event) => void told.push(event) });
+    const h = rateHarness(mock, { maxWaitMs: 1000, onTooLong: (event) => void told.push(event) });
     const token = await h.token();
     for (let i = 0; i < TINY.requests; i++) await h.list(token);
     await expect(h.list(token), 'the request refused for longer than the bound').rejects.toThrow(/rate limited for \d+ s more, longer than the 1 s/);
@@ -74,20 +74,20 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     ).toEqual([['retry', 1000, true, true]]);
   });
 
-  test('lets quota-tagged tests see every 429 as it comes', async ({ request }) => {
-    const h = rateHarness(request, mock, { quota: true });
+  test('lets quota-tagged tests see every 429 as it comes', async () => {
+    const h = rateHarness(mock, { quota: true });
     const token = await h.token();
     for (let i = 0; i < TINY.requests; i++) await h.list(token, ORG.id);
     expect((await h.list(token, ORG.id)).status).toBe(429);
     expect(h.waits, 'waits').toEqual([]);
   });
 
-  test('waits out a token endpoint that throttles token requests, in quota-tagged tests too: a token is never what they spend', async ({ request }) => {
+  test('waits out a token endpoint that throttles token requests, in quota-tagged tests too: a token is never what they spend', async () => {
     const strict = BUILT_IN_PROFILES.strict;
     const throttled = createMock({ profile: { ...strict, tokens: { ...strict.tokens, requestLimit: '1/10s' } } });
     await throttled.listen();
     try {
-      const h = rateHarness(request, throttled, { quota: true });
+      const h = rateHarness(throttled, { quota: true });
       await h.token();
       await h.token();
       expect(
@@ -99,12 +99,12 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     }
   });
 
-  test('reports each retry as an annotation on the test', async ({ transport, request }, testInfo) => {
+  test('reports each retry as an annotation on the test', async ({ transport }, testInfo) => {
     // The fixture's own transport, against a 1-request budget of one second: one real wait of about a second.
     const quick = createMock({ rate: { requests: 1, periodSeconds: 1, period: '1s' } });
     await quick.listen();
     try {
-      const h = rateHarness(request, quick);
+      const h = rateHarness(quick);
       const token = await h.token();
       const url = `${quick.baseUrl}/api/v2/content?limit=1`;
       const send = () => transport.send({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });

@@ -3,15 +3,18 @@
  * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
  * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULT_NAMES, isFaultName } from '../../mock/faults/index.ts';
-import { COLUMNS, faultProject, inColumn, RESULTS_FILE, SOUND_PROJECT, variantProject } from './areas.ts';
+import { COLUMNS, inColumn, RESULTS_FILE, SOUND_PROJECT, variantProject } from './areas.ts';
 import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../common/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
 import { ROOT } from '../../common/root.ts';
-import { runPlaywright } from '../run-playwright.ts';
+import { PLAYWRIGHT, runPlaywright } from '../run-playwright.ts';
+import { groupFaults, groupProject } from './groups.ts';
+import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
@@ -53,10 +56,6 @@ async function main(): Promise<number> {
     faults: full ? [...FAULT_NAMES] : positionals.filter(isFaultName),
     variants: full ? MATRIX_PROFILES.map((p) => p.name) : positionals.filter(isMatrixProfile),
   };
-  const projects = full
-    ? []
-    : COLUMNS.flatMap((column) => [SOUND_PROJECT, ...chosen.variants.map(variantProject), ...chosen.faults.map(faultProject)].map((p) => inColumn(p, column)));
-
   console.log(
     `test:faults: ${chosen.faults.length} faults (the tests that state their rules), ${chosen.variants.length} legal profiles and the sound mock (the whole suite)`,
   );
@@ -65,6 +64,14 @@ async function main(): Promise<number> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
   // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
   env.LP_PROPERTY_SEED = '1';
+  const groups = groupFaults(chosen.faults, testRules(env));
+  env.LP_FAULT_GROUPS = JSON.stringify(groups);
+  const projects = full
+    ? []
+    : COLUMNS.flatMap((column) => [
+        ...[SOUND_PROJECT, ...chosen.variants.map(variantProject)].map((p) => inColumn(p, column)),
+        ...groups[column].map((group, i) => inColumn(groupProject(group, i), column)),
+      ]);
   const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...projects.map((p) => `--project=${p}`)], env, limitMinutes * 60_000);
   if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
 
@@ -80,6 +87,23 @@ async function main(): Promise<number> {
   console.log(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
   console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
   return counts.failed > 0 ? 1 : 0;
+}
+
+/** The rules each test of the suite states, as the child config lists the sound mock's project. */
+function testRules(env: NodeJS.ProcessEnv): string[][] {
+  const list = execFileSync(process.execPath, [PLAYWRIGHT, 'test', '--config', CONFIG, '--list', '--reporter=json', `--project=${SOUND_PROJECT}`], {
+    cwd: ROOT,
+    env,
+    maxBuffer: 64 << 20,
+  });
+  interface Listed {
+    suites?: Listed[];
+    specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[];
+  }
+  const tests = (suite: Listed): Listed['specs'] & object => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(tests)];
+  return tests(JSON.parse(list.toString('utf8')) as Listed).flatMap((spec) =>
+    spec.tests.map((t) => t.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? '')),
+  );
 }
 
 runMain(main, (error) => {

@@ -1,23 +1,23 @@
 /**
- * The child run of `npm run test:faults`: per column, one project per fault running the tests that
- * declare its rule, one per legal profile and one for the sound mock running the whole
- * contract suite. Each project's worker starts its own embedded mock, so projects share nothing.
+ * The child run of `npm run test:faults`: per column, one project per group of faults (groups.ts) running the tests
+ * that state their rules, one per legal profile and one for the sound mock running the whole contract suite. Each
+ * project's worker starts its own embedded mock, so projects share nothing.
  *
- * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the short
- * fault projects fill the workers to the end. In a fault project any outcome of a test of its rule is
- * expected (`brokenRule`): the matrix reads what happened, and a catch costs no new worker process.
+ * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the fault groups fill the
+ * workers to the end. In a fault project any outcome of a test of its rule is expected (specs/fixtures:
+ * `_brokenRule`): the matrix reads what happened, and a catch costs no new worker process.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mock/faults/index.ts';
-import { RULES } from '../../contracts/rules/index.ts';
 import { ruleGrep } from '../../harness/verdict/declare.ts';
 import type { MockTargetSettings } from '../../harness/run/config.ts';
 import { BUILT_IN_PROFILES, type Profile } from '../../mock/profile.ts';
 import * as areas from './areas.ts';
 import { type Column, COLUMNS, inColumn } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
+import { type FaultGroups, groupProject, singleFaults } from './groups.ts';
 
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
 // every fault would read as uncaught. Checked here, so a direct `playwright test --config` is refused too.
@@ -43,7 +43,9 @@ const base = {
   use: { trace: 'off' },
 } as const;
 
-const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> => ({
+type Fixtures = [{ faultGroup: readonly FaultName[] }, { mockSettings: MockTargetSettings }];
+
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<Fixtures[0], Fixtures[1]> => ({
   ...base,
   name,
   use: { ...base.use, mockSettings: mock },
@@ -51,21 +53,30 @@ const wholeSuite = (name: string, mock: MockTargetSettings): Project<{ brokenRul
 
 const waits = (name: FaultName, column: Column) => column === 'blind' && areas.waitsForWindows(name);
 
-function faultProjectOf(name: FaultName, column: Column): Project<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }> {
-  const { rule } = FAULTS[name];
-  const { level } = RULES[rule];
+/** The groups test:faults made (groups.ts); a direct run of this config gives each fault a worker of its own. */
+const GROUPS: FaultGroups = process.env.LP_FAULT_GROUPS ? (JSON.parse(process.env.LP_FAULT_GROUPS) as FaultGroups) : singleFaults(FAULT_NAMES);
+
+function groupProjectOf(group: readonly FaultName[], index: number, column: Column): Project<Fixtures[0], Fixtures[1]> {
   return {
     ...base,
-    name: inColumn(areas.faultProject(name), column),
-    // The level that must catch it: a contract rule fails any run; a platform rule shows as a deviation.
-    metadata: { rule, level },
-    // Only the tests that declare its rule: a test failing because the fault broke something else is a catch by accident.
-    grep: ruleGrep(rule),
-    use: { ...base.use, mockSettings: settings(column, [name]), brokenRule: rule },
+    name: inColumn(groupProject(group, index), column),
+    // Read by reporter.ts, which reports each test under its fault.
+    metadata: { faults: group, column },
+    // Only the tests that state a rule of the group: a test failing because the fault broke something else is a catch by accident.
+    grep: ruleGrep(...group.map((name) => FAULTS[name].rule)),
+    // The faults are switched on one a test (specs/fixtures: _brokenRule); the blind rate faults' project has its window.
+    use: {
+      ...base.use,
+      mockSettings: settings(
+        column,
+        group.filter((name) => waits(name, column)),
+      ),
+      faultGroup: group,
+    },
   };
 }
 
-export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: MockTargetSettings }>({
+export default defineConfig<Fixtures[0], Fixtures[1]>({
   reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(areas.RESULTS_FILE) }]],
   outputDir: path.resolve(path.dirname(areas.RESULTS_FILE), 'test-results'),
   // Four more workers than cores: blind projects spend much of their time waiting for rate windows, and
@@ -80,7 +91,9 @@ export default defineConfig<{ brokenRule: string | undefined }, { mockSettings: 
       ...MATRIX_PROFILES.map(({ name, profile }) => wholeSuite(inColumn(areas.variantProject(name), column), settings(column, [], profile))),
     ]),
     // Blind rate faults wait for real windows: started early, their waits overlap the others' work.
-    ...[...COLUMNS].reverse().flatMap((column) => FAULT_NAMES.filter((name) => waits(name, column)).map((name) => faultProjectOf(name, column))),
-    ...COLUMNS.flatMap((column) => FAULT_NAMES.filter((name) => !waits(name, column)).map((name) => faultProjectOf(name, column))),
+    ...[...COLUMNS]
+      .reverse()
+      .flatMap((column) => GROUPS[column].flatMap((group, i) => (group.some((name) => waits(name, column)) ? [groupProjectOf(group, i, column)] : []))),
+    ...COLUMNS.flatMap((column) => GROUPS[column].flatMap((group, i) => (group.some((name) => waits(name, column)) ? [] : [groupProjectOf(group, i, column)]))),
   ],
 });

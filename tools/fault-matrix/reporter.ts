@@ -10,6 +10,8 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { Redactor } from '../../harness/client/redact.ts';
 import type { RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
+import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import { type Column, faultProject, inColumn } from './areas.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
 const MESSAGE_LIMIT = 600;
@@ -17,7 +19,9 @@ const MESSAGE_LIMIT = 600;
 export default class FaultMatrixReporter implements Reporter {
   readonly #outputFile: string;
   readonly #redactor = new Redactor();
+  /** The tests of each project, a fault group's under each fault's own project name. */
   readonly #projects = new Map<string, TestCase[]>();
+  readonly #projectOf = new Map<TestCase, string>();
   readonly #outcomes = new Map<TestCase, TestOutcome>();
   readonly #errors: string[] = [];
   /** Worker processes the run started: one per project at least, and another after each failing test. */
@@ -35,7 +39,16 @@ export default class FaultMatrixReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.#specsDir = config.projects[0]?.testDir ?? config.rootDir;
-    for (const project of suite.suites) this.#projects.set(project.title, project.allTests());
+    for (const project of suite.suites) {
+      const { faults = [], column = 'control' } = (project.project()?.metadata ?? {}) as { faults?: FaultName[]; column?: Column };
+      // A group's project: each test under its fault's own name, the one whose rule it states, as the matrix reads them.
+      for (const test of project.allTests()) {
+        const fault = faults.find((name) => test.annotations.some((a) => a.type === ANNOTATIONS.rule && a.description === FAULTS[name].rule));
+        const name = fault === undefined ? project.title : inColumn(faultProject(fault), column);
+        this.#projectOf.set(test, name);
+        this.#projects.set(name, [...(this.#projects.get(name) ?? []), test]);
+      }
+    }
     this.#print(`${this.#projects.size} projects, ${suite.allTests().length} tests, ${config.workers} workers`);
   }
 
@@ -43,7 +56,7 @@ export default class FaultMatrixReporter implements Reporter {
     if (result.workerIndex >= 0) this.#workers.add(result.workerIndex);
     this.#outcomes.set(test, this.#outcome(test, result));
     // Retries are 0: each test ends once, and the project's last one finishes it.
-    const project = test.parent.project()?.name ?? '';
+    const project = this.#projectOf.get(test) ?? '';
     const outcomes = (this.#projects.get(project) ?? []).map((t) => this.#outcomes.get(t)?.status);
     if (outcomes.length === 0 || outcomes.includes(undefined)) return;
     const done = `${String(++this.#finished).padStart(String(this.#projects.size).length)}/${this.#projects.size}`;
@@ -70,7 +83,7 @@ export default class FaultMatrixReporter implements Reporter {
     return true;
   }
 
-  /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (brokenRule). */
+  /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (_brokenRule). */
   #outcome(test: TestCase, result: TestResult | undefined): TestOutcome {
     const status: TestStatus = result === undefined ? 'notRun' : result.status === 'skipped' || result.status === 'passed' ? result.status : 'failed';
     return {
