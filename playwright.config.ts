@@ -47,7 +47,7 @@ const slowBeside = !(suite.target.kind === 'remote' && suite.target.provider ===
 const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.[jt]s$/;
 const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
-// Traces off: a trace of an APIRequestContext records every request header, Authorization included, unredacted.
+// Traces off: the suite's requests are not Playwright's, so a trace would record none of them, only cost time.
 const contractUse = { trace: 'off' } as const;
 /** The tests of a phase after the parallel one; with LP_ONLY, those of them it names (both patterns must match). */
 const phase = (tests: RegExp) => (ONLY ? new RegExp(`^(?=.*(?:${tests.source}))(?=.*(?:${ONLY.source}))`) : tests);

@@ -34,7 +34,7 @@ function settings(column: Column, faults: readonly FaultName[], profile?: Profil
   return { kind: 'mock', faults, blind: true, profile: { ...own, rateLimit: { ...own.rateLimit, rate } } };
 }
 
-/** One worker (and one mock) per project. Traces off: a trace records the Authorization header unredacted. */
+/** One worker (and one mock) per project, traces off as in playwright.config.ts. */
 const base = {
   testDir: path.join(__dirname, '..', '..', 'specs'),
   testMatch: areas.CONTRACT_SPEC_FILES,
