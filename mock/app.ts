@@ -1,9 +1,7 @@
 /**
- * The mock's factory: reads the options once, builds the collaborators (clock, keys, tokens, rate
- * limiter, endpoints, data, control plane), wires them to the router (mock/routes.ts) and the two
- * node:http servers (mock/server.ts), the `auth` origin (token endpoint) and the `api` origin
- * (logout, /api/v2 resources, /_mock control plane). Usable in-process (tests, the embedded contract
- * run) and by mock/cli.ts.
+ * The mock's factory: reads the options once, builds the collaborators (clock, keys, tokens, rate limiter, endpoints, data, control plane), wires them to the
+ * router (mock/routes.ts) and the two node:http servers (mock/server.ts), the `auth` origin (token endpoint) and the `api` origin (logout, /api/v2 resources,
+ * /_mock control plane). Usable in-process (tests, the embedded contract run) and by mock/cli.ts.
  *
  * Everything is decided here, at construction: a request pays for routing and its endpoint's work only.
  */
@@ -219,8 +217,8 @@ class Mock implements MockServer {
     this.#limiter.clear();
     this.#resources.reset();
     this.#throttle?.reset();
-    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a client's
-    // test does to the data, as the suite meets it on a real service.
+    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a client's test does to the data, as the suite meets
+    // it on a real service.
     this.#findings?.clear();
   }
 

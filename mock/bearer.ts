@@ -1,9 +1,8 @@
 /**
- * Bearer authentication and scopes of the `api` origin (document, Authentication 5 and 6; RFC 6750):
- * a missing, malformed, unknown, expired or logged-out token is refused with `WWW-Authenticate: Bearer`
- * (and `error="invalid_token"` when a token was given); a token without an accepted scope is refused
- * with `error="insufficient_scope"`. The statuses and the accepted scopes are the profile's
- * (auth.unauthenticatedStatus, auth.missingScopeStatus, auth.contentScopes, auth.usersScopes).
+ * Bearer authentication and scopes of the `api` origin (document, Authentication 5 and 6; RFC 6750): a missing, malformed, unknown, expired or logged-out token
+ * is refused with `WWW-Authenticate: Bearer` (and `error="invalid_token"` when a token was given); a token without an accepted scope is refused with
+ * `error="insufficient_scope"`. The statuses and the accepted scopes are the profile's (auth.unauthenticatedStatus, auth.missingScopeStatus,
+ * auth.contentScopes, auth.usersScopes).
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -64,8 +63,8 @@ export class BearerAuth {
   }
 
   /**
-   * Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal: its error, and
-   * the WWW-Authenticate header pair, to which the caller appends the rate-limit headers.
+   * Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal: its error, and the WWW-Authenticate header pair, to which the
+   * caller appends the rate-limit headers.
    */
   authorize(grant: AccessGrant, endpoint: ListEndpointId): { error: ApiError; headers: string[] } | undefined {
     const accepted = this.#accepted[endpoint];

@@ -1,11 +1,9 @@
 /**
- * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md), for SDK
- * developers who are not Node developers: package.json (bin lp-mock, no dependencies), bin/lp-mock.js
- * (mock/cli.ts bundled by esbuild into one CommonJS file, its JSON inlined, the schema validators as
- * ajv standalone code generated here: no schema is compiled when the mock starts, half its start time
- * otherwise), mock/package/README.md, and a LICENSE with each bundled package's notice. `npm pack` of
- * that folder installs offline; mock/Dockerfile copies it into a Node image. The build is
- * deterministic: no dates, no absolute paths, the same bytes for the same sources.
+ * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md), for SDK developers who are not Node developers: package.json (bin
+ * lp-mock, no dependencies), bin/lp-mock.js (mock/cli.ts bundled by esbuild into one CommonJS file, its JSON inlined, the schema validators as ajv standalone
+ * code generated here: no schema is compiled when the mock starts, half its start time otherwise), mock/package/README.md, and a LICENSE with each bundled
+ * package's notice. `npm pack` of that folder installs offline; mock/Dockerfile copies it into a Node image. The build is deterministic: no dates, no absolute
+ * paths, the same bytes for the same sources.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -44,8 +42,8 @@ function packageManifest(version: string, license: string): Record<string, unkno
 }
 
 /**
- * Problems of the bundle's metafile: anything left as an import that Node does not provide. The
- * package declares no dependencies, so a bare import would fail on the user's machine, not here.
+ * Problems of the bundle's metafile: anything left as an import that Node does not provide. The package declares no dependencies, so a bare import would fail
+ * on the user's machine, not here.
  */
 function checkMockMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
@@ -72,8 +70,8 @@ function bundledPackages(metafile: Metafile): string[] {
 }
 
 /**
- * The package's LICENSE: the project's licence, and the notice of each package whose code the bundle
- * carries (their licences ask for it to travel with copies of the code).
+ * The package's LICENSE: the project's licence, and the notice of each package whose code the bundle carries (their licences ask for it to travel with copies
+ * of the code).
  */
 function licenseText(root: string, license: string, packages: readonly string[]): string {
   const parts = [`lp-mock is released under the ${license} licence (the Learning Platform API contract suite).`, '', 'It bundles the following packages:'];
@@ -91,9 +89,8 @@ function licenseText(root: string, license: string, packages: readonly string[])
 const COMPILED_VALIDATORS = path.join('schemas', 'validators.ts');
 
 /**
- * Serves schemas/validators.ts as ajv standalone code generated from the same schema files
- * (schemas/standalone.ts mockValidatorsSource), with the same exports: the packaged mock starts
- * without compiling a schema, and its validators judge as the compiled ones do.
+ * Serves schemas/validators.ts as ajv standalone code generated from the same schema files (schemas/standalone.ts mockValidatorsSource), with the same exports:
+ * the packaged mock starts without compiling a schema, and its validators judge as the compiled ones do.
  */
 function standaloneValidatorsPlugin(root: string): Plugin {
   const schemasDir = path.join(root, 'schemas');
@@ -128,9 +125,8 @@ export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 
     banner: { js: '#!/usr/bin/env node' },
     // The usage text names the command the package installs (mock/cli.ts).
     define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
-    // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two
-    // thirds of it the certificate library of --tls, which mock/cli.ts loads only then (esbuild keeps a module
-    // imported with import() unevaluated until that import runs).
+    // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two thirds of it the certificate library of --tls,
+    // which mock/cli.ts loads only then (esbuild keeps a module imported with import() unevaluated until that import runs).
     minify: false,
     // No absolute paths in the output: the comments that name each source file are relative to the root.
     absWorkingDir: root,

@@ -1,12 +1,10 @@
 /**
- * The certificate `--tls` serves: a certificate authority made at start, and a server certificate it
- * signs for the names the mock serves. A client trusts the CA's file (the ready line names it) as it
- * trusts any private CA; nothing of the client changes. Made with @peculiar/x509 over node's WebCrypto:
- * no ASN.1 written here.
+ * The certificate `--tls` serves: a certificate authority made at start, and a server certificate it signs for the names the mock serves. A client trusts the
+ * CA's file (the ready line names it) as it trusts any private CA; nothing of the client changes. Made with @peculiar/x509 over node's WebCrypto: no ASN.1
+ * written here.
  *
- * Two certificates rather than one self-signed: clients that verify strictly (Python 3.13's default
- * context, Go, Java) refuse a CA certificate as a server's, and a leaf without an authority key
- * identifier; mkcert and the real service's chain have this shape too.
+ * Two certificates rather than one self-signed: clients that verify strictly (Python 3.13's default context, Go, Java) refuse a CA certificate as a server's,
+ * and a leaf without an authority key identifier; mkcert and the real service's chain have this shape too.
  *
  * Loaded only with `--tls` (mock/cli.ts imports it on demand): the mock without TLS starts without it.
  */
@@ -34,8 +32,7 @@ function cn(value: string): string {
 }
 
 /**
- * A CA and a server certificate for `names` (DNS names and IP addresses, the first one also its common
- * name), valid around `nowMs` (the mock's clock at start).
+ * A CA and a server certificate for `names` (DNS names and IP addresses, the first one also its common name), valid around `nowMs` (the mock's clock at start).
  */
 export async function makeCertificate(names: readonly string[], nowMs: number): Promise<MockCertificate> {
   const first = names[0];

@@ -1,11 +1,10 @@
 /**
- * Client findings: the mock judges its CALLERS by what the API document asks of a client, through the
- * one judge of those rules (ClientConduct, contracts/rules/client.ts), and keeps what it finds for SDK
- * developers (GET /_mock/findings, its JUnit form, and one `--log` line each). A finding never changes an answer.
+ * Client findings: the mock judges its CALLERS by what the API document asks of a client, through the one judge of those rules (ClientConduct,
+ * contracts/rules/client.ts), and keeps what it finds for SDK developers (GET /_mock/findings, its JUnit form, and one `--log` line each). A finding never
+ * changes an answer.
  *
- * It wraps each endpoint's handler from outside (the outermost `exchange` wrapper, so the judge sees
- * what the client saw) and hands the judge each answered request as an Exchange. Findings are capped:
- * past the cap they are only counted; the judge's own tables are bounded too.
+ * It wraps each endpoint's handler from outside (the outermost `exchange` wrapper, so the judge sees what the client saw) and hands the judge each answered
+ * request as an Exchange. Findings are capped: past the cap they are only counted; the judge's own tables are bounded too.
  */
 import { type Endpoint, ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
 import { CLIENT_RULE_IDS, ClientConduct, type ClientRuleId } from '../contracts/rules/client.ts';
@@ -54,11 +53,9 @@ class Asked {
 }
 
 /**
- * An answered request as the judge reads it: classes, not objects of closures, as closures made per
- * request cost more than the judging. Bodies are read only when the judge asks: a token reply whole,
- * a list page by its links alone (the chunks before and after its items, which nothing the client is
- * judged on reads, and parsing them would cost more than answering). The mock answers at once: a
- * request's time is its answer's.
+ * An answered request as the judge reads it: classes, not objects of closures, as closures made per request cost more than the judging. Bodies are read only
+ * when the judge asks: a token reply whole, a list page by its links alone (the chunks before and after its items, which nothing the client is judged on reads,
+ * and parsing them would cost more than answering). The mock answers at once: a request's time is its answer's.
  */
 class Answered implements Exchange {
   readonly origin: Exchange['origin'];
@@ -85,8 +82,8 @@ class Answered implements Exchange {
 
   get body(): unknown {
     const body = this.reply.body;
-    // A list page is read for its links.next alone, found in the text before its items: the mock
-    // writes it as a JSON string with nothing escaped, so it is the text between its quotes.
+    // A list page is read for its links.next alone, found in the text before its items: the mock writes it as a JSON string with nothing escaped, so it is the
+    // text between its quotes.
     const head = typeof body === 'string' ? undefined : body[0];
     if (head !== undefined && !head.includes('\\')) {
       const at = head.indexOf('"next":"');
@@ -139,8 +136,7 @@ export class ClientFindings {
   }
 
   /**
-   * JUnit XML: one testsuite per client_id judged, one testcase per client rule, one failure per
-   * finding kept (and one saying how many more were only counted).
+   * JUnit XML: one testsuite per client_id judged, one testcase per client rule, one failure per finding kept (and one saying how many more were only counted).
    */
   junit(): string {
     const suites = this.#conduct.clients().map((client) => ({

@@ -1,6 +1,6 @@
 /**
- * API keys the mock knows: the two default keys (mock-only secrets, documented in the README) or the
- * entries of a clients file. Secrets are kept only as SHA-256 digests and compared in constant time.
+ * API keys the mock knows: the two default keys (mock-only secrets, documented in the README) or the entries of a clients file. Secrets are kept only as
+ * SHA-256 digests and compared in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -44,8 +44,8 @@ function entryName(entry: unknown, index: number): string {
 }
 
 /**
- * Checks a list of client entries (a parsed clients file, or MockOptions.clients) and returns it
- * typed; throws an Error naming the source, the entry and what is wrong with it. Never quotes a secret.
+ * Checks a list of client entries (a parsed clients file, or MockOptions.clients) and returns it typed; throws an Error naming the source, the entry and what
+ * is wrong with it. Never quotes a secret.
  */
 export function validateClients(value: unknown, source: string): ClientConfig[] {
   if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of clients, got ${value === null ? 'null' : typeof value}.`);

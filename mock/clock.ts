@@ -1,6 +1,6 @@
 /**
- * The mock's only source of time. Nothing else in mock/ reads wall time: it asks a Clock, so a test
- * (or the control plane) can move 60 days forward in a millisecond.
+ * The mock's only source of time. Nothing else in mock/ reads wall time: it asks a Clock, so a test (or the control plane) can move 60 days forward in a
+ * millisecond.
  */
 
 export interface Clock {
@@ -9,14 +9,14 @@ export interface Clock {
 }
 
 /**
- * The virtual clock never passes this instant (9999-12-31T23:59:59.999Z): past it ISO 8601 needs
- * six-digit years, and not far past it `Date` cannot represent the time at all.
+ * The virtual clock never passes this instant (9999-12-31T23:59:59.999Z): past it ISO 8601 needs six-digit years, and not far past it `Date` cannot represent
+ * the time at all.
  */
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
- * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane
- * can only move forward: real-time behaviour keeps working, and `advance` skips ahead.
+ * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane can only move forward: real-time behaviour keeps working,
+ * and `advance` skips ahead.
  */
 export class VirtualClock implements Clock {
   #offsetMs = 0;
@@ -46,9 +46,8 @@ export class VirtualClock implements Clock {
 }
 
 /**
- * The Date header's value (RFC 9110 §5.6.7) at `clock`'s time: the same clock as X-Rate-Limit-Reset,
- * Retry-After and every time in a body, so that a client can read one against the other. Node's own
- * Date header follows wall time, which the virtual clock leaves once moved. Cached for the second it names.
+ * The Date header's value (RFC 9110 §5.6.7) at `clock`'s time: the same clock as X-Rate-Limit-Reset, Retry-After and every time in a body, so that a client can
+ * read one against the other. Node's own Date header follows wall time, which the virtual clock leaves once moved. Cached for the second it names.
  */
 export function httpDate(clock: Clock): () => string {
   let second = Number.NaN;

@@ -1,10 +1,8 @@
 /**
- * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK
- * developers (not part of the API document), JSON in and out, never rate limited; its calls and their
- * answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer
- * 404 like any unknown path. The SDK scenario calls set the state the core would reach by itself
- * (spending the budget, waiting out the token lifetime or the 2 minutes) without moving the clock, so the
- * rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
+ * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK developers (not part of the API document), JSON in and out,
+ * never rate limited; its calls and their answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer 404 like any
+ * unknown path. The SDK scenario calls set the state the core would reach by itself (spending the budget, waiting out the token lifetime or the 2 minutes)
+ * without moving the clock, so the rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
  */
 import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
@@ -36,8 +34,8 @@ export interface ControlRoute {
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 
 /**
- * A sliding window remembers each spent request: spending more than this many at once would cost
- * memory for nothing an SDK test needs (a budget of a million is not reached by a test anyway).
+ * A sliding window remembers each spent request: spending more than this many at once would cost memory for nothing an SDK test needs (a budget of a million is
+ * not reached by a test anyway).
  */
 const MAX_SPENT_REQUESTS = 1_000_000;
 

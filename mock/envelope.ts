@@ -1,8 +1,7 @@
 /**
- * The list envelope (document, Envelope of a list response): `links.self`, `links.next` and `data`.
- * The document leaves open whether self carries the query (pagination.self), whether next repeats the
- * first request's query or carries only the cursor (pagination.nextLink), what next is on the final
- * page (pagination.finalPage) and whether more members come (pagination.extraMembers).
+ * The list envelope (document, Envelope of a list response): `links.self`, `links.next` and `data`. The document leaves open whether self carries the query
+ * (pagination.self), whether next repeats the first request's query or carries only the cursor (pagination.nextLink), what next is on the final page
+ * (pagination.finalPage) and whether more members come (pagination.extraMembers).
  */
 import type { Profile } from '../schemas/types.ts';
 import { formatQuery } from './query.ts';
@@ -40,8 +39,8 @@ export class Envelope {
   }
 
   /**
-   * Two chunks: the links as text, which node joins to the response head, then the page's bytes as read
-   * (the items and this envelope's end), never copied or re-encoded.
+   * Two chunks: the links as text, which node joins to the response head, then the page's bytes as read (the items and this envelope's end), never copied or
+   * re-encoded.
    */
   render(o: EnvelopeInput): readonly [string, Buffer] {
     const links = this.#links(o);
@@ -50,9 +49,8 @@ export class Envelope {
   }
 
   /**
-   * The links' text up to the cursor, kept for the last list, query and pairs seen: a load test asks
-   * for the same page again and again, and only its cursor differs. The cursor is appended to the
-   * JSON text as it is, as encodeURIComponent leaves nothing JSON would escape.
+   * The links' text up to the cursor, kept for the last list, query and pairs seen: a load test asks for the same page again and again, and only its cursor
+   * differs. The cursor is appended to the JSON text as it is, as encodeURIComponent leaves nothing JSON would escape.
    */
   #links(o: EnvelopeInput): Links {
     const last = this.#last;

@@ -1,8 +1,7 @@
 /**
- * The mock's HTTP plumbing: reading a request body under a size cap, and the replies every handler
- * builds. Handlers return a Reply (status, flat header list, body text) instead of writing to the
- * response themselves, so each rule can be unit-tested without a socket and the hot path writes the
- * head in a single `writeHead` call.
+ * The mock's HTTP plumbing: reading a request body under a size cap, and the replies every handler builds. Handlers return a Reply (status, flat header list,
+ * body text) instead of writing to the response themselves, so each rule can be unit-tested without a socket and the hot path writes the head in a single
+ * `writeHead` call.
  */
 import { fail, type Result } from '../util/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,8 +9,8 @@ import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts
 import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';
 
 /**
- * Longest request target (414 past it). Below the server's largest request head, so that a long URL gets its own
- * answer; the longest links.next the mock writes is well under 1 KiB.
+ * Longest request target (414 past it). Below the server's largest request head, so that a long URL gets its own answer; the longest links.next the mock writes
+ * is well under 1 KiB.
  */
 export const MAX_URL_BYTES = 8 * 1024;
 
@@ -41,8 +40,8 @@ const EMPTY = Buffer.alloc(0);
 const TOO_LARGE: BodyResult = { ok: false, status: 413, reason: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
 
 /**
- * The whole request body, or why not: a Content-Length over MAX_BODY_BYTES is refused before a byte is
- * read, a body that grows past it is refused as soon as it does (413), an aborted upload is a 400.
+ * The whole request body, or why not: a Content-Length over MAX_BODY_BYTES is refused before a byte is read, a body that grows past it is refused as soon as it
+ * does (413), an aborted upload is a 400.
  */
 export function readBody(req: IncomingMessage): Promise<BodyResult> {
   const declared = req.headers['content-length'];
@@ -118,9 +117,8 @@ export interface ErrorShapes {
 const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
 
 /**
- * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile
- * chooses is applied in one place. Each method takes ownership of the `headers` list it is given
- * and appends to it.
+ * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile chooses is applied in one place. Each method takes ownership
+ * of the `headers` list it is given and appends to it.
  */
 export class Replies {
   constructor(readonly shapes: ErrorShapes = PLATFORM_SHAPES) {}

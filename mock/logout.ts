@@ -1,10 +1,8 @@
 /**
- * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once,
- * and a refresh token given as `{"refresh_token": "..."}` expires too when it is the same client's.
- * The document shows neither body nor response: the profile chooses (logout.request: an empty body
- * or a JSON object, a JSON object only, or any body; logout.response: 204, 200 with a small JSON
- * body, or an empty 200). Logout is an `api`-origin request, so it counts against the client's rate
- * limit and carries the rate headers.
+ * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once, and a refresh token given as `{"refresh_token": "..."}`
+ * expires too when it is the same client's. The document shows neither body nor response: the profile chooses (logout.request: an empty body or a JSON object,
+ * a JSON object only, or any body; logout.response: 204, 200 with a small JSON body, or an empty 200). Logout is an `api`-origin request, so it counts against
+ * the client's rate limit and carries the rate headers.
  */
 import type { Profile } from '../schemas/types.ts';
 import type { AccessControl } from './bearer.ts';
@@ -39,8 +37,8 @@ export class Logout {
   }
 
   /**
-   * The refresh token the body provides, or why the body is refused. With `any`, nothing is refused,
-   * yet a JSON object's refresh_token still expires: the document says a provided one does.
+   * The refresh token the body provides, or why the body is refused. With `any`, nothing is refused, yet a JSON object's refresh_token still expires: the
+   * document says a provided one does.
    */
   #body(bytes: Buffer): Body {
     const kind = this.o.profile.request;

@@ -1,6 +1,6 @@
 /**
- * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by schemas/openapi.ts
- * (default dist/openapi.json), after checking it with swagger-parser, and prints the file's path.
+ * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by schemas/openapi.ts (default dist/openapi.json), after checking it with
+ * swagger-parser, and prints the file's path.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,6 @@
 /**
- * The CLI's flags, parsed with node:util.parseArgs and without side effects (mock/cli.ts reads the
- * files and listens): `--name value` or `--name=value`; a bad flag gives one sentence saying what was
- * expected and what came. A CLI built on this one adds flags of its own through `extra`.
+ * The CLI's flags, parsed with node:util.parseArgs and without side effects (mock/cli.ts reads the files and listens): `--name value` or `--name=value`; a bad
+ * flag gives one sentence saying what was expected and what came. A CLI built on this one adds flags of its own through `extra`.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';

@@ -1,9 +1,7 @@
 /**
- * Reading one page of a walk: what the page reads is a plan (the snapshot's revision and item count,
- * where to start, how many items, the filters and the provider), decided by mock/resources.ts and
- * open to the `pages` seam (mock/seams.ts); the page is read forward from its start and cached by its
- * plan. A page is a pure function of its plan, so a cached one is never stale; load tests ask for the
- * same first pages over and over.
+ * Reading one page of a walk: what the page reads is a plan (the snapshot's revision and item count, where to start, how many items, the filters and the
+ * provider), decided by mock/resources.ts and open to the `pages` seam (mock/seams.ts); the page is read forward from its start and cached by its plan. A page
+ * is a pure function of its plan, so a cached one is never stale; load tests ask for the same first pages over and over.
  */
 import type { ContentFilterName, ListEndpointId } from '../contracts/endpoints.ts';
 import { type Collection, keepOf } from './collections.ts';
@@ -61,8 +59,7 @@ export class PageReader {
   readonly #pages = new Map<string, Page>();
   #bytes = 0;
   /**
-   * The last page read and its plan: the same page asked again (a load test's first page) is found
-   * by comparing a few fields, without writing its cache key.
+   * The last page read and its plan: the same page asked again (a load test's first page) is found by comparing a few fields, without writing its cache key.
    */
   #last: { readonly plan: PagePlan; readonly collection: Collection; readonly page: Page } | undefined;
 
@@ -93,8 +90,8 @@ export class PageReader {
         lastTaken = position;
       }
     }
-    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
-    // and the next page starts there, so the walk as a whole scans the data set once.
+    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page, and the next page starts there, so the walk as a whole
+    // scans the data set once.
     while (position < plan.end && collection.fragment(position, plan.revision, keep) === undefined) position++;
     const page: Page = { data: Buffer.from(data.join(',') + this.end), count: data.length, lastTaken, position };
     this.#pages.set(key, page);

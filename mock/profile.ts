@@ -1,7 +1,6 @@
 /**
- * Behaviour profiles: one value for every choice the API document leaves open (schemas/profile.schema.json).
- * The three built-in profiles live in mock/profiles/*.json; a profile file names one of them in
- * `extends` (default `strict`) and sets only what differs. A bad file is refused with one sentence
+ * Behaviour profiles: one value for every choice the API document leaves open (schemas/profile.schema.json). The three built-in profiles live in
+ * mock/profiles/*.json; a profile file names one of them in `extends` (default `strict`) and sets only what differs. A bad file is refused with one sentence
  * naming the key, e.g. `pagination.finalPage must be one of "absent", "null", … got "last"`.
  */
 import path from 'node:path';
@@ -37,10 +36,7 @@ export function isProfileName(text: string): text is ProfileName {
   return (PROFILE_NAMES as readonly string[]).includes(text);
 }
 
-/**
- * The built-in profiles, complete. Their files are checked like any other when this module loads:
- * a built-in that lost an option fails at once, naming it.
- */
+/** The built-in profiles, complete. Their files are checked like any other when this module loads: a built-in that lost an option fails at once, naming it. */
 export const BUILT_IN_PROFILES: Readonly<Record<ProfileName, Profile>> = {
   strict: builtIn('strict', strictFile),
   platform: builtIn('platform', platformFile),
@@ -54,9 +50,8 @@ function builtIn(name: ProfileName, file: unknown): Profile {
 }
 
 /**
- * A profile file made complete: validated against the schema, merged over the profile it extends
- * (default strict), and checked for what the schema cannot say (limitDefault ≤ limitMax; a
- * cursor-only links.next with next served without the query). The error is one sentence naming the key.
+ * A profile file made complete: validated against the schema, merged over the profile it extends (default strict), and checked for what the schema cannot say
+ * (limitDefault ≤ limitMax; a cursor-only links.next with next served without the query). The error is one sentence naming the key.
  */
 export function resolveProfile(file: ProfileFile, defaults: { readonly name?: string } = {}): Result<Profile> {
   if (!validateProfile(file)) return fail(describeProfileError(validateProfile.errors, file));
@@ -93,10 +88,7 @@ export function checkComplete(value: unknown): Result<Profile> {
   return ok(rest as Profile);
 }
 
-/**
- * A built-in profile by name, or a profile file (JSON) by path. Throws an Error whose message is one
- * sentence: which file, and which key is wrong.
- */
+/** A built-in profile by name, or a profile file (JSON) by path. Throws an Error whose message is one sentence: which file, and which key is wrong. */
 export function loadProfile(nameOrPath: string): Profile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath];
   const value = readJsonFile(
@@ -157,8 +149,8 @@ export function ruleOfOption(key: string): RuleId {
 const KEYWORD_ORDER = ['additionalProperties', 'type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'items', 'contains', 'uniqueItems', 'minItems'];
 
 /**
- * One sentence for the first error that says the most: an unknown key, then a wrong type, then a
- * value outside its choices. Array and cross-option errors are told about the option as a whole.
+ * One sentence for the first error that says the most: an unknown key, then a wrong type, then a value outside its choices. Array and cross-option errors are
+ * told about the option as a whole.
  */
 export function describeProfileError(errors: readonly ErrorObject[] | null | undefined, data: unknown): string {
   const list = (errors ?? []).filter((e) => e.keyword !== 'if');

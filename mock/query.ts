@@ -1,8 +1,7 @@
 /**
- * Reading a list request's query string (document, List content items: limit, next, filter[...]).
- * The document names the parameters but not what a service does with others, repeats, unreadable
- * values or a limit out of range: the profile decides (query.*, filters.*). A refusal names the
- * parameter; under the strict profile every parameter must be known, given once and valid.
+ * Reading a list request's query string (document, List content items: limit, next, filter[...]). The document names the parameters but not what a service does
+ * with others, repeats, unreadable values or a limit out of range: the profile decides (query.*, filters.*). A refusal names the parameter; under the strict
+ * profile every parameter must be known, given once and valid.
  */
 import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contracts/endpoints.ts';
 import { fail, ok, type Result } from '../util/result.ts';

@@ -1,11 +1,9 @@
 /**
- * Rate limiting per API client (document, Limits and Errors): every counted response carries the
- * three X-Rate-Limit-* headers; past the budget, 429 with Retry-After. How windows are cut and how the
- * reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts
- * counts, and here a count is kept per client, on the mock's clock.
+ * Rate limiting per API client (document, Limits and Errors): every counted response carries the three X-Rate-Limit-* headers; past the budget, 429 with
+ * Retry-After. How windows are cut and how the reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts counts, and
+ * here a count is kept per client, on the mock's clock.
  *
- * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of
- * virtual time, never on a request that finds its own count.
+ * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of virtual time, never on a request that finds its own count.
  */
 import { resetFormat, retryAfterFormat, type WindowCount, windowCount } from '../contracts/rate-limit-window.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -79,8 +77,8 @@ export class RateLimiter implements RateLimit {
   }
 
   /**
-   * The client's count; a new one where it has none or its count ended (an ended count limits no one,
-   * and a fresh one counts the same from here on), after a sweep when one is due.
+   * The client's count; a new one where it has none or its count ended (an ended count limits no one, and a fresh one counts the same from here on), after a
+   * sweep when one is due.
    */
   #count(key: string, now: number): WindowCount {
     const found = this.#counts.get(key);
@@ -93,8 +91,8 @@ export class RateLimiter implements RateLimit {
   }
 
   /**
-   * The control plane's "budget spent": `client` has `remaining` requests left from now on (clamped to
-   * its budget). Returns when the limit resets, epoch ms; undefined for a client without a rate.
+   * The control plane's "budget spent": `client` has `remaining` requests left from now on (clamped to its budget). Returns when the limit resets, epoch ms;
+   * undefined for a client without a rate.
    */
   spend(client: Client, remaining: number): number | undefined {
     const rate = client.rate;

@@ -1,10 +1,9 @@
 /**
- * The resource endpoints' data side: GET /api/v2/content and /api/v2/users with snapshot pagination,
- * and the control plane's content changes. Authentication, scopes and rate limiting happen before
- * (mock/list-endpoint.ts); this module gets the client and its provider and answers a page or an error.
+ * The resource endpoints' data side: GET /api/v2/content and /api/v2/users with snapshot pagination, and the control plane's content changes. Authentication,
+ * scopes and rate limiting happen before (mock/list-endpoint.ts); this module gets the client and its provider and answers a page or an error.
  *
- * A request is read (mock/query.ts), its snapshot opened or continued (mock/pagination.ts), its page
- * planned and read (mock/pages.ts), and the envelope written (mock/envelope.ts).
+ * A request is read (mock/query.ts), its snapshot opened or continued (mock/pagination.ts), its page planned and read (mock/pages.ts), and the envelope written
+ * (mock/envelope.ts).
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -61,8 +60,8 @@ export class Resources {
   readonly #trailingEmptyPage: boolean;
   readonly #seam: PageSeam;
   /**
-   * The last query read, kept whole (a ListQuery is never changed once read): a load test sends the
-   * same query string again and again, and reading it was a tenth of a page's work.
+   * The last query read, kept whole (a ListQuery is never changed once read): a load test sends the same query string again and again, and reading it was a
+   * tenth of a page's work.
    */
   #lastQuery: (ListQuery & { readonly search: string; readonly endpoint: ListEndpointId }) | undefined;
 

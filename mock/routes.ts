@@ -1,8 +1,7 @@
 /**
- * The routing table of both origins, built from contracts/endpoints.ts: each request goes to the
- * handler of its endpoint as one Exchange (the few request facts a handler reads, its body already
- * read for POST), or is answered here: a malformed request, an unknown path (404), a method the path
- * does not answer (405 with Allow), and the /_mock control plane on the api origin.
+ * The routing table of both origins, built from contracts/endpoints.ts: each request goes to the handler of its endpoint as one Exchange (the few request facts
+ * a handler reads, its body already read for POST), or is answered here: a malformed request, an unknown path (404), a method the path does not answer (405
+ * with Allow), and the /_mock control plane on the api origin.
  *
  * Routing is a Map lookup and a few string operations: the list endpoints are the hot path.
  */
@@ -45,8 +44,8 @@ export interface HostNames {
 }
 
 /**
- * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels
- * (RFC 1123), lower-cased. Throws a RangeError naming `what` otherwise.
+ * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels (RFC 1123), lower-cased. Throws a RangeError naming
+ * `what` otherwise.
  */
 function checkHostName(what: string, name: string): string {
   const lower = name.toLowerCase();
@@ -103,8 +102,8 @@ export class Router {
   readonly onApi: RequestHandler = (req, res) => this.#route('api', req, res);
 
   /**
-   * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its
-   * port and letter case aside): each request goes to the handler of its origin, or to `other`.
+   * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its port and letter case aside): each request goes to the
+   * handler of its origin, or to `other`.
    */
   static byHost(names: HostNames, handlers: Readonly<Record<Origin | 'other', RequestHandler>>): RequestHandler {
     return (req, res) => {

@@ -1,7 +1,6 @@
 /**
- * The mock's node:http side: one server per origin with the limits a public service needs (head size,
- * slow clients, idle keep-alive), answers for requests node refuses before any handler sees them, and
- * listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
+ * The mock's node:http side: one server per origin with the limits a public service needs (head size, slow clients, idle keep-alive), answers for requests node
+ * refuses before any handler sees them, and listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -12,8 +11,8 @@ import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './http.ts';
 import type { Router } from './routes.ts';
 
 /**
- * How long a slow or idle client may hold a connection. The defaults let any real client through;
- * tests shorten them to see a slow client cut off within a second or two.
+ * How long a slow or idle client may hold a connection. The defaults let any real client through; tests shorten them to see a slow client cut off within a
+ * second or two.
  */
 export interface MockTimeouts {
   /** The request head must have arrived this long after the connection opened or the request began (slowloris). Default 10 000 ms. */
@@ -54,9 +53,8 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
 const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
 
 /**
- * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host
- * (`origin` then names the shape of errors answered before a request is read), with the limits above;
- * the router answers what no handler can (a handler that threw, an unknown Expect, a raw error).
+ * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host (`origin` then names the shape of errors answered before a
+ * request is read), with the limits above; the router answers what no handler can (a handler that threw, an unknown Expect, a raw error).
  */
 export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, router: Router, tls?: TlsFiles): Server {
   const options = {
@@ -84,8 +82,8 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     socket.once('close', () => open.delete(socket));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, router));
-  // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
-  // unknown Expect with an empty 417: both get a body naming the problem instead.
+  // Without these listeners node destroys the socket of a CONNECT without a word, and answers an unknown Expect with an empty 417: both get a body naming the
+  // problem instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', router),
   );
@@ -111,9 +109,8 @@ export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
-    // Every socket the server accepted, not only those node still counts as its connections (what
-    // closeAllConnections ends): a CONNECT's socket, or one ended after a raw error and waiting for
-    // its peer, would hold close() open as a keep-alive socket would, until a timeout.
+    // Every socket the server accepted, not only those node still counts as its connections (what closeAllConnections ends): a CONNECT's socket, or one ended
+    // after a raw error and waiting for its peer, would hold close() open as a keep-alive socket would, until a timeout.
     for (const socket of OPEN_SOCKETS.get(server) ?? []) socket.destroy();
   });
 }
@@ -136,9 +133,8 @@ function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duple
 }
 
 /**
- * Whether a head that overflowed did so in its request line: node hands over the packet it was
- * parsing; when that packet starts the request and holds no end of line within MAX_URL_BYTES,
- * the target is what is too long (a head that came in many packets falls back to 431).
+ * Whether a head that overflowed did so in its request line: node hands over the packet it was parsing; when that packet starts the request and holds no end of
+ * line within MAX_URL_BYTES, the target is what is too long (a head that came in many packets falls back to 431).
  */
 function requestLineOverflows(packet: Buffer | undefined): boolean {
   if (packet === undefined || !/^[!-~]+ /.test(packet.subarray(0, 32).toString('latin1'))) return false;

@@ -1,14 +1,11 @@
 /**
  * POST {auth}/oauth/token (document, Request an access token; RFC 6749 §4.4 and §6).
  *
- * Strict where the document is: grant_type client_credentials, valid client credentials, held
- * scopes, a token whose token_type is bearer and expires_in is the lifetime in seconds. Where it
- * leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a
- * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
- * token each time or the client's live one, the refresh grant, token_type's case; and whether token
- * requests spend the client's rate budget (rateLimit.countsTokenRequests), the token lifetime of keys without their own
- * (tokens.lifetime) and a limit on token requests per client_id (tokens.requestLimit). Refusals never carry a token:
- * each is an OAuth error saying what was wrong and what was expected.
+ * Strict where the document is: grant_type client_credentials, valid client credentials, held scopes, a token whose token_type is bearer and expires_in is the
+ * lifetime in seconds. Where it leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a JSON body is read, the scope
+ * separators, expires_in as the lifetime or counting down, a fresh token each time or the client's live one, the refresh grant, token_type's case; and whether
+ * token requests spend the client's rate budget (rateLimit.countsTokenRequests), the token lifetime of keys without their own (tokens.lifetime) and a limit on
+ * token requests per client_id (tokens.requestLimit). Refusals never carry a token: each is an OAuth error saying what was wrong and what was expected.
  */
 import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -32,10 +29,9 @@ const BASIC_SCHEME = /^basic(?: |$)/i;
 const invalidRequest = (description: string): OAuthError => ({ status: 400, error: 'invalid_request', description });
 
 /**
- * The fields of the body, or why it is refused: a form body always; a JSON object too when
- * `acceptJson` (the document names the form; a service may read JSON as well); and, when
- * `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients
- * send the form with the wrong label, and a service may read bodies by what they hold).
+ * The fields of the body, or why it is refused: a form body always; a JSON object too when `acceptJson` (the document names the form; a service may read JSON
+ * as well); and, when `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients send the form with the wrong label,
+ * and a service may read bodies by what they hold).
  */
 function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm: boolean): TokenFields | OAuthError {
   const type = mediaType(contentType);
@@ -107,8 +103,8 @@ function readCredentials(authorization: string | undefined, fields: TokenFields)
 }
 
 /**
- * The scopes of a scope field. The document says comma-delimited; with `comma-or-space` spaces separate
- * too (some clients send them so). With `comma`, a space is part of the scope name, which no key holds.
+ * The scopes of a scope field. The document says comma-delimited; with `comma-or-space` spaces separate too (some clients send them so). With `comma`, a space
+ * is part of the scope name, which no key holds.
  */
 function readScopes(text: string, separators: 'comma' | 'comma-or-space'): string[] {
   if (separators === 'comma-or-space') return parseScopeList(text);
@@ -240,8 +236,8 @@ export class TokenEndpoint {
 }
 
 /**
- * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second
- * short at issue (as the real platform writes 5183999 for 60 days). Never more than the time left.
+ * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second short at issue (as the real platform writes 5183999 for 60
+ * days). Never more than the time left.
  */
 function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
   return tokens.lifetimeSeconds - 1 - Math.floor(Math.max(0, now - tokens.issuedAtMs) / 1000);

@@ -1,11 +1,10 @@
 /**
  * Access and refresh tokens (document, States and transitions: none → valid → expired).
  *
- * Tokens are 32 random bytes in base64url: unguessable, and they carry nothing, so a token is only
- * as good as its entry here. Expiry follows contracts/lifecycle.ts `tokenExpired`; an expired entry
- * is dropped when it is next looked at, and a sweep (amortised over issuing) drops the ones nobody
- * looks at again, so memory stays bounded under token churn. With `indexLive`, the store also finds a
- * client's live token for a scope set (a profile's tokens.reuse = live-token).
+ * Tokens are 32 random bytes in base64url: unguessable, and they carry nothing, so a token is only as good as its entry here. Expiry follows
+ * contracts/lifecycle.ts `tokenExpired`; an expired entry is dropped when it is next looked at, and a sweep (amortised over issuing) drops the ones nobody
+ * looks at again, so memory stays bounded under token churn. With `indexLive`, the store also finds a client's live token for a scope set (a profile's
+ * tokens.reuse = live-token).
  */
 import { randomBytes } from 'node:crypto';
 import { tokenExpired } from '../contracts/lifecycle.ts';
@@ -38,8 +37,8 @@ export interface IssuedTokens {
 export type Tokens = Pick<TokenStore, 'issue' | 'live' | 'verify' | 'findRefresh' | 'redeemRefresh' | 'expireAccess' | 'expireRefresh'>;
 
 /**
- * A refresh token outlives its access token (twice the lifetime), so that refreshing after the access
- * token expired works, as RFC 6749 intends; the document only says it is not for external use.
+ * A refresh token outlives its access token (twice the lifetime), so that refreshing after the access token expired works, as RFC 6749 intends; the document
+ * only says it is not for external use.
  */
 export const REFRESH_LIFETIME_FACTOR = 2;
 
@@ -141,9 +140,8 @@ export class TokenStore {
   }
 
   /**
-   * The control plane's "expired now" for one client: its access tokens stop authenticating, as at the
-   * end of their lifetime. Its refresh tokens stay redeemable, as they outlive an expired access token.
-   * Returns how many access tokens were valid.
+   * The control plane's "expired now" for one client: its access tokens stop authenticating, as at the end of their lifetime. Its refresh tokens stay
+   * redeemable, as they outlive an expired access token. Returns how many access tokens were valid.
    */
   expireAccessOf(clientId: string): number {
     const now = this.#clock.now();
@@ -175,8 +173,8 @@ export class TokenStore {
   }
 
   /**
-   * Stored entries, and the access and refresh tokens still valid now (issued, not logged out, not expired on the
-   * virtual clock): what a run checks to prove it left no live token behind.
+   * Stored entries, and the access and refresh tokens still valid now (issued, not logged out, not expired on the virtual clock): what a run checks to prove it
+   * left no live token behind.
    */
   stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number; validRefreshTokens: number } {
     const now = this.#clock.now();

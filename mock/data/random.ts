@@ -1,7 +1,6 @@
 /**
- * Deterministic randomness for seeded data: item i of seed s is the same on every run and every
- * machine, and can be computed alone (no need to generate items 0..i-1), which is what lets the mock
- * serve a million items without holding them.
+ * Deterministic randomness for seeded data: item i of seed s is the same on every run and every machine, and can be computed alone (no need to generate items
+ * 0..i-1), which is what lets the mock serve a million items without holding them.
  */
 
 /** A 32-bit hash of (seed, index, salt): murmur3's finaliser over a mixed input. */
@@ -41,8 +40,8 @@ export class ItemRandom {
 }
 
 /**
- * A short opaque id that is unique per index: a bijection of the 32-bit index (odd multiplier and
- * xor-shift are both invertible mod 2^32), written in base 36 and padded.
+ * A short opaque id that is unique per index: a bijection of the 32-bit index (odd multiplier and xor-shift are both invertible mod 2^32), written in base 36
+ * and padded.
  */
 export function opaqueId(prefix: string, index: number): string {
   let x = Math.imul(index ^ 0x5bd1e995, 0x2c1b3c6d) >>> 0;

@@ -1,6 +1,6 @@
 /**
- * Faults at the seams of the core's deciding components: the keys (`clients`), the token store
- * (`tokens`) and bearer authentication with its scope check (`access`).
+ * Faults at the seams of the core's deciding components: the keys (`clients`), the token store (`tokens`) and bearer authentication with its scope check
+ * (`access`).
  */
 import { DEFAULT_CLIENTS } from '../app.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';

@@ -1,6 +1,6 @@
 /**
- * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed
- * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
+ * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed after it answered (its JSON body parsed, changed and written
+ * again). Slow, and only here.
  */
 import { BoundedMap } from '../../util/bounded-map.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
@@ -148,8 +148,8 @@ export const EXCHANGE_FAULTS = {
   'logout-without-token-accepted': fault('platform.logout-response', 'a logout without a bearer token is answered 204', () =>
     on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
   ),
-  // The core checks whose next value it is; here a request with a next value handed out to another
-  // key's walk is answered as if that key had sent it, and so is every page it then leads to.
+  // The core checks whose next value it is; here a request with a next value handed out to another key's walk is answered as if that key had sent it, and so is
+  // every page it then leads to.
   'next-followed-for-any-key': fault(
     'provider.isolation',
     'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',
@@ -187,9 +187,8 @@ export const EXCHANGE_FAULTS = {
         if (n % 3 === 0) a['modified-at'] = formatZonelessTimestamp(parseZonelessTimestamp(String(a['created-at'])) - 86_400_000);
       }),
   ),
-  // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
-  // requests each come within 2 minutes of the one before is refused as obsolete once 2 minutes have
-  // passed since it began. The core still answers every request it lets through.
+  // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose requests each come within 2 minutes of the one before is
+  // refused as obsolete once 2 minutes have passed since it began. The core still answers every request it lets through.
   'snapshot-expires-from-first-request': fault(
     'snapshot.alive',
     'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',

@@ -1,11 +1,10 @@
 /**
- * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated
- * request and its bytes, the fuzz mock's keys, the session that fills in live values, and the oracle.
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated request and its bytes, the fuzz mock's keys, the session
+ * that fills in live values, and the oracle.
  *
- * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value
- * belongs: the generators stay pure (replayable from a seed) and the session swaps in a real token or
- * cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented
- * client_ids, so the throttle of failed token requests they trip never locks out the session's keys.
+ * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value belongs: the generators stay pure (replayable from a
+ * seed) and the session swaps in a real token or cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented client_ids,
+ * so the throttle of failed token requests they trip never locks out the session's keys.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
@@ -46,8 +45,8 @@ const ALL_SCOPES = ['content:read', 'content:write', 'users:read', 'users:write'
 const LONG_TTL = '3650d';
 
 /**
- * The fuzz mock's keys. Session keys (never sent a wrong secret): fuzz-org, fuzz-provider,
- * fuzz-limited, fuzz-check. Attacked keys: fuzz-target and mock-org-client.
+ * The fuzz mock's keys. Session keys (never sent a wrong secret): fuzz-org, fuzz-provider, fuzz-limited, fuzz-check. Attacked keys: fuzz-target and
+ * mock-org-client.
  */
 export const FUZZ_CLIENTS: readonly ClientConfig[] = [
   { id: 'fuzz-org', secret: 'fuzz-org-secret', scopes: ALL_SCOPES, rate: '0', tokenTtl: LONG_TTL },
@@ -88,8 +87,8 @@ type RequestParts = Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'body' | 
   Partial<FuzzRequest> & { readonly authorization?: string | readonly string[]; readonly contentType?: string };
 
 /**
- * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization
- * headers (none when undefined or empty) and Content-Type (none when undefined) go before the other headers.
+ * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization headers (none when undefined or empty) and
+ * Content-Type (none when undefined) go before the other headers.
  */
 export function fuzzRequestOf({ authorization = [], contentType, headers = [], ...rest }: RequestParts): FuzzRequest {
   const named = [
@@ -240,8 +239,8 @@ function flip(text: string, at: number): string {
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
 /**
- * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never
- * be a 5xx, and every 4xx must be a JSON body of the origin's error shape saying what was wrong.
+ * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never be a 5xx, and every 4xx must be a JSON body of the
+ * origin's error shape saying what was wrong.
  */
 export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
   if (outcome.kind === 'closed' && abandoned(request)) return undefined;
@@ -262,9 +261,8 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
 }
 
 /**
- * Whether the client broke off its own request so that node closes the connection before the mock
- * can answer: a body shorter than its Content-Length, or a bad chunk after an Upgrade head (node then
- * stops parsing without a word). Nobody is left to read an answer.
+ * Whether the client broke off its own request so that node closes the connection before the mock can answer: a body shorter than its Content-Length, or a bad
+ * chunk after an Upgrade head (node then stops parsing without a word). Nobody is left to read an answer.
  */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;

@@ -1,9 +1,7 @@
 /**
- * Bad (and a few good) token requests to POST {auth}/oauth/token: form fields missing, repeated,
- * unknown or garbled; broken form encoding; wrong and missing content types; Basic headers valid,
- * malformed or combined with form credentials; right and wrong secrets of the attacked keys (the
- * throttle of failed token requests is meant to trip); refresh tokens of the right client, of
- * another, or invented.
+ * Bad (and a few good) token requests to POST {auth}/oauth/token: form fields missing, repeated, unknown or garbled; broken form encoding; wrong and missing
+ * content types; Basic headers valid, malformed or combined with form credentials; right and wrong secrets of the attacked keys (the throttle of failed token
+ * requests is meant to trip); refresh tokens of the right client, of another, or invented.
  */
 import fc from 'fast-check';
 import { ATTACKED, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
@@ -59,9 +57,8 @@ const field: fc.Arbitrary<[string, string]> = fc.oneof(
 );
 
 /**
- * A request that is nearly right: a full client_credentials or refresh_token form of an attacked
- * key, the secret right or wrong, then up to two fields dropped, repeated or replaced. These reach
- * the credential check, the scope check and the throttle; random field lists mostly do not.
+ * A request that is nearly right: a full client_credentials or refresh_token form of an attacked key, the secret right or wrong, then up to two fields dropped,
+ * repeated or replaced. These reach the credential check, the scope check and the throttle; random field lists mostly do not.
  */
 const nearlyValidFields: fc.Arbitrary<Array<[string, string]>> = fc
   .record({
