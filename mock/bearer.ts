@@ -56,9 +56,8 @@ export class BearerAuth {
     }
     if (header.kind === 'missing') return this.#refuse('The request has no Authorization header; send Authorization: Bearer <access token>.', 'Bearer');
     if (header.kind === 'other-scheme') return this.#refuse('The Authorization header is not of the form "Bearer <access token>".', 'Bearer');
-    if (header.kind === 'malformed') {
+    if (header.kind === 'malformed')
       return this.#refuse('The bearer token is malformed: expected one token of letters, digits and -._~+/ after "Bearer ".', 'Bearer error="invalid_token"');
-    }
     return this.#refuse('The access token is unknown, expired or logged out.', 'Bearer error="invalid_token"');
   }
 

@@ -48,9 +48,8 @@ function packageManifest(version: string, license: string): Record<string, unkno
 function checkMockMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
-    for (const imported of info.imports) {
+    for (const imported of info.imports)
       if (imported.external && !imported.path.startsWith('node:')) problems.push(`${output} imports ${imported.path}: the package has no dependencies`);
-    }
     for (const input of Object.keys(info.inputs)) {
       // The mock never runs TypeScript at run time: a loader in the bundle means an import went wrong.
       if (/(^|\/)node_modules\/(tsx|typescript|esbuild)\//.test(input)) problems.push(`${output} bundles ${input}: a build tool got into the run time`);
@@ -169,6 +168,4 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 // Imported (tests), this file only exports.
-if (require.main === module) {
-  runMain(() => main(process.argv.slice(2)), 'build:mock: ');
-}
+if (require.main === module) runMain(() => main(process.argv.slice(2)), 'build:mock: ');

@@ -55,25 +55,20 @@ export function validateClients(value: unknown, source: string): ClientConfig[] 
     const where = `${source}: ${entryName(entry, index)}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${where} is not an object.`);
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) {
+    for (const key of Object.keys(e))
       if (!KNOWN_KEYS.has(key)) throw new Error(`${where} has an unknown member "${key}" (expected id, secret, scopes, provider, rate, tokenTtl).`);
-    }
     if (typeof e.id !== 'string' || e.id === '') throw new Error(`${where}: "id" must be a non-empty string.`);
     if (ids.has(e.id)) throw new Error(`${where}: "id" repeats an earlier entry.`);
     ids.add(e.id);
     if (typeof e.secret !== 'string' || e.secret === '') throw new Error(`${where}: "secret" must be a non-empty string.`);
-    if (!Array.isArray(e.scopes) || e.scopes.some((s) => typeof s !== 'string' || !isScopeForm(s))) {
+    if (!Array.isArray(e.scopes) || e.scopes.some((s) => typeof s !== 'string' || !isScopeForm(s)))
       throw new Error(`${where}: "scopes" must be an array of scopes like "content:read".`);
-    }
-    if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === '')) {
+    if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === ''))
       throw new Error(`${where}: "provider" must be a non-empty string when given.`);
-    }
-    if (e.rate !== undefined && (typeof e.rate !== 'string' || parseRate(e.rate) === undefined)) {
+    if (e.rate !== undefined && (typeof e.rate !== 'string' || parseRate(e.rate) === undefined))
       throw new Error(`${where}: "rate" must look like "200/1m" (or "0" for no limit), got ${JSON.stringify(e.rate)}.`);
-    }
-    if (e.tokenTtl !== undefined && (typeof e.tokenTtl !== 'string' || parsePeriod(e.tokenTtl) === undefined)) {
+    if (e.tokenTtl !== undefined && (typeof e.tokenTtl !== 'string' || parsePeriod(e.tokenTtl) === undefined))
       throw new Error(`${where}: "tokenTtl" must be a period like "1h" or "60d", got ${JSON.stringify(e.tokenTtl)}.`);
-    }
     // Every member is known and checked above: a copy of the entry is the config.
     return { ...(e as unknown as ClientConfig), scopes: [...(e.scopes as string[])] };
   });

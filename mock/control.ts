@@ -110,13 +110,11 @@ export class ControlPlane {
     const parsed = parseJsonBody(body);
     if (!parsed.ok) return this.#refuse(`Expected {"advanceSeconds": n}: ${parsed.error}.`);
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
       return this.#refuse(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds');
-    }
     const max = this.#o.clock.maxAdvanceSeconds();
-    if (seconds > max) {
+    if (seconds > max)
       return this.#refuse(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds');
-    }
     this.#o.clock.advance(seconds);
     return this.#now();
   }
@@ -136,15 +134,13 @@ export class ControlPlane {
     if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, remaining = 0 } = body.value;
     if (typeof clientId !== 'string') return this.#badClientId(clientId);
-    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0) {
+    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0)
       return this.#refuse(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining');
-    }
     const client = this.#o.clients.get(clientId);
     if (client === undefined) return this.#unknownClient(clientId);
     if (client.rate === null) return this.#refuse(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId');
-    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS) {
+    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS)
       return this.#refuse(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining');
-    }
     const resetMs = this.#o.limiter.spend(client, remaining) as number;
     const left = Math.min(remaining, client.rate.requests);
     return this.#o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
@@ -154,9 +150,8 @@ export class ControlPlane {
     const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
     if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, token } = body.value;
-    if ((clientId === undefined) === (token === undefined)) {
+    if ((clientId === undefined) === (token === undefined))
       return this.#refuse('Give exactly one of clientId (all its access tokens) and token (one access token).');
-    }
     if (token !== undefined) {
       // The token itself is never repeated back: answers and logs carry no token.
       if (typeof token !== 'string') return this.#refuse('token must be an access token string.', 'token');

@@ -156,9 +156,8 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
     if (mock.port !== undefined) return fail('--port is the one port of --host-name; with two ports give --auth-port and --api-port.');
     return ok(undefined);
   }
-  if (mock.authPort !== undefined || mock.apiPort !== undefined) {
+  if (mock.authPort !== undefined || mock.apiPort !== undefined)
     return fail('--host-name serves both origins on one port: give --port instead of --auth-port and --api-port.');
-  }
   try {
     return ok(checkHostNames({ auth: name, api: apiName ?? `api.${name.toLowerCase()}` }, { auth: '--host-name', api: '--api-host-name' }));
   } catch (error) {

@@ -73,17 +73,14 @@ export function checkComplete(value: unknown): Result<Profile> {
   if (typeof file.name !== 'string') return fail('name is not set: a complete profile has a name.');
   for (const group of PROFILE_GROUPS) {
     const options = file[group] as Record<string, unknown> | undefined;
-    for (const option of PROFILE_OPTIONS[group]) {
+    for (const option of PROFILE_OPTIONS[group])
       if (options?.[option] === undefined) return fail(`${group}.${option} is not set: a complete profile sets every option (or extends a built-in).`);
-    }
   }
   const profile = { description: '', ...file } as Profile;
-  if (profile.query.limitDefault > profile.query.limitMax) {
+  if (profile.query.limitDefault > profile.query.limitMax)
     return fail(`query.limitDefault must not be above query.limitMax (${profile.query.limitMax}), got ${profile.query.limitDefault}.`);
-  }
-  if (profile.pagination.nextLink === 'cursor-only' && profile.pagination.nextWithoutQuery !== 'accept') {
+  if (profile.pagination.nextLink === 'cursor-only' && profile.pagination.nextWithoutQuery !== 'accept')
     return fail(cursorOnlyRule(shown(profile.pagination.nextWithoutQuery)));
-  }
   const { $schema: _schema, extends: _extends, observed: _observed, ...rest } = profile as Profile & ProfileFile;
   return ok(rest as Profile);
 }
@@ -171,9 +168,8 @@ export function describeProfileError(errors: readonly ErrorObject[] | null | und
   const key = keyOf(pointer);
   const got = shown(valueAt(data, pointer));
   // The schema's one rule across options: a cursor-only links.next must be served (if/then).
-  if ((error.keyword === 'required' && params.missingProperty === 'nextWithoutQuery') || (error.keyword === 'const' && key === 'pagination.nextWithoutQuery')) {
+  if ((error.keyword === 'required' && params.missingProperty === 'nextWithoutQuery') || (error.keyword === 'const' && key === 'pagination.nextWithoutQuery'))
     return cursorOnlyRule(error.keyword === 'required' ? 'nothing' : got);
-  }
   const schema = schemaOf(key);
   const group = key.split('.').length === 1;
   if (group && error.keyword === 'type') return `${key} must be an object of options, got ${got}.`;

@@ -186,9 +186,8 @@ function changed(version: ContentVersion | undefined, id: string): ChangeResult 
 
 /** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */
 function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { ok: false, error: apiErrors.invalidParameter('the body must be a JSON object of content attributes', 'body') };
-  }
   for (const [name, value] of Object.entries(body)) {
     const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
     if (!validate) {

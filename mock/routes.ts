@@ -50,9 +50,8 @@ export interface HostNames {
 function checkHostName(what: string, name: string): string {
   const lower = name.toLowerCase();
   const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-  if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower)) {
+  if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower))
     throw new RangeError(`${what} must be a host name (letters, digits and hyphens in dot-separated labels), got "${name}".`);
-  }
   return lower;
 }
 
@@ -156,11 +155,11 @@ export class Router {
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     if (url.length > MAX_URL_BYTES) return this.#send(res, this.refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
       return this.#send(res, this.refusal(origin, 400, 'host-missing', HOST_MISSING));
-    }
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? '';
     const methods = this.#tables[origin].get(path);
     if (methods !== undefined) {
@@ -170,17 +169,11 @@ export class Router {
         return this.#send(res, this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${allowed} only.`), ['Allow', allowed]));
       }
       const handler = this.#o.handlers[endpoint.id];
-      const search = q < 0 ? '' : url.slice(q + 1);
-      if (endpoint.method === 'GET') {
-        return this.#send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
-      }
-      return this.#withBody(req, res, origin, (body) =>
-        handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body }),
-      );
+      const exchange = (body: Buffer) => handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body });
+      return endpoint.method === 'GET' ? this.#send(res, exchange(EMPTY)) : this.#withBody(req, res, origin, exchange);
     }
     const control = this.#o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
-      const search = q < 0 ? '' : url.slice(q + 1);
       if (method !== 'POST' && method !== 'PATCH') return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }

@@ -82,8 +82,7 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
   const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return 'malformed';
-  const id = formDecode(decoded.slice(0, colon));
-  const secret = formDecode(decoded.slice(colon + 1));
+  const [id, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)].map(formDecode);
   return id === undefined || secret === undefined || id === '' ? 'malformed' : { id, secret };
 }
 
@@ -91,12 +90,9 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
 function readCredentials(authorization: string | undefined, fields: TokenFields): { id: string; secret: string } | OAuthError {
   const basic = parseBasic(authorization);
   if (basic === 'malformed') return invalidRequest('The Basic Authorization header is malformed; expected base64 of client_id:client_secret.');
-  if (basic !== undefined) {
-    if (fields.client_id !== undefined || fields.client_secret !== undefined) {
-      return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
-    }
-    return basic;
-  }
+  if (basic !== undefined && (fields.client_id !== undefined || fields.client_secret !== undefined))
+    return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
+  if (basic !== undefined) return basic;
   if (fields.client_id === undefined || fields.client_id === '') return invalidRequest('client_id is missing.');
   if (fields.client_secret === undefined) return invalidRequest('client_secret is missing.');
   return { id: fields.client_id, secret: fields.client_secret };
@@ -132,18 +128,13 @@ export class TokenEndpoint {
     const profile = this.o.profile;
     const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody, profile.mislabelledForm === 'read-as-form');
     if ('error' in fields) return this.#refuse(fields);
-
     const grantType = fields.grant_type;
     if (grantType === undefined) return this.#refuse(invalidRequest('grant_type is missing; use grant_type=client_credentials.'));
     if (grantType !== 'client_credentials' && !(grantType === 'refresh_token' && profile.refreshGrant)) {
       const supported = profile.refreshGrant ? 'client_credentials (or refresh_token)' : 'client_credentials';
-      return this.#refuse({
-        status: 400,
-        error: 'unsupported_grant_type',
-        description: `grant_type "${grantType.slice(0, 40)}" is not supported; use ${supported}.`,
-      });
+      const description = `grant_type "${grantType.slice(0, 40)}" is not supported; use ${supported}.`;
+      return this.#refuse({ status: 400, error: 'unsupported_grant_type', description });
     }
-
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
     const throttled = this.o.throttle?.admit(credentials.id) ?? this.o.requestLimit?.admit(credentials.id);
@@ -155,19 +146,14 @@ export class TokenEndpoint {
       const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
       return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
-
     // From here the request is the client's: where token requests count, it spends its budget.
-    let rateHeaders: string[] = [];
-    if (this.o.rate !== undefined) {
-      const rate = this.o.rate.take({ client, token: '' });
-      if (rate.refused) {
-        const rateOf = client.rate;
-        const description = `Rate limit exceeded: at most ${rateOf?.requests ?? 0} requests per ${rateOf?.period ?? ''}, token requests included.`;
-        return this.#refuse({ status: 429, error: 'invalid_request', description }, rate.headers);
-      }
-      rateHeaders = rate.headers;
+    const rate = this.o.rate?.take({ client, token: '' });
+    if (rate?.refused === true) {
+      const description = `Rate limit exceeded: at most ${client.rate?.requests ?? 0} requests per ${client.rate?.period ?? ''}, token requests included.`;
+      return this.#refuse({ status: 429, error: 'invalid_request', description }, rate.headers);
     }
-    return grantType === 'client_credentials' ? this.#clientCredentials(client, fields, rateHeaders) : this.#refreshToken(client, fields, rateHeaders);
+    const headers = rate?.headers ?? [];
+    return grantType === 'client_credentials' ? this.#clientCredentials(client, fields, headers) : this.#refreshToken(client, fields, headers);
   }
 
   #clientCredentials(client: Client, fields: TokenFields, headers: string[]): Reply {
@@ -183,11 +169,9 @@ export class TokenEndpoint {
     }
     this.o.throttle?.record(client.id, true);
     const live = profile.reuse === 'live-token' ? this.o.tokens.live(client, scopes) : undefined;
-    if (live !== undefined) {
-      const left = countdown(live, this.o.now());
-      // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
-      if (left >= 1) return this.#reply(live, left, headers);
-    }
+    const left = live === undefined ? 0 : countdown(live, this.o.now());
+    // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
+    if (live !== undefined && left >= 1) return this.#reply(live, left, headers);
     return this.#issue(client, scopes, headers);
   }
 

@@ -132,17 +132,13 @@ export const EXCHANGE_FAULTS = {
     if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
   }),
   'item-id-empty': editing('envelope.shape', 'a quarter of the items of both lists have the id ""', LISTS, (b) =>
-    items(b).forEach((i, n) => {
-      if (n % 4 === 0) i.id = '';
-    }),
+    items(b).forEach((i, n) => n % 4 === 0 && (i.id = '')),
   ),
   'users-item-id-missing': editing('users.list', 'users are resource objects without an id', ['listUsers'], (b) => items(b).forEach((i) => delete i.id)),
   'rate-headers-missing-users': fault('rate.headers', 'responses of the users endpoint lack the X-Rate-Limit-* headers', () =>
     on(['listUsers'], (inner) => (request) => {
       const reply = inner(request);
-      let headers = reply.headers;
-      for (const name of ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset']) headers = withoutHeader(headers, name);
-      return { ...reply, headers };
+      return { ...reply, headers: ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'].reduce(withoutHeader, reply.headers) };
     }),
   ),
   'logout-without-token-accepted': fault('platform.logout-response', 'a logout without a bearer token is answered 204', () =>
@@ -173,10 +169,7 @@ export const EXCHANGE_FAULTS = {
     'content.timestamps',
     'modified-at of every third item names the 31st of June, a day no calendar has',
     ['listContent'],
-    (b) =>
-      attributesOf(b).forEach((a, n) => {
-        if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
-      }),
+    (b) => attributesOf(b).forEach((a, n) => n % 3 === 0 && (a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31'))),
   ),
   'modified-before-created': editing(
     'platform.modified-after-created',

@@ -276,9 +276,8 @@ function apiShapeProblem(status: number, value: unknown): string | undefined {
   const shown = JSON.stringify(value).slice(0, 300);
   if (typeof error !== 'object' || error === null) return `a ${status} without errors[0]: ${shown}`;
   if (error.status !== status) return `a ${status} whose errors[0].status is ${String(error.status)}`;
-  for (const member of ['id', 'code', 'title', 'detail'] as const) {
+  for (const member of ['id', 'code', 'title', 'detail'] as const)
     if (typeof error[member] !== 'string' || error[member] === '') return `a ${status} without errors[0].${member}: ${shown}`;
-  }
   const parameter = (error.source as { parameter?: unknown } | undefined)?.parameter;
   if (error.code === 'invalid-parameter' && (typeof parameter !== 'string' || parameter === ''))
     return `a ${status} invalid-parameter naming no parameter: ${shown}`;
