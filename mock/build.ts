@@ -110,7 +110,6 @@ function standaloneValidatorsPlugin(root: string): Plugin {
 export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}): Promise<MockBuild> {
   const rootPackage = startPackage(root, outdir);
   mkdirSync(path.join(outdir, 'bin'), { recursive: true });
-
   const bin = path.join(outdir, BIN_FILE);
   // esbuild's own error names each problem's file and line.
   const { metafile } = await build({
@@ -138,7 +137,6 @@ export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 
   const problems = checkMockMetafile(metafile);
   if (problems.length > 0) throw new Error(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   chmodSync(bin, 0o755);
-
   writePackageFiles(
     outdir,
     packageManifest(rootPackage.version, rootPackage.license),

@@ -85,7 +85,6 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
     process.stdout.write(`${usage}${extension.usage ? `\n\n${extension.usage}` : ''}\n`);
     return;
   }
-
   // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
   const timeSource = Date.now;
   let full: MockOptions = { ...options, timeSource, ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}) };
@@ -117,7 +116,6 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
   } catch (error) {
     stopped((error as Error).message, 1);
   }
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -135,7 +133,6 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-
   const line = {
     authUrl: mock.authUrl,
     baseUrl: mock.baseUrl,

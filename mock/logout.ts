@@ -26,7 +26,6 @@ export class Logout {
     if (!auth.ok) return this.o.replies.api(auth.error, auth.headers);
     const rate = this.o.rate.take(auth.grant);
     if (rate.refused) return this.o.replies.api(quotaExceeded(auth.grant.client), rate.headers);
-
     // Check the whole body before expiring anything: a refused logout changes nothing.
     const body = this.#body(request.body);
     if (!body.ok) return this.o.replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);

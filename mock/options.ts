@@ -126,7 +126,6 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
     seen.add(token.name);
     if (token.value === '') return fail(`--${token.name} needs a value, got an empty one.`);
   }
-
   const v = parsed.values as Record<string, string | boolean | Array<string | boolean> | undefined>;
   const text = (name: string) => v[name] as string | undefined;
   const mock: MockOptions = {};
@@ -144,7 +143,6 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
   if (names.value !== undefined) mock.hostNames = names.value;
   const tls = tlsOf(v.tls === true, text('ca-file'), text('cert'), text('key'));
   if (!tls.ok) return tls;
-
   const extraValues: CliOptions['extra'] = Object.fromEntries(Object.keys(extra).map((name) => [name, v[name]]));
   return ok({ mock, clientsFile: text('clients'), profile: text('profile'), log: v.log === true, tls: tls.value, help: v.help === true, extra: extraValues });
 }

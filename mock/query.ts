@@ -62,7 +62,6 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
   const values: string[] = [];
   const indexes: number[] = [];
   let stop: Problem | undefined;
-
   const segments = search === '' ? [] : search.split('&');
   for (let index = 0; index < segments.length && stop === undefined; index++) {
     const segment = segments[index] as string;
@@ -88,7 +87,6 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
       else if (q.repeatedParameter === 'last') values[at] = value;
     }
   }
-
   // Values are checked in the order they came, and the first problem of the query is reported.
   let limit = q.limitDefault;
   let next: string | undefined;

@@ -111,7 +111,6 @@ export class Resources {
       this.#lastQuery = query;
     }
     const collection = this.#collections[request.endpoint];
-
     let at: Continuation;
     if (query.next === undefined) {
       at = {
@@ -140,7 +139,6 @@ export class Resources {
     if (this.#seam.plan) plan = this.#seam.plan(plan, { revision: collection.revision(), count: collection.count() });
     const page = this.#reader.read(collection, plan);
     const position = this.#seam.advance ? this.#seam.advance(plan, page) : page.position;
-
     let next: NextLink = 'final';
     if (position < plan.end) next = { cursor: this.#snapshots.issue({ snapshot, position, drained: false, page: plan.page + 1 }, query.next) };
     else if (this.#trailingEmptyPage && page.count > 0)
