@@ -122,8 +122,7 @@ export class ClientFindings {
     return (request) => {
       const atMs = this.#clock.now();
       const reply = inner(request);
-      const found = this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs));
-      for (const f of found) this.#keep(f);
+      for (const f of this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs))) this.#keep(f);
       return reply;
     };
   }
@@ -135,9 +134,7 @@ export class ClientFindings {
     return { findings: this.#findings.slice(), counts, total: this.#total, dropped: this.#total - this.#findings.length, clients };
   }
 
-  /**
-   * JUnit XML: one testsuite per client_id judged, one testcase per client rule, one failure per finding kept (and one saying how many more were only counted).
-   */
+  /** JUnit XML: a testsuite per client_id judged, a testcase per client rule, a failure per finding kept (and one saying how many more were only counted). */
   junit(): string {
     const suites = this.#conduct.clients().map((client) => ({
       name: `client ${client}`,

@@ -51,10 +51,7 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (result: BodyResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onError);
+      for (const [event, listener] of listeners) req.off(event, listener);
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
@@ -67,10 +64,8 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     };
     const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
     const onError = () => finish({ ok: false, status: 400, reason: 'the request body was not received completely' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onError);
+    const listeners = Object.entries({ data: onData, end: onEnd, error: onError, aborted: onError });
+    for (const [event, listener] of listeners) req.on(event, listener);
   });
 }
 
@@ -80,13 +75,9 @@ export function send(res: ServerResponse, reply: Reply, date: string): void {
   res.sendDate = false;
   res.writeHead(reply.status, [...reply.headers, 'Date', date]);
   const body = reply.body;
-  if (typeof body === 'string') {
-    res.end(body);
-    return;
-  }
-  // In one tick: node joins the text to the response head and corks the socket, so both leave in one writev, the bytes not copied.
-  res.write(body[0]);
-  res.end(body[1]);
+  // A list page in one tick: node joins the text to the response head and corks the socket, so both leave in one writev, the bytes not copied.
+  if (typeof body !== 'string') res.write(body[0]);
+  res.end(typeof body === 'string' ? body : body[1]);
 }
 
 /** The value of `name` (any case) in a flat header list. */
@@ -102,9 +93,7 @@ export function headerOf(headers: readonly string[], name: string): string | und
 
 /** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
 export function mediaType(header: string | undefined): string {
-  if (header === undefined) return '';
-  const semicolon = header.indexOf(';');
-  return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  return header?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
 /** Body shapes of the errors of each origin (a profile's `errors.body` and `tokens.errorBody`). */

@@ -94,10 +94,7 @@ export function loadProfile(nameOrPath: string): Profile {
       `Profile "${nameOrPath}" is neither a built-in profile (${PROFILE_NAMES.join(', ')}) nor a readable file (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}).`,
     `Profile file ${nameOrPath} is not valid JSON.`,
   );
-  const stem = path
-    .basename(nameOrPath)
-    .replace(/\.json$/i, '')
-    .toLowerCase();
+  const stem = path.basename(nameOrPath.toLowerCase(), '.json');
   const resolved = resolveProfile(value as ProfileFile, /^[a-z0-9][a-z0-9._-]{0,63}$/.test(stem) ? { name: stem } : {});
   if (!resolved.ok) throw new Error(`Profile file ${nameOrPath}: ${resolved.error}`);
   return resolved.value;

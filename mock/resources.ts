@@ -113,12 +113,8 @@ export class Resources {
     const collection = this.#collections[request.endpoint];
     let at: Continuation;
     if (query.next === undefined) {
-      at = {
-        snapshot: this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count()),
-        position: 0,
-        drained: false,
-        page: 0,
-      };
+      const snapshot = this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count());
+      at = { snapshot, position: 0, drained: false, page: 0 };
     } else {
       const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key, this.#sameQuery);
       if (!continued.ok) return { status: continued.error.status, error: continued.error };
@@ -139,15 +135,14 @@ export class Resources {
     if (this.#seam.plan) plan = this.#seam.plan(plan, { revision: collection.revision(), count: collection.count() });
     const page = this.#reader.read(collection, plan);
     const position = this.#seam.advance ? this.#seam.advance(plan, page) : page.position;
-    let next: NextLink = 'final';
-    if (position < plan.end) next = { cursor: this.#snapshots.issue({ snapshot, position, drained: false, page: plan.page + 1 }, query.next) };
-    else if (this.#trailingEmptyPage && page.count > 0)
-      next = { cursor: this.#snapshots.issue({ snapshot, position, drained: true, page: plan.page + 1 }, query.next) };
-    else this.#snapshots.touch(snapshot);
-    const { baseUrl } = request;
+    const drained = position >= plan.end;
+    const more = !drained || (this.#trailingEmptyPage && page.count > 0);
+    const next: NextLink = more ? { cursor: this.#snapshots.issue({ snapshot, position, drained, page: plan.page + 1 }, query.next) } : 'final';
+    if (!more) this.#snapshots.touch(snapshot);
+    const pairs = snapshot.pairs ?? query.pairs;
     return {
       status: 200,
-      body: this.#envelope.render({ baseUrl, path: collection.path, search: request.search, pairs: snapshot.pairs ?? query.pairs, next, data: page.data }),
+      body: this.#envelope.render({ baseUrl: request.baseUrl, path: collection.path, search: request.search, pairs, next, data: page.data }),
     };
   }
 
@@ -188,10 +183,9 @@ function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttri
     return { ok: false, error: apiErrors.invalidParameter('the body must be a JSON object of content attributes', 'body') };
   for (const [name, value] of Object.entries(body)) {
     const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
-    if (!validate) {
-      // An empty member name would make an error without a parameter: name the body instead.
+    // An empty member name would make an error without a parameter: name the body instead.
+    if (!validate)
       return { ok: false, error: apiErrors.invalidParameter(`"${name.slice(0, 60)}" is not a content attribute of the API document`, name || 'body') };
-    }
     if (!validate(value)) {
       // formatErrors names the validated value "(root)": here it is the attribute.
       const detail = formatErrors(validate.errors, value).replaceAll('(root)', name).split('\n').join('; ');

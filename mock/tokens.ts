@@ -89,10 +89,7 @@ export class TokenStore {
     const key = liveKey(client, scopes);
     const token = this.#live.get(key);
     const grant = token === undefined ? undefined : this.verify(token);
-    if (grant === undefined) {
-      this.#live.delete(key);
-      return undefined;
-    }
+    if (grant === undefined) return void this.#live.delete(key);
     let refreshToken = grant.refreshToken;
     if (!this.#refresh.has(refreshToken)) {
       // The one issued with it was used or logged out: the token comes back with a fresh one.
@@ -104,24 +101,20 @@ export class TokenStore {
 
   /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
   verify(token: string): AccessGrant | undefined {
-    const grant = this.#access.get(token);
-    if (grant === undefined) return undefined;
-    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
-      this.#access.delete(token);
-      return undefined;
-    }
-    return grant;
+    return this.#unexpired(this.#access, token);
   }
 
   /** What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out, or another client's. */
   findRefresh(token: string, client: Client): RefreshGrant | undefined {
-    const grant = this.#refresh.get(token);
-    if (grant === undefined || grant.client.id !== client.id) return undefined;
-    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
-      this.#refresh.delete(token);
-      return undefined;
-    }
-    return grant;
+    return this.#refresh.get(token)?.client.id === client.id ? this.#unexpired(this.#refresh, token) : undefined;
+  }
+
+  /** The grant of `token`, dropped and undefined once expired. */
+  #unexpired<G extends RefreshGrant>(grants: Map<string, G>, token: string): G | undefined {
+    const grant = grants.get(token);
+    if (grant === undefined || !tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) return grant;
+    grants.delete(token);
+    return undefined;
   }
 
   /** Refresh rotation: a refresh token works once. */
