@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import { type CursorOp, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
-import { extraHeaders, host, usually } from './http.arbitrary.ts';
+import { extraHeaders, host, usually, wordsOf } from './http.arbitrary.ts';
 
 const FILTERS = CONTENT_FILTERS.map((f) => f.name);
 
@@ -41,17 +41,7 @@ const dateValue = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '2024-02-30',
-      '2023-13-01',
-      '2024-00-10',
-      '2024/01/01',
-      '2024-1-1',
-      '20240101',
-      '99999-01-01',
-      '0000-01-01',
-      '2024-01-01T00:00:00',
-      '2024-01-01Z',
-      'yesterday',
+      ...wordsOf('2024-02-30 2023-13-01 2024-00-10 2024/01/01 2024-1-1 20240101 99999-01-01 0000-01-01 2024-01-01T00:00:00 2024-01-01Z yesterday'),
       '',
     ),
   },
