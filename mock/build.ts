@@ -60,12 +60,8 @@ function checkMockMetafile(metafile: Metafile): string[] {
 
 /** The packages of node_modules whose code is in the bundle (`ajv`, `@scope/name`), sorted. */
 function bundledPackages(metafile: Metafile): string[] {
-  const names = new Set<string>();
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match?.[1]) names.add(match[1]);
-  }
-  return [...names].sort();
+  const names = Object.keys(metafile.inputs).map((input) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]);
+  return [...new Set(names.filter((name) => name !== undefined))].sort();
 }
 
 /**

@@ -118,10 +118,8 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // A second signal while closing: the user wants out now.
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    }
+    // A second signal while closing: the user wants out now.
+    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
     mock.close().then(
       () => {

@@ -111,15 +111,8 @@ function json(value: unknown, contentType = JSON_TYPE): ErrorBody {
 
 /** `{"errors":[{id, code, status, title, detail, source?}]}`: the real platform's fixtures (platform docs, Errors). */
 export function errorsArray(error: { status: number; code: string; title: string; detail: string; parameter?: string | undefined }): ErrorBody {
-  const entry = {
-    id: randomUUID(),
-    code: error.code,
-    status: error.status,
-    title: error.title,
-    detail: error.detail,
-    ...(error.parameter ? { source: { parameter: error.parameter } } : {}),
-  };
-  return json({ errors: [entry] });
+  const { status, code, title, detail, parameter } = error;
+  return json({ errors: [{ id: randomUUID(), code, status, title, detail, ...(parameter ? { source: { parameter } } : {}) }] });
 }
 
 /** An error of the api origin (resource endpoints, logout, its router) in `shape`. */
@@ -131,20 +124,13 @@ export function apiErrorBody(shape: ApiErrorBodyShape, error: ApiError): ErrorBo
       return json({ error: bearerCode(error), error_description: error.detail });
     case 'problem-json':
       return json({ type: 'about:blank', title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
-    case 'aspnet-validation':
+    case 'aspnet-validation': {
       // ASP.NET answers a refused model with its validation problem, anything else with plain problem details.
-      if (error.status === 400 || error.status === 422) {
-        return json(
-          {
-            type: statusType(error.status),
-            title: 'One or more validation errors occurred.',
-            status: error.status,
-            errors: { [error.parameter ?? '$']: [error.detail] },
-          },
-          PROBLEM_TYPE,
-        );
-      }
-      return json({ type: statusType(error.status), title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+      if (error.status !== 400 && error.status !== 422)
+        return json({ type: statusType(error.status), title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+      const errors = { [error.parameter ?? '$']: [error.detail] };
+      return json({ type: statusType(error.status), title: 'One or more validation errors occurred.', status: error.status, errors }, PROBLEM_TYPE);
+    }
     case 'empty':
       return NO_BODY;
     case 'text':

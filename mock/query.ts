@@ -137,11 +137,8 @@ function unknownHint(name: string, known: ReadonlySet<string>): string {
 
 /** The pairs encoded and sorted: equal for the same query whatever the order of its parameters. */
 function keyOf(pairs: ReadonlyArray<readonly [string, string]>): string {
-  if (pairs.length === 0) return '';
-  const encoded: string[] = [];
-  for (const [n, v] of pairs) encoded.push(`${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
-  if (encoded.length > 1) encoded.sort();
-  return encoded.join('&');
+  const encoded = pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
+  return encoded.sort().join('&');
 }
 
 /** The limit to serve, undefined to leave the default (an unreadable value ignored), or the refusal's sentence. */
@@ -155,13 +152,7 @@ function readLimit(value: string, q: Profile['query']): number | undefined | str
 
 /** The first parameter in which two canonical query keys differ: what a mismatched `next` request names. */
 export function firstDifference(expectedKey: string, actualKey: string): string {
-  const names = (key: string) =>
-    new Map(
-      key
-        .split('&')
-        .filter(Boolean)
-        .map((p) => [decodeURIComponent(p.split('=')[0] ?? ''), p] as const),
-    );
+  const names = (key: string) => new Map(key.split('&').flatMap((p) => (p === '' ? [] : [[decodeURIComponent(p.split('=')[0] ?? ''), p] as const])));
   const expected = names(expectedKey);
   const actual = names(actualKey);
   for (const [name, pair] of expected) if (actual.get(name) !== pair) return name;

@@ -119,17 +119,13 @@ export function closeServer(server: Server): Promise<void> {
 function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, router: Router): void {
   // node sets _httpMessage while a response is being written on this socket: then nothing may be added.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
-    socket.destroy();
-    return;
-  }
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) return void socket.destroy();
   const raw = (status: number, code: string, detail: string) => writeRawError(socket, origin, status, code, detail, router);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
     else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
-  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    raw(408, 'request-timeout', 'The request did not arrive in time.');
-  } else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') raw(408, 'request-timeout', 'The request did not arrive in time.');
+  else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
 }
 
 /**
@@ -144,10 +140,7 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
 function writeRawError(socket: Duplex, origin: Origin, status: number, code: string, detail: string, router: Router): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
+  if (!socket.writable) return void socket.destroy();
   const { headers, body } = router.refusal(origin, status, code, detail);
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${router.date()}\r\n`;
   for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
@@ -156,9 +149,7 @@ function writeRawError(socket: Duplex, origin: Origin, status: number, code: str
 
 /** Printable, bounded, without the query (cursors live there): a log line never carries a cursor or a token. */
 function logPath(url: string | undefined): string {
-  const raw = url ?? '/';
-  const q = raw.indexOf('?');
-  const path = q < 0 ? raw : raw.slice(0, q);
+  const path = (url ?? '/').split('?', 1)[0] ?? '';
   const clipped = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   return clipped.replace(/[\u0000-\u001f\u007f\s]/g, '?');
