@@ -67,10 +67,8 @@ export class ContentCollection implements Collection {
   fragment(index: number, rev: number, keep: Keep): string | undefined {
     const meta = this.#store.metaAt(index, rev);
     if (!meta || !keep(meta)) return undefined;
-    if (!this.#store.changed(index)) {
-      const cached = this.#seeded[index];
-      if (cached !== undefined) return cached;
-    }
+    const cached = this.#store.changed(index) ? undefined : this.#seeded[index];
+    if (cached !== undefined) return cached;
     const version = this.#store.at(index, rev) as ContentVersion;
     let fragment = this.#versions.get(version);
     if (fragment === undefined) {
@@ -83,9 +81,9 @@ export class ContentCollection implements Collection {
   }
 
   #render(version: ContentVersion): string {
-    if (!this.#extra) return JSON.stringify({ type: 'content', id: version.id, attributes: version.attributes });
     // Attributes the real service sends beyond the document (platform docs, Content listing).
-    const attributes = { ...version.attributes, 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' };
+    const extra = this.#extra ? { 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' } : {};
+    const attributes = { ...version.attributes, ...extra };
     return JSON.stringify({ type: 'content', id: version.id, attributes });
   }
 }

@@ -3,14 +3,14 @@
  * The core knows nothing of why; the fault layer (mock/faults/) is the one user, and breaks a rule of the API document through them. Each seam is applied once,
  * when the mock is built (mock/app.ts): a mock without seams runs exactly the code it would run without this file, and pays nothing per request.
  *
- * | seam | wraps | interface (file) |
+ * | seam        | wraps                                       | interface (file)                      |
  * |-------------|---------------------------------------------|---------------------------------------|
- * | `clients` | the API keys: who a client_id and secret are | ClientDirectory (mock/clients.ts) |
- * | `tokens` | issuing, verifying and expiring tokens | Tokens (mock/tokens.ts) |
- * | `access` | bearer token → grant; grant → scope verdict | AccessControl (mock/bearer.ts) |
- * | `rateLimit` | one request counted: 429 or not, headers | RateLimit (mock/rate-limit.ts) |
- * | `pages` | a page's plan, where a walk goes on, cursor | PageSeam (mock/pages.ts) |
- * | `exchange` | one endpoint: request facts in, reply out | RouteHandler (mock/routes.ts) |
+ * | `clients`   | the API keys: who a client_id and secret are | ClientDirectory (mock/clients.ts)     |
+ * | `tokens`    | issuing, verifying and expiring tokens      | Tokens (mock/tokens.ts)               |
+ * | `access`    | bearer token → grant; grant → scope verdict | AccessControl (mock/bearer.ts)        |
+ * | `rateLimit` | one request counted: 429 or not, headers    | RateLimit (mock/rate-limit.ts)        |
+ * | `pages`     | a page's plan, where a walk goes on, cursor | PageSeam (mock/pages.ts)              |
+ * | `exchange`  | one endpoint: request facts in, reply out   | RouteHandler (mock/routes.ts)         |
  *
  * A wrapper gets the core's component (`inner`) and returns one with the same interface; it may call `inner` or not. `core` gives it the clock, the keys and
  * the profile in force.
