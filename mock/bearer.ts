@@ -11,7 +11,6 @@ import type { AccessGrant, Tokens } from './tokens.ts';
 
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
 const BEARER_SCHEME = /^bearer(?: |$)/i;
 
 /** `other-scheme`: Basic and the like; `malformed`: Bearer, but not followed by one b64token. */
@@ -68,18 +67,13 @@ export class BearerAuth {
   authorize(grant: AccessGrant, endpoint: ListEndpointId): { error: ApiError; headers: string[] } | undefined {
     const accepted = this.#accepted[endpoint];
     for (const scope of accepted) if (grant.scopes.has(scope)) return undefined;
-    const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${
-      grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ')
-    }.`;
+    const held = grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ');
+    const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${held}.`;
     const error = { ...apiErrors.forbidden(detail), status: this.#missingScope };
     return { error, headers: ['WWW-Authenticate', `Bearer error="insufficient_scope", scope="${accepted.join(' ')}"`] };
   }
 
   #refuse(detail: string, challenge: string): AuthResult {
-    return {
-      ok: false,
-      error: { ...apiErrors.unauthorized(detail), status: this.#unauthenticated },
-      headers: ['WWW-Authenticate', challenge],
-    };
+    return { ok: false, error: { ...apiErrors.unauthorized(detail), status: this.#unauthenticated }, headers: ['WWW-Authenticate', challenge] };
   }
 }

@@ -56,20 +56,13 @@ export class Envelope {
     const last = this.#last;
     // Compared part by part: the two strings are the same each time, where the list's URL would be built anew.
     if (last !== undefined && last.baseUrl === o.baseUrl && last.path === o.path && last.search === o.search && samePairs(last.pairs, o.pairs)) return last;
-    const base = `${o.baseUrl}${o.path}`;
-    const self = this.#withQuery && o.search !== '' ? `${base}?${o.search}` : base;
-    const rest = this.#repeatQuery ? formatQuery(o.pairs) : '';
+    const { baseUrl, path, search, pairs } = o;
+    const base = `${baseUrl}${path}`;
+    const self = this.#withQuery && search !== '' ? `${base}?${search}` : base;
+    const rest = this.#repeatQuery ? formatQuery(pairs) : '';
     const next = JSON.stringify(`${base}?${rest}${rest ? '&' : ''}next=`);
-    const links = {
-      baseUrl: o.baseUrl,
-      path: o.path,
-      search: o.search,
-      pairs: o.pairs,
-      self: `{"links":{"self":${JSON.stringify(self)}`,
-      next: `,"next":${next.slice(0, -1)}`,
-    };
-    this.#last = links;
-    return links;
+    this.#last = { baseUrl, path, search, pairs, self: `{"links":{"self":${JSON.stringify(self)}`, next: `,"next":${next.slice(0, -1)}` };
+    return this.#last;
   }
 }
 
@@ -83,10 +76,6 @@ interface Links extends Pick<EnvelopeInput, 'baseUrl' | 'path' | 'search' | 'pai
 function samePairs(a: EnvelopeInput['pairs'], b: EnvelopeInput['pairs']): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as readonly [string, string];
-    const y = b[i] as readonly [string, string];
-    if (x[0] !== y[0] || x[1] !== y[1]) return false;
-  }
+  for (let i = 0; i < a.length; i++) if (a[i]?.[0] !== b[i]?.[0] || a[i]?.[1] !== b[i]?.[1]) return false;
   return true;
 }

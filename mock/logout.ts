@@ -56,13 +56,8 @@ export class Logout {
   }
 
   #done(headers: string[]): Reply {
-    switch (this.o.profile.response) {
-      case '200-json':
-        return this.o.replies.json(200, LOGGED_OUT_JSON, headers);
-      case '200-empty':
-        return this.o.replies.empty(200, headers);
-      case '204':
-        return this.o.replies.empty(204, headers);
-    }
+    const { response } = this.o.profile;
+    if (response === '200-json') return this.o.replies.json(200, LOGGED_OUT_JSON, headers);
+    return this.o.replies.empty(response === '204' ? 204 : 200, headers);
   }
 }

@@ -46,23 +46,14 @@ export class FailureThrottle {
     const now = this.o.clock.now();
     if (this.#over(window, now)) return undefined;
     const seconds = retryAfterSeconds(window.endMs, now);
-    return this.o.replies.oauth(
-      {
-        status: 429,
-        error: 'invalid_request',
-        description: `Too many ${this.o.counted ?? 'failed token requests'} for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
-      },
-      ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
-    );
+    const description = `Too many ${this.o.counted ?? 'failed token requests'} for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`;
+    return this.o.replies.oauth({ status: 429, error: 'invalid_request', description }, ['Cache-Control', 'no-store', 'Retry-After', String(seconds)]);
   }
 
   /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant (or any request, where all count). */
   record(clientId: string, succeeded: boolean): void {
     const map = this.#map(clientId);
-    if (succeeded) {
-      map.delete(clientId);
-      return;
-    }
+    if (succeeded) return void map.delete(clientId);
     const now = this.o.clock.now();
     let window = map.get(clientId);
     if (window === undefined || this.#over(window, now)) {
@@ -71,10 +62,8 @@ export class FailureThrottle {
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
       map.delete(clientId);
       map.set(clientId, window);
-      if (this.#unknown.size > MAX_UNKNOWN_IDS) {
-        const oldest = this.#unknown.keys().next().value;
-        if (oldest !== undefined) this.#unknown.delete(oldest);
-      }
+      const oldest = this.#unknown.size > MAX_UNKNOWN_IDS ? this.#unknown.keys().next().value : undefined;
+      if (oldest !== undefined) this.#unknown.delete(oldest);
     }
     window.failures++;
   }
