@@ -38,13 +38,8 @@ export class ContentStore {
 
   /** Item `index` as of revision `rev`, or undefined if it did not exist then. */
   at(index: number, rev: number): ContentVersion | undefined {
-    const versions = this.#changes.get(index);
-    if (versions) {
-      for (let i = versions.length - 1; i >= 0; i--) {
-        const version = versions[i] as ContentVersion;
-        if (version.rev <= rev) return version;
-      }
-    }
+    const changed = this.#changes.get(index)?.findLast((version) => version.rev <= rev);
+    if (changed !== undefined) return changed;
     return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp, this.#publishDate) : undefined;
   }
 
@@ -107,9 +102,7 @@ export class ContentStore {
     const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.#timestamp(nowMs) };
     const createdMs = attributes['created-at'] === undefined ? current.createdMs : parseZonelessTimestamp(attributes['created-at']);
     const version = this.#version(current.id, merged, createdMs, nowMs);
-    const versions = this.#changes.get(index);
-    if (versions) versions.push(version);
-    else this.#changes.set(index, [version]);
+    this.#changes.set(index, [...(this.#changes.get(index) ?? []), version]);
     return version;
   }
 

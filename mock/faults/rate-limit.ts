@@ -2,17 +2,14 @@
 import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
 import { DEFAULT_CLIENTS } from '../app.ts';
-import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
+import type { RatePrincipal } from '../rate-limit.ts';
+import type { RateOutcome, SeamContext } from '../seams.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { headerOf } from '../http.ts';
 import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
 
 /** A fault whose rate limiter's outcomes `change` edits (a client without a rate has none to edit). */
-function outcomes(
-  rule: RuleId,
-  breaks: string,
-  change: (outcome: RateOutcome, core: SeamContext, who: Parameters<RateLimit['take']>[0]) => RateOutcome,
-): Fault {
+function outcomes(rule: RuleId, breaks: string, change: (outcome: RateOutcome, core: SeamContext, who: RatePrincipal) => RateOutcome): Fault {
   return fault(rule, breaks, () => ({
     rateLimit: (inner, core) => ({
       take: (who) => {
