@@ -60,10 +60,7 @@ export class BearerAuth {
     return this.#refuse('The access token is unknown, expired or logged out.', 'Bearer error="invalid_token"');
   }
 
-  /**
-   * Undefined when the grant holds one of the endpoint's accepted scopes, else the refusal: its error, and the WWW-Authenticate header pair, to which the
-   * caller appends the rate-limit headers.
-   */
+  /** Undefined when the grant holds an accepted scope of the endpoint, else the refusal: its error and WWW-Authenticate pair (the caller adds rate headers). */
   authorize(grant: AccessGrant, endpoint: ListEndpointId): { error: ApiError; headers: string[] } | undefined {
     const accepted = this.#accepted[endpoint];
     for (const scope of accepted) if (grant.scopes.has(scope)) return undefined;

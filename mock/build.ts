@@ -41,10 +41,7 @@ function packageManifest(version: string, license: string): Record<string, unkno
   };
 }
 
-/**
- * Problems of the bundle's metafile: anything left as an import that Node does not provide. The package declares no dependencies, so a bare import would fail
- * on the user's machine, not here.
- */
+/** Imports of the bundle Node does not provide: the package declares no dependencies, so a bare import would fail on the user's machine, not here. */
 function checkMockMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
@@ -64,10 +61,7 @@ function bundledPackages(metafile: Metafile): string[] {
   return [...new Set(names.filter((name) => name !== undefined))].sort();
 }
 
-/**
- * The package's LICENSE: the project's licence, and the notice of each package whose code the bundle carries (their licences ask for it to travel with copies
- * of the code).
- */
+/** The package's LICENSE: the project's licence and the notice of each bundled package (their licences ask for it to travel with the code). */
 function licenseText(root: string, license: string, packages: readonly string[]): string {
   const parts = [`lp-mock is released under the ${license} licence (the Learning Platform API contract suite).`, '', 'It bundles the following packages:'];
   for (const name of packages) {
@@ -83,10 +77,7 @@ function licenseText(root: string, license: string, packages: readonly string[])
 /** The file whose place the generated validators take: the only module of the bundle that compiles schemas. */
 const COMPILED_VALIDATORS = path.join('schemas', 'validators.ts');
 
-/**
- * Serves schemas/validators.ts as ajv standalone code generated from the same schema files (schemas/standalone.ts mockValidatorsSource), with the same exports:
- * the packaged mock starts without compiling a schema, and its validators judge as the compiled ones do.
- */
+/** schemas/validators.ts as ajv standalone code of the same schemas and exports: the package starts without compiling a schema, judging as the compiled do. */
 function standaloneValidatorsPlugin(root: string): Plugin {
   const schemasDir = path.join(root, 'schemas');
   return {

@@ -43,10 +43,7 @@ function entryName(entry: unknown, index: number): string {
   return typeof id === 'string' && id !== '' ? `entry ${index} ("${id}")` : `entry ${index}`;
 }
 
-/**
- * Checks a list of client entries (a parsed clients file, or MockOptions.clients) and returns it typed; throws an Error naming the source, the entry and what
- * is wrong with it. Never quotes a secret.
- */
+/** A list of client entries (a clients file, or MockOptions.clients) checked and typed; throws an Error naming source, entry and fault, never a secret. */
 export function validateClients(value: unknown, source: string): ClientConfig[] {
   if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of clients, got ${value === null ? 'null' : typeof value}.`);
   if (value.length === 0) throw new Error(`${source}: expected at least one client, got an empty list.`);

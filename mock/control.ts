@@ -33,10 +33,7 @@ export interface ControlRoute {
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 
-/**
- * A sliding window remembers each spent request: spending more than this many at once would cost memory for nothing an SDK test needs (a budget of a million is
- * not reached by a test anyway).
- */
+/** Most requests spent at once: a sliding window remembers each, and no SDK test needs a budget of more (nor reaches a million). */
 const MAX_SPENT_REQUESTS = 1_000_000;
 
 interface ControlParts {

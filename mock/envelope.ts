@@ -38,20 +38,15 @@ export class Envelope {
     this.end = profile.extraMembers ? '],"meta":{"mock":true}}' : ']}';
   }
 
-  /**
-   * Two chunks: the links as text, which node joins to the response head, then the page's bytes as read (the items and this envelope's end), never copied or
-   * re-encoded.
-   */
+  /** Two chunks: the links as text, which node joins to the response head, then the page's bytes as read, never copied or re-encoded. */
   render(o: EnvelopeInput): readonly [string, Buffer] {
     const links = this.#links(o);
+    // The cursor goes into the JSON text as it is: encodeURIComponent leaves nothing JSON would escape.
     const next = o.next === 'final' ? this.#finalNext : `${links.next}${encodeURIComponent(o.next.cursor)}"`;
     return [`${links.self}${next}},"data":[`, o.data];
   }
 
-  /**
-   * The links' text up to the cursor, kept for the last list, query and pairs seen: a load test asks for the same page again and again, and only its cursor
-   * differs. The cursor is appended to the JSON text as it is, as encodeURIComponent leaves nothing JSON would escape.
-   */
+  /** The links' text up to the cursor, kept for the last list, query and pairs: a load test asks for the same page again and again, only its cursor differs. */
   #links(o: EnvelopeInput): Links {
     const last = this.#last;
     // Compared part by part: the two strings are the same each time, where the list's URL would be built anew.

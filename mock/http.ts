@@ -8,10 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
 import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';
 
-/**
- * Longest request target (414 past it). Below the server's largest request head, so that a long URL gets its own answer; the longest links.next the mock writes
- * is well under 1 KiB.
- */
+/** Longest request target (414 past it): below the largest head, so a long URL gets its own answer; the mock's links.next stay well under 1 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
 
 export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
@@ -39,10 +36,7 @@ export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 |
 const EMPTY = Buffer.alloc(0);
 const TOO_LARGE: BodyResult = { ok: false, status: 413, reason: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
 
-/**
- * The whole request body, or why not: a Content-Length over MAX_BODY_BYTES is refused before a byte is read, a body that grows past it is refused as soon as it
- * does (413), an aborted upload is a 400.
- */
+/** The whole body, or why not: a Content-Length over MAX_BODY_BYTES, or a body growing past it, is refused at once (413); an aborted upload is a 400. */
 export function readBody(req: IncomingMessage): Promise<BodyResult> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
@@ -105,10 +99,7 @@ export interface ErrorShapes {
 /** The shapes of the mock's own interface (the control plane) and of the strict profile. */
 const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
 
-/**
- * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile chooses is applied in one place. Each method takes ownership
- * of the `headers` list it is given and appends to it.
- */
+/** Builds replies: every error goes through `api` or `oauth`, so a profile's body shape is applied in one place. Each takes over the `headers` it is given. */
 export class Replies {
   constructor(readonly shapes: ErrorShapes = PLATFORM_SHAPES) {}
 

@@ -35,10 +35,7 @@ export class Logout {
     return this.#done(rate.headers);
   }
 
-  /**
-   * The refresh token the body provides, or why the body is refused. With `any`, nothing is refused, yet a JSON object's refresh_token still expires: the
-   * document says a provided one does.
-   */
+  /** The body's refresh token, or why the body is refused; with `any` nothing is, yet a JSON object's refresh_token still expires (the document says so). */
   #body(bytes: Buffer): Body {
     const kind = this.o.profile.request;
     const parsed = parseJsonBody(bytes);

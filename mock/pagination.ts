@@ -30,10 +30,7 @@ export interface Snapshot {
   readonly revision: number;
   readonly end: number;
   lastRequestMs: number;
-  /**
-   * The cursors of this snapshot that may still be followed, in the order handed out: the first, and the rest where older cursors stay valid (undefined when
-   * none; no array for the one cursor most snapshots hold, for the same reason).
-   */
+  /** The cursors that may still be followed, in the order handed out (the first; the rest where older stay valid); no array for the one most snapshots hold. */
   cursor: string | undefined;
   more: string[] | undefined;
   /** Its newest entry in the order of last requests (mock/pagination.ts Order); -1 while it holds no cursor. */
@@ -102,10 +99,7 @@ export class Snapshots {
     return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: now, cursor: undefined, more: undefined, queued: -1 };
   }
 
-  /**
-   * Where a `next` value leads, after every check: issued, to this client, for this endpoint, still active, and (with `sameQuery`) asked with the query that
-   * started the snapshot. Unless older cursors stay valid, the cursor is retired.
-   */
+  /** Where `next` leads, once checked: issued to this client for this endpoint, active, (with `sameQuery`) the same query; retired unless older stay valid. */
   continue(
     cursor: string,
     endpoint: string,

@@ -49,10 +49,7 @@ function builtIn(name: ProfileName, file: unknown): Profile {
   return deepFreeze(profile.value);
 }
 
-/**
- * A profile file made complete: validated against the schema, merged over the profile it extends (default strict), and checked for what the schema cannot say
- * (limitDefault ≤ limitMax; a cursor-only links.next with next served without the query). The error is one sentence naming the key.
- */
+/** A profile file made complete: validated, merged over the profile it extends (default strict), checked across options; the error names the key. */
 export function resolveProfile(file: ProfileFile, defaults: { readonly name?: string } = {}): Result<Profile> {
   if (!validateProfile(file)) return fail(describeProfileError(validateProfile.errors, file));
   const baseName: ProfileName = file.extends ?? 'strict';
@@ -142,10 +139,7 @@ export function ruleOfOption(key: string): RuleId {
 
 const KEYWORD_ORDER = ['additionalProperties', 'type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'items', 'contains', 'uniqueItems', 'minItems'];
 
-/**
- * One sentence for the first error that says the most: an unknown key, then a wrong type, then a value outside its choices. Array and cross-option errors are
- * told about the option as a whole.
- */
+/** One sentence for the most telling error: an unknown key, then a wrong type, then a value outside its choices; array errors name the whole option. */
 export function describeProfileError(errors: readonly ErrorObject[] | null | undefined, data: unknown): string {
   const list = (errors ?? []).filter((e) => e.keyword !== 'if');
   if (list.length === 0) return 'the profile does not match schemas/profile.schema.json.';

@@ -76,10 +76,7 @@ export class RateLimiter implements RateLimit {
     return { refused: counted.refused, headers, remaining: counted.remaining, resetMs: counted.resetMs };
   }
 
-  /**
-   * The client's count; a new one where it has none or its count ended (an ended count limits no one, and a fresh one counts the same from here on), after a
-   * sweep when one is due.
-   */
+  /** The client's count, new where it has none or it ended (an ended count limits no one; a fresh one counts the same), after a sweep when one is due. */
   #count(key: string, now: number): WindowCount {
     const found = this.#counts.get(key);
     if (found !== undefined && !found.ended(now)) return found;
@@ -90,10 +87,7 @@ export class RateLimiter implements RateLimit {
     return opened;
   }
 
-  /**
-   * The control plane's "budget spent": `client` has `remaining` requests left from now on (clamped to its budget). Returns when the limit resets, epoch ms;
-   * undefined for a client without a rate.
-   */
+  /** The control plane's "budget spent": `remaining` requests left from now (clamped); returns when the limit resets, or undefined without a rate. */
   spend(client: Client, remaining: number): number | undefined {
     const rate = client.rate;
     if (rate === null) return undefined;

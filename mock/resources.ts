@@ -59,10 +59,7 @@ export class Resources {
   readonly #sameQuery: boolean;
   readonly #trailingEmptyPage: boolean;
   readonly #seam: PageSeam;
-  /**
-   * The last query read, kept whole (a ListQuery is never changed once read): a load test sends the same query string again and again, and reading it was a
-   * tenth of a page's work.
-   */
+  /** The last query read, kept whole (never changed once read): a load test sends the same query again and again, and reading it was a tenth of a page. */
   #lastQuery: (ListQuery & { readonly search: string; readonly endpoint: ListEndpointId }) | undefined;
 
   constructor(options: ResourceOptions) {

@@ -43,10 +43,7 @@ export interface HostNames {
   readonly api: string;
 }
 
-/**
- * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels (RFC 1123), lower-cased. Throws a RangeError naming
- * `what` otherwise.
- */
+/** A host name (RFC 1123: letters, digits and hyphens in dot-separated labels), lower-cased; otherwise a RangeError naming `what`. */
 function checkHostName(what: string, name: string): string {
   const lower = name.toLowerCase();
   const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
@@ -100,10 +97,7 @@ export class Router {
   readonly onAuth: RequestHandler = (req, res) => this.#route('auth', req, res);
   readonly onApi: RequestHandler = (req, res) => this.#route('api', req, res);
 
-  /**
-   * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its port and letter case aside): each request goes to the
-   * handler of its origin, or to `other`.
-   */
+  /** Both origins on one port, told apart by the Host header's name as a virtual host does (port and case aside); anything else goes to `other`. */
   static byHost(names: HostNames, handlers: Readonly<Record<Origin | 'other', RequestHandler>>): RequestHandler {
     return (req, res) => {
       const name = hostName(req.headers.host);

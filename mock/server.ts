@@ -10,10 +10,7 @@ import type { Origin } from '../contracts/endpoints.ts';
 import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './http.ts';
 import type { Router } from './routes.ts';
 
-/**
- * How long a slow or idle client may hold a connection. The defaults let any real client through; tests shorten them to see a slow client cut off within a
- * second or two.
- */
+/** How long a slow or idle client may hold a connection: the defaults let any real client through; tests shorten them to see one cut off. */
 export interface MockTimeouts {
   /** The request head must have arrived this long after the connection opened or the request began (slowloris). Default 10 000 ms. */
   headersMs?: number;

@@ -98,10 +98,7 @@ function readCredentials(authorization: string | undefined, fields: TokenFields)
   return { id: fields.client_id, secret: fields.client_secret };
 }
 
-/**
- * The scopes of a scope field. The document says comma-delimited; with `comma-or-space` spaces separate too (some clients send them so). With `comma`, a space
- * is part of the scope name, which no key holds.
- */
+/** The scopes of a field: comma-delimited (the document); `comma-or-space` splits at spaces too. Under `comma` a space is part of a name no key holds. */
 function readScopes(text: string, separators: 'comma' | 'comma-or-space'): string[] {
   if (separators === 'comma-or-space') return parseScopeList(text);
   return [...new Set(text.split(',').map((part) => part.trim()))].filter((scope) => scope !== '');
@@ -219,10 +216,7 @@ export class TokenEndpoint {
   }
 }
 
-/**
- * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second short at issue (as the real platform writes 5183999 for 60
- * days). Never more than the time left.
- */
+/** expires_in counting down: lifetime less whole seconds since issue, one short at issue (the platform writes 5183999 for 60 days); never more than is left. */
 function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
   return tokens.lifetimeSeconds - 1 - Math.floor(Math.max(0, now - tokens.issuedAtMs) / 1000);
 }

@@ -25,10 +25,7 @@ interface Window {
   failures: number;
 }
 
-/**
- * `rate`: requests counted allowed per client_id and period; `counted`: what they are, for the 429's description (default `failed token requests`); `isKnown`:
- * whether a client_id belongs to a configured key.
- */
+/** `rate`: requests counted per client_id and period; `counted`: what they are, for the 429 (default failed token requests); `isKnown`: a configured key. */
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean; counted?: string };
 
 export class FailureThrottle {

@@ -36,10 +36,7 @@ export interface IssuedTokens {
 /** The token store as the endpoints use it (a seam: mock/seams.ts). */
 export type Tokens = Pick<TokenStore, 'issue' | 'live' | 'verify' | 'findRefresh' | 'redeemRefresh' | 'expireAccess' | 'expireRefresh'>;
 
-/**
- * A refresh token outlives its access token (twice the lifetime), so that refreshing after the access token expired works, as RFC 6749 intends; the document
- * only says it is not for external use.
- */
+/** A refresh token lives twice its access token's lifetime, so refreshing after expiry works as RFC 6749 intends (the document: not for external use). */
 export const REFRESH_LIFETIME_FACTOR = 2;
 
 /** Below this many entries no growth-triggered sweep runs; above it, one runs each time the maps double. */
@@ -132,10 +129,7 @@ export class TokenStore {
     return this.#refresh.get(token)?.client.id === clientId && this.#refresh.delete(token);
   }
 
-  /**
-   * The control plane's "expired now" for one client: its access tokens stop authenticating, as at the end of their lifetime. Its refresh tokens stay
-   * redeemable, as they outlive an expired access token. Returns how many access tokens were valid.
-   */
+  /** The control plane's "expired now" for a client: its access tokens stop authenticating (its refresh tokens outlive them); returns how many were valid. */
   expireAccessOf(clientId: string): number {
     const now = this.#clock.now();
     let expired = 0;
@@ -165,10 +159,7 @@ export class TokenStore {
     this.#nextSweepMs = 0;
   }
 
-  /**
-   * Stored entries, and the access and refresh tokens still valid now (issued, not logged out, not expired on the virtual clock): what a run checks to prove it
-   * left no live token behind.
-   */
+  /** Entries stored, and tokens still valid on the virtual clock (issued, not logged out, not expired): what a run checks to prove it left none live. */
   stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number; validRefreshTokens: number } {
     const now = this.#clock.now();
     const valid = (grants: Map<string, RefreshGrant>) => [...grants.values()].filter((g) => !tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)).length;

@@ -32,10 +32,7 @@ export interface MockOptions {
   users?: number;
   /** Seed of the generated data. Default 1. */
   seed?: number;
-  /**
-   * The behaviour profile: a value for every choice the API document leaves open (mock/profile.ts; complete, as loadProfile and resolveProfile return it).
-   * Default BUILT_IN_PROFILES.strict.
-   */
+  /** The behaviour profile: a value for every choice the document leaves open, complete (loadProfile, resolveProfile). Default BUILT_IN_PROFILES.strict. */
   profile?: Profile;
   /** Rate per client for keys without their own; null turns limiting off. Default: the profile's rateLimit.rate (200/1m in every built-in). */
   rate?: Rate | null;
@@ -51,10 +48,7 @@ export interface MockOptions {
   timeSource?: () => number;
   /** Called with one line per request (method, path without query, status, ms), and one per client finding. Default: no log. */
   log?: (line: string) => void;
-  /**
-   * Judge the callers by what the API document asks of a client (mock/client-findings.ts): GET /_mock/findings lists what was found. Findings never change an
-   * answer. Default true.
-   */
+  /** Judge callers by what the document asks of a client (mock/client-findings.ts), listed at GET /_mock/findings; never changes an answer. Default true. */
   findings?: boolean;
   /**
    * Failed token requests (wrong credentials, a bad refresh token) allowed per client_id and period; past them, that client_id's token requests get 429 with

@@ -39,10 +39,7 @@ export class ItemRandom {
   }
 }
 
-/**
- * A short opaque id that is unique per index: a bijection of the 32-bit index (odd multiplier and xor-shift are both invertible mod 2^32), written in base 36
- * and padded.
- */
+/** A short opaque id unique per index: a bijection of the 32-bit index (odd multiplier and xor-shift invert mod 2^32), in base 36, padded. */
 export function opaqueId(prefix: string, index: number): string {
   let x = Math.imul(index ^ 0x5bd1e995, 0x2c1b3c6d) >>> 0;
   x = (x ^ (x >>> 15)) >>> 0;

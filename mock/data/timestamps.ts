@@ -7,10 +7,7 @@ import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
 
 export type TimestampFormat = (ms: number) => string;
 
-/**
- * How publish-date is written (timestamps.publishDate): the document gives it only as a "string timestamp", not the format of created-at; `utc` and `date` are
- * the other forms a service may choose.
- */
+/** How publish-date is written (timestamps.publishDate): the document says only "string timestamp"; `utc` and `date` are the other legal forms. */
 export function publishDateFormat(o: { readonly fractionDigits: number; readonly trimZeros: boolean; readonly publishDate: string }): TimestampFormat {
   if (o.publishDate === 'utc') return (ms) => new Date(ms).toISOString();
   if (o.publishDate === 'date') return (ms) => new Date(ms).toISOString().slice(0, 10);

@@ -44,10 +44,7 @@ export interface FuzzRequest {
 const ALL_SCOPES = ['content:read', 'content:write', 'users:read', 'users:write'];
 const LONG_TTL = '3650d';
 
-/**
- * The fuzz mock's keys. Session keys (never sent a wrong secret): fuzz-org, fuzz-provider, fuzz-limited, fuzz-check. Attacked keys: fuzz-target and
- * mock-org-client.
- */
+/** The fuzz mock's keys: the session's (never sent a wrong secret) fuzz-org, -provider, -limited, -check; attacked, fuzz-target and mock-org-client. */
 export const FUZZ_CLIENTS: readonly ClientConfig[] = [
   { id: 'fuzz-org', secret: 'fuzz-org-secret', scopes: ALL_SCOPES, rate: '0', tokenTtl: LONG_TTL },
   { id: 'fuzz-provider', secret: 'fuzz-provider-secret', scopes: ['content:read'], provider: 'Mock Academy', rate: '0', tokenTtl: LONG_TTL },
@@ -86,10 +83,7 @@ export const marker = {
 type RequestParts = Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'body' | 'framing'> &
   Partial<FuzzRequest> & { readonly authorization?: string | readonly string[]; readonly contentType?: string };
 
-/**
- * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization headers (none when undefined or empty) and
- * Content-Type (none when undefined) go before the other headers.
- */
+/** A request, HTTP/1.1 with a right Host and a UTF-8 body unless given; Authorization (none when undefined or empty) and Content-Type headers go first. */
 export function fuzzRequestOf({ authorization = [], contentType, headers = [], ...rest }: RequestParts): FuzzRequest {
   const named = [
     ...[authorization].flat().map((value) => ['Authorization', value] as const),
@@ -238,10 +232,7 @@ function flip(text: string, at: number): string {
 
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
-/**
- * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never be a 5xx, and every 4xx must be a JSON body of the
- * origin's error shape saying what was wrong.
- */
+/** What is wrong with the answer to `request`, if anything: it must come (no hang, no bare close), never 5xx, every 4xx a JSON error of its origin. */
 export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
   if (outcome.kind === 'closed' && abandoned(request)) return undefined;
   if (outcome.kind !== 'response') return `${outcome.kind}: ${outcome.detail}`;

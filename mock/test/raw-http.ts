@@ -7,10 +7,7 @@ import { type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
 
-/**
- * A response (header names lower case, repeated headers joined with ", "), or instead of one: nothing complete within the timeout, a close or reset first,
- * nobody listening, or bytes not HTTP.
- */
+/** A response (header names lower case, repeats joined with ", "), or instead: nothing complete in time, a close or reset, nobody listening, not HTTP. */
 export type RawOutcome =
   | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer }
   | { readonly kind: 'hang' | 'closed' | 'refused' | 'garbled'; readonly detail: string };
