@@ -212,8 +212,7 @@ class Mock implements MockServer {
     this.#limiter.clear();
     this.#resources.reset();
     this.#throttle?.reset();
-    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a client's test does to the data, as the suite meets
-    // it on a real service.
+    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a test does, as on a real service.
     this.#findings?.clear();
   }
 

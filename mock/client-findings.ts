@@ -82,8 +82,7 @@ class Answered implements Exchange {
 
   get body(): unknown {
     const body = this.reply.body;
-    // A list page is read for its links.next alone, found in the text before its items: the mock writes it as a JSON string with nothing escaped, so it is the
-    // text between its quotes.
+    // A list page is read for links.next alone, in the text before its items: the mock writes it unescaped, so it is the text between its quotes.
     const head = typeof body === 'string' ? undefined : body[0];
     if (head !== undefined && !head.includes('\\')) {
       const at = head.indexOf('"next":"');

@@ -1,7 +1,4 @@
-/**
- * API keys the mock knows: the two default keys (mock-only secrets, documented in the README) or the entries of a clients file. Secrets are kept only as
- * SHA-256 digests and compared in constant time.
- */
+/** API keys: the two defaults (mock-only secrets, in the README) or a clients file's entries; secrets kept as SHA-256 digests, compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parsePeriod, parseRate, type Rate } from '../contracts/duration.ts';

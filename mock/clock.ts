@@ -1,7 +1,4 @@
-/**
- * The mock's only source of time. Nothing else in mock/ reads wall time: it asks a Clock, so a test (or the control plane) can move 60 days forward in a
- * millisecond.
- */
+/** The mock's only source of time: nothing else in mock/ reads wall time, so a test (or the control plane) can move 60 days forward in a millisecond. */
 
 export interface Clock {
   /** Epoch milliseconds, as the mock sees them. */

@@ -1,7 +1,4 @@
-/**
- * GET /api/v2/content and GET /api/v2/users as one flow: bearer token → rate limit → scope → resources. A request without a valid token is not counted (no
- * client is known); everything after is, refusals of the scope or the query included.
- */
+/** GET content and users as one flow: bearer → rate limit → scope → resources. Without a valid token nothing is counted; after it, refusals count too. */
 import type { ListEndpointId } from '../contracts/endpoints.ts';
 import type { AccessControl } from './bearer.ts';
 import type { Replies, Reply } from './http.ts';

@@ -1,7 +1,4 @@
-/**
- * The CLI's flags, parsed with node:util.parseArgs and without side effects (mock/cli.ts reads the files and listens): `--name value` or `--name=value`; a bad
- * flag gives one sentence saying what was expected and what came. A CLI built on this one adds flags of its own through `extra`.
- */
+/** The CLI's flags via node:util.parseArgs, without side effects (mock/cli.ts has those); a bad flag gets one sentence. Other CLIs add flags with `extra`. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';

@@ -90,8 +90,7 @@ export class PageReader {
         lastTaken = position;
       }
     }
-    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page, and the next page starts there, so the walk as a whole
-    // scans the data set once.
+    // Look ahead to the walk's next item: it decides whether there is a next page, which starts there, so a whole walk scans the data once.
     while (position < plan.end && collection.fragment(position, plan.revision, keep) === undefined) position++;
     const page: Page = { data: Buffer.from(data.join(',') + this.end), count: data.length, lastTaken, position };
     this.#pages.set(key, page);

@@ -1,7 +1,4 @@
-/**
- * The mock's node:http side: one server per origin with the limits a public service needs (head size, slow clients, idle keep-alive), answers for requests node
- * refuses before any handler sees them, and listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
- */
+/** The node:http side: a server per origin with a public service's limits (head size, slow clients, keep-alive), answers to what node refuses first. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -79,8 +76,7 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     socket.once('close', () => open.delete(socket));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, router));
-  // Without these listeners node destroys the socket of a CONNECT without a word, and answers an unknown Expect with an empty 417: both get a body naming the
-  // problem instead.
+  // Without these node destroys a CONNECT's socket without a word and answers an unknown Expect with an empty 417: both get a body instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', router),
   );

@@ -1,7 +1,4 @@
-/**
- * The mock's public interface: the options of createMock (mock/app.ts), the running mock, its stats. Every option carries its default; the factory reads them
- * all once, at construction.
- */
+/** The mock's public interface: createMock's options (each with its default, read once at construction), the running mock and its stats. */
 import type { Rate } from '../contracts/duration.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { ClientConfig } from './clients.ts';

@@ -1,7 +1,4 @@
-/**
- * Deterministic randomness for seeded data: item i of seed s is the same on every run and every machine, and can be computed alone (no need to generate items
- * 0..i-1), which is what lets the mock serve a million items without holding them.
- */
+/** Deterministic randomness: item i of seed s is the same on every run and machine and computed alone, so a million items are served without being held. */
 
 /** A 32-bit hash of (seed, index, salt): murmur3's finaliser over a mixed input. */
 export function hash32(seed: number, index: number, salt = 0): number {

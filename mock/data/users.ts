@@ -1,7 +1,4 @@
-/**
- * Seeded users with the attributes the platform docs list. The document shows nothing of them but the endpoint, and the control plane does not change them;
- * mock/render.ts writes them as the profile says (users.type, users.attributes).
- */
+/** Seeded users with the attributes the platform docs list (the document shows only the endpoint); the control plane never changes them. */
 
 import { ItemRandom, opaqueId } from './random.ts';
 import type { TimestampFormat } from './timestamps.ts';

@@ -144,8 +144,7 @@ export const EXCHANGE_FAULTS = {
   'logout-without-token-accepted': fault('platform.logout-response', 'a logout without a bearer token is answered 204', () =>
     on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
   ),
-  // The core checks whose next value it is; here a request with a next value handed out to another key's walk is answered as if that key had sent it, and so is
-  // every page it then leads to.
+  // The core checks whose next value it is; here another key's next value is answered as if that key had sent it, and so is every page it leads to.
   'next-followed-for-any-key': fault(
     'provider.isolation',
     'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',

@@ -93,8 +93,7 @@ export const RATE_FAULTS = {
       };
     },
   ),
-  // The users endpoint's requests are counted but never refused. The rateLimit seam does not know the endpoint: the exchange seam of listUsers marks the
-  // request it is handling (handlers are synchronous).
+  // Counted, never refused. The rateLimit seam does not know the endpoint: listUsers' exchange seam marks its request (handlers are synchronous).
   'rate-users-never-429': fault('rate.per-client', 'GET /api/v2/users is served past the budget (never answers 429)', () => {
     let users = false;
     return {
