@@ -1,7 +1,4 @@
-/**
- * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed after it answered (its JSON body parsed, changed and written
- * again). Slow, and only here.
- */
+/** Faults at the `exchange` seam: a request changed before its endpoint reads it, or a reply after (its JSON parsed, changed, rewritten). Slow: only here. */
 import { BoundedMap } from '../../util/bounded-map.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
