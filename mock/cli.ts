@@ -1,7 +1,6 @@
 /**
- * `npm run mock -- [flags]`: starts the mock, prints the JSON line USAGE (mock/options.ts) describes once both origins listen, and stops cleanly on SIGINT or
- * SIGTERM. A bad flag, clients file or profile: one sentence on stderr and exit code 2. Anything else that stops it from starting: exit code 1. Another CLI may
- * run this one with flags of its own and its own factory (runMockCli).
+ * `npm run mock -- [flags]`: starts the mock, prints the JSON line of USAGE (mock/options.ts) once both origins listen, stops cleanly on SIGINT or SIGTERM. A
+ * bad flag, clients file or profile: one sentence on stderr, exit 2; any other failure to start: 1. runMockCli lets other CLIs add flags and a factory.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,6 @@
 /**
- * The two paginated collections, content items and users, as a page reads them: which items exist at a revision, what filters and provider isolation look at,
- * and each item rendered as the profile says (pagination.extraMembers, timestamps.*, users.type, users.attributes). Rendered items are cached: a seeded item
- * renders the same every time, a changed one once per version.
+ * The two paginated collections, content and users, as a page reads them: what exists at a revision, what filters and provider isolation see, each item
+ * rendered as the profile says (pagination.extraMembers, timestamps.*, users.*) and cached, a seeded item once, a changed one once per version.
  */
 import { CONTENT_FILTERS, type ContentFilterName, ENDPOINTS } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';

@@ -1,7 +1,6 @@
 /**
- * The list envelope (document, Envelope of a list response): `links.self`, `links.next` and `data`. The document leaves open whether self carries the query
- * (pagination.self), whether next repeats the first request's query or carries only the cursor (pagination.nextLink), what next is on the final page
- * (pagination.finalPage) and whether more members come (pagination.extraMembers).
+ * The list envelope (document, Envelope of a list response): `links.self`, `links.next`, `data`. Left open, so the profile's: whether self carries the query
+ * (pagination.self), next repeats the query or carries only the cursor (nextLink), next on the final page (finalPage), more members (extraMembers).
  */
 import type { Profile } from '../schemas/types.ts';
 import { formatQuery } from './query.ts';

@@ -1,7 +1,6 @@
 /**
- * The mock's HTTP plumbing: reading a request body under a size cap, and the replies every handler builds. Handlers return a Reply (status, flat header list,
- * body text) instead of writing to the response themselves, so each rule can be unit-tested without a socket and the hot path writes the head in a single
- * `writeHead` call.
+ * The mock's HTTP plumbing: reading a body under a size cap, and the replies handlers build. A handler returns a Reply (status, flat header list, body) instead
+ * of writing the response, so each rule is unit-tested without a socket and the hot path writes the head in one `writeHead`.
  */
 import { fail, type Result } from '../util/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';

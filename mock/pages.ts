@@ -1,7 +1,6 @@
 /**
- * Reading one page of a walk: what the page reads is a plan (the snapshot's revision and item count, where to start, how many items, the filters and the
- * provider), decided by mock/resources.ts and open to the `pages` seam (mock/seams.ts); the page is read forward from its start and cached by its plan. A page
- * is a pure function of its plan, so a cached one is never stale; load tests ask for the same first pages over and over.
+ * One page of a walk: its plan (the snapshot's revision and count, start, size, filters, provider), made by mock/resources.ts and open to the `pages` seam,
+ * read forward and cached by plan: a page is a pure function of its plan, so never stale, and load tests ask for the same first pages over and over.
  */
 import type { ContentFilterName, ListEndpointId } from '../contracts/endpoints.ts';
 import { type Collection, keepOf } from './collections.ts';

@@ -1,7 +1,6 @@
 /**
- * Behaviour profiles: one value for every choice the API document leaves open (schemas/profile.schema.json). The three built-in profiles live in
- * mock/profiles/*.json; a profile file names one of them in `extends` (default `strict`) and sets only what differs. A bad file is refused with one sentence
- * naming the key, e.g. `pagination.finalPage must be one of "absent", "null", … got "last"`.
+ * Behaviour profiles: a value for every choice the API document leaves open (schemas/profile.schema.json). A profile file `extends` a built-in of
+ * mock/profiles/ (default `strict`) and sets what differs; a bad one gets one sentence naming the key (`pagination.finalPage must be one of …`).
  */
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020';

@@ -1,7 +1,6 @@
 /**
- * Reading a list request's query string (document, List content items: limit, next, filter[...]). The document names the parameters but not what a service does
- * with others, repeats, unreadable values or a limit out of range: the profile decides (query.*, filters.*). A refusal names the parameter; under the strict
- * profile every parameter must be known, given once and valid.
+ * A list request's query (document, List content items: limit, next, filter[...]). What a service does with other parameters, repeats, unreadable values or a
+ * limit out of range, the profile says (query.*, filters.*). A refusal names the parameter; strict wants each known, once, valid.
  */
 import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contracts/endpoints.ts';
 import { fail, ok, type Result } from '../util/result.ts';

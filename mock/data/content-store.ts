@@ -1,7 +1,6 @@
 /**
- * The content data set with history. Seeded items (indexes 0..seeded-1) are computed from the seed; created items are appended; every change is a new version
- * stamped with the store's revision. Reading "item i as of revision r" is how a snapshot sees the data as it was (multi-version concurrency control): snapshots
- * cost two numbers, whatever the size of the data.
+ * The content data set with history: seeded items (indexes 0..seeded-1) computed from the seed, created items appended, every change a new version stamped with
+ * the store's revision. A snapshot reads "item i as of revision r" (multi-version concurrency control): it costs two numbers, whatever the size of the data.
  */
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
 import { type ContentAttributes, type ContentMeta, type ContentVersion, seededContent, seededContentMeta } from './content.ts';

@@ -1,7 +1,6 @@
 /**
- * How the mock writes the timestamps of its data (created-at, modified-at, publish-date and the users' times): zone-less ISO 8601 with the profile's fractional
- * digits (timestamps.fractionDigits), trailing zeros kept or dropped (timestamps.trimZeros: .NET's `FFFFFFF`, which drops the dot too for a whole second,
- * `2022-03-13T21:31:12`). The document shows only "with fractional seconds".
+ * How the mock writes its data's timestamps: zone-less ISO 8601 with the profile's fractional digits (timestamps.fractionDigits), trailing zeros kept or
+ * dropped (timestamps.trimZeros: .NET's `FFFFFFF`, no dot for a whole second, `2022-03-13T21:31:12`). The document shows only "with fractional seconds".
  */
 import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
 

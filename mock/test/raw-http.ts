@@ -1,7 +1,6 @@
 /**
- * One HTTP/1.1 exchange over a bare TCP socket: the bytes go out exactly as given (fetch and Playwright would fix a missing Host, a duplicated Content-Length
- * or a raw space in the path before sending), the socket is half-closed after them so that a request the server is still waiting on ends, and node's own HTTP
- * client parses the first final response. Every exchange is bounded by a timeout: a server that neither answers nor closes within it has hung.
+ * One HTTP/1.1 exchange over a bare socket: the bytes go out as given (fetch would fix a missing Host, a doubled Content-Length, a raw space), half-closed
+ * after, so a request the server awaits ends; node's HTTP client parses the first final response, within a timeout (past it the server has hung).
  */
 import { type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
