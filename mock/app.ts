@@ -1,7 +1,6 @@
 /**
  * The mock's factory: reads the options once, builds the collaborators (clock, keys, tokens, rate limiter, endpoints, data, control plane), wires them to the
- * router (mock/routes.ts) and the two node:http servers (mock/server.ts), the `auth` origin (token endpoint) and the `api` origin (logout, /api/v2 resources,
- * /_mock control plane). Usable in-process (tests, the embedded contract run) and by mock/cli.ts.
+ * router (mock/routes.ts) and the servers (mock/server.ts) of the `auth` origin (token endpoint) and the `api` origin (logout, /api/v2, /_mock).
  *
  * Everything is decided here, at construction: a request pays for routing and its endpoint's work only.
  */

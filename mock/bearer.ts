@@ -1,8 +1,7 @@
 /**
  * Bearer authentication and scopes of the `api` origin (document, Authentication 5 and 6; RFC 6750): a missing, malformed, unknown, expired or logged-out token
- * is refused with `WWW-Authenticate: Bearer` (and `error="invalid_token"` when a token was given); a token without an accepted scope is refused with
- * `error="insufficient_scope"`. The statuses and the accepted scopes are the profile's (auth.unauthenticatedStatus, auth.missingScopeStatus,
- * auth.contentScopes, auth.usersScopes).
+ * is refused with `WWW-Authenticate: Bearer` (`error="invalid_token"` when one was given), a token without an accepted scope with `error="insufficient_scope"`;
+ * statuses and accepted scopes are the profile's (auth.*).
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';

@@ -1,9 +1,8 @@
 /**
- * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md), for SDK developers who are not Node developers: package.json (bin
- * lp-mock, no dependencies), bin/lp-mock.js (mock/cli.ts bundled by esbuild into one CommonJS file, its JSON inlined, the schema validators as ajv standalone
- * code generated here: no schema is compiled when the mock starts, half its start time otherwise), mock/package/README.md, and a LICENSE with each bundled
- * package's notice. `npm pack` of that folder installs offline; mock/Dockerfile copies it into a Node image. The build is deterministic: no dates, no absolute
- * paths, the same bytes for the same sources.
+ * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md) for SDK developers who are not Node developers: package.json (bin
+ * lp-mock, no dependencies), bin/lp-mock.js (mock/cli.ts bundled by esbuild into one CommonJS file, JSON inlined, the schema validators as ajv standalone code
+ * made here: compiling them was half the start time), mock/package/README.md, and a LICENSE with each bundled package's notice. `npm pack` of it installs
+ * offline; mock/Dockerfile copies it into a Node image. Deterministic: no dates, no absolute paths, the same bytes for the same sources.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

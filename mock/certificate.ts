@@ -1,10 +1,9 @@
 /**
- * The certificate `--tls` serves: a certificate authority made at start, and a server certificate it signs for the names the mock serves. A client trusts the
- * CA's file (the ready line names it) as it trusts any private CA; nothing of the client changes. Made with @peculiar/x509 over node's WebCrypto: no ASN.1
- * written here.
+ * The certificate `--tls` serves: a CA made at start and a server certificate it signs for the names served. A client trusts the CA's file (the ready line
+ * names it) as any private CA, nothing else changed. Made with @peculiar/x509 over node's WebCrypto: no ASN.1 here.
  *
- * Two certificates rather than one self-signed: clients that verify strictly (Python 3.13's default context, Go, Java) refuse a CA certificate as a server's,
- * and a leaf without an authority key identifier; mkcert and the real service's chain have this shape too.
+ * Two certificates rather than one self-signed: strict clients (Python 3.13's default context, Go, Java) refuse a CA certificate as a server's, and a leaf
+ * without an authority key identifier; mkcert and the real service's chain have this shape too.
  *
  * Loaded only with `--tls` (mock/cli.ts imports it on demand): the mock without TLS starts without it.
  */

@@ -1,10 +1,9 @@
 /**
  * Client findings: the mock judges its CALLERS by what the API document asks of a client, through the one judge of those rules (ClientConduct,
- * contracts/rules/client.ts), and keeps what it finds for SDK developers (GET /_mock/findings, its JUnit form, and one `--log` line each). A finding never
- * changes an answer.
+ * contracts/rules/client.ts), and keeps what it finds for SDK developers (GET /_mock/findings, JUnit, a `--log` line each). A finding never changes an answer.
  *
- * It wraps each endpoint's handler from outside (the outermost `exchange` wrapper, so the judge sees what the client saw) and hands the judge each answered
- * request as an Exchange. Findings are capped: past the cap they are only counted; the judge's own tables are bounded too.
+ * It wraps each endpoint's handler outermost (the judge sees what the client saw) and hands the judge each answered request as an Exchange. Findings past the
+ * cap are only counted; the judge's own tables are bounded too.
  */
 import { type Endpoint, ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
 import { CLIENT_RULE_IDS, ClientConduct, type ClientRuleId } from '../contracts/rules/client.ts';

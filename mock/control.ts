@@ -1,8 +1,7 @@
 /**
- * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK developers (not part of the API document), JSON in and out,
- * never rate limited; its calls and their answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer 404 like any
- * unknown path. The SDK scenario calls set the state the core would reach by itself (spending the budget, waiting out the token lifetime or the 2 minutes)
- * without moving the clock, so the rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
+ * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK developers (not in the API document), JSON in and out, never
+ * rate limited, listed in docs/mock.md; `--no-control` removes it (404 then). Its SDK scenario calls set the state the core would reach by itself (budget
+ * spent, token lifetime or 2 minutes waited out) without moving the clock. Answers carry counts and client ids, never a token, cursor or secret.
  */
 import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import type { ClientDirectory } from './clients.ts';

@@ -1,8 +1,7 @@
 /**
- * Error bodies in every shape a profile may choose (schemas/profile.schema.json `$defs/apiErrorBody` and `$defs/tokenErrorBody`): the platform's errors array,
- * RFC 6749/6750 OAuth bodies, RFC 9457 problem details, ASP.NET's validation problem, no body, a plain-text sentence, a gateway's HTML page. The document shows
- * none of them, so a service may answer with any; the mock's errors carry the same facts (status, code, sentence, parameter) whatever the shape: the api
- * origin's a machine-readable code, the auth origin's an OAuth error (RFC 6749 §5.2).
+ * Error bodies in every shape a profile may choose (profile.schema.json `$defs/apiErrorBody`, `$defs/tokenErrorBody`): the platform's errors array, RFC
+ * 6749/6750 OAuth, RFC 9457 problem details, ASP.NET's validation problem, none, plain text, a gateway's HTML page. The document shows none, so any is legal;
+ * each carries the same facts (status, code, sentence, parameter): the api origin's a machine-readable code, the auth origin's an OAuth error (RFC 6749 §5.2).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';

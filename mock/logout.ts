@@ -1,8 +1,7 @@
 /**
- * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once, and a refresh token given as `{"refresh_token": "..."}`
- * expires too when it is the same client's. The document shows neither body nor response: the profile chooses (logout.request: an empty body or a JSON object,
- * a JSON object only, or any body; logout.response: 204, 200 with a small JSON body, or an empty 200). Logout is an `api`-origin request, so it counts against
- * the client's rate limit and carries the rate headers.
+ * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once, and a `{"refresh_token": "..."}` of the same client too.
+ * The document shows neither body nor response, so the profile chooses (logout.request: empty or a JSON object, only an object, or any; logout.response: 204,
+ * 200 with a small JSON body, or an empty 200). An `api`-origin request: it counts against the rate limit and carries its headers.
  */
 import type { Profile } from '../schemas/types.ts';
 import type { AccessControl } from './bearer.ts';

@@ -1,7 +1,6 @@
 /**
  * Rate limiting per API client (document, Limits and Errors): every counted response carries the three X-Rate-Limit-* headers; past the budget, 429 with
- * Retry-After. How windows are cut and how the reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts counts, and
- * here a count is kept per client, on the mock's clock.
+ * Retry-After. The profile cuts windows and writes the times (rateLimit); contracts/rate-limit-window.ts counts.
  *
  * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of virtual time, never on a request that finds its own count.
  */

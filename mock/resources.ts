@@ -1,9 +1,7 @@
 /**
- * The resource endpoints' data side: GET /api/v2/content and /api/v2/users with snapshot pagination, and the control plane's content changes. Authentication,
- * scopes and rate limiting happen before (mock/list-endpoint.ts); this module gets the client and its provider and answers a page or an error.
+ * The list endpoints' data side, and the control plane's content changes; authentication, scopes and rate limit come first (mock/list-endpoint.ts).
  *
- * A request is read (mock/query.ts), its snapshot opened or continued (mock/pagination.ts), its page planned and read (mock/pages.ts), and the envelope written
- * (mock/envelope.ts).
+ * A request is read (query.ts), its snapshot opened or continued (pagination.ts), its page planned and read (pages.ts), the envelope written (envelope.ts).
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';

@@ -1,7 +1,6 @@
 /**
- * The routing table of both origins, built from contracts/endpoints.ts: each request goes to the handler of its endpoint as one Exchange (the few request facts
- * a handler reads, its body already read for POST), or is answered here: a malformed request, an unknown path (404), a method the path does not answer (405
- * with Allow), and the /_mock control plane on the api origin.
+ * The routing table of both origins, from contracts/endpoints.ts: a request goes to its endpoint's handler as one Exchange (the facts a handler reads, a POST's
+ * body read), or is answered here: malformed, an unknown path (404), a method the path does not answer (405 with Allow), and /_mock on the api origin.
  *
  * Routing is a Map lookup and a few string operations: the list endpoints are the hot path.
  */

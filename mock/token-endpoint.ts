@@ -1,11 +1,10 @@
 /**
  * POST {auth}/oauth/token (document, Request an access token; RFC 6749 §4.4 and §6).
  *
- * Strict where the document is: grant_type client_credentials, valid client credentials, held scopes, a token whose token_type is bearer and expires_in is the
- * lifetime in seconds. Where it leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a JSON body is read, the scope
- * separators, expires_in as the lifetime or counting down, a fresh token each time or the client's live one, the refresh grant, token_type's case; and whether
- * token requests spend the client's rate budget (rateLimit.countsTokenRequests), the token lifetime of keys without their own (tokens.lifetime) and a limit on
- * token requests per client_id (tokens.requestLimit). Refusals never carry a token: each is an OAuth error saying what was wrong and what was expected.
+ * Strict where the document is: grant_type client_credentials, valid credentials, held scopes, token_type bearer, expires_in the lifetime in seconds. Where it
+ * is open the profile decides: the two refusals' statuses, JSON bodies, scope separators, expires_in counting down, a fresh or the live token, the refresh
+ * grant, token_type's case (tokens.*); token requests spending the rate budget (rateLimit.countsTokenRequests), the default lifetime (tokens.lifetime), a limit
+ * per client_id (tokens.requestLimit). A refusal never carries a token: it is an OAuth error saying what was wrong and expected.
  */
 import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';

@@ -1,11 +1,10 @@
 /**
- * Throttling of repeated failed token requests: a fixed window opens at a client_id's first failure; once it holds the rate's failures, every token request
- * naming that client_id gets 429 with Retry-After until the window ends, right credentials included (a 200 would confirm a guessed secret). A success clears
- * the client_id's failures. The same window counts every token request of a client_id where the profile limits them (tokens.requestLimit): each request is then
- * recorded as counted.
+ * Throttling of failed token requests: a fixed window opens at a client_id's first failure; once it holds the rate's failures, every token request naming that
+ * client_id gets 429 with Retry-After until it ends, right credentials included (a 200 would confirm a guessed secret). A success clears the failures. Where
+ * the profile limits token requests (tokens.requestLimit), the same window counts each one.
  *
- * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map doubles), and client_ids no key has are capped, oldest
- * first, in a map of their own so that a flood of invented ids cannot push a real key's failures out.
+ * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map doubles), and ids no key has are capped, oldest first,
+ * in a map of their own so a flood of invented ids cannot push a real key's failures out.
  */
 import type { Rate } from '../contracts/duration.ts';
 import { retryAfterSeconds } from '../contracts/rate-limit-window.ts';

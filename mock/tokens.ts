@@ -1,10 +1,9 @@
 /**
  * Access and refresh tokens (document, States and transitions: none → valid → expired).
  *
- * Tokens are 32 random bytes in base64url: unguessable, and they carry nothing, so a token is only as good as its entry here. Expiry follows
- * contracts/lifecycle.ts `tokenExpired`; an expired entry is dropped when it is next looked at, and a sweep (amortised over issuing) drops the ones nobody
- * looks at again, so memory stays bounded under token churn. With `indexLive`, the store also finds a client's live token for a scope set (a profile's
- * tokens.reuse = live-token).
+ * A token is 32 random bytes in base64url: unguessable and carrying nothing, so it is only as good as its entry here. Expiry is contracts/lifecycle.ts
+ * `tokenExpired`; an expired entry is dropped when next looked at, and a sweep amortised over issuing drops the rest, so memory stays bounded under churn. With
+ * `indexLive` the store finds a client's live token for a scope set (tokens.reuse = live-token).
  */
 import { randomBytes } from 'node:crypto';
 import { tokenExpired } from '../contracts/lifecycle.ts';

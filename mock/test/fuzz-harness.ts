@@ -1,10 +1,9 @@
 /**
  * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated request and its bytes, the fuzz mock's keys, the session
- * that fills in live values, and the oracle.
+ * that fills in live values, the oracle.
  *
- * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value belongs: the generators stay pure (replayable from a
- * seed) and the session swaps in a real token or cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented client_ids,
- * so the throttle of failed token requests they trip never locks out the session's keys.
+ * Requests hold markers (`{{token:org}}`, `{{next:org:flip:7}}`) where a live value goes: generators stay pure (replayable from a seed), the session fills them
+ * in just before sending. They attack only `fuzz-target`, `mock-org-client` and invented ids: the failure throttle never locks out the session's keys.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';

@@ -1,7 +1,6 @@
 /**
- * The parts of a bad HTTP request, for any route: odd methods and versions, a missing or doubled Host, broken body framing, huge and duplicated headers, random
- * and oversized bodies, wrong content types, long and odd paths with percent-encoding and traversal. Sizes straddle the mock's limits (64 KiB body, 8 KiB
- * target, 16 KiB head) so that both sides of each are tried.
+ * The parts of a bad HTTP request, for any route: odd methods and versions, missing or doubled Host, broken framing, huge and repeated headers, odd bodies and
+ * content types, long and odd paths. Sizes straddle the mock's limits (64 KiB body, 8 KiB target, 16 KiB head) so both sides of each are tried.
  */
 import fc from 'fast-check';
 import { FRAMINGS, type FuzzRequest, fuzzRequestOf } from '../fuzz-harness.ts';

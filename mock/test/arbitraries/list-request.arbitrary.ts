@@ -1,7 +1,6 @@
 /**
- * Bad (and some good) requests to GET /api/v2/content and /api/v2/users: garbage in `limit` and the filters, unknown and repeated parameters, odd encodings,
- * and `next` values that are random, truncated, extended, tampered, superseded, another client's, or right but with another query; bearer headers valid,
- * tampered, malformed, of the wrong scheme, or doubled.
+ * Bad (and some good) requests to the two lists: garbage in `limit` and the filters, unknown and repeated parameters, odd encodings, `next` random, cut,
+ * extended, tampered, superseded, another client's or of another query; bearer headers valid, tampered, malformed, of another scheme, doubled.
  */
 import fc from 'fast-check';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';

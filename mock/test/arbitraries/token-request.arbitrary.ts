@@ -1,7 +1,6 @@
 /**
- * Bad (and a few good) token requests to POST {auth}/oauth/token: form fields missing, repeated, unknown or garbled; broken form encoding; wrong and missing
- * content types; Basic headers valid, malformed or combined with form credentials; right and wrong secrets of the attacked keys (the throttle of failed token
- * requests is meant to trip); refresh tokens of the right client, of another, or invented.
+ * Bad (and a few good) token requests: fields missing, repeated, unknown, garbled; broken encoding; wrong or no content type; Basic headers valid, malformed,
+ * or beside form credentials; right and wrong secrets of the attacked keys (the failure throttle is meant to trip); refresh tokens right, another's, invented.
  */
 import fc from 'fast-check';
 import { ATTACKED, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
