@@ -52,9 +52,8 @@ class Asked {
 }
 
 /**
- * An answered request as the judge reads it: classes, not objects of closures, as closures made per request cost more than the judging. Bodies are read only
- * when the judge asks: a token reply whole, a list page by its links alone (the chunks before and after its items, which nothing the client is judged on reads,
- * and parsing them would cost more than answering). The mock answers at once: a request's time is its answer's.
+ * An answered request as the judge reads it (classes: closures made per request cost more than the judging). Bodies are read only when asked: a token reply
+ * whole, a list page by its links alone (parsing its items would cost more than answering). The mock answers at once: a request's time is its answer's.
  */
 class Answered implements Exchange {
   readonly origin: Exchange['origin'];

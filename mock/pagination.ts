@@ -237,10 +237,9 @@ export class Snapshots {
 }
 
 /**
- * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its end with a delete and an add (an add into a set of every
- * snapshot of the last 2 minutes cost a cache miss per page, and the holes deletes left at its front were walked over by every sweep). A snapshot names its
- * newest entry (`queued`); its older entries, and those of a snapshot removed, are stale and skipped, and the queue is rebuilt from its live entries once the
- * stale ones outnumber them.
+ * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its end with a delete and an add (an add cost a cache miss per
+ * page, and every sweep walked the holes deletes left at its front). A snapshot names its newest entry (`queued`); older entries, and a removed snapshot's, are
+ * stale and skipped; the queue is rebuilt from its live entries once the stale outnumber them.
  */
 class Order {
   #snapshots: Snapshot[] = [];
@@ -302,9 +301,8 @@ class Order {
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
- * Where each cursor leads. A fresh base64url cursor is 96 random bits and the 32-bit number of its slot here (its last six characters), so finding it is an
- * array read and a comparison, where a Map of every cursor of the last 2 minutes cost a cache miss per page and a rehash of them all as it grew. Letter cursors
- * (no room for a slot) and any other (a seam's choice) are in a Map.
+ * Where each cursor leads. A fresh base64url cursor is 96 random bits and its slot's 32-bit number here (its last six characters): found by an array read,
+ * where a Map of every cursor of 2 minutes cost a cache miss per page. Letter cursors (no room for a slot) and a seam's own go in a Map.
  */
 class Cursors {
   readonly #named = new Map<string, Continuation>();

@@ -47,8 +47,8 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
 const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
 
 /**
- * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host (`origin` then names the shape of errors answered before a
- * request is read), with the limits above; the router answers what no handler can (a handler that threw, an unknown Expect, a raw error).
+ * A node:http(s) server for one origin, or both told apart by Host (`origin` shapes errors before a request is read), the limits above; the router answers the
+ * rest.
  */
 export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, router: Router, tls?: TlsFiles): Server {
   const options = {
@@ -121,10 +121,7 @@ function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duple
   else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
 }
 
-/**
- * Whether a head that overflowed did so in its request line: node hands over the packet it was parsing; when that packet starts the request and holds no end of
- * line within MAX_URL_BYTES, the target is what is too long (a head that came in many packets falls back to 431).
- */
+/** Whether a head overflowed in its request line: the packet node hands over starts the request and has no line end within MAX_URL_BYTES (else 431). */
 function requestLineOverflows(packet: Buffer | undefined): boolean {
   if (packet === undefined || !/^[!-~]+ /.test(packet.subarray(0, 32).toString('latin1'))) return false;
   const eol = packet.indexOf('\r\n');

@@ -251,8 +251,8 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
 }
 
 /**
- * Whether the client broke off its own request so that node closes the connection before the mock can answer: a body shorter than its Content-Length, or a bad
- * chunk after an Upgrade head (node then stops parsing without a word). Nobody is left to read an answer.
+ * Whether the client broke off its request so node closes first: a body short of its Content-Length, or a bad chunk after an Upgrade head; none reads an
+ * answer.
  */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;

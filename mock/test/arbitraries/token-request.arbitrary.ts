@@ -55,10 +55,7 @@ const field: fc.Arbitrary<[string, string]> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 })) },
 );
 
-/**
- * A request that is nearly right: a full client_credentials or refresh_token form of an attacked key, the secret right or wrong, then up to two fields dropped,
- * repeated or replaced. These reach the credential check, the scope check and the throttle; random field lists mostly do not.
- */
+/** A nearly right request (an attacked key's full form, any secret, up to two fields dropped, repeated or replaced): it reaches the checks and the throttle. */
 const nearlyValidFields: fc.Arbitrary<Array<[string, string]>> = fc
   .record({
     grant: fc.constantFrom('client_credentials', 'client_credentials', 'refresh_token'),
