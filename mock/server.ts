@@ -46,10 +46,7 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
 /** The sockets each server of createOriginServer holds open, for closeServer. */
 const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
 
-/**
- * A node:http(s) server for one origin, or both told apart by Host (`origin` shapes errors before a request is read), the limits above; the router answers the
- * rest.
- */
+/** A node:http(s) server per origin, or for both told apart by Host (`origin` shapes errors before a request is read); the router answers the rest. */
 export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, router: Router, tls?: TlsFiles): Server {
   const options = {
     maxHeaderSize: MAX_HEADER_BYTES,

@@ -250,10 +250,7 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
   return request.origin === 'api' ? apiShapeProblem(status, value) : oauthShapeProblem(status, value);
 }
 
-/**
- * Whether the client broke off its request so node closes first: a body short of its Content-Length, or a bad chunk after an Upgrade head; none reads an
- * answer.
- */
+/** Whether the client broke off its request, so node closes first: a body short of its Content-Length, or a bad chunk after an Upgrade head. */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;
   const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
