@@ -32,13 +32,7 @@ const logoutAuthorization: fc.Arbitrary<readonly string[]> = fc.oneof(
 
 /** POST {base}/oauth/token: logout with a fresh token each time, and every kind of body. */
 export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
-  .record({
-    method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')),
-    authorization: logoutAuthorization,
-    contentType,
-    body: logoutBody,
-    framing,
-  })
+  .record({ method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')), authorization: logoutAuthorization, contentType, body: logoutBody, framing })
   .map((parts) => fuzzRequestOf({ origin: 'api', target: '/oauth/token', ...parts }));
 
 const advanceSeconds = fc.oneof(

@@ -72,10 +72,7 @@ export const extraHeaders: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
   { weight: 12, arbitrary: fc.array(fc.tuple(headerName, headerValue), { maxLength: 4 }) },
   { weight: 2, arbitrary: specialHeaders },
   { weight: 1, arbitrary: fc.integer({ min: 4_000, max: 20_000 }).map((n): Array<[string, string]> => [['X-Huge', 'h'.repeat(n)]]) },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 50, max: 600 }).map((n): Array<[string, string]> => Array.from({ length: n }, (_, i) => [`X-Many-${i}`, 'v'])),
-  },
+  { weight: 1, arbitrary: fc.integer({ min: 50, max: 600 }).map((n): Array<[string, string]> => Array.from({ length: n }, (_, i) => [`X-Many-${i}`, 'v'])) },
   {
     weight: 1,
     arbitrary: fc
@@ -114,10 +111,7 @@ export const anyBody: fc.Arbitrary<{ body: string; binary: boolean }> = fc.oneof
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 80 }).map((body) => ({ body, binary: false })) },
   { weight: 3, arbitrary: fc.json({ maxDepth: 3 }).map((body) => ({ body, binary: false })) },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ body: Buffer.from(bytes).toString('latin1'), binary: true })) },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 60 * 1024, max: 140 * 1024 }).map((n) => ({ body: 'x'.repeat(n), binary: false })),
-  },
+  { weight: 1, arbitrary: fc.integer({ min: 60 * 1024, max: 140 * 1024 }).map((n) => ({ body: 'x'.repeat(n), binary: false })) },
 );
 
 /** A path segment: plain, percent-encoded random bytes (valid UTF-8 or not), or raw odd characters. */
