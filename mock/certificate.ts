@@ -13,11 +13,7 @@ import { KeyObject, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
 /** PEM texts of a server certificate, its key, and the CA that signed it. */
-export interface MockCertificate {
-  readonly cert: string;
-  readonly key: string;
-  readonly caCert: string;
-}
+export type MockCertificate = { readonly cert: string; readonly key: string; readonly caCert: string };
 
 /** ECDSA P-256 with SHA-256: accepted by every TLS stack in use, and made in milliseconds (an RSA key takes a second). */
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;

@@ -25,10 +25,7 @@ export interface ControlRequest {
 }
 
 /** A control call: the methods it answers (405 with Allow for the others) and its answer. */
-export interface ControlRoute {
-  readonly methods: readonly string[];
-  respond(request: ControlRequest): Reply;
-}
+export type ControlRoute = { readonly methods: readonly string[]; respond(request: ControlRequest): Reply };
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 

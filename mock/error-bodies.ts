@@ -46,17 +46,10 @@ const OAUTH_TITLES = {
   invalid_scope: 'Invalid scope.',
 } as const;
 
-export interface OAuthError {
-  readonly status: number;
-  readonly error: keyof typeof OAUTH_TITLES;
-  readonly description: string;
-}
+export type OAuthError = { readonly status: number; readonly error: keyof typeof OAUTH_TITLES; readonly description: string };
 
 /** A rendered error body: its Content-Type and text (an empty text: the reply has no body). */
-export interface ErrorBody {
-  readonly contentType: string;
-  readonly text: string;
-}
+export type ErrorBody = { readonly contentType: string; readonly text: string };
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';

@@ -90,10 +90,7 @@ export function mediaType(header: string | undefined): string {
 }
 
 /** Body shapes of the errors of each origin (a profile's `errors.body` and `tokens.errorBody`). */
-export interface ErrorShapes {
-  readonly api: ApiErrorBodyShape;
-  readonly token: TokenErrorBodyShape;
-}
+export type ErrorShapes = { readonly api: ApiErrorBodyShape; readonly token: TokenErrorBodyShape };
 
 /** The shapes of the mock's own interface (the control plane) and of the strict profile. */
 const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };

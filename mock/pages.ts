@@ -36,10 +36,7 @@ export interface Page {
 }
 
 /** The data as it is now, beside the snapshot's view of it. */
-interface LiveData {
-  readonly revision: number;
-  readonly count: number;
-}
+type LiveData = { readonly revision: number; readonly count: number };
 
 /** Where a layer beside the core may change how a walk goes (mock/seams.ts). */
 export interface PageSeam {

@@ -20,10 +20,7 @@ export interface ListQuery {
 }
 
 /** The profile's rules for reading a query (query.* and filters.*). */
-export interface QueryRules {
-  readonly query: Profile['query'];
-  readonly filters: Profile['filters'];
-}
+export type QueryRules = { readonly query: Profile['query']; readonly filters: Profile['filters'] };
 
 /** Form decoding (`+` is a space), undefined for broken percent-encoding: a query's parts, and (RFC 6749 appendix B) the Basic user and password. */
 export function formDecode(text: string): string | undefined {
@@ -47,11 +44,7 @@ const NO_FILTERS: ReadonlyMap<ContentFilterName, number> = new Map();
 const NO_PAIRS: ReadonlyArray<readonly [string, string]> = [];
 
 /** A problem of the query, found at segment `index`: the first problem of a query is the one reported. */
-interface Problem {
-  readonly index: number;
-  readonly parameter: string;
-  readonly detail: string;
-}
+type Problem = { readonly index: number; readonly parameter: string; readonly detail: string };
 
 /** The parameters of a query that apply, and why it is refused, if it is. Hot path: no closures, no iterators. */
 export function parseListQuery(search: string, endpoint: Endpoint, known: ReadonlySet<string>, rules: QueryRules): Result<ListQuery, ApiError> {

@@ -25,10 +25,7 @@ export interface RateOutcome {
 }
 
 /** Who a request is counted for: its client's budget (the token is named for the seams that need it). */
-export interface RatePrincipal {
-  readonly client: Client;
-  readonly token: string;
-}
+export type RatePrincipal = { readonly client: Client; readonly token: string };
 
 /** The rate limiter as its callers (lists, logout, the token endpoint) see it: one request counted. */
 export interface RateLimit {

@@ -37,10 +37,7 @@ export interface RouterOptions {
 }
 
 /** The names of the two origins when one port serves both (lower case, without port). */
-export interface HostNames {
-  readonly auth: string;
-  readonly api: string;
-}
+export type HostNames = { readonly auth: string; readonly api: string };
 
 /** A host name (RFC 1123: letters, digits and hyphens in dot-separated labels), lower-cased; otherwise a RangeError naming `what`. */
 function checkHostName(what: string, name: string): string {

@@ -23,10 +23,7 @@ export interface MockTimeouts {
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /** A certificate chain and its private key, PEM: the server speaks HTTPS with them. */
-export interface TlsFiles {
-  readonly cert: string;
-  readonly key: string;
-}
+export type TlsFiles = { readonly cert: string; readonly key: string };
 
 export function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}.`);

@@ -19,10 +19,7 @@ export const MAX_UNKNOWN_IDS = 10_000;
 
 const SWEEP_FLOOR = 1024;
 
-interface Window {
-  readonly endMs: number;
-  failures: number;
-}
+type Window = { readonly endMs: number; failures: number };
 
 /** `rate`: requests counted per client_id and period; `counted`: what they are, for the 429 (default failed token requests); `isKnown`: a configured key. */
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean; counted?: string };

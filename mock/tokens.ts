@@ -25,12 +25,7 @@ export interface AccessGrant extends RefreshGrant {
   readonly refreshToken: string;
 }
 
-export interface IssuedTokens {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly lifetimeSeconds: number;
-  readonly issuedAtMs: number;
-}
+export type IssuedTokens = { readonly accessToken: string; readonly refreshToken: string; readonly lifetimeSeconds: number; readonly issuedAtMs: number };
 
 /** The token store as the endpoints use it (a seam: mock/seams.ts). */
 export type Tokens = Pick<TokenStore, 'issue' | 'live' | 'verify' | 'findRefresh' | 'redeemRefresh' | 'expireAccess' | 'expireRefresh'>;

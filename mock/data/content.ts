@@ -58,11 +58,7 @@ function slug(text: string): string {
 }
 
 /** What filters and provider isolation look at, drawn first so a scan need not build whole items. */
-export interface ContentMeta {
-  readonly createdMs: number;
-  readonly modifiedMs: number;
-  readonly provider: string;
-}
+export type ContentMeta = { readonly createdMs: number; readonly modifiedMs: number; readonly provider: string };
 
 function drawMeta(r: ItemRandom): ContentMeta {
   const createdMs = CREATED_FROM_MS + Math.floor(r.next() * CREATED_SPAN_MS);
