@@ -28,28 +28,18 @@ export type AuthResult = { ok: true; grant: AccessGrant } | { ok: false; error: 
 export type AccessControl = Pick<BearerAuth, 'authenticate' | 'authorize'>;
 
 export class BearerAuth {
-  readonly #tokens: Tokens;
-  readonly #unauthenticated: number;
-  readonly #missingScope: number;
-  readonly #accepted: Readonly<Record<ListEndpointId, readonly string[]>>;
-
-  constructor(o: { tokens: Tokens; profile: Profile['auth'] }) {
-    this.#tokens = o.tokens;
-    this.#unauthenticated = o.profile.unauthenticatedStatus;
-    this.#missingScope = o.profile.missingScopeStatus;
-    this.#accepted = { listContent: [...o.profile.contentScopes], listUsers: [...o.profile.usersScopes] };
-  }
+  constructor(private readonly o: { tokens: Tokens; profile: Profile['auth'] }) {}
 
   /** The grant of the request's bearer token, or the refusal to answer with. */
   authenticate(authorization: string | undefined): AuthResult {
     // The usual request, `Bearer <a token issued here>`, is known without the pattern: an issued token is a b64token.
     if (authorization?.startsWith('Bearer ') === true) {
-      const grant = this.#tokens.verify(authorization.slice(7));
+      const grant = this.o.tokens.verify(authorization.slice(7));
       if (grant !== undefined) return { ok: true, grant };
     }
     const header = parseBearer(authorization);
     if (header.kind === 'token') {
-      const grant = this.#tokens.verify(header.token);
+      const grant = this.o.tokens.verify(header.token);
       if (grant !== undefined) return { ok: true, grant };
     }
     if (header.kind === 'missing') return this.#refuse('The request has no Authorization header; send Authorization: Bearer <access token>.', 'Bearer');
@@ -61,15 +51,15 @@ export class BearerAuth {
 
   /** Undefined when the grant holds an accepted scope of the endpoint, else the refusal: its error and WWW-Authenticate pair (the caller adds rate headers). */
   authorize(grant: AccessGrant, endpoint: ListEndpointId): { error: ApiError; headers: string[] } | undefined {
-    const accepted = this.#accepted[endpoint];
+    const accepted = endpoint === 'listContent' ? this.o.profile.contentScopes : this.o.profile.usersScopes;
     for (const scope of accepted) if (grant.scopes.has(scope)) return undefined;
     const held = grant.scopes.size === 0 ? 'none' : [...grant.scopes].join(', ');
     const detail = `${ENDPOINTS[endpoint].method} ${ENDPOINTS[endpoint].path} needs one of the scopes ${accepted.join(', ')}; the token holds ${held}.`;
-    const error = { ...apiErrors.forbidden(detail), status: this.#missingScope };
+    const error = { ...apiErrors.forbidden(detail), status: this.o.profile.missingScopeStatus };
     return { error, headers: ['WWW-Authenticate', `Bearer error="insufficient_scope", scope="${accepted.join(' ')}"`] };
   }
 
   #refuse(detail: string, challenge: string): AuthResult {
-    return { ok: false, error: { ...apiErrors.unauthorized(detail), status: this.#unauthenticated }, headers: ['WWW-Authenticate', challenge] };
+    return { ok: false, error: { ...apiErrors.unauthorized(detail), status: this.o.profile.unauthenticatedStatus }, headers: ['WWW-Authenticate', challenge] };
   }
 }

@@ -99,25 +99,18 @@ class Answered implements Exchange {
 }
 
 export class ClientFindings {
-  readonly #clock: Clock;
-  readonly #log: Log | undefined;
-  readonly #max: number;
   #conduct = new ClientConduct();
   #findings: FindingOfClient[] = [];
   /** Per client, its findings by rule (for the JUnit form). */
   #byClient = new Map<string, Map<ClientRuleId, number>>();
   #total = 0;
 
-  constructor(o: { clock: Clock; log?: Log | undefined; maxFindings?: number }) {
-    this.#clock = o.clock;
-    this.#log = o.log;
-    this.#max = o.maxFindings ?? MAX_FINDINGS;
-  }
+  constructor(private readonly o: { clock: Clock; log?: Log | undefined; maxFindings?: number }) {}
 
   /** `inner` with this endpoint's requests and replies judged; the reply is returned unchanged. */
   observe(endpoint: EndpointId, inner: RouteHandler): RouteHandler {
     return (request) => {
-      const atMs = this.#clock.now();
+      const atMs = this.o.clock.now();
       const reply = inner(request);
       for (const f of this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs))) this.#keep(f);
       return reply;
@@ -159,8 +152,8 @@ export class ClientFindings {
     this.#total++;
     const counts = this.#byClient.get(client) ?? new Map<ClientRuleId, number>();
     this.#byClient.set(client, counts.set(rule, (counts.get(rule) ?? 0) + 1));
-    if (this.#findings.length < this.#max) this.#findings.push({ ...f, clientId: client });
-    this.#log?.(`client-finding ${rule} client=${client} at=${iso(f.atMs ?? 0)} ${f.request}: ${f.got}`);
+    if (this.#findings.length < (this.o.maxFindings ?? MAX_FINDINGS)) this.#findings.push({ ...f, clientId: client });
+    this.o.log?.(`client-finding ${rule} client=${client} at=${iso(f.atMs ?? 0)} ${f.request}: ${f.got}`);
   }
 }
 

@@ -89,36 +89,26 @@ export class ContentCollection implements Collection {
 
 export class UsersCollection implements Collection {
   readonly path = ENDPOINTS.listUsers.path;
-  readonly #seed: number;
-  readonly #count: number;
-  readonly #timestamp: TimestampFormat;
-  readonly #type: string;
-  readonly #minimal: boolean;
   readonly #cache: Array<string | undefined> = [];
 
-  constructor(o: { seed: number; count: number; timestamp: TimestampFormat; profile: Profile }) {
-    this.#seed = o.seed;
-    this.#count = o.count;
-    this.#timestamp = o.timestamp;
-    this.#type = o.profile.users.type;
-    this.#minimal = o.profile.users.attributes === 'minimal';
-  }
+  constructor(private readonly o: { seed: number; count: number; timestamp: TimestampFormat; profile: Profile }) {}
 
   revision(): number {
     return 0;
   }
 
   count(): number {
-    return this.#count;
+    return this.o.count;
   }
 
   /** Users have no filters and no provider, and never change. */
   fragment(index: number): string {
     let cached = this.#cache[index];
     if (cached === undefined) {
-      const user = seededUser(this.#seed, index, this.#timestamp);
-      const attributes = this.#minimal ? { name: user.attributes['full-name'], email: user.attributes['organization-email'] } : user.attributes;
-      cached = JSON.stringify({ type: this.#type, id: user.id, attributes });
+      const user = seededUser(this.o.seed, index, this.o.timestamp);
+      const attributes =
+        this.o.profile.users.attributes === 'minimal' ? { name: user.attributes['full-name'], email: user.attributes['organization-email'] } : user.attributes;
+      cached = JSON.stringify({ type: this.o.profile.users.type, id: user.id, attributes });
       if (index < FRAGMENT_CACHE_LIMIT) this.#cache[index] = cached;
     }
     return cached;

@@ -8,22 +8,13 @@ import { indexOfOpaqueId, opaqueId } from './random.ts';
 import type { TimestampFormat } from './timestamps.ts';
 
 export class ContentStore {
-  readonly #seed: number;
-  readonly #seeded: number;
-  readonly #timestamp: TimestampFormat;
-  readonly #publishDate: TimestampFormat;
   #revision = 0;
   /** Versions after the seed, oldest first, per index; created items have no seeded version. */
   #changes = new Map<number, ContentVersion[]>();
   #created = 0;
 
   /** `publishDate` writes publish-date, `timestamp` the other times. */
-  constructor(options: { seed: number; items: number; timestamp: TimestampFormat; publishDate: TimestampFormat }) {
-    this.#seed = options.seed;
-    this.#seeded = options.items;
-    this.#timestamp = options.timestamp;
-    this.#publishDate = options.publishDate;
-  }
+  constructor(private readonly o: { seed: number; items: number; timestamp: TimestampFormat; publishDate: TimestampFormat }) {}
 
   /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */
   get revision(): number {
@@ -32,20 +23,20 @@ export class ContentStore {
 
   /** Items that exist now; created items are appended, so a snapshot's items are indexes below its count. */
   count(): number {
-    return this.#seeded + this.#created;
+    return this.o.items + this.#created;
   }
 
   /** Item `index` as of revision `rev`, or undefined if it did not exist then. */
   at(index: number, rev: number): ContentVersion | undefined {
     const changed = this.#changes.get(index)?.findLast((version) => version.rev <= rev);
     if (changed !== undefined) return changed;
-    return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp, this.#publishDate) : undefined;
+    return index < this.o.items ? seededContent(this.o.seed, index, this.o.timestamp, this.o.publishDate) : undefined;
   }
 
   /** What filters read of item `index` at `rev`, without building the item when it is unchanged seed data. */
   metaAt(index: number, rev: number): ContentMeta | undefined {
     if (this.#changes.has(index)) return this.at(index, rev);
-    return index < this.#seeded ? seededContentMeta(this.#seed, index) : undefined;
+    return index < this.o.items ? seededContentMeta(this.o.seed, index) : undefined;
   }
 
   /** Whether item `index` has a version newer than the seed (its rendering cannot be cached by index). */
@@ -60,9 +51,9 @@ export class ContentStore {
 
   /** Appends an item made of `attributes` over defaults; created-at and modified-at default to now. */
   create(attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion {
-    const index = this.#seeded + this.#created;
+    const index = this.o.items + this.#created;
     const id = opaqueId('c', index);
-    const now = this.#timestamp(nowMs);
+    const now = this.o.timestamp(nowMs);
     const merged: ContentAttributes = {
       'content-type': 'Article',
       'external-id': `mock-${id}`,
@@ -98,7 +89,7 @@ export class ContentStore {
   modify(index: number, attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion | undefined {
     const current = this.at(index, this.#revision);
     if (!current) return undefined;
-    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.#timestamp(nowMs) };
+    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.o.timestamp(nowMs) };
     const createdMs = attributes['created-at'] === undefined ? current.createdMs : parseZonelessTimestamp(attributes['created-at']);
     const version = this.#version(current.id, merged, createdMs, nowMs);
     this.#changes.set(index, [...(this.#changes.get(index) ?? []), version]);
