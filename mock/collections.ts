@@ -45,30 +45,28 @@ export function keepOf(filters: ReadonlyMap<ContentFilterName, number>, provider
 
 export class ContentCollection implements Collection {
   readonly path = ENDPOINTS.listContent.path;
-  readonly #store: ContentStore;
-  readonly #extra: boolean;
   readonly #seeded: Array<string | undefined> = [];
   readonly #versions = new WeakMap<ContentVersion, string>();
 
-  constructor(store: ContentStore, profile: Profile) {
-    this.#store = store;
-    this.#extra = profile.pagination.extraMembers;
-  }
+  constructor(
+    private readonly store: ContentStore,
+    private readonly profile: Profile,
+  ) {}
 
   revision(): number {
-    return this.#store.revision;
+    return this.store.revision;
   }
 
   count(): number {
-    return this.#store.count();
+    return this.store.count();
   }
 
   fragment(index: number, rev: number, keep: Keep): string | undefined {
-    const meta = this.#store.metaAt(index, rev);
+    const meta = this.store.metaAt(index, rev);
     if (!meta || !keep(meta)) return undefined;
-    const cached = this.#store.changed(index) ? undefined : this.#seeded[index];
+    const cached = this.store.changed(index) ? undefined : this.#seeded[index];
     if (cached !== undefined) return cached;
-    const version = this.#store.at(index, rev) as ContentVersion;
+    const version = this.store.at(index, rev) as ContentVersion;
     let fragment = this.#versions.get(version);
     if (fragment === undefined) {
       fragment = this.#render(version);
@@ -81,7 +79,7 @@ export class ContentCollection implements Collection {
 
   #render(version: ContentVersion): string {
     // Attributes the real service sends beyond the document (platform docs, Content listing).
-    const extra = this.#extra ? { 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' } : {};
+    const extra = this.profile.pagination.extraMembers ? { 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' } : {};
     const attributes = { ...version.attributes, ...extra };
     return JSON.stringify({ type: 'content', id: version.id, attributes });
   }

@@ -77,15 +77,10 @@ export class ControlPlane {
 
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
-    const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
-    const route: ControlRoute | undefined = isItem
-      ? {
-          methods: ['PATCH'],
-          respond: (r) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), a), 200),
-        }
-      : Object.hasOwn(this.#routes, path)
-        ? this.#routes[path]
-        : undefined;
+    const id = path.slice(CONTENT_ITEM_PREFIX.length);
+    const modify = (r: ControlRequest) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(id), a), 200);
+    const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && id !== '' && !id.includes('/');
+    const route = isItem ? { methods: ['PATCH'], respond: modify } : Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
     if (route === undefined) {
       const known = Object.entries(this.#routes).map(([known, r]) => `${r.methods[0]} ${known}`);
       return this.#o.replies.api(apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see ${known.join(', ')}.`));
