@@ -45,7 +45,6 @@ export interface ResourceOptions {
 }
 
 export class Resources {
-  readonly #clock: Clock;
   readonly #content: ContentStore;
   readonly #snapshots: Snapshots;
   readonly #reader: PageReader;
@@ -53,21 +52,15 @@ export class Resources {
   readonly #collections: Readonly<Record<ListEndpointId, Collection>>;
   readonly #known: Readonly<Record<ListEndpointId, ReadonlySet<string>>>;
   readonly #rules: QueryRules;
-  /** A request with next is refused unless it repeats the first request's query. */
-  readonly #sameQuery: boolean;
-  readonly #trailingEmptyPage: boolean;
   readonly #seam: PageSeam;
   /** The last query read, kept whole (never changed once read): a load test sends the same query again and again, and reading it was a tenth of a page. */
   #lastQuery: (ListQuery & { readonly search: string; readonly endpoint: ListEndpointId }) | undefined;
 
-  constructor(options: ResourceOptions) {
+  constructor(private readonly options: ResourceOptions) {
     const profile = options.profile;
     const timestamp = timestampFormat(profile.timestamps);
-    this.#clock = options.clock;
     this.#content = new ContentStore({ seed: options.seed, items: options.items, timestamp, publishDate: publishDateFormat(profile.timestamps) });
     this.#rules = { query: profile.query, filters: profile.filters };
-    this.#sameQuery = profile.pagination.nextWithoutQuery === 'refuse';
-    this.#trailingEmptyPage = profile.pagination.finalPage === 'trailing-empty-page';
     this.#seam = options.pages ?? {};
     this.#snapshots = new Snapshots({
       clock: options.clock,
@@ -111,7 +104,9 @@ export class Resources {
       const snapshot = this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count());
       at = { snapshot, position: 0, drained: false, page: 0 };
     } else {
-      const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key, this.#sameQuery);
+      // A request with next is refused unless it repeats the first request's query.
+      const sameQuery = this.options.profile.pagination.nextWithoutQuery === 'refuse';
+      const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key, sameQuery);
       if (!continued.ok) return { status: continued.error.status, error: continued.error };
       at = continued.value;
     }
@@ -131,7 +126,7 @@ export class Resources {
     const page = this.#reader.read(collection, plan);
     const position = this.#seam.advance ? this.#seam.advance(plan, page) : page.position;
     const drained = position >= plan.end;
-    const more = !drained || (this.#trailingEmptyPage && page.count > 0);
+    const more = !drained || (this.options.profile.pagination.finalPage === 'trailing-empty-page' && page.count > 0);
     const next: NextLink = more ? { cursor: this.#snapshots.issue({ snapshot, position, drained, page: plan.page + 1 }, query.next) } : 'final';
     if (!more) this.#snapshots.touch(snapshot);
     const pairs = snapshot.pairs ?? query.pairs;
@@ -143,14 +138,14 @@ export class Resources {
 
   createContent(attributes: unknown): ChangeResult {
     const checked = checkAttributes(attributes);
-    return checked.ok ? changed(this.#content.create(checked.value, this.#clock.now()), '') : checked;
+    return checked.ok ? changed(this.#content.create(checked.value, this.options.clock.now()), '') : checked;
   }
 
   modifyContent(id: string, attributes: unknown): ChangeResult {
     const index = this.#content.indexOf(id);
     if (index === undefined) return changed(undefined, id);
     const checked = checkAttributes(attributes);
-    return checked.ok ? changed(this.#content.modify(index, checked.value, this.#clock.now()), id) : checked;
+    return checked.ok ? changed(this.#content.modify(index, checked.value, this.options.clock.now()), id) : checked;
   }
 
   /** Every active snapshot, or the one of `cursor`, obsolete now (control plane); returns how many. */
