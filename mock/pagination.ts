@@ -169,9 +169,8 @@ export class Snapshots {
   expire(cursor?: string): number {
     if (cursor !== undefined) {
       const found = this.#cursors.get(cursor);
-      if (found === undefined) return 0;
-      this.#drop(found.snapshot);
-      return 1;
+      if (found !== undefined) this.#drop(found.snapshot);
+      return found === undefined ? 0 : 1;
     }
     const active = this.#order.all();
     for (const snapshot of active) this.#drop(snapshot);

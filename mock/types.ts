@@ -14,10 +14,7 @@ export interface MockOptions {
   authPort?: number;
   /** Port of the `api` origin; 0 picks a free one. Default 0. */
   apiPort?: number;
-  /**
-   * One port for both origins, told apart by the Host header's name (`{ auth: 'mock.test', api: 'api.mock.test' }`): the URLs then name them, and the names
-   * must lead to `host` (DNS, /etc/hosts, a resolver). Excludes authPort and apiPort. Default: none, two ports.
-   */
+  /** One port for both origins, told apart by Host (`{ auth: 'mock.test', api: 'api.mock.test' }`) naming `host`; excludes authPort, apiPort. Default none. */
   hostNames?: HostNames;
   /** The one port of `hostNames`; 0 picks a free one. Default 0. */
   port?: number;
@@ -47,10 +44,7 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Judge callers by what the document asks of a client (mock/client-findings.ts), listed at GET /_mock/findings; never changes an answer. Default true. */
   findings?: boolean;
-  /**
-   * Failed token requests (wrong credentials, a bad refresh token) allowed per client_id and period; past them, that client_id's token requests get 429 with
-   * Retry-After until the period ends. null turns throttling off. Default DEFAULT_TOKEN_THROTTLE (10 per 1m).
-   */
+  /** Failed token requests allowed per client_id and period, then 429 and Retry-After until it ends; null: none. Default DEFAULT_TOKEN_THROTTLE (10/1m). */
   tokenThrottle?: Rate | null;
   /** Connection timeouts (mock/server.ts MockTimeouts). Default: the defaults listed there. */
   timeouts?: MockTimeouts;
