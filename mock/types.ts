@@ -14,7 +14,7 @@ export interface MockOptions {
   authPort?: number;
   /** Port of the `api` origin; 0 picks a free one. Default 0. */
   apiPort?: number;
-  /** One port for both origins, told apart by Host (`{ auth: 'mock.test', api: 'api.mock.test' }`) naming `host`; excludes authPort, apiPort. Default none. */
+  /** One port for both origins told apart by Host (`{ auth: 'mock.test', api: 'api.mock.test' }`, names resolving to `host`), not two ports. Default none. */
   hostNames?: HostNames;
   /** The one port of `hostNames`; 0 picks a free one. Default 0. */
   port?: number;
