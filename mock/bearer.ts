@@ -33,15 +33,11 @@ export class BearerAuth {
   /** The grant of the request's bearer token, or the refusal to answer with. */
   authenticate(authorization: string | undefined): AuthResult {
     // The usual request, `Bearer <a token issued here>`, is known without the pattern: an issued token is a b64token.
-    if (authorization?.startsWith('Bearer ') === true) {
-      const grant = this.o.tokens.verify(authorization.slice(7));
-      if (grant !== undefined) return { ok: true, grant };
-    }
+    const issued = authorization?.startsWith('Bearer ') === true ? this.o.tokens.verify(authorization.slice(7)) : undefined;
+    if (issued !== undefined) return { ok: true, grant: issued };
     const header = parseBearer(authorization);
-    if (header.kind === 'token') {
-      const grant = this.o.tokens.verify(header.token);
-      if (grant !== undefined) return { ok: true, grant };
-    }
+    const grant = header.kind === 'token' ? this.o.tokens.verify(header.token) : undefined;
+    if (grant !== undefined) return { ok: true, grant };
     if (header.kind === 'missing') return this.#refuse('The request has no Authorization header; send Authorization: Bearer <access token>.', 'Bearer');
     if (header.kind === 'other-scheme') return this.#refuse('The Authorization header is not of the form "Bearer <access token>".', 'Bearer');
     if (header.kind === 'malformed')

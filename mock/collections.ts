@@ -70,9 +70,8 @@ export class ContentCollection implements Collection {
     let fragment = this.#versions.get(version);
     if (fragment === undefined) {
       fragment = this.#render(version);
-      if (version.rev === 0) {
-        if (index < FRAGMENT_CACHE_LIMIT) this.#seeded[index] = fragment;
-      } else this.#versions.set(version, fragment);
+      if (version.rev !== 0) this.#versions.set(version, fragment);
+      else if (index < FRAGMENT_CACHE_LIMIT) this.#seeded[index] = fragment;
     }
     return fragment;
   }

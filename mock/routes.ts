@@ -125,10 +125,7 @@ export class Router {
 
   /** A handler threw: a bug of the mock, answered as one. */
   internalError(res: ServerResponse, error: unknown): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
+    if (res.headersSent) return void res.destroy();
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
     this.#send(res, this.#o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
