@@ -162,10 +162,8 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
 
 function tlsOf(made: boolean, caFile: string | undefined, cert: string | undefined, key: string | undefined): Result<CliOptions['tls']> {
   if ((cert === undefined) !== (key === undefined)) return fail('--cert and --key go together: the certificate chain and its private key.');
-  if (cert !== undefined && key !== undefined) {
-    if (caFile !== undefined) return fail('--ca-file is where --tls writes the CA it makes; with --cert the CA is yours.');
-    return ok({ kind: 'files', cert, key });
-  }
+  if (cert !== undefined && caFile !== undefined) return fail('--ca-file is where --tls writes the CA it makes; with --cert the CA is yours.');
+  if (cert !== undefined && key !== undefined) return ok({ kind: 'files', cert, key });
   if (caFile !== undefined && !made) return fail('--ca-file is where --tls writes the CA it makes: give --tls too.');
   return ok(made ? { kind: 'made', caFile } : { kind: 'none' });
 }

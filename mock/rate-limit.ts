@@ -35,8 +35,7 @@ export interface RateLimit {
 
 /** The 429 error of a refused request (the real service's wording, platform docs). */
 export function quotaExceeded(client: Client): ApiError {
-  const rate = client.rate ?? { requests: 0, period: '' };
-  return apiErrors.quotaExceeded(rate.requests, rate.period);
+  return apiErrors.quotaExceeded(client.rate?.requests ?? 0, client.rate?.period ?? '');
 }
 
 export class RateLimiter implements RateLimit {
