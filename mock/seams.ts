@@ -26,7 +26,7 @@ import type { RouteHandler } from './routes.ts';
 import type { Tokens } from './tokens.ts';
 
 export type { PagePlan, PageSeam } from './pages.ts';
-export type { RateLimit, RateOutcome } from './rate-limit.ts';
+export type { RateOutcome, RatePrincipal } from './rate-limit.ts';
 export type { RouteHandler } from './routes.ts';
 export type { AccessGrant, IssuedTokens, Tokens } from './tokens.ts';
 export type { Reply } from './http.ts';

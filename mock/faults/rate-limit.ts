@@ -2,8 +2,7 @@
 import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
 import { DEFAULT_CLIENTS } from '../app.ts';
-import type { RatePrincipal } from '../rate-limit.ts';
-import type { RateOutcome, SeamContext } from '../seams.ts';
+import type { RateOutcome, RatePrincipal, SeamContext } from '../seams.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { headerOf } from '../http.ts';
 import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
