@@ -1,9 +1,6 @@
 /**
- * The mock's factory: reads the options once, builds the collaborators (clock, keys, tokens, rate
- * limiter, endpoints, data, control plane), wires them to the router (mock/routes.ts) and the two
- * node:http servers (mock/server.ts), the `auth` origin (token endpoint) and the `api` origin
- * (logout, /api/v2 resources, /_mock control plane). Usable in-process (tests, the embedded contract
- * run) and by mock/cli.ts.
+ * The mock's factory: reads the options once, builds the collaborators (clock, keys, tokens, rate limiter, endpoints, data, control plane), wires them to the
+ * router (mock/routes.ts) and the servers (mock/server.ts) of the `auth` origin (token endpoint) and the `api` origin (logout, /api/v2, /_mock).
  *
  * Everything is decided here, at construction: a request pays for routing and its endpoint's work only.
  */
@@ -29,7 +26,6 @@ import { checkInteger, checkTimeouts, closeServer, createOriginServer, listenOn,
 import { TokenEndpoint } from './token-endpoint.ts';
 import { DEFAULT_TOKEN_THROTTLE, FailureThrottle } from './token-throttle.ts';
 import { TokenStore } from './tokens.ts';
-
 import type { MockOptions, MockServer, MockStats } from './types.ts';
 
 export type { ClientConfig } from './clients.ts';
@@ -75,9 +71,8 @@ class Mock implements MockServer {
     this.#host = options.host ?? '127.0.0.1';
     this.#scheme = options.tls ? 'https' : 'http';
     const hostNames = options.hostNames && checkHostNames(options.hostNames, { auth: 'hostNames.auth', api: 'hostNames.api' });
-    if (hostNames !== undefined && (options.authPort !== undefined || options.apiPort !== undefined)) {
+    if (hostNames !== undefined && (options.authPort !== undefined || options.apiPort !== undefined))
       throw new RangeError('authPort and apiPort are for two ports; with hostNames one port serves both origins: give port.');
-    }
     if (hostNames === undefined && options.port !== undefined)
       throw new RangeError('port is the one port of hostNames; without them give authPort and apiPort.');
     const profile = profileOf(options);
@@ -92,13 +87,11 @@ class Mock implements MockServer {
     const date = httpDate(this.clock);
     const seams = options.seams ?? {};
     const core: SeamContext = { clock: this.clock, clients: registry, profile };
-    const shapes = { api: profile.errors.body, token: profile.tokens.errorBody };
-    const replies = new Replies(shapes);
+    const replies = new Replies({ api: profile.errors.body, token: profile.tokens.errorBody });
     const controlReplies = new Replies();
     // The mock judges its callers unless told not to (mock/client-findings.ts); findings go to the log too.
     const findings = options.findings === false ? undefined : new ClientFindings({ clock: this.clock, log: options.log });
     this.#findings = findings;
-
     // The core's components, each wrapped by its seam where one is given.
     const clients = seams.clients?.(registry, core) ?? registry;
     this.#tokens = new TokenStore({ clock: this.clock, indexLive: profile.tokens.reuse === 'live-token' });
@@ -150,7 +143,6 @@ class Mock implements MockServer {
             replies: controlReplies,
             ...(findings ? { routes: findingsRoutes(findings, controlReplies) } : {}),
           });
-
     const handlers: Record<EndpointId, RouteHandler> = {
       token: (request) => tokenEndpoint.respond(request),
       logout: (request) => logout.respond(request),
@@ -219,8 +211,7 @@ class Mock implements MockServer {
     this.#limiter.clear();
     this.#resources.reset();
     this.#throttle?.reset();
-    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a client's
-    // test does to the data, as the suite meets it on a real service.
+    // Not the limit on token requests: a token endpoint's (or its gateway's) throttle counts on whatever a test does, as on a real service.
     this.#findings?.clear();
   }
 

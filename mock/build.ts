@@ -1,11 +1,8 @@
 /**
- * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md), for SDK
- * developers who are not Node developers: package.json (bin lp-mock, no dependencies), bin/lp-mock.js
- * (mock/cli.ts bundled by esbuild into one CommonJS file, its JSON inlined, the schema validators as
- * ajv standalone code generated here: no schema is compiled when the mock starts, half its start time
- * otherwise), mock/package/README.md, and a LICENSE with each bundled package's notice. `npm pack` of
- * that folder installs offline; mock/Dockerfile copies it into a Node image. The build is
- * deterministic: no dates, no absolute paths, the same bytes for the same sources.
+ * `npm run build:mock`: the mock as an installable package in dist/mock/ (docs/sdk.md) for SDK developers who are not Node developers: package.json (bin
+ * lp-mock, no dependencies), bin/lp-mock.js (mock/cli.ts bundled by esbuild into one CommonJS file, JSON inlined, the schema validators as ajv standalone code
+ * made here: compiling them was half the start time), mock/package/README.md, and a LICENSE with each bundled package's notice. `npm pack` of it installs
+ * offline; mock/Dockerfile copies it into a Node image. Deterministic: no dates, no absolute paths, the same bytes for the same sources.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -43,16 +40,12 @@ function packageManifest(version: string, license: string): Record<string, unkno
   };
 }
 
-/**
- * Problems of the bundle's metafile: anything left as an import that Node does not provide. The
- * package declares no dependencies, so a bare import would fail on the user's machine, not here.
- */
+/** Imports of the bundle Node does not provide: the package declares no dependencies, so a bare import would fail on the user's machine, not here. */
 function checkMockMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
-    for (const imported of info.imports) {
+    for (const imported of info.imports)
       if (imported.external && !imported.path.startsWith('node:')) problems.push(`${output} imports ${imported.path}: the package has no dependencies`);
-    }
     for (const input of Object.keys(info.inputs)) {
       // The mock never runs TypeScript at run time: a loader in the bundle means an import went wrong.
       if (/(^|\/)node_modules\/(tsx|typescript|esbuild)\//.test(input)) problems.push(`${output} bundles ${input}: a build tool got into the run time`);
@@ -63,18 +56,11 @@ function checkMockMetafile(metafile: Metafile): string[] {
 
 /** The packages of node_modules whose code is in the bundle (`ajv`, `@scope/name`), sorted. */
 function bundledPackages(metafile: Metafile): string[] {
-  const names = new Set<string>();
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match?.[1]) names.add(match[1]);
-  }
-  return [...names].sort();
+  const names = Object.keys(metafile.inputs).map((input) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]);
+  return [...new Set(names.filter((name) => name !== undefined))].sort();
 }
 
-/**
- * The package's LICENSE: the project's licence, and the notice of each package whose code the bundle
- * carries (their licences ask for it to travel with copies of the code).
- */
+/** The package's LICENSE: the project's licence and the notice of each bundled package (their licences ask for it to travel with the code). */
 function licenseText(root: string, license: string, packages: readonly string[]): string {
   const parts = [`lp-mock is released under the ${license} licence (the Learning Platform API contract suite).`, '', 'It bundles the following packages:'];
   for (const name of packages) {
@@ -90,11 +76,7 @@ function licenseText(root: string, license: string, packages: readonly string[])
 /** The file whose place the generated validators take: the only module of the bundle that compiles schemas. */
 const COMPILED_VALIDATORS = path.join('schemas', 'validators.ts');
 
-/**
- * Serves schemas/validators.ts as ajv standalone code generated from the same schema files
- * (schemas/standalone.ts mockValidatorsSource), with the same exports: the packaged mock starts
- * without compiling a schema, and its validators judge as the compiled ones do.
- */
+/** schemas/validators.ts as ajv standalone code of the same schemas and exports: the package starts without compiling a schema, judging as the compiled do. */
 function standaloneValidatorsPlugin(root: string): Plugin {
   const schemasDir = path.join(root, 'schemas');
   return {
@@ -114,7 +96,6 @@ function standaloneValidatorsPlugin(root: string): Plugin {
 export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}): Promise<MockBuild> {
   const rootPackage = startPackage(root, outdir);
   mkdirSync(path.join(outdir, 'bin'), { recursive: true });
-
   const bin = path.join(outdir, BIN_FILE);
   // esbuild's own error names each problem's file and line.
   const { metafile } = await build({
@@ -128,9 +109,8 @@ export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 
     banner: { js: '#!/usr/bin/env node' },
     // The usage text names the command the package installs (mock/cli.ts).
     define: { 'process.env.LP_MOCK_COMMAND': JSON.stringify(BIN_NAME) },
-    // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two
-    // thirds of it the certificate library of --tls, which mock/cli.ts loads only then (esbuild keeps a module
-    // imported with import() unevaluated until that import runs).
+    // Readable: an SDK developer who hits a stack trace can read where; the bundle stays near a megabyte, two thirds of it the certificate library of --tls,
+    // which mock/cli.ts loads only then (esbuild keeps a module imported with import() unevaluated until that import runs).
     minify: false,
     // No absolute paths in the output: the comments that name each source file are relative to the root.
     absWorkingDir: root,
@@ -143,7 +123,6 @@ export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 
   const problems = checkMockMetafile(metafile);
   if (problems.length > 0) throw new Error(`the mock package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   chmodSync(bin, 0o755);
-
   writePackageFiles(
     outdir,
     packageManifest(rootPackage.version, rootPackage.license),
@@ -173,6 +152,4 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 // Imported (tests), this file only exports.
-if (require.main === module) {
-  runMain(() => main(process.argv.slice(2)), 'build:mock: ');
-}
+if (require.main === module) runMain(() => main(process.argv.slice(2)), 'build:mock: ');

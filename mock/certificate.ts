@@ -1,12 +1,9 @@
 /**
- * The certificate `--tls` serves: a certificate authority made at start, and a server certificate it
- * signs for the names the mock serves. A client trusts the CA's file (the ready line names it) as it
- * trusts any private CA; nothing of the client changes. Made with @peculiar/x509 over node's WebCrypto:
- * no ASN.1 written here.
+ * The certificate `--tls` serves: a CA made at start and a server certificate it signs for the names served. A client trusts the CA's file (the ready line
+ * names it) as any private CA, nothing else changed. Made with @peculiar/x509 over node's WebCrypto: no ASN.1 here.
  *
- * Two certificates rather than one self-signed: clients that verify strictly (Python 3.13's default
- * context, Go, Java) refuse a CA certificate as a server's, and a leaf without an authority key
- * identifier; mkcert and the real service's chain have this shape too.
+ * Two certificates rather than one self-signed: strict clients (Python 3.13's default context, Go, Java) refuse a CA certificate as a server's, and a leaf
+ * without an authority key identifier; mkcert and the real service's chain have this shape too.
  *
  * Loaded only with `--tls` (mock/cli.ts imports it on demand): the mock without TLS starts without it.
  */
@@ -16,11 +13,7 @@ import { KeyObject, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
 /** PEM texts of a server certificate, its key, and the CA that signed it. */
-export interface MockCertificate {
-  readonly cert: string;
-  readonly key: string;
-  readonly caCert: string;
-}
+export type MockCertificate = { readonly cert: string; readonly key: string; readonly caCert: string };
 
 /** ECDSA P-256 with SHA-256: accepted by every TLS stack in use, and made in milliseconds (an RSA key takes a second). */
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -34,8 +27,7 @@ function cn(value: string): string {
 }
 
 /**
- * A CA and a server certificate for `names` (DNS names and IP addresses, the first one also its common
- * name), valid around `nowMs` (the mock's clock at start).
+ * A CA and a server certificate for `names` (DNS names and IP addresses, the first one also its common name), valid around `nowMs` (the mock's clock at start).
  */
 export async function makeCertificate(names: readonly string[], nowMs: number): Promise<MockCertificate> {
   const first = names[0];

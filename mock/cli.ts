@@ -1,8 +1,6 @@
 /**
- * `npm run mock -- [flags]`: starts the mock, prints the JSON line USAGE (mock/options.ts) describes once
- * both origins listen, and stops cleanly on SIGINT or SIGTERM. A bad flag, clients file or profile: one sentence on stderr and exit code 2.
- * Anything else that stops it from starting: exit code 1. Another CLI may run this one with flags of
- * its own and its own factory (runMockCli).
+ * `npm run mock -- [flags]`: starts the mock, prints the JSON line of USAGE (mock/options.ts) once both origins listen, stops cleanly on SIGINT or SIGTERM. A
+ * bad flag, clients file or profile: one sentence on stderr, exit 2; any other failure to start: 1. runMockCli lets other CLIs add flags and a factory.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,7 +84,6 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
     process.stdout.write(`${usage}${extension.usage ? `\n\n${extension.usage}` : ''}\n`);
     return;
   }
-
   // The CLI is where wall time enters the mock; everything inside asks the virtual clock.
   const timeSource = Date.now;
   let full: MockOptions = { ...options, timeSource, ...(log ? { log: (line: string) => process.stderr.write(`${line}\n`) } : {}) };
@@ -118,13 +115,10 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
   } catch (error) {
     stopped((error as Error).message, 1);
   }
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // A second signal while closing: the user wants out now.
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    }
+    // A second signal while closing: the user wants out now.
+    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
     stopping = true;
     mock.close().then(
       () => {
@@ -136,7 +130,6 @@ async function startMock(argv: readonly string[], extension: CliExtension): Prom
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-
   const line = {
     authUrl: mock.authUrl,
     baseUrl: mock.baseUrl,

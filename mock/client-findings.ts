@@ -1,11 +1,9 @@
 /**
- * Client findings: the mock judges its CALLERS by what the API document asks of a client, through the
- * one judge of those rules (ClientConduct, contracts/rules/client.ts), and keeps what it finds for SDK
- * developers (GET /_mock/findings, its JUnit form, and one `--log` line each). A finding never changes an answer.
+ * Client findings: the mock judges its CALLERS by what the API document asks of a client, through the one judge of those rules (ClientConduct,
+ * contracts/rules/client.ts), and keeps what it finds for SDK developers (GET /_mock/findings, JUnit, a `--log` line each). A finding never changes an answer.
  *
- * It wraps each endpoint's handler from outside (the outermost `exchange` wrapper, so the judge sees
- * what the client saw) and hands the judge each answered request as an Exchange. Findings are capped:
- * past the cap they are only counted; the judge's own tables are bounded too.
+ * It wraps each endpoint's handler outermost (the judge sees what the client saw) and hands the judge each answered request as an Exchange. Findings past the
+ * cap are only counted; the judge's own tables are bounded too.
  */
 import { type Endpoint, ENDPOINTS, type EndpointId } from '../contracts/endpoints.ts';
 import { CLIENT_RULE_IDS, ClientConduct, type ClientRuleId } from '../contracts/rules/client.ts';
@@ -54,11 +52,8 @@ class Asked {
 }
 
 /**
- * An answered request as the judge reads it: classes, not objects of closures, as closures made per
- * request cost more than the judging. Bodies are read only when the judge asks: a token reply whole,
- * a list page by its links alone (the chunks before and after its items, which nothing the client is
- * judged on reads, and parsing them would cost more than answering). The mock answers at once: a
- * request's time is its answer's.
+ * An answered request as the judge reads it (classes: closures made per request cost more than the judging). Bodies are read only when asked: a token reply
+ * whole, a list page by its links alone (parsing its items would cost more than answering). The mock answers at once: a request's time is its answer's.
  */
 class Answered implements Exchange {
   readonly origin: Exchange['origin'];
@@ -85,8 +80,7 @@ class Answered implements Exchange {
 
   get body(): unknown {
     const body = this.reply.body;
-    // A list page is read for its links.next alone, found in the text before its items: the mock
-    // writes it as a JSON string with nothing escaped, so it is the text between its quotes.
+    // A list page is read for links.next alone, in the text before its items: the mock writes it unescaped, so it is the text between its quotes.
     const head = typeof body === 'string' ? undefined : body[0];
     if (head !== undefined && !head.includes('\\')) {
       const at = head.indexOf('"next":"');
@@ -105,28 +99,20 @@ class Answered implements Exchange {
 }
 
 export class ClientFindings {
-  readonly #clock: Clock;
-  readonly #log: Log | undefined;
-  readonly #max: number;
   #conduct = new ClientConduct();
   #findings: FindingOfClient[] = [];
   /** Per client, its findings by rule (for the JUnit form). */
   #byClient = new Map<string, Map<ClientRuleId, number>>();
   #total = 0;
 
-  constructor(o: { clock: Clock; log?: Log | undefined; maxFindings?: number }) {
-    this.#clock = o.clock;
-    this.#log = o.log;
-    this.#max = o.maxFindings ?? MAX_FINDINGS;
-  }
+  constructor(private readonly o: { clock: Clock; log?: Log | undefined; maxFindings?: number }) {}
 
   /** `inner` with this endpoint's requests and replies judged; the reply is returned unchanged. */
   observe(endpoint: EndpointId, inner: RouteHandler): RouteHandler {
     return (request) => {
-      const atMs = this.#clock.now();
+      const atMs = this.o.clock.now();
       const reply = inner(request);
-      const found = this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs));
-      for (const f of found) this.#keep(f);
+      for (const f of this.#conduct.observe(new Answered(ENDPOINTS[endpoint], request, reply, atMs, atMs))) this.#keep(f);
       return reply;
     };
   }
@@ -138,10 +124,7 @@ export class ClientFindings {
     return { findings: this.#findings.slice(), counts, total: this.#total, dropped: this.#total - this.#findings.length, clients };
   }
 
-  /**
-   * JUnit XML: one testsuite per client_id judged, one testcase per client rule, one failure per
-   * finding kept (and one saying how many more were only counted).
-   */
+  /** JUnit XML: a testsuite per client_id judged, a testcase per client rule, a failure per finding kept (and one saying how many more were only counted). */
   junit(): string {
     const suites = this.#conduct.clients().map((client) => ({
       name: `client ${client}`,
@@ -169,8 +152,8 @@ export class ClientFindings {
     this.#total++;
     const counts = this.#byClient.get(client) ?? new Map<ClientRuleId, number>();
     this.#byClient.set(client, counts.set(rule, (counts.get(rule) ?? 0) + 1));
-    if (this.#findings.length < this.#max) this.#findings.push({ ...f, clientId: client });
-    this.#log?.(`client-finding ${rule} client=${client} at=${iso(f.atMs ?? 0)} ${f.request}: ${f.got}`);
+    if (this.#findings.length < (this.o.maxFindings ?? MAX_FINDINGS)) this.#findings.push({ ...f, clientId: client });
+    this.o.log?.(`client-finding ${rule} client=${client} at=${iso(f.atMs ?? 0)} ${f.request}: ${f.got}`);
   }
 }
 

@@ -1,7 +1,4 @@
-/**
- * API keys the mock knows: the two default keys (mock-only secrets, documented in the README) or the
- * entries of a clients file. Secrets are kept only as SHA-256 digests and compared in constant time.
- */
+/** API keys: the two defaults (mock-only secrets, in the README) or a clients file's entries; secrets kept as SHA-256 digests, compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parsePeriod, parseRate, type Rate } from '../contracts/duration.ts';
@@ -43,10 +40,7 @@ function entryName(entry: unknown, index: number): string {
   return typeof id === 'string' && id !== '' ? `entry ${index} ("${id}")` : `entry ${index}`;
 }
 
-/**
- * Checks a list of client entries (a parsed clients file, or MockOptions.clients) and returns it
- * typed; throws an Error naming the source, the entry and what is wrong with it. Never quotes a secret.
- */
+/** A list of client entries (a clients file, or MockOptions.clients) checked and typed; throws an Error naming source, entry and fault, never a secret. */
 export function validateClients(value: unknown, source: string): ClientConfig[] {
   if (!Array.isArray(value)) throw new Error(`${source}: expected a JSON array of clients, got ${value === null ? 'null' : typeof value}.`);
   if (value.length === 0) throw new Error(`${source}: expected at least one client, got an empty list.`);
@@ -55,25 +49,20 @@ export function validateClients(value: unknown, source: string): ClientConfig[] 
     const where = `${source}: ${entryName(entry, index)}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`${where} is not an object.`);
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) {
+    for (const key of Object.keys(e))
       if (!KNOWN_KEYS.has(key)) throw new Error(`${where} has an unknown member "${key}" (expected id, secret, scopes, provider, rate, tokenTtl).`);
-    }
     if (typeof e.id !== 'string' || e.id === '') throw new Error(`${where}: "id" must be a non-empty string.`);
     if (ids.has(e.id)) throw new Error(`${where}: "id" repeats an earlier entry.`);
     ids.add(e.id);
     if (typeof e.secret !== 'string' || e.secret === '') throw new Error(`${where}: "secret" must be a non-empty string.`);
-    if (!Array.isArray(e.scopes) || e.scopes.some((s) => typeof s !== 'string' || !isScopeForm(s))) {
+    if (!Array.isArray(e.scopes) || e.scopes.some((s) => typeof s !== 'string' || !isScopeForm(s)))
       throw new Error(`${where}: "scopes" must be an array of scopes like "content:read".`);
-    }
-    if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === '')) {
+    if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === ''))
       throw new Error(`${where}: "provider" must be a non-empty string when given.`);
-    }
-    if (e.rate !== undefined && (typeof e.rate !== 'string' || parseRate(e.rate) === undefined)) {
+    if (e.rate !== undefined && (typeof e.rate !== 'string' || parseRate(e.rate) === undefined))
       throw new Error(`${where}: "rate" must look like "200/1m" (or "0" for no limit), got ${JSON.stringify(e.rate)}.`);
-    }
-    if (e.tokenTtl !== undefined && (typeof e.tokenTtl !== 'string' || parsePeriod(e.tokenTtl) === undefined)) {
+    if (e.tokenTtl !== undefined && (typeof e.tokenTtl !== 'string' || parsePeriod(e.tokenTtl) === undefined))
       throw new Error(`${where}: "tokenTtl" must be a period like "1h" or "60d", got ${JSON.stringify(e.tokenTtl)}.`);
-    }
     // Every member is known and checked above: a copy of the entry is the config.
     return { ...(e as unknown as ClientConfig), scopes: [...(e.scopes as string[])] };
   });

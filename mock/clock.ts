@@ -1,23 +1,14 @@
-/**
- * The mock's only source of time. Nothing else in mock/ reads wall time: it asks a Clock, so a test
- * (or the control plane) can move 60 days forward in a millisecond.
- */
+/** The mock's only source of time: nothing else in mock/ reads wall time, so a test (or the control plane) can move 60 days forward in a millisecond. */
 
 export interface Clock {
   /** Epoch milliseconds, as the mock sees them. */
   now(): number;
 }
 
-/**
- * The virtual clock never passes this instant (9999-12-31T23:59:59.999Z): past it ISO 8601 needs
- * six-digit years, and not far past it `Date` cannot represent the time at all.
- */
+/** The clock's last instant, 9999-12-31T23:59:59.999Z: past it ISO 8601 needs six-digit years, and not far past it `Date` cannot represent the time. */
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/**
- * Follows a source clock (wall time by default, injected by the CLI) plus an offset the control plane
- * can only move forward: real-time behaviour keeps working, and `advance` skips ahead.
- */
+/** A source clock (wall time by default, given by the CLI) plus an offset that only moves forward: real time keeps working, and `advance` skips ahead. */
 export class VirtualClock implements Clock {
   #offsetMs = 0;
 
@@ -45,11 +36,7 @@ export class VirtualClock implements Clock {
   }
 }
 
-/**
- * The Date header's value (RFC 9110 §5.6.7) at `clock`'s time: the same clock as X-Rate-Limit-Reset,
- * Retry-After and every time in a body, so that a client can read one against the other. Node's own
- * Date header follows wall time, which the virtual clock leaves once moved. Cached for the second it names.
- */
+/** The Date header (RFC 9110 §5.6.7) on the mock's clock, like X-Rate-Limit-Reset, Retry-After and body times (node's follows wall time); cached per second. */
 export function httpDate(clock: Clock): () => string {
   let second = Number.NaN;
   let text = '';

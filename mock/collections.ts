@@ -1,8 +1,6 @@
 /**
- * The two paginated collections, content items and users, as a page reads them: which items exist at
- * a revision, what filters and provider isolation look at, and each item rendered as the profile
- * says (pagination.extraMembers, timestamps.*, users.type, users.attributes). Rendered items are
- * cached: a seeded item renders the same every time, a changed one once per version.
+ * The two paginated collections, content and users, as a page reads them: what exists at a revision, what filters and provider isolation see, each item
+ * rendered as the profile says (pagination.extraMembers, timestamps.*, users.*) and cached, a seeded item once, a changed one once per version.
  */
 import { CONTENT_FILTERS, type ContentFilterName, ENDPOINTS } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -47,82 +45,67 @@ export function keepOf(filters: ReadonlyMap<ContentFilterName, number>, provider
 
 export class ContentCollection implements Collection {
   readonly path = ENDPOINTS.listContent.path;
-  readonly #store: ContentStore;
-  readonly #extra: boolean;
   readonly #seeded: Array<string | undefined> = [];
   readonly #versions = new WeakMap<ContentVersion, string>();
 
-  constructor(store: ContentStore, profile: Profile) {
-    this.#store = store;
-    this.#extra = profile.pagination.extraMembers;
-  }
+  constructor(
+    private readonly store: ContentStore,
+    private readonly profile: Profile,
+  ) {}
 
   revision(): number {
-    return this.#store.revision;
+    return this.store.revision;
   }
 
   count(): number {
-    return this.#store.count();
+    return this.store.count();
   }
 
   fragment(index: number, rev: number, keep: Keep): string | undefined {
-    const meta = this.#store.metaAt(index, rev);
+    const meta = this.store.metaAt(index, rev);
     if (!meta || !keep(meta)) return undefined;
-    if (!this.#store.changed(index)) {
-      const cached = this.#seeded[index];
-      if (cached !== undefined) return cached;
-    }
-    const version = this.#store.at(index, rev) as ContentVersion;
+    const cached = this.store.changed(index) ? undefined : this.#seeded[index];
+    if (cached !== undefined) return cached;
+    const version = this.store.at(index, rev) as ContentVersion;
     let fragment = this.#versions.get(version);
     if (fragment === undefined) {
       fragment = this.#render(version);
-      if (version.rev === 0) {
-        if (index < FRAGMENT_CACHE_LIMIT) this.#seeded[index] = fragment;
-      } else this.#versions.set(version, fragment);
+      if (version.rev !== 0) this.#versions.set(version, fragment);
+      else if (index < FRAGMENT_CACHE_LIMIT) this.#seeded[index] = fragment;
     }
     return fragment;
   }
 
   #render(version: ContentVersion): string {
-    if (!this.#extra) return JSON.stringify({ type: 'content', id: version.id, attributes: version.attributes });
     // Attributes the real service sends beyond the document (platform docs, Content listing).
-    const attributes = { ...version.attributes, 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' };
+    const extra = this.profile.pagination.extraMembers ? { 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' } : {};
+    const attributes = { ...version.attributes, ...extra };
     return JSON.stringify({ type: 'content', id: version.id, attributes });
   }
 }
 
 export class UsersCollection implements Collection {
   readonly path = ENDPOINTS.listUsers.path;
-  readonly #seed: number;
-  readonly #count: number;
-  readonly #timestamp: TimestampFormat;
-  readonly #type: string;
-  readonly #minimal: boolean;
   readonly #cache: Array<string | undefined> = [];
 
-  constructor(o: { seed: number; count: number; timestamp: TimestampFormat; profile: Profile }) {
-    this.#seed = o.seed;
-    this.#count = o.count;
-    this.#timestamp = o.timestamp;
-    this.#type = o.profile.users.type;
-    this.#minimal = o.profile.users.attributes === 'minimal';
-  }
+  constructor(private readonly o: { seed: number; count: number; timestamp: TimestampFormat; profile: Profile }) {}
 
   revision(): number {
     return 0;
   }
 
   count(): number {
-    return this.#count;
+    return this.o.count;
   }
 
   /** Users have no filters and no provider, and never change. */
   fragment(index: number): string {
     let cached = this.#cache[index];
     if (cached === undefined) {
-      const user = seededUser(this.#seed, index, this.#timestamp);
-      const attributes = this.#minimal ? { name: user.attributes['full-name'], email: user.attributes['organization-email'] } : user.attributes;
-      cached = JSON.stringify({ type: this.#type, id: user.id, attributes });
+      const user = seededUser(this.o.seed, index, this.o.timestamp);
+      const attributes =
+        this.o.profile.users.attributes === 'minimal' ? { name: user.attributes['full-name'], email: user.attributes['organization-email'] } : user.attributes;
+      cached = JSON.stringify({ type: this.o.profile.users.type, id: user.id, attributes });
       if (index < FRAGMENT_CACHE_LIMIT) this.#cache[index] = cached;
     }
     return cached;

@@ -1,10 +1,7 @@
 /**
- * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK
- * developers (not part of the API document), JSON in and out, never rate limited; its calls and their
- * answers are listed in docs/mock.md. `--no-control` (control: false) removes it: its paths then answer
- * 404 like any unknown path. The SDK scenario calls set the state the core would reach by itself
- * (spending the budget, waiting out the token lifetime or the 2 minutes) without moving the clock, so the
- * rest of the state stays as it is. Answers carry counts and client ids, never a token, a cursor or a secret.
+ * The control plane under /_mock on the `api` origin: the mock's own interface for tests and SDK developers (not in the API document), JSON in and out, never
+ * rate limited, listed in docs/mock.md; `--no-control` removes it (404 then). Its SDK scenario calls set the state the core would reach by itself (budget
+ * spent, token lifetime or 2 minutes waited out) without moving the clock. Answers carry counts and client ids, never a token, cursor or secret.
  */
 import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import type { ClientDirectory } from './clients.ts';
@@ -28,17 +25,11 @@ export interface ControlRequest {
 }
 
 /** A control call: the methods it answers (405 with Allow for the others) and its answer. */
-export interface ControlRoute {
-  readonly methods: readonly string[];
-  respond(request: ControlRequest): Reply;
-}
+export type ControlRoute = { readonly methods: readonly string[]; respond(request: ControlRequest): Reply };
 
 const CONTENT_ITEM_PREFIX = `${CONTROL_PREFIX}/content/`;
 
-/**
- * A sliding window remembers each spent request: spending more than this many at once would cost
- * memory for nothing an SDK test needs (a budget of a million is not reached by a test anyway).
- */
+/** Most requests spent at once: a sliding window remembers each, and no SDK test needs a budget of more (nor reaches a million). */
 const MAX_SPENT_REQUESTS = 1_000_000;
 
 interface ControlParts {
@@ -86,15 +77,10 @@ export class ControlPlane {
 
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
-    const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && path.length > CONTENT_ITEM_PREFIX.length && !path.includes('/', CONTENT_ITEM_PREFIX.length);
-    const route: ControlRoute | undefined = isItem
-      ? {
-          methods: ['PATCH'],
-          respond: (r) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(path.slice(CONTENT_ITEM_PREFIX.length)), a), 200),
-        }
-      : Object.hasOwn(this.#routes, path)
-        ? this.#routes[path]
-        : undefined;
+    const id = path.slice(CONTENT_ITEM_PREFIX.length);
+    const modify = (r: ControlRequest) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(id), a), 200);
+    const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && id !== '' && !id.includes('/');
+    const route = isItem ? { methods: ['PATCH'], respond: modify } : Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
     if (route === undefined) {
       const known = Object.entries(this.#routes).map(([known, r]) => `${r.methods[0]} ${known}`);
       return this.#o.replies.api(apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see ${known.join(', ')}.`));
@@ -112,13 +98,11 @@ export class ControlPlane {
     const parsed = parseJsonBody(body);
     if (!parsed.ok) return this.#refuse(`Expected {"advanceSeconds": n}: ${parsed.error}.`);
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
       return this.#refuse(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds');
-    }
     const max = this.#o.clock.maxAdvanceSeconds();
-    if (seconds > max) {
+    if (seconds > max)
       return this.#refuse(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds');
-    }
     this.#o.clock.advance(seconds);
     return this.#now();
   }
@@ -138,15 +122,13 @@ export class ControlPlane {
     if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, remaining = 0 } = body.value;
     if (typeof clientId !== 'string') return this.#badClientId(clientId);
-    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0) {
+    if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0)
       return this.#refuse(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining');
-    }
     const client = this.#o.clients.get(clientId);
     if (client === undefined) return this.#unknownClient(clientId);
     if (client.rate === null) return this.#refuse(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId');
-    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS) {
+    if (client.rate.requests - remaining > MAX_SPENT_REQUESTS)
       return this.#refuse(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining');
-    }
     const resetMs = this.#o.limiter.spend(client, remaining) as number;
     const left = Math.min(remaining, client.rate.requests);
     return this.#o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
@@ -156,9 +138,8 @@ export class ControlPlane {
     const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
     if (!body.ok) return this.#o.replies.api(body.error);
     const { clientId, token } = body.value;
-    if ((clientId === undefined) === (token === undefined)) {
+    if ((clientId === undefined) === (token === undefined))
       return this.#refuse('Give exactly one of clientId (all its access tokens) and token (one access token).');
-    }
     if (token !== undefined) {
       // The token itself is never repeated back: answers and logs carry no token.
       if (typeof token !== 'string') return this.#refuse('token must be an access token string.', 'token');

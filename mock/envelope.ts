@@ -1,8 +1,6 @@
 /**
- * The list envelope (document, Envelope of a list response): `links.self`, `links.next` and `data`.
- * The document leaves open whether self carries the query (pagination.self), whether next repeats the
- * first request's query or carries only the cursor (pagination.nextLink), what next is on the final
- * page (pagination.finalPage) and whether more members come (pagination.extraMembers).
+ * The list envelope (document, Envelope of a list response): `links.self`, `links.next`, `data`. Left open, so the profile's: whether self carries the query
+ * (pagination.self), next repeats the query or carries only the cursor (nextLink), next on the final page (finalPage), more members (extraMembers).
  */
 import type { Profile } from '../schemas/types.ts';
 import { formatQuery } from './query.ts';
@@ -39,39 +37,26 @@ export class Envelope {
     this.end = profile.extraMembers ? '],"meta":{"mock":true}}' : ']}';
   }
 
-  /**
-   * Two chunks: the links as text, which node joins to the response head, then the page's bytes as read
-   * (the items and this envelope's end), never copied or re-encoded.
-   */
+  /** Two chunks: the links as text, which node joins to the response head, then the page's bytes as read, never copied or re-encoded. */
   render(o: EnvelopeInput): readonly [string, Buffer] {
     const links = this.#links(o);
+    // The cursor goes into the JSON text as it is: encodeURIComponent leaves nothing JSON would escape.
     const next = o.next === 'final' ? this.#finalNext : `${links.next}${encodeURIComponent(o.next.cursor)}"`;
     return [`${links.self}${next}},"data":[`, o.data];
   }
 
-  /**
-   * The links' text up to the cursor, kept for the last list, query and pairs seen: a load test asks
-   * for the same page again and again, and only its cursor differs. The cursor is appended to the
-   * JSON text as it is, as encodeURIComponent leaves nothing JSON would escape.
-   */
+  /** The links' text up to the cursor, kept for the last list, query and pairs: a load test asks for the same page again and again, only its cursor differs. */
   #links(o: EnvelopeInput): Links {
     const last = this.#last;
     // Compared part by part: the two strings are the same each time, where the list's URL would be built anew.
     if (last !== undefined && last.baseUrl === o.baseUrl && last.path === o.path && last.search === o.search && samePairs(last.pairs, o.pairs)) return last;
-    const base = `${o.baseUrl}${o.path}`;
-    const self = this.#withQuery && o.search !== '' ? `${base}?${o.search}` : base;
-    const rest = this.#repeatQuery ? formatQuery(o.pairs) : '';
+    const { baseUrl, path, search, pairs } = o;
+    const base = `${baseUrl}${path}`;
+    const self = this.#withQuery && search !== '' ? `${base}?${search}` : base;
+    const rest = this.#repeatQuery ? formatQuery(pairs) : '';
     const next = JSON.stringify(`${base}?${rest}${rest ? '&' : ''}next=`);
-    const links = {
-      baseUrl: o.baseUrl,
-      path: o.path,
-      search: o.search,
-      pairs: o.pairs,
-      self: `{"links":{"self":${JSON.stringify(self)}`,
-      next: `,"next":${next.slice(0, -1)}`,
-    };
-    this.#last = links;
-    return links;
+    this.#last = { baseUrl, path, search, pairs, self: `{"links":{"self":${JSON.stringify(self)}`, next: `,"next":${next.slice(0, -1)}` };
+    return this.#last;
   }
 }
 
@@ -85,10 +70,6 @@ interface Links extends Pick<EnvelopeInput, 'baseUrl' | 'path' | 'search' | 'pai
 function samePairs(a: EnvelopeInput['pairs'], b: EnvelopeInput['pairs']): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as readonly [string, string];
-    const y = b[i] as readonly [string, string];
-    if (x[0] !== y[0] || x[1] !== y[1]) return false;
-  }
+  for (let i = 0; i < a.length; i++) if (a[i]?.[0] !== b[i]?.[0] || a[i]?.[1] !== b[i]?.[1]) return false;
   return true;
 }

@@ -1,10 +1,7 @@
 /**
- * Error bodies in every shape a profile may choose (schemas/profile.schema.json `$defs/apiErrorBody`
- * and `$defs/tokenErrorBody`): the platform's errors array, RFC 6749/6750 OAuth bodies, RFC 9457
- * problem details, ASP.NET's validation problem, no body, a plain-text sentence, a gateway's HTML page.
- * The document shows none of them, so a service may answer with any; the mock's errors carry the
- * same facts (status, code, sentence, parameter) whatever the shape: the api origin's a machine-readable
- * code, the auth origin's an OAuth error (RFC 6749 §5.2).
+ * Error bodies in every shape a profile may choose (profile.schema.json `$defs/apiErrorBody`, `$defs/tokenErrorBody`): the platform's errors array, RFC
+ * 6749/6750 OAuth, RFC 9457 problem details, ASP.NET's validation problem, none, plain text, a gateway's HTML page. The document shows none, so any is legal;
+ * each carries the same facts (status, code, sentence, parameter): the api origin's a machine-readable code, the auth origin's an OAuth error (RFC 6749 §5.2).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -49,17 +46,10 @@ const OAUTH_TITLES = {
   invalid_scope: 'Invalid scope.',
 } as const;
 
-export interface OAuthError {
-  readonly status: number;
-  readonly error: keyof typeof OAUTH_TITLES;
-  readonly description: string;
-}
+export type OAuthError = { readonly status: number; readonly error: keyof typeof OAUTH_TITLES; readonly description: string };
 
 /** A rendered error body: its Content-Type and text (an empty text: the reply has no body). */
-export interface ErrorBody {
-  readonly contentType: string;
-  readonly text: string;
-}
+export type ErrorBody = { readonly contentType: string; readonly text: string };
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -113,15 +103,8 @@ function json(value: unknown, contentType = JSON_TYPE): ErrorBody {
 
 /** `{"errors":[{id, code, status, title, detail, source?}]}`: the real platform's fixtures (platform docs, Errors). */
 export function errorsArray(error: { status: number; code: string; title: string; detail: string; parameter?: string | undefined }): ErrorBody {
-  const entry = {
-    id: randomUUID(),
-    code: error.code,
-    status: error.status,
-    title: error.title,
-    detail: error.detail,
-    ...(error.parameter ? { source: { parameter: error.parameter } } : {}),
-  };
-  return json({ errors: [entry] });
+  const { status, code, title, detail, parameter } = error;
+  return json({ errors: [{ id: randomUUID(), code, status, title, detail, ...(parameter ? { source: { parameter } } : {}) }] });
 }
 
 /** An error of the api origin (resource endpoints, logout, its router) in `shape`. */
@@ -133,20 +116,13 @@ export function apiErrorBody(shape: ApiErrorBodyShape, error: ApiError): ErrorBo
       return json({ error: bearerCode(error), error_description: error.detail });
     case 'problem-json':
       return json({ type: 'about:blank', title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
-    case 'aspnet-validation':
+    case 'aspnet-validation': {
       // ASP.NET answers a refused model with its validation problem, anything else with plain problem details.
-      if (error.status === 400 || error.status === 422) {
-        return json(
-          {
-            type: statusType(error.status),
-            title: 'One or more validation errors occurred.',
-            status: error.status,
-            errors: { [error.parameter ?? '$']: [error.detail] },
-          },
-          PROBLEM_TYPE,
-        );
-      }
-      return json({ type: statusType(error.status), title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+      if (error.status !== 400 && error.status !== 422)
+        return json({ type: statusType(error.status), title: phrase(error.status), status: error.status, detail: error.detail }, PROBLEM_TYPE);
+      const errors = { [error.parameter ?? '$']: [error.detail] };
+      return json({ type: statusType(error.status), title: 'One or more validation errors occurred.', status: error.status, errors }, PROBLEM_TYPE);
+    }
     case 'empty':
       return NO_BODY;
     case 'text':

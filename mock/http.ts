@@ -1,18 +1,13 @@
 /**
- * The mock's HTTP plumbing: reading a request body under a size cap, and the replies every handler
- * builds. Handlers return a Reply (status, flat header list, body text) instead of writing to the
- * response themselves, so each rule can be unit-tested without a socket and the hot path writes the
- * head in a single `writeHead` call.
+ * The mock's HTTP plumbing: reading a body under a size cap, and the replies handlers build. A handler returns a Reply (status, flat header list, body) instead
+ * of writing the response, so each rule is unit-tested without a socket and the hot path writes the head in one `writeHead`.
  */
 import { fail, type Result } from '../util/result.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiErrorBodyShape, TokenErrorBodyShape } from '../schemas/types.ts';
 import { type ApiError, apiErrorBody, type ErrorBody, JSON_TYPE, type OAuthError, tokenErrorBody } from './error-bodies.ts';
 
-/**
- * Longest request target (414 past it). Below the server's largest request head, so that a long URL gets its own
- * answer; the longest links.next the mock writes is well under 1 KiB.
- */
+/** Longest request target (414 past it): below the largest head, so a long URL gets its own answer; the mock's links.next stay well under 1 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
 
 export const URL_TOO_LONG = `The request target is longer than ${MAX_URL_BYTES} bytes.`;
@@ -40,10 +35,7 @@ export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 |
 const EMPTY = Buffer.alloc(0);
 const TOO_LARGE: BodyResult = { ok: false, status: 413, reason: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
 
-/**
- * The whole request body, or why not: a Content-Length over MAX_BODY_BYTES is refused before a byte is
- * read, a body that grows past it is refused as soon as it does (413), an aborted upload is a 400.
- */
+/** The whole body, or why not: a Content-Length over MAX_BODY_BYTES, or a body growing past it, is refused at once (413); an aborted upload is a 400. */
 export function readBody(req: IncomingMessage): Promise<BodyResult> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
@@ -52,10 +44,7 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (result: BodyResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onError);
+      for (const [event, listener] of listeners) req.off(event, listener);
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
@@ -68,10 +57,8 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
     };
     const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
     const onError = () => finish({ ok: false, status: 400, reason: 'the request body was not received completely' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onError);
+    const listeners = Object.entries({ data: onData, end: onEnd, error: onError, aborted: onError });
+    for (const [event, listener] of listeners) req.on(event, listener);
   });
 }
 
@@ -81,13 +68,9 @@ export function send(res: ServerResponse, reply: Reply, date: string): void {
   res.sendDate = false;
   res.writeHead(reply.status, [...reply.headers, 'Date', date]);
   const body = reply.body;
-  if (typeof body === 'string') {
-    res.end(body);
-    return;
-  }
-  // In one tick: node joins the text to the response head and corks the socket, so both leave in one writev, the bytes not copied.
-  res.write(body[0]);
-  res.end(body[1]);
+  // A list page in one tick: node joins the text to the response head and corks the socket, so both leave in one writev, the bytes not copied.
+  if (typeof body !== 'string') res.write(body[0]);
+  res.end(typeof body === 'string' ? body : body[1]);
 }
 
 /** The value of `name` (any case) in a flat header list. */
@@ -103,25 +86,16 @@ export function headerOf(headers: readonly string[], name: string): string | und
 
 /** Media type of a Content-Type header, lower case, without parameters; '' when absent. */
 export function mediaType(header: string | undefined): string {
-  if (header === undefined) return '';
-  const semicolon = header.indexOf(';');
-  return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  return header?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
 /** Body shapes of the errors of each origin (a profile's `errors.body` and `tokens.errorBody`). */
-export interface ErrorShapes {
-  readonly api: ApiErrorBodyShape;
-  readonly token: TokenErrorBodyShape;
-}
+export type ErrorShapes = { readonly api: ApiErrorBodyShape; readonly token: TokenErrorBodyShape };
 
 /** The shapes of the mock's own interface (the control plane) and of the strict profile. */
 const PLATFORM_SHAPES: ErrorShapes = { api: 'errors-array', token: 'oauth' };
 
-/**
- * Builds replies. Every handler's error goes through `api` or `oauth`, so the body shape a profile
- * chooses is applied in one place. Each method takes ownership of the `headers` list it is given
- * and appends to it.
- */
+/** Builds replies: every error goes through `api` or `oauth`, so a profile's body shape is applied in one place. Each takes over the `headers` it is given. */
 export class Replies {
   constructor(readonly shapes: ErrorShapes = PLATFORM_SHAPES) {}
 

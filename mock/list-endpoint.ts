@@ -1,8 +1,4 @@
-/**
- * GET /api/v2/content and GET /api/v2/users as one flow: bearer token → rate limit → scope →
- * resources. A request without a valid token is not counted (no client is known); everything
- * after is, refusals of the scope or the query included.
- */
+/** GET content and users as one flow: bearer → rate limit → scope → resources. Without a valid token nothing is counted; after it, refusals count too. */
 import type { ListEndpointId } from '../contracts/endpoints.ts';
 import type { AccessControl } from './bearer.ts';
 import type { Replies, Reply } from './http.ts';
@@ -22,17 +18,9 @@ export class ListEndpoint {
     const rate = this.o.rate.take(grant);
     if (rate.refused) return this.o.replies.api(quotaExceeded(grant.client), rate.headers);
     const refusal = this.o.access.authorize(grant, endpoint);
-    if (refusal !== undefined) {
-      for (const h of rate.headers) refusal.headers.push(h);
-      return this.o.replies.api(refusal.error, refusal.headers);
-    }
-    const result = this.o.resources.list({
-      endpoint,
-      clientId: grant.client.id,
-      provider: grant.client.provider,
-      search: request.search,
-      baseUrl: this.o.baseUrl(),
-    });
+    if (refusal !== undefined) return this.o.replies.api(refusal.error, [...refusal.headers, ...rate.headers]);
+    const { id: clientId, provider } = grant.client;
+    const result = this.o.resources.list({ endpoint, clientId, provider, search: request.search, baseUrl: this.o.baseUrl() });
     return 'error' in result ? this.o.replies.api(result.error, rate.headers) : this.o.replies.json(200, result.body, rate.headers);
   }
 }

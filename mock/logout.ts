@@ -1,10 +1,7 @@
 /**
- * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once,
- * and a refresh token given as `{"refresh_token": "..."}` expires too when it is the same client's.
- * The document shows neither body nor response: the profile chooses (logout.request: an empty body
- * or a JSON object, a JSON object only, or any body; logout.response: 204, 200 with a small JSON
- * body, or an empty 200). Logout is an `api`-origin request, so it counts against the client's rate
- * limit and carries the rate headers.
+ * POST {base}/oauth/token with a bearer token (document, Log out): the access token expires at once, and a `{"refresh_token": "..."}` of the same client too.
+ * The document shows neither body nor response, so the profile chooses (logout.request: empty or a JSON object, only an object, or any; logout.response: 204,
+ * 200 with a small JSON body, or an empty 200). An `api`-origin request: it counts against the rate limit and carries its headers.
  */
 import type { Profile } from '../schemas/types.ts';
 import type { AccessControl } from './bearer.ts';
@@ -28,7 +25,6 @@ export class Logout {
     if (!auth.ok) return this.o.replies.api(auth.error, auth.headers);
     const rate = this.o.rate.take(auth.grant);
     if (rate.refused) return this.o.replies.api(quotaExceeded(auth.grant.client), rate.headers);
-
     // Check the whole body before expiring anything: a refused logout changes nothing.
     const body = this.#body(request.body);
     if (!body.ok) return this.o.replies.api(apiErrors.invalidBody(body.detail, body.parameter), rate.headers);
@@ -38,10 +34,7 @@ export class Logout {
     return this.#done(rate.headers);
   }
 
-  /**
-   * The refresh token the body provides, or why the body is refused. With `any`, nothing is refused,
-   * yet a JSON object's refresh_token still expires: the document says a provided one does.
-   */
+  /** The body's refresh token, or why the body is refused; with `any` nothing is, yet a JSON object's refresh_token still expires (the document says so). */
   #body(bytes: Buffer): Body {
     const kind = this.o.profile.request;
     const parsed = parseJsonBody(bytes);
@@ -59,13 +52,8 @@ export class Logout {
   }
 
   #done(headers: string[]): Reply {
-    switch (this.o.profile.response) {
-      case '200-json':
-        return this.o.replies.json(200, LOGGED_OUT_JSON, headers);
-      case '200-empty':
-        return this.o.replies.empty(200, headers);
-      case '204':
-        return this.o.replies.empty(204, headers);
-    }
+    const { response } = this.o.profile;
+    if (response === '200-json') return this.o.replies.json(200, LOGGED_OUT_JSON, headers);
+    return this.o.replies.empty(response === '204' ? 204 : 200, headers);
   }
 }

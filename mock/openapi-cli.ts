@@ -1,7 +1,4 @@
-/**
- * `npm run openapi [-- --out <file>]`: writes the OpenAPI 3.1 document built by schemas/openapi.ts
- * (default dist/openapi.json), after checking it with swagger-parser, and prints the file's path.
- */
+/** `npm run openapi [-- --out <file>]`: writes schemas/openapi.ts's OpenAPI 3.1 document (default dist/openapi.json), checked by swagger-parser first. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseFlags } from 'node:util';

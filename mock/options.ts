@@ -1,8 +1,4 @@
-/**
- * The CLI's flags, parsed with node:util.parseArgs and without side effects (mock/cli.ts reads the
- * files and listens): `--name value` or `--name=value`; a bad flag gives one sentence saying what was
- * expected and what came. A CLI built on this one adds flags of its own through `extra`.
- */
+/** The CLI's flags via node:util.parseArgs, without side effects (mock/cli.ts has those); a bad flag gets one sentence. Other CLIs add flags with `extra`. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';
@@ -127,7 +123,6 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
     seen.add(token.name);
     if (token.value === '') return fail(`--${token.name} needs a value, got an empty one.`);
   }
-
   const v = parsed.values as Record<string, string | boolean | Array<string | boolean> | undefined>;
   const text = (name: string) => v[name] as string | undefined;
   const mock: MockOptions = {};
@@ -145,7 +140,6 @@ export function parseFlags(argv: readonly string[], extra: Flags = {}): Result<C
   if (names.value !== undefined) mock.hostNames = names.value;
   const tls = tlsOf(v.tls === true, text('ca-file'), text('cert'), text('key'));
   if (!tls.ok) return tls;
-
   const extraValues: CliOptions['extra'] = Object.fromEntries(Object.keys(extra).map((name) => [name, v[name]]));
   return ok({ mock, clientsFile: text('clients'), profile: text('profile'), log: v.log === true, tls: tls.value, help: v.help === true, extra: extraValues });
 }
@@ -157,9 +151,8 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
     if (mock.port !== undefined) return fail('--port is the one port of --host-name; with two ports give --auth-port and --api-port.');
     return ok(undefined);
   }
-  if (mock.authPort !== undefined || mock.apiPort !== undefined) {
+  if (mock.authPort !== undefined || mock.apiPort !== undefined)
     return fail('--host-name serves both origins on one port: give --port instead of --auth-port and --api-port.');
-  }
   try {
     return ok(checkHostNames({ auth: name, api: apiName ?? `api.${name.toLowerCase()}` }, { auth: '--host-name', api: '--api-host-name' }));
   } catch (error) {
@@ -169,10 +162,8 @@ function hostNamesOf(name: string | undefined, apiName: string | undefined, mock
 
 function tlsOf(made: boolean, caFile: string | undefined, cert: string | undefined, key: string | undefined): Result<CliOptions['tls']> {
   if ((cert === undefined) !== (key === undefined)) return fail('--cert and --key go together: the certificate chain and its private key.');
-  if (cert !== undefined && key !== undefined) {
-    if (caFile !== undefined) return fail('--ca-file is where --tls writes the CA it makes; with --cert the CA is yours.');
-    return ok({ kind: 'files', cert, key });
-  }
+  if (cert !== undefined && caFile !== undefined) return fail('--ca-file is where --tls writes the CA it makes; with --cert the CA is yours.');
+  if (cert !== undefined && key !== undefined) return ok({ kind: 'files', cert, key });
   if (caFile !== undefined && !made) return fail('--ca-file is where --tls writes the CA it makes: give --tls too.');
   return ok(made ? { kind: 'made', caFile } : { kind: 'none' });
 }

@@ -1,9 +1,6 @@
 /**
- * Reading one page of a walk: what the page reads is a plan (the snapshot's revision and item count,
- * where to start, how many items, the filters and the provider), decided by mock/resources.ts and
- * open to the `pages` seam (mock/seams.ts); the page is read forward from its start and cached by its
- * plan. A page is a pure function of its plan, so a cached one is never stale; load tests ask for the
- * same first pages over and over.
+ * One page of a walk: its plan (the snapshot's revision and count, start, size, filters, provider), made by mock/resources.ts and open to the `pages` seam,
+ * read forward and cached by plan: a page is a pure function of its plan, so never stale, and load tests ask for the same first pages over and over.
  */
 import type { ContentFilterName, ListEndpointId } from '../contracts/endpoints.ts';
 import { type Collection, keepOf } from './collections.ts';
@@ -39,10 +36,7 @@ export interface Page {
 }
 
 /** The data as it is now, beside the snapshot's view of it. */
-interface LiveData {
-  readonly revision: number;
-  readonly count: number;
-}
+type LiveData = { readonly revision: number; readonly count: number };
 
 /** Where a layer beside the core may change how a walk goes (mock/seams.ts). */
 export interface PageSeam {
@@ -61,8 +55,7 @@ export class PageReader {
   readonly #pages = new Map<string, Page>();
   #bytes = 0;
   /**
-   * The last page read and its plan: the same page asked again (a load test's first page) is found
-   * by comparing a few fields, without writing its cache key.
+   * The last page read and its plan: the same page asked again (a load test's first page) is found by comparing a few fields, without writing its cache key.
    */
   #last: { readonly plan: PagePlan; readonly collection: Collection; readonly page: Page } | undefined;
 
@@ -93,8 +86,7 @@ export class PageReader {
         lastTaken = position;
       }
     }
-    // Look ahead to the next item that belongs in the walk: it decides whether there is a next page,
-    // and the next page starts there, so the walk as a whole scans the data set once.
+    // Look ahead to the walk's next item: it decides whether there is a next page, which starts there, so a whole walk scans the data once.
     while (position < plan.end && collection.fragment(position, plan.revision, keep) === undefined) position++;
     const page: Page = { data: Buffer.from(data.join(',') + this.end), count: data.length, lastTaken, position };
     this.#pages.set(key, page);

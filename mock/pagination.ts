@@ -1,15 +1,13 @@
 /**
  * Snapshots and their cursors (document, List content items, pagination rules 1–4).
  *
- * Why a snapshot costs the same on a million items as on a thousand: it holds no items. It records
- * the store's revision and item count when it was taken (mock/data/content-store.ts keeps versions,
- * so "item i as of revision r" can always be read); each cursor records where its page starts.
+ * Why a snapshot costs the same on a million items as on a thousand: it holds no items. It records the store's revision and item count when it was taken
+ * (mock/data/content-store.ts keeps versions, so "item i as of revision r" can always be read); each cursor records where its page starts.
  *
- * Cursors are random handles: unforgeable, and bound to the client, the endpoint and the query that
- * started the snapshot. Each page hands out a new one (rule 3); whether a cursor already followed
- * stays valid while the snapshot is active is the profile's choice (pagination.olderCursors), as is
- * its form (pagination.cursor). Snapshots are kept in order of their last request; since the clock
- * only moves forward, the obsolete ones are always at the front, and sweeping them costs only what it frees.
+ * Cursors are random handles: unforgeable, and bound to the client, the endpoint and the query that started the snapshot. Each page hands out a new one (rule
+ * 3); whether a cursor already followed stays valid while the snapshot is active is the profile's choice (pagination.olderCursors), as is its form
+ * (pagination.cursor). Snapshots are kept in order of their last request; since the clock only moves forward, the obsolete ones are always at the front, and
+ * sweeping them costs only what it frees.
  */
 import { randomFillSync } from 'node:crypto';
 import { BoundedMap } from '../util/bounded-map.ts';
@@ -22,10 +20,7 @@ import { firstDifference, type ListQuery } from './query.ts';
 export interface Snapshot {
   readonly endpoint: string;
   readonly clientId: string;
-  /**
-   * The query of the first request, the parts a page needs (kept flat: a snapshot lives 2 minutes, and
-   * load tests open thousands a second): the pages of the walk are read with it.
-   */
+  /** The query of the first request, the parts a page needs (kept flat: a snapshot lives 2 minutes, and load tests open thousands a second). */
   readonly key: string;
   readonly limit: number;
   readonly filters: ListQuery['filters'];
@@ -35,11 +30,7 @@ export interface Snapshot {
   readonly revision: number;
   readonly end: number;
   lastRequestMs: number;
-  /**
-   * The cursors of this snapshot that may still be followed, in the order handed out: the first, and
-   * the rest where older cursors stay valid (undefined when none; no array for the one cursor most
-   * snapshots hold: a snapshot lives 2 minutes, and load tests open thousands a second).
-   */
+  /** The cursors that may still be followed, in the order handed out (the first; the rest where older stay valid); no array for the one most snapshots hold. */
   cursor: string | undefined;
   more: string[] | undefined;
   /** Its newest entry in the order of last requests (mock/pagination.ts Order); -1 while it holds no cursor. */
@@ -49,7 +40,6 @@ export interface Snapshot {
 /** Where a cursor leads: its snapshot and the page it names. */
 export interface Continuation {
   readonly snapshot: Snapshot;
-  /** Index where the page starts scanning. */
   readonly position: number;
   /** The data ran out on the page before: this is a trailing empty page. */
   readonly drained: boolean;
@@ -76,11 +66,11 @@ const OBSOLETE = 'the snapshot of this next value is obsolete: no request with n
 export class Snapshots {
   readonly #clock: Clock;
   readonly #ttlSeconds: number;
+  readonly #errors: SnapshotErrors;
+  readonly #choose: CursorChoice | undefined;
   readonly #keepOlder: boolean;
   readonly #keepPairs: boolean;
   readonly #letters: boolean;
-  readonly #errors: SnapshotErrors;
-  readonly #choose: CursorChoice | undefined;
   #cursors = new Cursors();
   /** Snapshots holding cursors, in order of their last request. */
   #order = new Order();
@@ -89,13 +79,10 @@ export class Snapshots {
   #poolOffset = 4096;
 
   constructor(o: { clock: Clock; ttlSeconds: number; profile: Profile['pagination']; errors: SnapshotErrors; cursor?: CursorChoice | undefined }) {
-    this.#clock = o.clock;
-    this.#ttlSeconds = o.ttlSeconds;
+    ({ clock: this.#clock, ttlSeconds: this.#ttlSeconds, errors: this.#errors, cursor: this.#choose } = o);
     this.#keepOlder = o.profile.olderCursors === 'valid-while-active';
     this.#keepPairs = o.profile.nextWithoutQuery === 'accept';
     this.#letters = o.profile.cursor === 'letters';
-    this.#errors = o.errors;
-    this.#choose = o.cursor;
   }
 
   /** Active snapshots that hold a cursor. */
@@ -112,11 +99,7 @@ export class Snapshots {
     return { endpoint, clientId, key, limit, filters, pairs, revision, end, lastRequestMs: now, cursor: undefined, more: undefined, queued: -1 };
   }
 
-  /**
-   * Where a `next` value leads, after every check: issued, to this client, for this endpoint, still
-   * active, and (with `sameQuery`) asked with the query that started the snapshot. Unless older cursors
-   * stay valid, the cursor is retired: the page served now hands out the next one.
-   */
+  /** Where `next` leads, once checked: issued to this client for this endpoint, active, (with `sameQuery`) the same query; retired unless older stay valid. */
   continue(
     cursor: string,
     endpoint: string,
@@ -150,7 +133,7 @@ export class Snapshots {
 
   /** Registers the page `next` leads to under a fresh cursor (rule 3), stamps the request and returns the cursor. */
   issue(next: Continuation, previous: string | undefined): string {
-    const snapshot = next.snapshot;
+    const { snapshot } = next;
     const fresh = this.#freshCursor();
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     // A fresh cursor (96 random bits) was never retired; a letter cursor, or one a seam chose, may have been.
@@ -182,16 +165,12 @@ export class Snapshots {
     }
   }
 
-  /**
-   * The control plane's "obsolete now": every active snapshot, or the one `cursor` belongs to, is
-   * dropped as the 2 minutes would drop it, so its cursors answer as obsolete. Returns how many.
-   */
+  /** The control plane's "obsolete now": every active snapshot, or the one `cursor` belongs to, is dropped as the 2 minutes would drop it. */
   expire(cursor?: string): number {
     if (cursor !== undefined) {
       const found = this.#cursors.get(cursor);
-      if (found === undefined) return 0;
-      this.#drop(found.snapshot);
-      return 1;
+      if (found !== undefined) this.#drop(found.snapshot);
+      return found === undefined ? 0 : 1;
     }
     const active = this.#order.all();
     for (const snapshot of active) this.#drop(snapshot);
@@ -236,11 +215,7 @@ export class Snapshots {
     }
   }
 
-  /**
-   * Where `n` random bytes start in the pool: one system call per 256 cursors instead of one each.
-   * The bytes are read in place, never copied into a Buffer of their own (a Buffer per cursor cost
-   * more than the random bytes).
-   */
+  /** Where `n` random bytes start in the pool: one system call per 256 cursors, read in place (a Buffer per cursor cost more than the bytes). */
   #take(n: number): number {
     if (this.#poolOffset + n > this.#pool.length) {
       randomFillSync(this.#pool);
@@ -261,11 +236,9 @@ export class Snapshots {
 }
 
 /**
- * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its
- * end with a delete and an add (an add into a set of every snapshot of the last 2 minutes cost a cache
- * miss per page, and the holes deletes left at its front were walked over by every sweep). A snapshot
- * names its newest entry (`queued`); its older entries, and those of a snapshot removed, are stale and
- * skipped, and the queue is rebuilt from its live entries once the stale ones outnumber them.
+ * Snapshots holding cursors, oldest last request first: a queue, where a Set moved a snapshot to its end with a delete and an add (an add cost a cache miss per
+ * page, and every sweep walked the holes deletes left at its front). A snapshot names its newest entry (`queued`); older entries, and a removed snapshot's, are
+ * stale and skipped; the queue is rebuilt from its live entries once the stale outnumber them.
  */
 class Order {
   #snapshots: Snapshot[] = [];
@@ -281,10 +254,9 @@ class Order {
   /** Puts `snapshot` at the end, where it is from now on (its entry before, if any, goes stale). */
   push(snapshot: Snapshot): void {
     if (snapshot.queued < 0) this.#size++;
-    const entry = this.#next++;
-    snapshot.queued = entry;
+    snapshot.queued = this.#next++;
     this.#snapshots.push(snapshot);
-    this.#entries.push(entry);
+    this.#entries.push(snapshot.queued);
     if (this.#snapshots.length > 2 * this.#size + 1024) {
       const live = this.all();
       this.#snapshots = live;
@@ -328,10 +300,8 @@ class Order {
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
- * Where each cursor leads. A fresh base64url cursor is 96 random bits and the 32-bit number of its slot
- * here (its last six characters), so finding it is an array read and a comparison, where a Map of every
- * cursor of the last 2 minutes cost a cache miss per page and a rehash of them all as it grew. Letter
- * cursors, which have no room for a slot, and any other cursor (a seam's choice) are kept in a Map.
+ * Where each cursor leads. A fresh base64url cursor is 96 random bits and its slot's 32-bit number here (its last six characters): found by an array read,
+ * where a Map of every cursor of 2 minutes cost a cache miss per page. Letter cursors (no room for a slot) and a seam's own go in a Map.
  */
 class Cursors {
   readonly #named = new Map<string, Continuation>();

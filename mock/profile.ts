@@ -1,8 +1,6 @@
 /**
- * Behaviour profiles: one value for every choice the API document leaves open (schemas/profile.schema.json).
- * The three built-in profiles live in mock/profiles/*.json; a profile file names one of them in
- * `extends` (default `strict`) and sets only what differs. A bad file is refused with one sentence
- * naming the key, e.g. `pagination.finalPage must be one of "absent", "null", … got "last"`.
+ * Behaviour profiles: a value for every choice the API document leaves open (schemas/profile.schema.json). A profile file `extends` a built-in of
+ * mock/profiles/ (default `strict`) and sets what differs; a bad one gets one sentence naming the key (`pagination.finalPage must be one of …`).
  */
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020';
@@ -37,10 +35,7 @@ export function isProfileName(text: string): text is ProfileName {
   return (PROFILE_NAMES as readonly string[]).includes(text);
 }
 
-/**
- * The built-in profiles, complete. Their files are checked like any other when this module loads:
- * a built-in that lost an option fails at once, naming it.
- */
+/** The built-in profiles, complete. Their files are checked like any other when this module loads: a built-in that lost an option fails at once, naming it. */
 export const BUILT_IN_PROFILES: Readonly<Record<ProfileName, Profile>> = {
   strict: builtIn('strict', strictFile),
   platform: builtIn('platform', platformFile),
@@ -53,11 +48,7 @@ function builtIn(name: ProfileName, file: unknown): Profile {
   return deepFreeze(profile.value);
 }
 
-/**
- * A profile file made complete: validated against the schema, merged over the profile it extends
- * (default strict), and checked for what the schema cannot say (limitDefault ≤ limitMax; a
- * cursor-only links.next with next served without the query). The error is one sentence naming the key.
- */
+/** A profile file made complete: validated, merged over the profile it extends (default strict), checked across options; the error names the key. */
 export function resolveProfile(file: ProfileFile, defaults: { readonly name?: string } = {}): Result<Profile> {
   if (!validateProfile(file)) return fail(describeProfileError(validateProfile.errors, file));
   const baseName: ProfileName = file.extends ?? 'strict';
@@ -78,25 +69,19 @@ export function checkComplete(value: unknown): Result<Profile> {
   if (typeof file.name !== 'string') return fail('name is not set: a complete profile has a name.');
   for (const group of PROFILE_GROUPS) {
     const options = file[group] as Record<string, unknown> | undefined;
-    for (const option of PROFILE_OPTIONS[group]) {
+    for (const option of PROFILE_OPTIONS[group])
       if (options?.[option] === undefined) return fail(`${group}.${option} is not set: a complete profile sets every option (or extends a built-in).`);
-    }
   }
   const profile = { description: '', ...file } as Profile;
-  if (profile.query.limitDefault > profile.query.limitMax) {
+  if (profile.query.limitDefault > profile.query.limitMax)
     return fail(`query.limitDefault must not be above query.limitMax (${profile.query.limitMax}), got ${profile.query.limitDefault}.`);
-  }
-  if (profile.pagination.nextLink === 'cursor-only' && profile.pagination.nextWithoutQuery !== 'accept') {
+  if (profile.pagination.nextLink === 'cursor-only' && profile.pagination.nextWithoutQuery !== 'accept')
     return fail(cursorOnlyRule(shown(profile.pagination.nextWithoutQuery)));
-  }
   const { $schema: _schema, extends: _extends, observed: _observed, ...rest } = profile as Profile & ProfileFile;
   return ok(rest as Profile);
 }
 
-/**
- * A built-in profile by name, or a profile file (JSON) by path. Throws an Error whose message is one
- * sentence: which file, and which key is wrong.
- */
+/** A built-in profile by name, or a profile file (JSON) by path. Throws an Error whose message is one sentence: which file, and which key is wrong. */
 export function loadProfile(nameOrPath: string): Profile {
   if (isProfileName(nameOrPath)) return BUILT_IN_PROFILES[nameOrPath];
   const value = readJsonFile(
@@ -105,10 +90,7 @@ export function loadProfile(nameOrPath: string): Profile {
       `Profile "${nameOrPath}" is neither a built-in profile (${PROFILE_NAMES.join(', ')}) nor a readable file (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}).`,
     `Profile file ${nameOrPath} is not valid JSON.`,
   );
-  const stem = path
-    .basename(nameOrPath)
-    .replace(/\.json$/i, '')
-    .toLowerCase();
+  const stem = path.basename(nameOrPath.toLowerCase(), '.json');
   const resolved = resolveProfile(value as ProfileFile, /^[a-z0-9][a-z0-9._-]{0,63}$/.test(stem) ? { name: stem } : {});
   if (!resolved.ok) throw new Error(`Profile file ${nameOrPath}: ${resolved.error}`);
   return resolved.value;
@@ -156,10 +138,7 @@ export function ruleOfOption(key: string): RuleId {
 
 const KEYWORD_ORDER = ['additionalProperties', 'type', 'enum', 'const', 'pattern', 'minimum', 'maximum', 'items', 'contains', 'uniqueItems', 'minItems'];
 
-/**
- * One sentence for the first error that says the most: an unknown key, then a wrong type, then a
- * value outside its choices. Array and cross-option errors are told about the option as a whole.
- */
+/** One sentence for the most telling error: an unknown key, then a wrong type, then a value outside its choices; array errors name the whole option. */
 export function describeProfileError(errors: readonly ErrorObject[] | null | undefined, data: unknown): string {
   const list = (errors ?? []).filter((e) => e.keyword !== 'if');
   if (list.length === 0) return 'the profile does not match schemas/profile.schema.json.';
@@ -179,9 +158,8 @@ export function describeProfileError(errors: readonly ErrorObject[] | null | und
   const key = keyOf(pointer);
   const got = shown(valueAt(data, pointer));
   // The schema's one rule across options: a cursor-only links.next must be served (if/then).
-  if ((error.keyword === 'required' && params.missingProperty === 'nextWithoutQuery') || (error.keyword === 'const' && key === 'pagination.nextWithoutQuery')) {
+  if ((error.keyword === 'required' && params.missingProperty === 'nextWithoutQuery') || (error.keyword === 'const' && key === 'pagination.nextWithoutQuery'))
     return cursorOnlyRule(error.keyword === 'required' ? 'nothing' : got);
-  }
   const schema = schemaOf(key);
   const group = key.split('.').length === 1;
   if (group && error.keyword === 'type') return `${key} must be an object of options, got ${got}.`;

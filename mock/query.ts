@@ -1,8 +1,6 @@
 /**
- * Reading a list request's query string (document, List content items: limit, next, filter[...]).
- * The document names the parameters but not what a service does with others, repeats, unreadable
- * values or a limit out of range: the profile decides (query.*, filters.*). A refusal names the
- * parameter; under the strict profile every parameter must be known, given once and valid.
+ * A list request's query (document, List content items: limit, next, filter[...]). What a service does with other parameters, repeats, unreadable values or a
+ * limit out of range, the profile says (query.*, filters.*). A refusal names the parameter; strict wants each known, once, valid.
  */
 import { CONTENT_FILTERS, type ContentFilterName, type Endpoint } from '../contracts/endpoints.ts';
 import { fail, ok, type Result } from '../util/result.ts';
@@ -22,10 +20,7 @@ export interface ListQuery {
 }
 
 /** The profile's rules for reading a query (query.* and filters.*). */
-export interface QueryRules {
-  readonly query: Profile['query'];
-  readonly filters: Profile['filters'];
-}
+export type QueryRules = { readonly query: Profile['query']; readonly filters: Profile['filters'] };
 
 /** Form decoding (`+` is a space), undefined for broken percent-encoding: a query's parts, and (RFC 6749 appendix B) the Basic user and password. */
 export function formDecode(text: string): string | undefined {
@@ -49,11 +44,7 @@ const NO_FILTERS: ReadonlyMap<ContentFilterName, number> = new Map();
 const NO_PAIRS: ReadonlyArray<readonly [string, string]> = [];
 
 /** A problem of the query, found at segment `index`: the first problem of a query is the one reported. */
-interface Problem {
-  readonly index: number;
-  readonly parameter: string;
-  readonly detail: string;
-}
+type Problem = { readonly index: number; readonly parameter: string; readonly detail: string };
 
 /** The parameters of a query that apply, and why it is refused, if it is. Hot path: no closures, no iterators. */
 export function parseListQuery(search: string, endpoint: Endpoint, known: ReadonlySet<string>, rules: QueryRules): Result<ListQuery, ApiError> {
@@ -63,7 +54,6 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
   const values: string[] = [];
   const indexes: number[] = [];
   let stop: Problem | undefined;
-
   const segments = search === '' ? [] : search.split('&');
   for (let index = 0; index < segments.length && stop === undefined; index++) {
     const segment = segments[index] as string;
@@ -89,7 +79,6 @@ export function parseListQuery(search: string, endpoint: Endpoint, known: Readon
       else if (q.repeatedParameter === 'last') values[at] = value;
     }
   }
-
   // Values are checked in the order they came, and the first problem of the query is reported.
   let limit = q.limitDefault;
   let next: string | undefined;
@@ -140,11 +129,8 @@ function unknownHint(name: string, known: ReadonlySet<string>): string {
 
 /** The pairs encoded and sorted: equal for the same query whatever the order of its parameters. */
 function keyOf(pairs: ReadonlyArray<readonly [string, string]>): string {
-  if (pairs.length === 0) return '';
-  const encoded: string[] = [];
-  for (const [n, v] of pairs) encoded.push(`${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
-  if (encoded.length > 1) encoded.sort();
-  return encoded.join('&');
+  const encoded = pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
+  return encoded.sort().join('&');
 }
 
 /** The limit to serve, undefined to leave the default (an unreadable value ignored), or the refusal's sentence. */
@@ -158,13 +144,7 @@ function readLimit(value: string, q: Profile['query']): number | undefined | str
 
 /** The first parameter in which two canonical query keys differ: what a mismatched `next` request names. */
 export function firstDifference(expectedKey: string, actualKey: string): string {
-  const names = (key: string) =>
-    new Map(
-      key
-        .split('&')
-        .filter(Boolean)
-        .map((p) => [decodeURIComponent(p.split('=')[0] ?? ''), p] as const),
-    );
+  const names = (key: string) => new Map(key.split('&').flatMap((p) => (p === '' ? [] : [[decodeURIComponent(p.split('=')[0] ?? ''), p] as const])));
   const expected = names(expectedKey);
   const actual = names(actualKey);
   for (const [name, pair] of expected) if (actual.get(name) !== pair) return name;

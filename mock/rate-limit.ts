@@ -1,11 +1,8 @@
 /**
- * Rate limiting per API client (document, Limits and Errors): every counted response carries the
- * three X-Rate-Limit-* headers; past the budget, 429 with Retry-After. How windows are cut and how the
- * reset and Retry-After are written, the profile chooses (rateLimit); contracts/rate-limit-window.ts
- * counts, and here a count is kept per client, on the mock's clock.
+ * Rate limiting per API client (document, Limits and Errors): every counted response carries the three X-Rate-Limit-* headers; past the budget, 429 with
+ * Retry-After. The profile cuts windows and writes the times (rateLimit); contracts/rate-limit-window.ts counts.
  *
- * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of
- * virtual time, never on a request that finds its own count.
+ * Memory stays bounded: ended counts are swept when the map doubles and at least once a minute of virtual time, never on a request that finds its own count.
  */
 import { resetFormat, retryAfterFormat, type WindowCount, windowCount } from '../contracts/rate-limit-window.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -28,10 +25,7 @@ export interface RateOutcome {
 }
 
 /** Who a request is counted for: its client's budget (the token is named for the seams that need it). */
-export interface RatePrincipal {
-  readonly client: Client;
-  readonly token: string;
-}
+export type RatePrincipal = { readonly client: Client; readonly token: string };
 
 /** The rate limiter as its callers (lists, logout, the token endpoint) see it: one request counted. */
 export interface RateLimit {
@@ -41,8 +35,7 @@ export interface RateLimit {
 
 /** The 429 error of a refused request (the real service's wording, platform docs). */
 export function quotaExceeded(client: Client): ApiError {
-  const rate = client.rate ?? { requests: 0, period: '' };
-  return apiErrors.quotaExceeded(rate.requests, rate.period);
+  return apiErrors.quotaExceeded(client.rate?.requests ?? 0, client.rate?.period ?? '');
 }
 
 export class RateLimiter implements RateLimit {
@@ -78,10 +71,7 @@ export class RateLimiter implements RateLimit {
     return { refused: counted.refused, headers, remaining: counted.remaining, resetMs: counted.resetMs };
   }
 
-  /**
-   * The client's count; a new one where it has none or its count ended (an ended count limits no one,
-   * and a fresh one counts the same from here on), after a sweep when one is due.
-   */
+  /** The client's count, new where it has none or it ended (an ended count limits no one; a fresh one counts the same), after a sweep when one is due. */
   #count(key: string, now: number): WindowCount {
     const found = this.#counts.get(key);
     if (found !== undefined && !found.ended(now)) return found;
@@ -92,10 +82,7 @@ export class RateLimiter implements RateLimit {
     return opened;
   }
 
-  /**
-   * The control plane's "budget spent": `client` has `remaining` requests left from now on (clamped to
-   * its budget). Returns when the limit resets, epoch ms; undefined for a client without a rate.
-   */
+  /** The control plane's "budget spent": `remaining` requests left from now (clamped); returns when the limit resets, or undefined without a rate. */
   spend(client: Client, remaining: number): number | undefined {
     const rate = client.rate;
     if (rate === null) return undefined;

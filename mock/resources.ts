@@ -1,10 +1,7 @@
 /**
- * The resource endpoints' data side: GET /api/v2/content and /api/v2/users with snapshot pagination,
- * and the control plane's content changes. Authentication, scopes and rate limiting happen before
- * (mock/list-endpoint.ts); this module gets the client and its provider and answers a page or an error.
+ * The list endpoints' data side, and the control plane's content changes; authentication, scopes and rate limit come first (mock/list-endpoint.ts).
  *
- * A request is read (mock/query.ts), its snapshot opened or continued (mock/pagination.ts), its page
- * planned and read (mock/pages.ts), and the envelope written (mock/envelope.ts).
+ * A request is read (query.ts), its snapshot opened or continued (pagination.ts), its page planned and read (pages.ts), the envelope written (envelope.ts).
  */
 import { ENDPOINTS, type ListEndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -48,7 +45,6 @@ export interface ResourceOptions {
 }
 
 export class Resources {
-  readonly #clock: Clock;
   readonly #content: ContentStore;
   readonly #snapshots: Snapshots;
   readonly #reader: PageReader;
@@ -56,24 +52,15 @@ export class Resources {
   readonly #collections: Readonly<Record<ListEndpointId, Collection>>;
   readonly #known: Readonly<Record<ListEndpointId, ReadonlySet<string>>>;
   readonly #rules: QueryRules;
-  /** A request with next is refused unless it repeats the first request's query. */
-  readonly #sameQuery: boolean;
-  readonly #trailingEmptyPage: boolean;
   readonly #seam: PageSeam;
-  /**
-   * The last query read, kept whole (a ListQuery is never changed once read): a load test sends the
-   * same query string again and again, and reading it was a tenth of a page's work.
-   */
+  /** The last query read, kept whole (never changed once read): a load test sends the same query again and again, and reading it was a tenth of a page. */
   #lastQuery: (ListQuery & { readonly search: string; readonly endpoint: ListEndpointId }) | undefined;
 
-  constructor(options: ResourceOptions) {
+  constructor(private readonly options: ResourceOptions) {
     const profile = options.profile;
     const timestamp = timestampFormat(profile.timestamps);
-    this.#clock = options.clock;
     this.#content = new ContentStore({ seed: options.seed, items: options.items, timestamp, publishDate: publishDateFormat(profile.timestamps) });
     this.#rules = { query: profile.query, filters: profile.filters };
-    this.#sameQuery = profile.pagination.nextWithoutQuery === 'refuse';
-    this.#trailingEmptyPage = profile.pagination.finalPage === 'trailing-empty-page';
     this.#seam = options.pages ?? {};
     this.#snapshots = new Snapshots({
       clock: options.clock,
@@ -112,17 +99,14 @@ export class Resources {
       this.#lastQuery = query;
     }
     const collection = this.#collections[request.endpoint];
-
     let at: Continuation;
     if (query.next === undefined) {
-      at = {
-        snapshot: this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count()),
-        position: 0,
-        drained: false,
-        page: 0,
-      };
+      const snapshot = this.#snapshots.open(endpoint.path, request.clientId, query, collection.revision(), collection.count());
+      at = { snapshot, position: 0, drained: false, page: 0 };
     } else {
-      const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key, this.#sameQuery);
+      // A request with next is refused unless it repeats the first request's query.
+      const sameQuery = this.options.profile.pagination.nextWithoutQuery === 'refuse';
+      const continued = this.#snapshots.continue(query.next, endpoint.path, request.clientId, query.key, sameQuery);
       if (!continued.ok) return { status: continued.error.status, error: continued.error };
       at = continued.value;
     }
@@ -141,29 +125,27 @@ export class Resources {
     if (this.#seam.plan) plan = this.#seam.plan(plan, { revision: collection.revision(), count: collection.count() });
     const page = this.#reader.read(collection, plan);
     const position = this.#seam.advance ? this.#seam.advance(plan, page) : page.position;
-
-    let next: NextLink = 'final';
-    if (position < plan.end) next = { cursor: this.#snapshots.issue({ snapshot, position, drained: false, page: plan.page + 1 }, query.next) };
-    else if (this.#trailingEmptyPage && page.count > 0)
-      next = { cursor: this.#snapshots.issue({ snapshot, position, drained: true, page: plan.page + 1 }, query.next) };
-    else this.#snapshots.touch(snapshot);
-    const { baseUrl } = request;
+    const drained = position >= plan.end;
+    const more = !drained || (this.options.profile.pagination.finalPage === 'trailing-empty-page' && page.count > 0);
+    const next: NextLink = more ? { cursor: this.#snapshots.issue({ snapshot, position, drained, page: plan.page + 1 }, query.next) } : 'final';
+    if (!more) this.#snapshots.touch(snapshot);
+    const pairs = snapshot.pairs ?? query.pairs;
     return {
       status: 200,
-      body: this.#envelope.render({ baseUrl, path: collection.path, search: request.search, pairs: snapshot.pairs ?? query.pairs, next, data: page.data }),
+      body: this.#envelope.render({ baseUrl: request.baseUrl, path: collection.path, search: request.search, pairs, next, data: page.data }),
     };
   }
 
   createContent(attributes: unknown): ChangeResult {
     const checked = checkAttributes(attributes);
-    return checked.ok ? changed(this.#content.create(checked.value, this.#clock.now()), '') : checked;
+    return checked.ok ? changed(this.#content.create(checked.value, this.options.clock.now()), '') : checked;
   }
 
   modifyContent(id: string, attributes: unknown): ChangeResult {
     const index = this.#content.indexOf(id);
     if (index === undefined) return changed(undefined, id);
     const checked = checkAttributes(attributes);
-    return checked.ok ? changed(this.#content.modify(index, checked.value, this.#clock.now()), id) : checked;
+    return checked.ok ? changed(this.#content.modify(index, checked.value, this.options.clock.now()), id) : checked;
   }
 
   /** Every active snapshot, or the one of `cursor`, obsolete now (control plane); returns how many. */
@@ -187,15 +169,13 @@ function changed(version: ContentVersion | undefined, id: string): ChangeResult 
 
 /** Control-plane bodies: documented attributes only, each valid against its schema (schemas/content-attributes.schema.json). */
 function checkAttributes(body: unknown): { ok: true; value: Partial<ContentAttributes> } | { ok: false; error: ApiError } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { ok: false, error: apiErrors.invalidParameter('the body must be a JSON object of content attributes', 'body') };
-  }
   for (const [name, value] of Object.entries(body)) {
     const validate = CONTENT_ATTRIBUTE_VALIDATORS.get(name);
-    if (!validate) {
-      // An empty member name would make an error without a parameter: name the body instead.
+    // An empty member name would make an error without a parameter: name the body instead.
+    if (!validate)
       return { ok: false, error: apiErrors.invalidParameter(`"${name.slice(0, 60)}" is not a content attribute of the API document`, name || 'body') };
-    }
     if (!validate(value)) {
       // formatErrors names the validated value "(root)": here it is the attribute.
       const detail = formatErrors(validate.errors, value).replaceAll('(root)', name).split('\n').join('; ');

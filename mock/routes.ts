@@ -1,8 +1,6 @@
 /**
- * The routing table of both origins, built from contracts/endpoints.ts: each request goes to the
- * handler of its endpoint as one Exchange (the few request facts a handler reads, its body already
- * read for POST), or is answered here: a malformed request, an unknown path (404), a method the path
- * does not answer (405 with Allow), and the /_mock control plane on the api origin.
+ * The routing table of both origins, from contracts/endpoints.ts: a request goes to its endpoint's handler as one Exchange (the facts a handler reads, a POST's
+ * body read), or is answered here: malformed, an unknown path (404), a method the path does not answer (405 with Allow), and /_mock on the api origin.
  *
  * Routing is a Map lookup and a few string operations: the list endpoints are the hot path.
  */
@@ -39,21 +37,14 @@ export interface RouterOptions {
 }
 
 /** The names of the two origins when one port serves both (lower case, without port). */
-export interface HostNames {
-  readonly auth: string;
-  readonly api: string;
-}
+export type HostNames = { readonly auth: string; readonly api: string };
 
-/**
- * A host name as a URL and a Host header carry it: letters, digits and hyphens in dot-separated labels
- * (RFC 1123), lower-cased. Throws a RangeError naming `what` otherwise.
- */
+/** A host name (RFC 1123: letters, digits and hyphens in dot-separated labels), lower-cased; otherwise a RangeError naming `what`. */
 function checkHostName(what: string, name: string): string {
   const lower = name.toLowerCase();
   const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-  if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower)) {
+  if (lower.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`).test(lower))
     throw new RangeError(`${what} must be a host name (letters, digits and hyphens in dot-separated labels), got "${name}".`);
-  }
   return lower;
 }
 
@@ -102,10 +93,7 @@ export class Router {
   readonly onAuth: RequestHandler = (req, res) => this.#route('auth', req, res);
   readonly onApi: RequestHandler = (req, res) => this.#route('api', req, res);
 
-  /**
-   * Both origins on one port, told apart as a virtual host tells them, by the Host header's name (its
-   * port and letter case aside): each request goes to the handler of its origin, or to `other`.
-   */
+  /** Both origins on one port, told apart by the Host header's name as a virtual host does (port and case aside); anything else goes to `other`. */
   static byHost(names: HostNames, handlers: Readonly<Record<Origin | 'other', RequestHandler>>): RequestHandler {
     return (req, res) => {
       const name = hostName(req.headers.host);
@@ -137,10 +125,7 @@ export class Router {
 
   /** A handler threw: a bug of the mock, answered as one. */
   internalError(res: ServerResponse, error: unknown): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
+    if (res.headersSent) return void res.destroy();
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
     this.#send(res, this.#o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
@@ -157,11 +142,11 @@ export class Router {
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     if (url.length > MAX_URL_BYTES) return this.#send(res, this.refusal(origin, 414, 'uri-too-long', URL_TOO_LONG));
-    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
       return this.#send(res, this.refusal(origin, 400, 'host-missing', HOST_MISSING));
-    }
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? '' : url.slice(q + 1);
     const method = req.method ?? '';
     const methods = this.#tables[origin].get(path);
     if (methods !== undefined) {
@@ -171,17 +156,11 @@ export class Router {
         return this.#send(res, this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${allowed} only.`), ['Allow', allowed]));
       }
       const handler = this.#o.handlers[endpoint.id];
-      const search = q < 0 ? '' : url.slice(q + 1);
-      if (endpoint.method === 'GET') {
-        return this.#send(res, handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body: EMPTY }));
-      }
-      return this.#withBody(req, res, origin, (body) =>
-        handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body }),
-      );
+      const exchange = (body: Buffer) => handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body });
+      return endpoint.method === 'GET' ? this.#send(res, exchange(EMPTY)) : this.#withBody(req, res, origin, exchange);
     }
     const control = this.#o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
-      const search = q < 0 ? '' : url.slice(q + 1);
       if (method !== 'POST' && method !== 'PATCH') return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
     }

@@ -1,9 +1,7 @@
 /**
- * The mock's named seams: the few places where a layer beside the core may change what one of the
- * core's components decides, at that component's own interface. The core knows nothing of why; the
- * fault layer (mock/faults/) is the one user, and breaks a rule of the API document through them.
- * Each seam is applied once, when the mock is built (mock/app.ts): a mock without seams runs exactly
- * the code it would run without this file, and pays nothing per request.
+ * The mock's named seams: the few places where a layer beside the core may change what one of the core's components decides, at that component's own interface.
+ * The core knows nothing of why; the fault layer (mock/faults/) is the one user, and breaks a rule of the API document through them. Each seam is applied once,
+ * when the mock is built (mock/app.ts): a mock without seams runs exactly the code it would run without this file, and pays nothing per request.
  *
  * | seam        | wraps                                       | interface (file)                      |
  * |-------------|---------------------------------------------|---------------------------------------|
@@ -14,8 +12,8 @@
  * | `pages`     | a page's plan, where a walk goes on, cursor | PageSeam (mock/pages.ts)              |
  * | `exchange`  | one endpoint: request facts in, reply out   | RouteHandler (mock/routes.ts)         |
  *
- * A wrapper gets the core's component (`inner`) and returns one with the same interface; it may call
- * `inner` or not. `core` gives it the clock, the keys and the profile in force.
+ * A wrapper gets the core's component (`inner`) and returns one with the same interface; it may call `inner` or not. `core` gives it the clock, the keys and
+ * the profile in force.
  */
 import type { EndpointId } from '../contracts/endpoints.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -28,7 +26,7 @@ import type { RouteHandler } from './routes.ts';
 import type { Tokens } from './tokens.ts';
 
 export type { PagePlan, PageSeam } from './pages.ts';
-export type { RateLimit, RateOutcome } from './rate-limit.ts';
+export type { RateOutcome, RatePrincipal } from './rate-limit.ts';
 export type { RouteHandler } from './routes.ts';
 export type { AccessGrant, IssuedTokens, Tokens } from './tokens.ts';
 export type { Reply } from './http.ts';

@@ -1,8 +1,4 @@
-/**
- * The mock's node:http side: one server per origin with the limits a public service needs (head size,
- * slow clients, idle keep-alive), answers for requests node refuses before any handler sees them, and
- * listening and closing. What a request means is mock/routes.ts's business; this file only carries it.
- */
+/** The node:http side: a server per origin with a public service's limits (head size, slow clients, keep-alive), answers to what node refuses first. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -11,10 +7,7 @@ import type { Origin } from '../contracts/endpoints.ts';
 import { MAX_URL_BYTES, type RequestHandler, URL_TOO_LONG } from './http.ts';
 import type { Router } from './routes.ts';
 
-/**
- * How long a slow or idle client may hold a connection. The defaults let any real client through;
- * tests shorten them to see a slow client cut off within a second or two.
- */
+/** How long a slow or idle client may hold a connection: the defaults let any real client through; tests shorten them to see one cut off. */
 export interface MockTimeouts {
   /** The request head must have arrived this long after the connection opened or the request began (slowloris). Default 10 000 ms. */
   headersMs?: number;
@@ -30,10 +23,7 @@ export interface MockTimeouts {
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /** A certificate chain and its private key, PEM: the server speaks HTTPS with them. */
-export interface TlsFiles {
-  readonly cert: string;
-  readonly key: string;
-}
+export type TlsFiles = { readonly cert: string; readonly key: string };
 
 export function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}.`);
@@ -53,11 +43,7 @@ export function checkTimeouts(t: MockTimeouts): Required<MockTimeouts> {
 /** The sockets each server of createOriginServer holds open, for closeServer. */
 const OPEN_SOCKETS = new WeakMap<Server, Set<Socket>>();
 
-/**
- * A node:http server (node:https with `tls`) for one origin, or for both told apart by their Host
- * (`origin` then names the shape of errors answered before a request is read), with the limits above;
- * the router answers what no handler can (a handler that threw, an unknown Expect, a raw error).
- */
+/** A node:http(s) server per origin, or for both told apart by Host (`origin` shapes errors before a request is read); the router answers the rest. */
 export function createOriginServer(origin: Origin, handler: RequestHandler, timeouts: Required<MockTimeouts>, router: Router, tls?: TlsFiles): Server {
   const options = {
     maxHeaderSize: MAX_HEADER_BYTES,
@@ -84,8 +70,7 @@ export function createOriginServer(origin: Origin, handler: RequestHandler, time
     socket.once('close', () => open.delete(socket));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => clientError(origin, error, socket, router));
-  // Without these listeners node destroys the socket of a CONNECT without a word, and answers an
-  // unknown Expect with an empty 417: both get a body naming the problem instead.
+  // Without these node destroys a CONNECT's socket without a word and answers an unknown Expect with an empty 417: both get a body instead.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     writeRawError(socket, origin, 405, 'method-not-allowed', 'CONNECT is not supported: this is not a proxy.', router),
   );
@@ -111,9 +96,8 @@ export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
-    // Every socket the server accepted, not only those node still counts as its connections (what
-    // closeAllConnections ends): a CONNECT's socket, or one ended after a raw error and waiting for
-    // its peer, would hold close() open as a keep-alive socket would, until a timeout.
+    // Every socket the server accepted, not only those node still counts as its connections (what closeAllConnections ends): a CONNECT's socket, or one ended
+    // after a raw error and waiting for its peer, would hold close() open as a keep-alive socket would, until a timeout.
     for (const socket of OPEN_SOCKETS.get(server) ?? []) socket.destroy();
   });
 }
@@ -122,24 +106,16 @@ export function closeServer(server: Server): Promise<void> {
 function clientError(origin: Origin, error: NodeJS.ErrnoException, socket: Duplex, router: Router): void {
   // node sets _httpMessage while a response is being written on this socket: then nothing may be added.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
-    socket.destroy();
-    return;
-  }
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) return void socket.destroy();
   const raw = (status: number, code: string, detail: string) => writeRawError(socket, origin, status, code, detail, router);
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     if (requestLineOverflows((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket)) raw(414, 'uri-too-long', URL_TOO_LONG);
     else raw(431, 'header-too-large', `The request head is larger than ${MAX_HEADER_BYTES} bytes.`);
-  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    raw(408, 'request-timeout', 'The request did not arrive in time.');
-  } else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') raw(408, 'request-timeout', 'The request did not arrive in time.');
+  else raw(400, 'bad-request', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`);
 }
 
-/**
- * Whether a head that overflowed did so in its request line: node hands over the packet it was
- * parsing; when that packet starts the request and holds no end of line within MAX_URL_BYTES,
- * the target is what is too long (a head that came in many packets falls back to 431).
- */
+/** Whether a head overflowed in its request line: the packet node hands over starts the request and has no line end within MAX_URL_BYTES (else 431). */
 function requestLineOverflows(packet: Buffer | undefined): boolean {
   if (packet === undefined || !/^[!-~]+ /.test(packet.subarray(0, 32).toString('latin1'))) return false;
   const eol = packet.indexOf('\r\n');
@@ -148,10 +124,7 @@ function requestLineOverflows(packet: Buffer | undefined): boolean {
 
 /** An error answer written straight to the socket (no request object exists), then the connection closes. */
 function writeRawError(socket: Duplex, origin: Origin, status: number, code: string, detail: string, router: Router): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
+  if (!socket.writable) return void socket.destroy();
   const { headers, body } = router.refusal(origin, status, code, detail);
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${router.date()}\r\n`;
   for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
@@ -160,9 +133,7 @@ function writeRawError(socket: Duplex, origin: Origin, status: number, code: str
 
 /** Printable, bounded, without the query (cursors live there): a log line never carries a cursor or a token. */
 function logPath(url: string | undefined): string {
-  const raw = url ?? '/';
-  const q = raw.indexOf('?');
-  const path = q < 0 ? raw : raw.slice(0, q);
+  const path = (url ?? '/').split('?', 1)[0] ?? '';
   const clipped = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   return clipped.replace(/[\u0000-\u001f\u007f\s]/g, '?');

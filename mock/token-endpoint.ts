@@ -1,14 +1,10 @@
 /**
  * POST {auth}/oauth/token (document, Request an access token; RFC 6749 §4.4 and §6).
  *
- * Strict where the document is: grant_type client_credentials, valid client credentials, held
- * scopes, a token whose token_type is bearer and expires_in is the lifetime in seconds. Where it
- * leaves a choice open, the profile decides (tokens.*): the statuses of the two refusals, whether a
- * JSON body is read, the scope separators, expires_in as the lifetime or counting down, a fresh
- * token each time or the client's live one, the refresh grant, token_type's case; and whether token
- * requests spend the client's rate budget (rateLimit.countsTokenRequests), the token lifetime of keys without their own
- * (tokens.lifetime) and a limit on token requests per client_id (tokens.requestLimit). Refusals never carry a token:
- * each is an OAuth error saying what was wrong and what was expected.
+ * Strict where the document is: grant_type client_credentials, valid credentials, held scopes, token_type bearer, expires_in the lifetime in seconds. Where it
+ * is open the profile decides: the two refusals' statuses, JSON bodies, scope separators, expires_in counting down, a fresh or the live token, the refresh
+ * grant, token_type's case (tokens.*); token requests spending the rate budget (rateLimit.countsTokenRequests), the default lifetime (tokens.lifetime), a limit
+ * per client_id (tokens.requestLimit). A refusal never carries a token: it is an OAuth error saying what was wrong and expected.
  */
 import { parseScopeList } from '../contracts/scopes.ts';
 import type { Profile } from '../schemas/types.ts';
@@ -32,10 +28,9 @@ const BASIC_SCHEME = /^basic(?: |$)/i;
 const invalidRequest = (description: string): OAuthError => ({ status: 400, error: 'invalid_request', description });
 
 /**
- * The fields of the body, or why it is refused: a form body always; a JSON object too when
- * `acceptJson` (the document names the form; a service may read JSON as well); and, when
- * `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients
- * send the form with the wrong label, and a service may read bodies by what they hold).
+ * The fields of the body, or why it is refused: a form body always; a JSON object too when `acceptJson` (the document names the form; a service may read JSON
+ * as well); and, when `mislabelledForm`, a body labelled JSON that is not a JSON object but reads as a form (some clients send the form with the wrong label,
+ * and a service may read bodies by what they hold).
  */
 function readTokenFields(contentType: string | undefined, body: Buffer, acceptJson: boolean, mislabelledForm: boolean): TokenFields | OAuthError {
   const type = mediaType(contentType);
@@ -86,8 +81,7 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
   const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return 'malformed';
-  const id = formDecode(decoded.slice(0, colon));
-  const secret = formDecode(decoded.slice(colon + 1));
+  const [id, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)].map(formDecode);
   return id === undefined || secret === undefined || id === '' ? 'malformed' : { id, secret };
 }
 
@@ -95,21 +89,15 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
 function readCredentials(authorization: string | undefined, fields: TokenFields): { id: string; secret: string } | OAuthError {
   const basic = parseBasic(authorization);
   if (basic === 'malformed') return invalidRequest('The Basic Authorization header is malformed; expected base64 of client_id:client_secret.');
-  if (basic !== undefined) {
-    if (fields.client_id !== undefined || fields.client_secret !== undefined) {
-      return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
-    }
-    return basic;
-  }
+  if (basic !== undefined && (fields.client_id !== undefined || fields.client_secret !== undefined))
+    return invalidRequest('Client credentials are given both in the Authorization header and in the body; use one (RFC 6749 §2.3).');
+  if (basic !== undefined) return basic;
   if (fields.client_id === undefined || fields.client_id === '') return invalidRequest('client_id is missing.');
   if (fields.client_secret === undefined) return invalidRequest('client_secret is missing.');
   return { id: fields.client_id, secret: fields.client_secret };
 }
 
-/**
- * The scopes of a scope field. The document says comma-delimited; with `comma-or-space` spaces separate
- * too (some clients send them so). With `comma`, a space is part of the scope name, which no key holds.
- */
+/** The scopes of a field: comma-delimited (the document); `comma-or-space` splits at spaces too. Under `comma` a space is part of a name no key holds. */
 function readScopes(text: string, separators: 'comma' | 'comma-or-space'): string[] {
   if (separators === 'comma-or-space') return parseScopeList(text);
   return [...new Set(text.split(',').map((part) => part.trim()))].filter((scope) => scope !== '');
@@ -136,18 +124,13 @@ export class TokenEndpoint {
     const profile = this.o.profile;
     const fields = readTokenFields(request.contentType, request.body, profile.acceptJsonBody, profile.mislabelledForm === 'read-as-form');
     if ('error' in fields) return this.#refuse(fields);
-
     const grantType = fields.grant_type;
     if (grantType === undefined) return this.#refuse(invalidRequest('grant_type is missing; use grant_type=client_credentials.'));
     if (grantType !== 'client_credentials' && !(grantType === 'refresh_token' && profile.refreshGrant)) {
       const supported = profile.refreshGrant ? 'client_credentials (or refresh_token)' : 'client_credentials';
-      return this.#refuse({
-        status: 400,
-        error: 'unsupported_grant_type',
-        description: `grant_type "${grantType.slice(0, 40)}" is not supported; use ${supported}.`,
-      });
+      const description = `grant_type "${grantType.slice(0, 40)}" is not supported; use ${supported}.`;
+      return this.#refuse({ status: 400, error: 'unsupported_grant_type', description });
     }
-
     const credentials = readCredentials(request.authorization, fields);
     if ('error' in credentials) return this.#refuse(credentials);
     const throttled = this.o.throttle?.admit(credentials.id) ?? this.o.requestLimit?.admit(credentials.id);
@@ -159,19 +142,14 @@ export class TokenEndpoint {
       const description = 'Client authentication failed: unknown client_id or wrong client_secret.';
       return this.#refuse({ status: profile.badCredentialsStatus, error: 'invalid_client', description });
     }
-
     // From here the request is the client's: where token requests count, it spends its budget.
-    let rateHeaders: string[] = [];
-    if (this.o.rate !== undefined) {
-      const rate = this.o.rate.take({ client, token: '' });
-      if (rate.refused) {
-        const rateOf = client.rate;
-        const description = `Rate limit exceeded: at most ${rateOf?.requests ?? 0} requests per ${rateOf?.period ?? ''}, token requests included.`;
-        return this.#refuse({ status: 429, error: 'invalid_request', description }, rate.headers);
-      }
-      rateHeaders = rate.headers;
+    const rate = this.o.rate?.take({ client, token: '' });
+    if (rate?.refused === true) {
+      const description = `Rate limit exceeded: at most ${client.rate?.requests ?? 0} requests per ${client.rate?.period ?? ''}, token requests included.`;
+      return this.#refuse({ status: 429, error: 'invalid_request', description }, rate.headers);
     }
-    return grantType === 'client_credentials' ? this.#clientCredentials(client, fields, rateHeaders) : this.#refreshToken(client, fields, rateHeaders);
+    const headers = rate?.headers ?? [];
+    return grantType === 'client_credentials' ? this.#clientCredentials(client, fields, headers) : this.#refreshToken(client, fields, headers);
   }
 
   #clientCredentials(client: Client, fields: TokenFields, headers: string[]): Reply {
@@ -187,11 +165,9 @@ export class TokenEndpoint {
     }
     this.o.throttle?.record(client.id, true);
     const live = profile.reuse === 'live-token' ? this.o.tokens.live(client, scopes) : undefined;
-    if (live !== undefined) {
-      const left = countdown(live, this.o.now());
-      // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
-      if (left >= 1) return this.#reply(live, left, headers);
-    }
+    const left = live === undefined ? 0 : countdown(live, this.o.now());
+    // A live token with less than a second left would say expires_in 0: a fresh one is handed out instead.
+    if (live !== undefined && left >= 1) return this.#reply(live, left, headers);
     return this.#issue(client, scopes, headers);
   }
 
@@ -239,10 +215,7 @@ export class TokenEndpoint {
   }
 }
 
-/**
- * expires_in counting down: the lifetime less the whole seconds elapsed since issue, one second
- * short at issue (as the real platform writes 5183999 for 60 days). Never more than the time left.
- */
+/** expires_in counting down: lifetime less whole seconds since issue, one short at issue (the platform writes 5183999 for 60 days); never more than is left. */
 function countdown(tokens: Pick<IssuedTokens, 'lifetimeSeconds' | 'issuedAtMs'>, now: number): number {
   return tokens.lifetimeSeconds - 1 - Math.floor(Math.max(0, now - tokens.issuedAtMs) / 1000);
 }

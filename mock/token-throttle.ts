@@ -1,13 +1,10 @@
 /**
- * Throttling of repeated failed token requests: a fixed window opens at a client_id's first failure;
- * once it holds the rate's failures, every token request naming that client_id gets 429 with
- * Retry-After until the window ends, right credentials included (a 200 would confirm a guessed
- * secret). A success clears the client_id's failures. The same window counts every token request of a
- * client_id where the profile limits them (tokens.requestLimit): each request is then recorded as counted.
+ * Throttling of failed token requests: a fixed window opens at a client_id's first failure; once it holds the rate's failures, every token request naming that
+ * client_id gets 429 with Retry-After until it ends, right credentials included (a 200 would confirm a guessed secret). A success clears the failures. Where
+ * the profile limits token requests (tokens.requestLimit), the same window counts each one.
  *
- * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map
- * doubles), and client_ids no key has are capped, oldest first, in a map of their own so that a flood
- * of invented ids cannot push a real key's failures out.
+ * Memory stays bounded: ended windows are swept (once per period of virtual time, and whenever the map doubles), and ids no key has are capped, oldest first,
+ * in a map of their own so a flood of invented ids cannot push a real key's failures out.
  */
 import type { Rate } from '../contracts/duration.ts';
 import { retryAfterSeconds } from '../contracts/rate-limit-window.ts';
@@ -22,15 +19,9 @@ export const MAX_UNKNOWN_IDS = 10_000;
 
 const SWEEP_FLOOR = 1024;
 
-interface Window {
-  readonly endMs: number;
-  failures: number;
-}
+type Window = { readonly endMs: number; failures: number };
 
-/**
- * `rate`: requests counted allowed per client_id and period; `counted`: what they are, for the 429's description
- * (default `failed token requests`); `isKnown`: whether a client_id belongs to a configured key.
- */
+/** `rate`: requests counted per client_id and period; `counted`: what they are, for the 429 (default failed token requests); `isKnown`: a configured key. */
 type ThrottleParts = { clock: Clock; rate: Rate; replies: Replies; isKnown: (clientId: string) => boolean; counted?: string };
 
 export class FailureThrottle {
@@ -48,23 +39,14 @@ export class FailureThrottle {
     const now = this.o.clock.now();
     if (this.#over(window, now)) return undefined;
     const seconds = retryAfterSeconds(window.endMs, now);
-    return this.o.replies.oauth(
-      {
-        status: 429,
-        error: 'invalid_request',
-        description: `Too many ${this.o.counted ?? 'failed token requests'} for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`,
-      },
-      ['Cache-Control', 'no-store', 'Retry-After', String(seconds)],
-    );
+    const description = `Too many ${this.o.counted ?? 'failed token requests'} for this client_id (${this.o.rate.requests} per ${this.o.rate.period}); retry after ${seconds} s.`;
+    return this.o.replies.oauth({ status: 429, error: 'invalid_request', description }, ['Cache-Control', 'no-store', 'Retry-After', String(seconds)]);
   }
 
   /** The outcome of a request that named `clientId`: false for wrong credentials or a bad grant (or any request, where all count). */
   record(clientId: string, succeeded: boolean): void {
     const map = this.#map(clientId);
-    if (succeeded) {
-      map.delete(clientId);
-      return;
-    }
+    if (succeeded) return void map.delete(clientId);
     const now = this.o.clock.now();
     let window = map.get(clientId);
     if (window === undefined || this.#over(window, now)) {
@@ -73,10 +55,8 @@ export class FailureThrottle {
       // Re-inserted, so that the map stays in order of window start: the cap drops the oldest first.
       map.delete(clientId);
       map.set(clientId, window);
-      if (this.#unknown.size > MAX_UNKNOWN_IDS) {
-        const oldest = this.#unknown.keys().next().value;
-        if (oldest !== undefined) this.#unknown.delete(oldest);
-      }
+      const oldest = this.#unknown.size > MAX_UNKNOWN_IDS ? this.#unknown.keys().next().value : undefined;
+      if (oldest !== undefined) this.#unknown.delete(oldest);
     }
     window.failures++;
   }

@@ -1,11 +1,9 @@
 /**
  * Access and refresh tokens (document, States and transitions: none → valid → expired).
  *
- * Tokens are 32 random bytes in base64url: unguessable, and they carry nothing, so a token is only
- * as good as its entry here. Expiry follows contracts/lifecycle.ts `tokenExpired`; an expired entry
- * is dropped when it is next looked at, and a sweep (amortised over issuing) drops the ones nobody
- * looks at again, so memory stays bounded under token churn. With `indexLive`, the store also finds a
- * client's live token for a scope set (a profile's tokens.reuse = live-token).
+ * A token is 32 random bytes in base64url: unguessable and carrying nothing, so it is only as good as its entry here. Expiry is contracts/lifecycle.ts
+ * `tokenExpired`; an expired entry is dropped when next looked at, and a sweep amortised over issuing drops the rest, so memory stays bounded under churn. With
+ * `indexLive` the store finds a client's live token for a scope set (tokens.reuse = live-token).
  */
 import { randomBytes } from 'node:crypto';
 import { tokenExpired } from '../contracts/lifecycle.ts';
@@ -27,20 +25,12 @@ export interface AccessGrant extends RefreshGrant {
   readonly refreshToken: string;
 }
 
-export interface IssuedTokens {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly lifetimeSeconds: number;
-  readonly issuedAtMs: number;
-}
+export type IssuedTokens = { readonly accessToken: string; readonly refreshToken: string; readonly lifetimeSeconds: number; readonly issuedAtMs: number };
 
 /** The token store as the endpoints use it (a seam: mock/seams.ts). */
 export type Tokens = Pick<TokenStore, 'issue' | 'live' | 'verify' | 'findRefresh' | 'redeemRefresh' | 'expireAccess' | 'expireRefresh'>;
 
-/**
- * A refresh token outlives its access token (twice the lifetime), so that refreshing after the access
- * token expired works, as RFC 6749 intends; the document only says it is not for external use.
- */
+/** A refresh token lives twice its access token's lifetime, so refreshing after expiry works as RFC 6749 intends (the document: not for external use). */
 export const REFRESH_LIFETIME_FACTOR = 2;
 
 /** Below this many entries no growth-triggered sweep runs; above it, one runs each time the maps double. */
@@ -90,10 +80,7 @@ export class TokenStore {
     const key = liveKey(client, scopes);
     const token = this.#live.get(key);
     const grant = token === undefined ? undefined : this.verify(token);
-    if (grant === undefined) {
-      this.#live.delete(key);
-      return undefined;
-    }
+    if (grant === undefined) return void this.#live.delete(key);
     let refreshToken = grant.refreshToken;
     if (!this.#refresh.has(refreshToken)) {
       // The one issued with it was used or logged out: the token comes back with a fresh one.
@@ -105,24 +92,20 @@ export class TokenStore {
 
   /** The grant of a valid access token; undefined for unknown, expired and logged-out tokens. */
   verify(token: string): AccessGrant | undefined {
-    const grant = this.#access.get(token);
-    if (grant === undefined) return undefined;
-    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
-      this.#access.delete(token);
-      return undefined;
-    }
-    return grant;
+    return this.#unexpired(this.#access, token);
   }
 
   /** What a refresh token of `client` grants; undefined when it is unknown, expired, used, logged out, or another client's. */
   findRefresh(token: string, client: Client): RefreshGrant | undefined {
-    const grant = this.#refresh.get(token);
-    if (grant === undefined || grant.client.id !== client.id) return undefined;
-    if (tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) {
-      this.#refresh.delete(token);
-      return undefined;
-    }
-    return grant;
+    return this.#refresh.get(token)?.client.id === client.id ? this.#unexpired(this.#refresh, token) : undefined;
+  }
+
+  /** The grant of `token`, dropped and undefined once expired. */
+  #unexpired<G extends RefreshGrant>(grants: Map<string, G>, token: string): G | undefined {
+    const grant = grants.get(token);
+    if (grant === undefined || !tokenExpired(grant.issuedAtMs, grant.lifetimeSeconds, this.#clock.now())) return grant;
+    grants.delete(token);
+    return undefined;
   }
 
   /** Refresh rotation: a refresh token works once. */
@@ -140,11 +123,7 @@ export class TokenStore {
     return this.#refresh.get(token)?.client.id === clientId && this.#refresh.delete(token);
   }
 
-  /**
-   * The control plane's "expired now" for one client: its access tokens stop authenticating, as at the
-   * end of their lifetime. Its refresh tokens stay redeemable, as they outlive an expired access token.
-   * Returns how many access tokens were valid.
-   */
+  /** The control plane's "expired now" for a client: its access tokens stop authenticating (its refresh tokens outlive them); returns how many were valid. */
   expireAccessOf(clientId: string): number {
     const now = this.#clock.now();
     let expired = 0;
@@ -174,10 +153,7 @@ export class TokenStore {
     this.#nextSweepMs = 0;
   }
 
-  /**
-   * Stored entries, and the access and refresh tokens still valid now (issued, not logged out, not expired on the
-   * virtual clock): what a run checks to prove it left no live token behind.
-   */
+  /** Entries stored, and tokens still valid on the virtual clock (issued, not logged out, not expired): what a run checks to prove it left none live. */
   stats(): { accessTokens: number; refreshTokens: number; validAccessTokens: number; validRefreshTokens: number } {
     const now = this.#clock.now();
     const valid = (grants: Map<string, RefreshGrant>) => [...grants.values()].filter((g) => !tokenExpired(g.issuedAtMs, g.lifetimeSeconds, now)).length;

@@ -1,7 +1,4 @@
-/**
- * The mock's public interface: the options of createMock (mock/app.ts), the running mock, its stats.
- * Every option carries its default; the factory reads them all once, at construction.
- */
+/** The mock's public interface: createMock's options (each with its default, read once at construction), the running mock and its stats. */
 import type { Rate } from '../contracts/duration.ts';
 import type { Profile } from '../schemas/types.ts';
 import type { ClientConfig } from './clients.ts';
@@ -17,11 +14,7 @@ export interface MockOptions {
   authPort?: number;
   /** Port of the `api` origin; 0 picks a free one. Default 0. */
   apiPort?: number;
-  /**
-   * One port for both origins, told apart by the Host header's name (`{ auth: 'mock.test', api:
-   * 'api.mock.test' }`): the URLs then name them, and the names must lead to `host` (DNS, /etc/hosts, a
-   * resolver). Excludes authPort and apiPort. Default: none, two ports.
-   */
+  /** One port for both origins told apart by Host (`{ auth: 'mock.test', api: 'api.mock.test' }`, names resolving to `host`), not two ports. Default none. */
   hostNames?: HostNames;
   /** The one port of `hostNames`; 0 picks a free one. Default 0. */
   port?: number;
@@ -33,10 +26,7 @@ export interface MockOptions {
   users?: number;
   /** Seed of the generated data. Default 1. */
   seed?: number;
-  /**
-   * The behaviour profile: a value for every choice the API document leaves open (mock/profile.ts;
-   * complete, as loadProfile and resolveProfile return it). Default BUILT_IN_PROFILES.strict.
-   */
+  /** The behaviour profile: a value for every choice the document leaves open, complete (loadProfile, resolveProfile). Default BUILT_IN_PROFILES.strict. */
   profile?: Profile;
   /** Rate per client for keys without their own; null turns limiting off. Default: the profile's rateLimit.rate (200/1m in every built-in). */
   rate?: Rate | null;
@@ -52,16 +42,9 @@ export interface MockOptions {
   timeSource?: () => number;
   /** Called with one line per request (method, path without query, status, ms), and one per client finding. Default: no log. */
   log?: (line: string) => void;
-  /**
-   * Judge the callers by what the API document asks of a client (mock/client-findings.ts): GET
-   * /_mock/findings lists what was found. Findings never change an answer. Default true.
-   */
+  /** Judge callers by what the document asks of a client (mock/client-findings.ts), listed at GET /_mock/findings; never changes an answer. Default true. */
   findings?: boolean;
-  /**
-   * Failed token requests (wrong credentials, a bad refresh token) allowed per client_id and period;
-   * past them, that client_id's token requests get 429 with Retry-After until the period ends.
-   * null turns throttling off. Default DEFAULT_TOKEN_THROTTLE (10 per 1m).
-   */
+  /** Failed token requests allowed per client_id and period, then 429 and Retry-After until it ends; null: none. Default DEFAULT_TOKEN_THROTTLE (10/1m). */
   tokenThrottle?: Rate | null;
   /** Connection timeouts (mock/server.ts MockTimeouts). Default: the defaults listed there. */
   timeouts?: MockTimeouts;

@@ -1,8 +1,6 @@
 /**
- * The content data set with history. Seeded items (indexes 0..seeded-1) are computed from the seed;
- * created items are appended; every change is a new version stamped with the store's revision.
- * Reading "item i as of revision r" is how a snapshot sees the data as it was (multi-version
- * concurrency control): snapshots cost two numbers, whatever the size of the data.
+ * The content data set with history: seeded items (indexes 0..seeded-1) computed from the seed, created items appended, every change a new version stamped with
+ * the store's revision. A snapshot reads "item i as of revision r" (multi-version concurrency control): it costs two numbers, whatever the size of the data.
  */
 import { parseZonelessTimestamp } from '../../contracts/timestamps.ts';
 import { type ContentAttributes, type ContentMeta, type ContentVersion, seededContent, seededContentMeta } from './content.ts';
@@ -10,22 +8,13 @@ import { indexOfOpaqueId, opaqueId } from './random.ts';
 import type { TimestampFormat } from './timestamps.ts';
 
 export class ContentStore {
-  readonly #seed: number;
-  readonly #seeded: number;
-  readonly #timestamp: TimestampFormat;
-  readonly #publishDate: TimestampFormat;
   #revision = 0;
   /** Versions after the seed, oldest first, per index; created items have no seeded version. */
   #changes = new Map<number, ContentVersion[]>();
   #created = 0;
 
   /** `publishDate` writes publish-date, `timestamp` the other times. */
-  constructor(options: { seed: number; items: number; timestamp: TimestampFormat; publishDate: TimestampFormat }) {
-    this.#seed = options.seed;
-    this.#seeded = options.items;
-    this.#timestamp = options.timestamp;
-    this.#publishDate = options.publishDate;
-  }
+  constructor(private readonly o: { seed: number; items: number; timestamp: TimestampFormat; publishDate: TimestampFormat }) {}
 
   /** Revision of the newest change; a snapshot taken now sees exactly the versions with rev ≤ this. */
   get revision(): number {
@@ -34,25 +23,20 @@ export class ContentStore {
 
   /** Items that exist now; created items are appended, so a snapshot's items are indexes below its count. */
   count(): number {
-    return this.#seeded + this.#created;
+    return this.o.items + this.#created;
   }
 
   /** Item `index` as of revision `rev`, or undefined if it did not exist then. */
   at(index: number, rev: number): ContentVersion | undefined {
-    const versions = this.#changes.get(index);
-    if (versions) {
-      for (let i = versions.length - 1; i >= 0; i--) {
-        const version = versions[i] as ContentVersion;
-        if (version.rev <= rev) return version;
-      }
-    }
-    return index < this.#seeded ? seededContent(this.#seed, index, this.#timestamp, this.#publishDate) : undefined;
+    const changed = this.#changes.get(index)?.findLast((version) => version.rev <= rev);
+    if (changed !== undefined) return changed;
+    return index < this.o.items ? seededContent(this.o.seed, index, this.o.timestamp, this.o.publishDate) : undefined;
   }
 
   /** What filters read of item `index` at `rev`, without building the item when it is unchanged seed data. */
   metaAt(index: number, rev: number): ContentMeta | undefined {
     if (this.#changes.has(index)) return this.at(index, rev);
-    return index < this.#seeded ? seededContentMeta(this.#seed, index) : undefined;
+    return index < this.o.items ? seededContentMeta(this.o.seed, index) : undefined;
   }
 
   /** Whether item `index` has a version newer than the seed (its rendering cannot be cached by index). */
@@ -67,9 +51,9 @@ export class ContentStore {
 
   /** Appends an item made of `attributes` over defaults; created-at and modified-at default to now. */
   create(attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion {
-    const index = this.#seeded + this.#created;
+    const index = this.o.items + this.#created;
     const id = opaqueId('c', index);
-    const now = this.#timestamp(nowMs);
+    const now = this.o.timestamp(nowMs);
     const merged: ContentAttributes = {
       'content-type': 'Article',
       'external-id': `mock-${id}`,
@@ -105,12 +89,10 @@ export class ContentStore {
   modify(index: number, attributes: Partial<ContentAttributes>, nowMs: number): ContentVersion | undefined {
     const current = this.at(index, this.#revision);
     if (!current) return undefined;
-    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.#timestamp(nowMs) };
+    const merged: ContentAttributes = { ...current.attributes, ...attributes, 'modified-at': this.o.timestamp(nowMs) };
     const createdMs = attributes['created-at'] === undefined ? current.createdMs : parseZonelessTimestamp(attributes['created-at']);
     const version = this.#version(current.id, merged, createdMs, nowMs);
-    const versions = this.#changes.get(index);
-    if (versions) versions.push(version);
-    else this.#changes.set(index, [version]);
+    this.#changes.set(index, [...(this.#changes.get(index) ?? []), version]);
     return version;
   }
 

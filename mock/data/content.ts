@@ -1,8 +1,4 @@
-/**
- * Content items: seeded ones computed on demand from (seed, index), and the changes the control
- * plane makes, kept as versions stamped with a revision number. A snapshot is nothing but the
- * revision and item count at the moment it was taken (see mock/pagination.ts), so it never copies data.
- */
+/** Content items: seeded ones computed from (seed, index), control-plane changes kept as versions by revision, so that a snapshot never copies data. */
 import type { ContentAttributes } from '../../schemas/types.ts';
 import { hash32, ItemRandom, opaqueId } from './random.ts';
 import type { TimestampFormat } from './timestamps.ts';
@@ -62,11 +58,7 @@ function slug(text: string): string {
 }
 
 /** What filters and provider isolation look at, drawn first so a scan need not build whole items. */
-export interface ContentMeta {
-  readonly createdMs: number;
-  readonly modifiedMs: number;
-  readonly provider: string;
-}
+export type ContentMeta = { readonly createdMs: number; readonly modifiedMs: number; readonly provider: string };
 
 function drawMeta(r: ItemRandom): ContentMeta {
   const createdMs = CREATED_FROM_MS + Math.floor(r.next() * CREATED_SPAN_MS);

@@ -1,8 +1,4 @@
-/**
- * Deterministic randomness for seeded data: item i of seed s is the same on every run and every
- * machine, and can be computed alone (no need to generate items 0..i-1), which is what lets the mock
- * serve a million items without holding them.
- */
+/** Deterministic randomness: item i of seed s is the same on every run and machine and computed alone, so a million items are served without being held. */
 
 /** A 32-bit hash of (seed, index, salt): murmur3's finaliser over a mixed input. */
 export function hash32(seed: number, index: number, salt = 0): number {
@@ -40,10 +36,7 @@ export class ItemRandom {
   }
 }
 
-/**
- * A short opaque id that is unique per index: a bijection of the 32-bit index (odd multiplier and
- * xor-shift are both invertible mod 2^32), written in base 36 and padded.
- */
+/** A short opaque id unique per index: a bijection of the 32-bit index (odd multiplier and xor-shift invert mod 2^32), in base 36, padded. */
 export function opaqueId(prefix: string, index: number): string {
   let x = Math.imul(index ^ 0x5bd1e995, 0x2c1b3c6d) >>> 0;
   x = (x ^ (x >>> 15)) >>> 0;

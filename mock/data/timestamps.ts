@@ -1,17 +1,12 @@
 /**
- * How the mock writes the timestamps of its data (created-at, modified-at, publish-date and the
- * users' times): zone-less ISO 8601 with the profile's fractional digits (timestamps.fractionDigits),
- * trailing zeros kept or dropped (timestamps.trimZeros: .NET's `FFFFFFF`, which drops the dot too
- * for a whole second, `2022-03-13T21:31:12`). The document shows only "with fractional seconds".
+ * How the mock writes its data's timestamps: zone-less ISO 8601 with the profile's fractional digits (timestamps.fractionDigits), trailing zeros kept or
+ * dropped (timestamps.trimZeros: .NET's `FFFFFFF`, no dot for a whole second, `2022-03-13T21:31:12`). The document shows only "with fractional seconds".
  */
 import { formatZonelessTimestamp } from '../../contracts/timestamps.ts';
 
 export type TimestampFormat = (ms: number) => string;
 
-/**
- * How publish-date is written (timestamps.publishDate): the document gives it only as a "string
- * timestamp", not the format of created-at; `utc` and `date` are the other forms a service may choose.
- */
+/** How publish-date is written (timestamps.publishDate): the document says only "string timestamp"; `utc` and `date` are the other legal forms. */
 export function publishDateFormat(o: { readonly fractionDigits: number; readonly trimZeros: boolean; readonly publishDate: string }): TimestampFormat {
   if (o.publishDate === 'utc') return (ms) => new Date(ms).toISOString();
   if (o.publishDate === 'date') return (ms) => new Date(ms).toISOString().slice(0, 10);

@@ -1,8 +1,4 @@
-/**
- * Seeded users with the attributes the platform docs list. The document shows nothing of them but
- * the endpoint, and the control plane does not change them; mock/render.ts writes them as the
- * profile says (users.type, users.attributes).
- */
+/** Seeded users with the attributes the platform docs list (the document shows only the endpoint); the control plane never changes them. */
 
 import { ItemRandom, opaqueId } from './random.ts';
 import type { TimestampFormat } from './timestamps.ts';
@@ -18,10 +14,7 @@ const LANGUAGES = ['en', 'en-GB', 'de', 'fr', 'es'] as const;
 const CREATED_FROM_MS = Date.UTC(2018, 0, 1);
 const CREATED_SPAN_MS = Date.UTC(2025, 0, 1) - CREATED_FROM_MS;
 
-export interface UserItem {
-  readonly id: string;
-  readonly attributes: Record<string, string | boolean | null>;
-}
+export type UserItem = { readonly id: string; readonly attributes: Record<string, string | boolean | null> };
 
 export function seededUser(seed: number, index: number, timestamp: TimestampFormat): UserItem {
   const r = new ItemRandom(seed, index, 2);

@@ -1,10 +1,7 @@
 /**
- * The fault catalogue: each fault breaks one rule of contracts/rules/, so that the fault matrix
- * (`npm run test:faults`) can prove the suite catches it, at the rule's level (a contract rule fails
- * a run; a platform rule only with LP_STRICT=1). The rule's area picks the spec files that state it
- * (tools/fault-matrix/areas.ts). Each fault is written once, in the module of this folder of the seam it
- * uses (mock/seams.ts; configuration.ts for those that need no seam, only other options): what it
- * breaks and how, in one entry. This file gathers them.
+ * The fault catalogue: each fault breaks one rule of contracts/rules/, so the fault matrix (`npm run test:faults`) can prove the suite catches it at the rule's
+ * level (a contract rule fails a run; a platform rule only with LP_STRICT=1); the rule's area picks the spec files (tools/fault-matrix/areas.ts). Each fault is
+ * one entry in the module of the seam it uses (mock/seams.ts; configuration.ts where it needs none); this file gathers them.
  */
 import { RULE_IDS } from '../../contracts/rules/index.ts';
 import { COMPONENT_FAULTS } from './components.ts';

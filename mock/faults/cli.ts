@@ -1,8 +1,4 @@
-/**
- * `tsx mock/faults/cli.ts --fault <name> [--fault <name>…] [mock flags]`: the mock CLI with faults
- * switched on, for the fault matrix and the load scripts' tests against a broken mock. Prints the same
- * JSON line as `npm run mock`; an unknown fault exits 2 with one sentence.
- */
+/** `tsx mock/faults/cli.ts --fault <name>… [mock flags]`: `npm run mock` with faults on, the same JSON line; an unknown fault exits 2 with one sentence. */
 import { runMockCli } from '../cli.ts';
 import { FAULT_NAMES, type FaultName, isFaultName } from './catalogue.ts';
 import { createFaultyMock } from './index.ts';

@@ -1,7 +1,4 @@
-/**
- * Faults at the seams of the core's deciding components: the keys (`clients`), the token store
- * (`tokens`) and bearer authentication with its scope check (`access`).
- */
+/** Faults at the seams of the core's deciding components: the keys (`clients`), the token store (`tokens`), bearer auth and its scopes (`access`). */
 import { DEFAULT_CLIENTS } from '../app.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import type { AccessGrant, IssuedTokens, MockSeams, Tokens } from '../seams.ts';

@@ -1,7 +1,4 @@
-/**
- * Faults made by configuration alone: the mock runs as it always does, with options that differ
- * from what the suite believes of it (the suite's target is described by the options it asked for).
- */
+/** Faults by configuration alone: the mock runs as always, with options other than those the suite believes it has (it knows the ones it asked for). */
 import { parseRate, type Rate } from '../../contracts/duration.ts';
 import { SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import { SCOPES } from '../../contracts/scopes.ts';

@@ -1,7 +1,4 @@
-/**
- * Faults at the `exchange` seam: a request changed before an endpoint reads it, or a reply changed
- * after it answered (its JSON body parsed, changed and written again). Slow, and only here.
- */
+/** Faults at the `exchange` seam: a request changed before its endpoint reads it, or a reply after (its JSON parsed, changed, rewritten). Slow: only here. */
 import { BoundedMap } from '../../util/bounded-map.ts';
 import type { EndpointId } from '../../contracts/endpoints.ts';
 import { snapshotObsolete } from '../../contracts/lifecycle.ts';
@@ -132,24 +129,19 @@ export const EXCHANGE_FAULTS = {
     if (typeof next === 'string' && next !== '') links(b).next = next.replace(/^https?:\/\/[^/]+/, 'http://elsewhere.example.invalid');
   }),
   'item-id-empty': editing('envelope.shape', 'a quarter of the items of both lists have the id ""', LISTS, (b) =>
-    items(b).forEach((i, n) => {
-      if (n % 4 === 0) i.id = '';
-    }),
+    items(b).forEach((i, n) => n % 4 === 0 && (i.id = '')),
   ),
   'users-item-id-missing': editing('users.list', 'users are resource objects without an id', ['listUsers'], (b) => items(b).forEach((i) => delete i.id)),
   'rate-headers-missing-users': fault('rate.headers', 'responses of the users endpoint lack the X-Rate-Limit-* headers', () =>
     on(['listUsers'], (inner) => (request) => {
       const reply = inner(request);
-      let headers = reply.headers;
-      for (const name of ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset']) headers = withoutHeader(headers, name);
-      return { ...reply, headers };
+      return { ...reply, headers: ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'].reduce(withoutHeader, reply.headers) };
     }),
   ),
   'logout-without-token-accepted': fault('platform.logout-response', 'a logout without a bearer token is answered 204', () =>
     on(['logout'], (inner) => (request) => (request.authorization === undefined ? { status: 204, headers: [], body: '' } : inner(request))),
   ),
-  // The core checks whose next value it is; here a request with a next value handed out to another
-  // key's walk is answered as if that key had sent it, and so is every page it then leads to.
+  // The core checks whose next value it is; here another key's next value is answered as if that key had sent it, and so is every page it leads to.
   'next-followed-for-any-key': fault(
     'provider.isolation',
     'a next value is followed as the key it was issued to, whichever key sends it: a provider key walks on through the organization’s pages',
@@ -173,10 +165,7 @@ export const EXCHANGE_FAULTS = {
     'content.timestamps',
     'modified-at of every third item names the 31st of June, a day no calendar has',
     ['listContent'],
-    (b) =>
-      attributesOf(b).forEach((a, n) => {
-        if (n % 3 === 0) a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31');
-      }),
+    (b) => attributesOf(b).forEach((a, n) => n % 3 === 0 && (a['modified-at'] = String(a['modified-at']).replace(/^(\d{4})-\d{2}-\d{2}/, '$1-06-31'))),
   ),
   'modified-before-created': editing(
     'platform.modified-after-created',
@@ -187,9 +176,8 @@ export const EXCHANGE_FAULTS = {
         if (n % 3 === 0) a['modified-at'] = formatZonelessTimestamp(parseZonelessTimestamp(String(a['created-at'])) - 86_400_000);
       }),
   ),
-  // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose
-  // requests each come within 2 minutes of the one before is refused as obsolete once 2 minutes have
-  // passed since it began. The core still answers every request it lets through.
+  // The 2 minutes counted from the walk's first request, not from the previous one: a walk whose requests each come within 2 minutes of the one before is
+  // refused as obsolete once 2 minutes have passed since it began. The core still answers every request it lets through.
   'snapshot-expires-from-first-request': fault(
     'snapshot.alive',
     'a snapshot becomes obsolete 2 minutes after its first request, however recent the previous one',

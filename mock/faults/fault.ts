@@ -4,10 +4,8 @@ import { BUILT_IN_PROFILES } from '../profile.ts';
 import type { MockSeams } from '../seams.ts';
 
 /**
- * One fault: the rule of contracts/rules/ it breaks and a few words saying what (docs/fault-matrix.md),
- * then how: other options for the mock (a key's scopes widened, a snapshot lifetime halved) and
- * wrappers at the core's seams (mock/seams.ts), both made from the options the faulty mock is created
- * with, so that a wrapper can read them (the keys, the profile).
+ * One fault: the rule of contracts/rules/ it breaks, a few words saying what (docs/fault-matrix.md), then how: other options for the mock (scopes widened, a
+ * lifetime halved) and wrappers at the core's seams (mock/seams.ts), both made from the faulty mock's options so a wrapper can read them.
  */
 export interface Fault {
   readonly rule: RuleId;

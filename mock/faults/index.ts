@@ -1,8 +1,4 @@
-/**
- * The fault layer: the only place that knows faults. `createFaultyMock(options, faults)` builds the
- * mock with each fault's options and seam wrappers (mock/seams.ts); the core never hears of it. Used
- * by the fault matrix (tools/fault-matrix/), the load scripts' tests and mock/faults/cli.ts.
- */
+/** The fault layer, the only place that knows faults: createFaultyMock builds the mock with their options and seam wrappers (mock/seams.ts). */
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
 import type { MockSeams, PageSeam } from '../seams.ts';
 import { FAULT_NAMES, FAULTS, type FaultName, isFaultName } from './catalogue.ts';
@@ -41,10 +37,7 @@ export function composeSeams(list: readonly MockSeams[]): MockSeams {
   }, {});
 }
 
-/**
- * The mock of `options` with `faults` switched on (each once, in catalogue order). Throws a
- * RangeError naming an unknown fault.
- */
+/** The mock of `options` with `faults` switched on (each once, in catalogue order). Throws a RangeError naming an unknown fault. */
 export function createFaultyMock(options: MockOptions, faults: readonly FaultName[]): MockServer {
   for (const name of faults)
     if (!isFaultName(name)) throw new RangeError(`unknown fault "${String(name)}" (the faults are listed in mock/faults/catalogue.ts).`);

@@ -4,16 +4,8 @@ import type { PagePlan } from '../seams.ts';
 import { fault, profileOf } from './fault.ts';
 
 function withoutFilter(name: ContentFilterName) {
-  return () => ({
-    pages: {
-      plan: (plan: PagePlan): PagePlan => {
-        if (!plan.filters.has(name)) return plan;
-        const filters = new Map(plan.filters);
-        filters.delete(name);
-        return { ...plan, filters };
-      },
-    },
-  });
+  const plan = (p: PagePlan): PagePlan => (p.filters.has(name) ? { ...p, filters: new Map([...p.filters].filter(([filter]) => filter !== name)) } : p);
+  return () => ({ pages: { plan } });
 }
 
 export const PAGE_FAULTS = {

@@ -2,17 +2,13 @@
 import { formatPeriod } from '../../contracts/duration.ts';
 import { resetFormat, retryAfterSeconds } from '../../contracts/rate-limit-window.ts';
 import { DEFAULT_CLIENTS } from '../app.ts';
-import type { RateLimit, RateOutcome, SeamContext } from '../seams.ts';
+import type { RateOutcome, RatePrincipal, SeamContext } from '../seams.ts';
 import type { RuleId } from '../../contracts/rules/index.ts';
 import { headerOf } from '../http.ts';
 import { type Fault, fault, withHeader, withoutHeader } from './fault.ts';
 
 /** A fault whose rate limiter's outcomes `change` edits (a client without a rate has none to edit). */
-function outcomes(
-  rule: RuleId,
-  breaks: string,
-  change: (outcome: RateOutcome, core: SeamContext, who: Parameters<RateLimit['take']>[0]) => RateOutcome,
-): Fault {
+function outcomes(rule: RuleId, breaks: string, change: (outcome: RateOutcome, core: SeamContext, who: RatePrincipal) => RateOutcome): Fault {
   return fault(rule, breaks, () => ({
     rateLimit: (inner, core) => ({
       take: (who) => {
@@ -96,8 +92,7 @@ export const RATE_FAULTS = {
       };
     },
   ),
-  // The users endpoint's requests are counted but never refused. The rateLimit seam does not know the
-  // endpoint: the exchange seam of listUsers marks the request it is handling (handlers are synchronous).
+  // Counted, never refused. The rateLimit seam does not know the endpoint: listUsers' exchange seam marks its request (handlers are synchronous).
   'rate-users-never-429': fault('rate.per-client', 'GET /api/v2/users is served past the budget (never answers 429)', () => {
     let users = false;
     return {

@@ -1,11 +1,9 @@
 /**
- * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated
- * request and its bytes, the fuzz mock's keys, the session that fills in live values, and the oracle.
+ * What the fuzz spec (mock/test/fuzz.test.ts) and `npm run fuzz` (tools/fuzz.ts) share: the generated request and its bytes, the fuzz mock's keys, the session
+ * that fills in live values, the oracle.
  *
- * Generated requests hold markers such as `{{token:org}}` or `{{next:org:flip:7}}` where a live value
- * belongs: the generators stay pure (replayable from a seed) and the session swaps in a real token or
- * cursor just before sending. Generators attack only `fuzz-target`, `mock-org-client` and invented
- * client_ids, so the throttle of failed token requests they trip never locks out the session's keys.
+ * Requests hold markers (`{{token:org}}`, `{{next:org:flip:7}}`) where a live value goes: generators stay pure (replayable from a seed), the session fills them
+ * in just before sending. They attack only `fuzz-target`, `mock-org-client` and invented ids: the failure throttle never locks out the session's keys.
  */
 import type { ClientConfig } from '../clients.ts';
 import { type RawOutcome, rawExchange } from './raw-http.ts';
@@ -45,10 +43,7 @@ export interface FuzzRequest {
 const ALL_SCOPES = ['content:read', 'content:write', 'users:read', 'users:write'];
 const LONG_TTL = '3650d';
 
-/**
- * The fuzz mock's keys. Session keys (never sent a wrong secret): fuzz-org, fuzz-provider,
- * fuzz-limited, fuzz-check. Attacked keys: fuzz-target and mock-org-client.
- */
+/** The fuzz mock's keys: the session's (never sent a wrong secret) fuzz-org, -provider, -limited, -check; attacked, fuzz-target and mock-org-client. */
 export const FUZZ_CLIENTS: readonly ClientConfig[] = [
   { id: 'fuzz-org', secret: 'fuzz-org-secret', scopes: ALL_SCOPES, rate: '0', tokenTtl: LONG_TTL },
   { id: 'fuzz-provider', secret: 'fuzz-provider-secret', scopes: ['content:read'], provider: 'Mock Academy', rate: '0', tokenTtl: LONG_TTL },
@@ -87,10 +82,7 @@ export const marker = {
 type RequestParts = Pick<FuzzRequest, 'origin' | 'method' | 'target' | 'body' | 'framing'> &
   Partial<FuzzRequest> & { readonly authorization?: string | readonly string[]; readonly contentType?: string };
 
-/**
- * A request with what most generators leave as it is (HTTP/1.1, a right Host, a UTF-8 body); its Authorization
- * headers (none when undefined or empty) and Content-Type (none when undefined) go before the other headers.
- */
+/** A request, HTTP/1.1 with a right Host and a UTF-8 body unless given; Authorization (none when undefined or empty) and Content-Type headers go first. */
 export function fuzzRequestOf({ authorization = [], contentType, headers = [], ...rest }: RequestParts): FuzzRequest {
   const named = [
     ...[authorization].flat().map((value) => ['Authorization', value] as const),
@@ -239,10 +231,7 @@ function flip(text: string, at: number): string {
 
 const OAUTH_CODES = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
-/**
- * What is wrong with the answer to `request`, or undefined: it must come (no hang, no bare close), never
- * be a 5xx, and every 4xx must be a JSON body of the origin's error shape saying what was wrong.
- */
+/** What is wrong with the answer to `request`, if anything: it must come (no hang, no bare close), never 5xx, every 4xx a JSON error of its origin. */
 export function problemWith(request: FuzzRequest, outcome: RawOutcome): string | undefined {
   if (outcome.kind === 'closed' && abandoned(request)) return undefined;
   if (outcome.kind !== 'response') return `${outcome.kind}: ${outcome.detail}`;
@@ -261,11 +250,7 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
   return request.origin === 'api' ? apiShapeProblem(status, value) : oauthShapeProblem(status, value);
 }
 
-/**
- * Whether the client broke off its own request so that node closes the connection before the mock
- * can answer: a body shorter than its Content-Length, or a bad chunk after an Upgrade head (node then
- * stops parsing without a word). Nobody is left to read an answer.
- */
+/** Whether the client broke off its request, so node closes first: a body short of its Content-Length, or a bad chunk after an Upgrade head. */
 function abandoned(request: FuzzRequest): boolean {
   if (request.framing === 'short') return true;
   const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
@@ -278,9 +263,8 @@ function apiShapeProblem(status: number, value: unknown): string | undefined {
   const shown = JSON.stringify(value).slice(0, 300);
   if (typeof error !== 'object' || error === null) return `a ${status} without errors[0]: ${shown}`;
   if (error.status !== status) return `a ${status} whose errors[0].status is ${String(error.status)}`;
-  for (const member of ['id', 'code', 'title', 'detail'] as const) {
+  for (const member of ['id', 'code', 'title', 'detail'] as const)
     if (typeof error[member] !== 'string' || error[member] === '') return `a ${status} without errors[0].${member}: ${shown}`;
-  }
   const parameter = (error.source as { parameter?: unknown } | undefined)?.parameter;
   if (error.code === 'invalid-parameter' && (typeof parameter !== 'string' || parameter === ''))
     return `a ${status} invalid-parameter naming no parameter: ${shown}`;

@@ -1,8 +1,4 @@
-/**
- * Fixtures of the mock's HTTP tests: a fresh mock per test on port 0 (starting one takes a few ms),
- * its clock frozen at START_MS so that only `mock.clock.advance` moves time, and small helpers
- * for the token endpoint and the api origin.
- */
+/** HTTP test fixtures: a fresh mock per test on port 0, its clock frozen at START_MS (only `mock.clock.advance` moves it), helpers for both origins. */
 import { test as base } from '@playwright/test';
 import { createMock, type MockOptions, type MockServer } from '../app.ts';
 import type { TokenResponse } from '../../schemas/types.ts';

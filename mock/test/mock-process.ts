@@ -1,8 +1,4 @@
-/**
- * Node child processes that say they are up with a first stdout line: the mock (or its faults CLI) for
- * the tools and the real-k6 runs, and the servers the bench measures. In a child a crash shows as an
- * exit, and the driver's work shares neither its event loop nor its memory.
- */
+/** Node children up once they print a first stdout line (the mock, its faults CLI, the bench's servers): a crash shows as an exit, and nothing is shared. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,18 +1,12 @@
 /**
- * One HTTP/1.1 exchange over a bare TCP socket: the bytes go out exactly as given (fetch and
- * Playwright would fix a missing Host, a duplicated Content-Length or a raw space in the path before
- * sending), the socket is half-closed after them so that a request the server is still waiting on
- * ends, and node's own HTTP client parses the first final response. Every exchange is bounded by a
- * timeout: a server that neither answers nor closes within it has hung.
+ * One HTTP/1.1 exchange over a bare socket: the bytes go out as given (fetch would fix a missing Host, a doubled Content-Length, a raw space), half-closed
+ * after, so a request the server awaits ends; node's HTTP client parses the first final response, within a timeout (past it the server has hung).
  */
 import { type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
 
-/**
- * A response (header names lower case, repeated headers joined with ", "), or instead of one: nothing complete
- * within the timeout, a close or reset first, nobody listening, or bytes not HTTP.
- */
+/** A response (header names lower case, repeats joined with ", "), or instead: nothing complete in time, a close or reset, nobody listening, not HTTP. */
 export type RawOutcome =
   | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer }
   | { readonly kind: 'hang' | 'closed' | 'refused' | 'garbled'; readonly detail: string };

@@ -1,8 +1,4 @@
-/**
- * A client of the mock over HTTPS as an SDK meets it: it trusts the mock's CA (`ca`, as
- * NODE_EXTRA_CA_CERTS would) and resolves every name to the loopback address (as /etc/hosts would);
- * the rest is node:https unchanged, certificate and name checks included.
- */
+/** An HTTPS client as an SDK meets the mock: it trusts the mock's CA (as NODE_EXTRA_CA_CERTS would), every name is loopback; the rest is node:https. */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';

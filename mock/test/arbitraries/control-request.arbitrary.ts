@@ -1,8 +1,6 @@
 /**
- * Bad (and some good) requests to the rest of the api origin: logout (POST {base}/oauth/token with a
- * bearer token and an optional JSON body) and the /_mock control plane (clock, content, stats).
- * Never POST /_mock/reset: it would only wipe the session's tokens, and control.test.ts covers it.
- * Clock advances stay small when valid, so that the session's tokens outlive the run.
+ * Bad (and some good) requests to the rest of the api origin: logout (POST {base}/oauth/token, bearer token, JSON body or none) and /_mock (clock, content,
+ * stats). Never POST /_mock/reset: it would only wipe the session's tokens; valid clock advances stay small so that the session's tokens outlive the run.
  */
 import fc from 'fast-check';
 import { CONTENT_ATTRIBUTE_NAMES } from '../../../schemas/registry.ts';
@@ -34,13 +32,7 @@ const logoutAuthorization: fc.Arbitrary<readonly string[]> = fc.oneof(
 
 /** POST {base}/oauth/token: logout with a fresh token each time, and every kind of body. */
 export const logoutRequest: fc.Arbitrary<FuzzRequest> = fc
-  .record({
-    method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')),
-    authorization: logoutAuthorization,
-    contentType,
-    body: logoutBody,
-    framing,
-  })
+  .record({ method: usually('POST', 10, fc.constantFrom('GET', 'PUT', 'DELETE')), authorization: logoutAuthorization, contentType, body: logoutBody, framing })
   .map((parts) => fuzzRequestOf({ origin: 'api', target: '/oauth/token', ...parts }));
 
 const advanceSeconds = fc.oneof(

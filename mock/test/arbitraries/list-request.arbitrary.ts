@@ -1,13 +1,11 @@
 /**
- * Bad (and some good) requests to GET /api/v2/content and /api/v2/users: garbage in `limit` and the
- * filters, unknown and repeated parameters, odd encodings, and `next` values that are random,
- * truncated, extended, tampered, superseded, another client's, or right but with another query;
- * bearer headers valid, tampered, malformed, of the wrong scheme, or doubled.
+ * Bad (and some good) requests to the two lists: garbage in `limit` and the filters, unknown and repeated parameters, odd encodings, `next` random, cut,
+ * extended, tampered, superseded, another client's or of another query; bearer headers valid, tampered, malformed, of another scheme, doubled.
  */
 import fc from 'fast-check';
 import { CONTENT_FILTERS } from '../../../contracts/endpoints.ts';
 import { type CursorOp, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
-import { extraHeaders, host, usually } from './http.arbitrary.ts';
+import { extraHeaders, host, usually, wordsOf } from './http.arbitrary.ts';
 
 const FILTERS = CONTENT_FILTERS.map((f) => f.name);
 
@@ -42,17 +40,7 @@ const dateValue = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '2024-02-30',
-      '2023-13-01',
-      '2024-00-10',
-      '2024/01/01',
-      '2024-1-1',
-      '20240101',
-      '99999-01-01',
-      '0000-01-01',
-      '2024-01-01T00:00:00',
-      '2024-01-01Z',
-      'yesterday',
+      ...wordsOf('2024-02-30 2023-13-01 2024-00-10 2024/01/01 2024-1-1 20240101 99999-01-01 0000-01-01 2024-01-01T00:00:00 2024-01-01Z yesterday'),
       '',
     ),
   },

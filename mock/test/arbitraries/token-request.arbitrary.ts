@@ -1,9 +1,6 @@
 /**
- * Bad (and a few good) token requests to POST {auth}/oauth/token: form fields missing, repeated,
- * unknown or garbled; broken form encoding; wrong and missing content types; Basic headers valid,
- * malformed or combined with form credentials; right and wrong secrets of the attacked keys (the
- * throttle of failed token requests is meant to trip); refresh tokens of the right client, of
- * another, or invented.
+ * Bad (and a few good) token requests: fields missing, repeated, unknown, garbled; broken encoding; wrong or no content type; Basic headers valid, malformed,
+ * or beside form credentials; right and wrong secrets of the attacked keys (the failure throttle is meant to trip); refresh tokens right, another's, invented.
  */
 import fc from 'fast-check';
 import { ATTACKED, type FuzzRequest, fuzzRequestOf, marker } from '../fuzz-harness.ts';
@@ -58,11 +55,7 @@ const field: fc.Arbitrary<[string, string]> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 })) },
 );
 
-/**
- * A request that is nearly right: a full client_credentials or refresh_token form of an attacked
- * key, the secret right or wrong, then up to two fields dropped, repeated or replaced. These reach
- * the credential check, the scope check and the throttle; random field lists mostly do not.
- */
+/** A nearly right request (an attacked key's full form, any secret, up to two fields dropped, repeated or replaced): it reaches the checks and the throttle. */
 const nearlyValidFields: fc.Arbitrary<Array<[string, string]>> = fc
   .record({
     grant: fc.constantFrom('client_credentials', 'client_credentials', 'refresh_token'),
