@@ -363,9 +363,8 @@ export function unknownSettingWarnings(env: Env): string[] {
     .map((name) => `warning: ${name} is not a setting of this suite; did you mean ${closest(name, known)}?`);
 }
 
-function closest(name: string, known: readonly string[]): string {
-  return known.reduce((best, candidate) => (editDistance(name, candidate) < editDistance(name, best) ? candidate : best));
-}
+const closest = (name: string, known: readonly string[]) =>
+  known.reduce((best, other) => (editDistance(name, other) < editDistance(name, best) ? other : best));
 
 /** Levenshtein distance, with a transposition counted as one edit (QOUTA → QUOTA). */
 function editDistance(a: string, b: string): number {

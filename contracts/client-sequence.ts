@@ -255,9 +255,7 @@ export class ClientSequence implements Sequence<ClientStep> {
 }
 
 /** X-Rate-Limit-Reset in epoch ms; NaN when absent or unreadable. */
-function resetOf(exchange: Exchange): number {
-  return parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
-}
+const resetOf = (exchange: Exchange) => parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
 
 /** Who asks for a token and for what: from HTTP Basic, the form, or a JSON body (read only to name the client). */
 function tokenFields(authorization: string | undefined, text: string, form: boolean) {

@@ -61,9 +61,7 @@ const canonicalHeader = (name: string): string => name.replace(/(^|-)[a-z]/g, (s
 const headerRef = (lowerCaseName: string): JsonObject => ({ $ref: `#/components/headers/${canonicalHeader(lowerCaseName)}` });
 
 /** `filter[start_date]` → `filter_start_date`: component keys allow only `[A-Za-z0-9._-]`. */
-function parameterKey(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+$/, '');
-}
+const parameterKey = (name: string): string => name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+$/, '');
 
 /**
  * Servers of an origin: the table of the platform docs (betatest US first, so that tools default to

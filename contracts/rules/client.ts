@@ -171,14 +171,6 @@ function canonicalQuery(list: string | undefined, search: string): string {
     .join('&')}`;
 }
 
-function days(ms: number): string {
-  return ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)} days` : seconds(ms);
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
+const days = (ms: number) => (ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)} days` : seconds(ms));
+const iso = (ms: number) => new Date(ms).toISOString();

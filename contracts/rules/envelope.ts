@@ -98,7 +98,4 @@ function judgeNextLink(exchange: Exchange, context: JudgeContext): Judgement {
   );
 }
 
-function excerpt(text: string | undefined): string {
-  if (text === undefined || text === '') return 'an empty body';
-  return text.length > 80 ? `${text.slice(0, 80)}...` : text;
-}
+const excerpt = (text: string | undefined) => (text === undefined || text === '' ? 'an empty body' : text.length > 80 ? `${text.slice(0, 80)}...` : text);
