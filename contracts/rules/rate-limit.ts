@@ -63,10 +63,7 @@ export const RATE_LIMIT_RULES = {
       section: 'Limits',
       quote: 'Default request rate | 200 requests per minute | One API client, all endpoints.',
       // A step across a new token or another client's requests, or onto the users endpoint.
-      observe: (step: RateStep): Judgement => {
-        const judged = step.across === undefined ? undefined : remainingStep(step);
-        return judged && judged.broken;
-      },
+      observe: (step: RateStep): Judgement => (step.across === undefined ? undefined : remainingStep(step)?.broken),
     },
     'rate.budget': {
       level: 'contract',
@@ -179,7 +176,6 @@ export const SPEND_PAST_BUDGET = 5;
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString();
-/** The instant by which X-Rate-Limit-Reset has surely passed, at its resolution. */
 
 /**
  * THE judgement of the headers of one answer by `rule` (rate.headers, platform.rate-headers-everywhere):
@@ -240,13 +236,11 @@ function refusedWithBudget({ block, last, between, headers }: RateStep): Judgeme
 const remainingStep = perStep((step: RateStep): { breaks?: 'rate.429' | 'rate.remaining'; broken: Broken | null } | undefined => {
   if (step.remaining === undefined) return undefined;
   const { before, after, unseen } = step.remaining;
-  let returned = step.remaining.returned;
-  if (returned === undefined) {
-    // By the headers alone: a Reset moved by more than its resolution is a new window; one moved
-    // less may be a sliding window forgetting a request, so only a fall too large is certain.
-    if (after.resetMs - before.resetMs > Math.max(resetResolutionMs(before), resetResolutionMs(after))) returned = 'reset';
-    else returned = after.resetMs > before.resetMs ? Number.POSITIVE_INFINITY : 0;
-  }
+  // Unknown, by the headers alone: a Reset moved by more than its resolution is a new window; one moved
+  // less may be a sliding window forgetting a request, so only a fall too large is certain.
+  const moved = after.resetMs - before.resetMs;
+  const newWindow = moved > Math.max(resetResolutionMs(before), resetResolutionMs(after));
+  const returned = step.remaining.returned ?? (newWindow ? 'reset' : moved > 0 ? Number.POSITIVE_INFINITY : 0);
   if (returned === 'reset') return undefined;
   const atLeast = step.between.counted + (step.served ? 1 : 0);
   const atMost = atLeast + step.between.uncertain + unseen + (step.served ? 0 : 1);
