@@ -46,9 +46,7 @@ export function embedSchema(schema: JsonSchema): JsonObject {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== 'object') return node as Json;
     const out: JsonObject = {};
-    for (const [key, value] of Object.entries(node)) {
-      out[key] = key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value);
-    }
+    for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value);
     return out;
   };
   const { $id: _id, $schema: _schema, ...body } = schema;

@@ -1,5 +1,5 @@
 /**
- * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of two levels:
+ * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of three levels:
  *
  * - `contract`: the API document states it. `quote` holds the document's own words, `section` where
  *   they stand. A broken contract rule fails the run.
