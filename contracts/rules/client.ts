@@ -164,11 +164,8 @@ export class ClientConduct extends SequenceDriver<ClientRuleId, ClientStep, Clie
 
 /** The query without `next`, sorted: two requests with the same one are "the same request". */
 function canonicalQuery(list: string | undefined, search: string): string {
-  const pairs = parseQuery(search).filter(([name]) => name !== 'next');
-  return `${list}?${pairs
-    .map(([name, value]) => `${name}=${value}`)
-    .sort()
-    .join('&')}`;
+  const pairs = parseQuery(search).flatMap(([name, value]) => (name === 'next' ? [] : [`${name}=${value}`]));
+  return `${list}?${pairs.sort().join('&')}`;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
