@@ -11,7 +11,6 @@ import { hostOf } from '../contracts/environments.ts';
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
-/** What a setting's kind reads beyond its text. */
 interface Bounds {
   readonly choices?: readonly string[];
   readonly min?: number;

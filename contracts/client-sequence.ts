@@ -216,7 +216,6 @@ export class ClientSequence implements Sequence<ClientStep> {
     told.spentUntilMs = Math.max(now + client.retryAfterMs, resetOf(exchange) || 0);
   }
 
-  /** A token was handed out: remember whose it is. */
   #issued(client: ClientState, issued: NonNullable<NonNullable<ClientStep['auth']>['issued']>, now: number): void {
     const info: TokenInfo = { clientId: client.id, issuedAtMs: now, lifetimeMs: issued.lifetimeMs, refused: false, loggedOut: false, spentUntilMs: 0 };
     this.#tokens.set(issued.access, info);

@@ -156,7 +156,6 @@ export class ClientConduct extends SequenceDriver<ClientRuleId, ClientStep, Clie
     return this.sequence.clientId;
   }
 
-  /** Every client judged, in the order first seen. */
   clients(): string[] {
     return this.sequence.clients();
   }

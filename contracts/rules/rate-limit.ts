@@ -296,7 +296,6 @@ export type RateSeen = Partial<RateStep> & {
 
 /** One client's rate limit judged over its exchanges: the driver over its rate sequence (contracts/rate-sequence.ts). */
 export class RateObserver extends SequenceDriver<RateRuleId, RateStep, RateSequence> {
-  /** What it made of the latest exchange. */
   seen: RateSeen = { fresh: false, checked: [] };
 
   constructor(options: RateSequenceOptions = {}) {

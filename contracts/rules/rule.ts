@@ -36,9 +36,7 @@ interface RuleBase {
 export interface RuleFinding<Id extends string = string> {
   readonly rule: Id;
   readonly level: RuleLevel;
-  /** What the rule expected. */
   readonly expected: string;
-  /** What came back instead. */
   readonly got: string;
   /** The request in a few words, e.g. `GET /api/v2/content?limit=1`: never a token. */
   readonly request: string;
