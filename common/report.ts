@@ -6,7 +6,6 @@
  */
 import { type Finding, findingText } from '../contracts/rules/finding.ts';
 
-/** HTML text and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }

@@ -11,7 +11,6 @@ import { hostOf } from '../contracts/environments.ts';
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
-/** What a setting's kind reads beyond its text. */
 interface Bounds {
   readonly choices?: readonly string[];
   readonly min?: number;
@@ -143,11 +142,7 @@ export const SETTINGS = {
     },
   }),
   ...inGroup('keys', {
-    LP_CLIENT_ID: {
-      type: 'text',
-      readers: ['suite', 'load', 'profile'],
-      doc: 'Client id of the API key to test with (required for a remote target).',
-    },
+    LP_CLIENT_ID: { type: 'text', readers: ['suite', 'load', 'profile'], doc: 'Client id of the API key to test with (required for a remote target).' },
     LP_CLIENT_SECRET: { type: 'secret', readers: ['suite', 'load', 'profile'], doc: 'Its client secret. Never printed.' },
     LP_SCOPES: {
       type: 'scopes',
@@ -160,11 +155,7 @@ export const SETTINGS = {
       readers: ['suite', 'profile'],
       doc: 'Scopes the key does not hold (`groups:read`): the check that such a scope is refused requests one. Unset: that check is skipped with a sentence (a key may hold more than LP_SCOPES lists, so the suite never guesses).',
     },
-    LP_PROVIDER_CLIENT_ID: {
-      type: 'text',
-      readers: ['suite', 'profile'],
-      doc: 'A provider key (all three or none): enables the provider-key checks.',
-    },
+    LP_PROVIDER_CLIENT_ID: { type: 'text', readers: ['suite', 'profile'], doc: 'A provider key (all three or none): enables the provider-key checks.' },
     LP_PROVIDER_CLIENT_SECRET: { type: 'secret', readers: ['suite', 'profile'], doc: 'Its client secret.' },
     LP_PROVIDER_NAME: { type: 'text', readers: ['suite', 'profile'], doc: 'The provider, as content items carry it in `provider`.' },
     LP_PROVIDER_SCOPES: {
@@ -252,11 +243,7 @@ export const SETTINGS = {
       max: 2_147_483_647,
       doc: 'Replays a fast-check failure (the failing run prints it). Unset: a fresh seed.',
     },
-    LP_PROPERTY_PATH: {
-      type: 'text',
-      readers: ['suite'],
-      doc: 'With LP_PROPERTY_SEED, replays exactly the failing case (the failing run prints it).',
-    },
+    LP_PROPERTY_PATH: { type: 'text', readers: ['suite'], doc: 'With LP_PROPERTY_SEED, replays exactly the failing case (the failing run prints it).' },
   }),
   ...inGroup('load', {
     LP_REPORT_DIR: {
@@ -281,19 +268,8 @@ export const SETTINGS = {
       max: 500,
       doc: 'pagination and token-lifecycle: VUs of the whole test (k6 splits them by execution segment in a distributed run).',
     },
-    LP_DURATION: {
-      type: 'period',
-      readers: ['load'],
-      doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.',
-    },
-    LP_PAGE_LIMIT: {
-      type: 'integer',
-      readers: ['load'],
-      default: '50',
-      min: PAGE_LIMIT.min,
-      max: PAGE_LIMIT.max,
-      doc: 'pagination: limit of each walk.',
-    },
+    LP_DURATION: { type: 'period', readers: ['load'], doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.' },
+    LP_PAGE_LIMIT: { type: 'integer', readers: ['load'], default: '50', min: PAGE_LIMIT.min, max: PAGE_LIMIT.max, doc: 'pagination: limit of each walk.' },
     LP_EXPECTED_ITEMS: {
       type: 'integer',
       readers: ['load'],
@@ -317,18 +293,8 @@ export const SETTINGS = {
       readers: ['suite'],
       doc: 'The embedded mock’s behaviour profile: a built-in name (strict, platform, lenient) or a profile file. Default strict.',
     },
-    LP_MOCK_FAULTS: {
-      type: 'names',
-      readers: ['suite'],
-      internal: true,
-      doc: 'Faults the embedded mock is started with (the fault matrix sets it).',
-    },
-    LP_LEAK_LEDGER: {
-      type: 'text',
-      readers: ['suite'],
-      internal: true,
-      doc: 'File the secret-leak check reads fingerprints of issued tokens from.',
-    },
+    LP_MOCK_FAULTS: { type: 'names', readers: ['suite'], internal: true, doc: 'Faults the embedded mock is started with (the fault matrix sets it).' },
+    LP_LEAK_LEDGER: { type: 'text', readers: ['suite'], internal: true, doc: 'File the secret-leak check reads fingerprints of issued tokens from.' },
     LP_SUMMARY_NAME: { type: 'text', readers: ['runner'], internal: true, doc: 'Name of the run’s summary file (reports/summary/<name>.json).' },
   }),
 } as const satisfies Record<string, SettingSpec>;
@@ -352,9 +318,7 @@ export class SettingError extends Error {
 
 /** The text of a setting, trimmed; unset and blank are the same (an `.env` line `LP_X=` means "not set"). */
 export function settingText(env: Env, name: SettingName): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
+  const trimmed = env[name]?.trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -398,9 +362,8 @@ export function unknownSettingWarnings(env: Env): string[] {
     .map((name) => `warning: ${name} is not a setting of this suite; did you mean ${closest(name, known)}?`);
 }
 
-function closest(name: string, known: readonly string[]): string {
-  return known.reduce((best, candidate) => (editDistance(name, candidate) < editDistance(name, best) ? candidate : best));
-}
+const closest = (name: string, known: readonly string[]) =>
+  known.reduce((best, other) => (editDistance(name, other) < editDistance(name, best) ? other : best));
 
 /** Levenshtein distance, with a transposition counted as one edit (QOUTA → QUOTA). */
 function editDistance(a: string, b: string): number {

@@ -216,7 +216,6 @@ export class ClientSequence implements Sequence<ClientStep> {
     told.spentUntilMs = Math.max(now + client.retryAfterMs, resetOf(exchange) || 0);
   }
 
-  /** A token was handed out: remember whose it is. */
   #issued(client: ClientState, issued: NonNullable<NonNullable<ClientStep['auth']>['issued']>, now: number): void {
     const info: TokenInfo = { clientId: client.id, issuedAtMs: now, lifetimeMs: issued.lifetimeMs, refused: false, loggedOut: false, spentUntilMs: 0 };
     this.#tokens.set(issued.access, info);
@@ -255,9 +254,7 @@ export class ClientSequence implements Sequence<ClientStep> {
 }
 
 /** X-Rate-Limit-Reset in epoch ms; NaN when absent or unreadable. */
-function resetOf(exchange: Exchange): number {
-  return parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
-}
+const resetOf = (exchange: Exchange) => parseIsoUtc(exchange.header('x-rate-limit-reset')?.trim() ?? '');
 
 /** Who asks for a token and for what: from HTTP Basic, the form, or a JSON body (read only to name the client). */
 function tokenFields(authorization: string | undefined, text: string, form: boolean) {

@@ -12,10 +12,8 @@ const PERIOD = /^(\d{1,9})(s|m|h|d)$/;
 /** Seconds in a period like `1m`; `undefined` when the text is not such a period. */
 export function parsePeriod(text: string): number | undefined {
   const match = PERIOD.exec(text.trim());
-  if (!match) return undefined;
-  const count = Number(match[1]);
-  const unit = match[2] as keyof typeof UNIT_SECONDS;
-  return count > 0 ? count * UNIT_SECONDS[unit] : undefined;
+  const count = Number(match?.[1]);
+  return match && count > 0 ? count * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS] : undefined;
 }
 
 /** The shortest exact notation of a number of seconds: 60 → `1m`, 90 → `90s`, 86400 → `1d`. */

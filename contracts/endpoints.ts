@@ -34,11 +34,7 @@ export interface Endpoint {
   readonly query: readonly QueryParameter[];
 }
 
-const LIMIT: QueryParameter = {
-  name: 'limit',
-  description: 'Number of items per page (default 100, maximum 1000).',
-  schema: { type: 'integer' },
-};
+const LIMIT: QueryParameter = { name: 'limit', description: 'Number of items per page (default 100, maximum 1000).', schema: { type: 'integer' } };
 const NEXT: QueryParameter = {
   name: 'next',
   description: 'Cursor from links.next of the previous response; selects the following page.',

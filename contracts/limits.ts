@@ -17,11 +17,7 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 60 * 86_400;
 export const PAGE_LIMIT = { default: 100, min: 1, max: 1000 } as const;
 
 /** Rate-limit response headers (document, Limits), in the lower case HTTP clients hand them back in. */
-export const RATE_LIMIT_HEADERS = {
-  limit: 'x-rate-limit-limit',
-  remaining: 'x-rate-limit-remaining',
-  reset: 'x-rate-limit-reset',
-} as const;
+export const RATE_LIMIT_HEADERS = { limit: 'x-rate-limit-limit', remaining: 'x-rate-limit-remaining', reset: 'x-rate-limit-reset' } as const;
 
 /** Sent with 429 (document, Errors). */
 export const RETRY_AFTER_HEADER = 'retry-after';

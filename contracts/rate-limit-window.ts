@@ -25,7 +25,6 @@ interface Counted {
   readonly resetMs: number;
 }
 
-/** One client's count in one kind of window. */
 export interface WindowCount {
   /** Counts a request at `now`, or refuses it when the budget is spent. */
   take(rate: Rate, now: number): Counted;

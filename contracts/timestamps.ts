@@ -19,10 +19,8 @@ export function parseZonelessTimestamp(text: string): number {
 /** A zone-less timestamp with `digits` fractional digits (1 to 7) from epoch milliseconds. */
 export function formatZonelessTimestamp(ms: number, digits = 3): string {
   const iso = new Date(ms).toISOString(); // 2022-03-13T21:31:12.440Z
-  const base = iso.slice(0, 19);
   const millis = iso.slice(20, 23);
-  const fraction = digits <= 3 ? millis.slice(0, digits) : millis.padEnd(digits, '0');
-  return `${base}.${fraction}`;
+  return `${iso.slice(0, 19)}.${digits <= 3 ? millis.slice(0, digits) : millis.padEnd(digits, '0')}`;
 }
 
 /**

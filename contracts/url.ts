@@ -47,8 +47,7 @@ const ABSOLUTE = /^(https?:\/\/[^/?#]+)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i;
 /** The parts of an absolute http(s) URL; `undefined` for anything else (relative, other schemes). */
 export function splitUrl(url: string): UrlParts | undefined {
   const match = ABSOLUTE.exec(url.trim());
-  if (!match) return undefined;
-  return { origin: match[1] ?? '', path: match[2] ?? '', query: match[3] ?? '', fragment: match[4] ?? '' };
+  return match ? { origin: match[1] ?? '', path: match[2] ?? '', query: match[3] ?? '', fragment: match[4] ?? '' } : undefined;
 }
 
 /**

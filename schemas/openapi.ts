@@ -33,23 +33,20 @@ const schemaRef = (key: SchemaKey): JsonObject => ({ $ref: `#/components/schemas
 export function embedSchema(schema: JsonSchema): JsonObject {
   const componentById = new Map(Object.entries(SCHEMA_BY_KEY).map(([key, s]) => [s.$id, `#/components/schemas/${componentName(key as SchemaKey)}`]));
   const own = componentById.get(schema.$id);
+  const componentRef = (ref: string): string => {
+    const absolute = new URL(ref, schema.$id);
+    const fragment = absolute.hash;
+    absolute.hash = '';
+    const target = absolute.href === schema.$id ? own : componentById.get(absolute.href);
+    if (!target) throw new Error(`${schema.$id}: $ref "${ref}" points outside schemas/ (${absolute.href})`);
+    // `#/$defs/x` inside the file is `#/components/schemas/Name/$defs/x` in the document.
+    return `${target}${fragment.length > 1 ? fragment.slice(1) : ''}`;
+  };
   const rewrite = (node: unknown): Json => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== 'object') return node as Json;
     const out: JsonObject = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') {
-        const absolute = new URL(value, schema.$id);
-        const fragment = absolute.hash;
-        absolute.hash = '';
-        const target = absolute.href === schema.$id ? own : componentById.get(absolute.href);
-        if (!target) throw new Error(`${schema.$id}: $ref "${value}" points outside schemas/ (${absolute.href})`);
-        // `#/$defs/x` inside the file is `#/components/schemas/Name/$defs/x` in the document.
-        out[key] = `${target}${fragment.length > 1 ? fragment.slice(1) : ''}`;
-      } else {
-        out[key] = rewrite(value);
-      }
-    }
+    for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value);
     return out;
   };
   const { $id: _id, $schema: _schema, ...body } = schema;
@@ -62,9 +59,7 @@ const canonicalHeader = (name: string): string => name.replace(/(^|-)[a-z]/g, (s
 const headerRef = (lowerCaseName: string): JsonObject => ({ $ref: `#/components/headers/${canonicalHeader(lowerCaseName)}` });
 
 /** `filter[start_date]` → `filter_start_date`: component keys allow only `[A-Za-z0-9._-]`. */
-function parameterKey(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+$/, '');
-}
+const parameterKey = (name: string): string => name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+$/, '');
 
 /**
  * Servers of an origin: the table of the platform docs (betatest US first, so that tools default to
@@ -257,15 +252,12 @@ export function buildOpenApiDocument(origins?: ServedOrigins) {
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
     const { key, serverPrefix } = pathFor(endpoint);
-    const item = paths[key] ?? {};
-    paths[key] = item;
+    const item = (paths[key] ??= {});
     // The top-level servers are {base_url}'s; an endpoint elsewhere (or with a prefix) names its own.
     if (endpoint.origin !== 'api' || serverPrefix !== '') item.servers = serversFor(endpoint.origin, serverPrefix, origins);
     item[endpoint.method.toLowerCase()] = operationFor(endpoint);
   }
-
   const parameters = Object.fromEntries(RESOURCE_ENDPOINTS.flatMap((endpoint) => endpoint.query).map((p) => [parameterKey(p.name), parameterComponent(p)]));
-
   const rateLimitSchema = SCHEMA_BY_KEY.rateLimitHeaders.properties as Record<string, JsonObject>;
   const headers: Record<string, JsonObject> = {};
   for (const name of Object.values(RATE_LIMIT_HEADERS)) {
@@ -282,7 +274,6 @@ export function buildOpenApiDocument(origins?: ServedOrigins) {
     schema: { type: 'string', pattern: '^[0-9]+$|^[A-Za-z]{3}, [0-9]{2} [A-Za-z]{3} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$' },
   };
   headers['WWW-Authenticate'] = { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]' } };
-
   const schemas: Record<string, JsonObject> = Object.fromEntries(
     Object.entries(SCHEMA_BY_KEY).map(([key, s]) => [componentName(key as SchemaKey), embedSchema(s)]),
   );
@@ -293,7 +284,6 @@ export function buildOpenApiDocument(origins?: ServedOrigins) {
     required: ['error'],
     properties: { error: { type: 'string' }, error_description: { type: 'string' } },
   };
-
   return {
     openapi: '3.1.0' as const,
     info: {

@@ -51,10 +51,9 @@ export const SCHEMA_IDS = Object.fromEntries(Object.entries(SCHEMA_BY_KEY).map((
 export const SCHEMAS: readonly JsonSchema[] = Object.values(SCHEMA_BY_KEY);
 
 /**
- * The options of every Ajv instance that judges bodies: schemas/validators.ts's, and the mock bundle's
- * standalone code (schemas/standalone.ts), so that both give the same errors. Verbose keeps the
- * offending value on each error, for formatErrors. `x-rule`, the rule a profile option is an open
- * point of (profile.schema.json), is an annotation: strict mode refuses a keyword it was not told of.
+ * The options of every Ajv instance that judges bodies, so that all give the same errors. Verbose keeps the offending
+ * value on each error, for formatErrors. `x-rule`, the rule a profile option is an open point of (profile.schema.json),
+ * is an annotation: strict mode refuses a keyword it was not told of.
  */
 export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true, keywords: ['x-rule'] };
 

@@ -1,10 +1,8 @@
 /**
- * The validators, compiled once when this module loads: one Ajv (2020-12, strict, all errors,
- * verbose), every schema added once by its `$id`, one typed validator per shape. Specs, the harness
- * and `npm run mock` use this module; the mock's installable bundle gets, in its place, the same
- * validators as ajv standalone code generated at build time (schemas/standalone.ts
- * mockValidatorsSource), so that the packaged mock compiles no schema at start. Every export here must
- * therefore have its namesake there: esbuild refuses the bundle otherwise.
+ * The validators, compiled once when this module loads: one Ajv, every schema added once by its `$id`, one typed
+ * validator per shape. The mock's installable bundle gets, in its place, the same validators as standalone code
+ * generated at build time (schemas/standalone.ts mockValidatorsSource), so that the packaged mock compiles no schema at
+ * start: every export here must have its namesake there (esbuild refuses the bundle otherwise).
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
 import Ajv2020 from 'ajv/dist/2020';

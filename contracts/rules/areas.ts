@@ -27,5 +27,4 @@ export type RuleArea = (typeof AREA_LIST)[number]['id'];
 /** The areas in report order. */
 export const AREA_IDS: readonly RuleArea[] = AREA_LIST.map((area) => area.id);
 
-/** Each area's title. */
 export const RULE_AREAS = Object.fromEntries(AREA_LIST.map((area) => [area.id, area.title])) as Readonly<Record<RuleArea, string>>;

@@ -156,7 +156,6 @@ export class ClientConduct extends SequenceDriver<ClientRuleId, ClientStep, Clie
     return this.sequence.clientId;
   }
 
-  /** Every client judged, in the order first seen. */
   clients(): string[] {
     return this.sequence.clients();
   }
@@ -164,21 +163,10 @@ export class ClientConduct extends SequenceDriver<ClientRuleId, ClientStep, Clie
 
 /** The query without `next`, sorted: two requests with the same one are "the same request". */
 function canonicalQuery(list: string | undefined, search: string): string {
-  const pairs = parseQuery(search).filter(([name]) => name !== 'next');
-  return `${list}?${pairs
-    .map(([name, value]) => `${name}=${value}`)
-    .sort()
-    .join('&')}`;
+  const pairs = parseQuery(search).flatMap(([name, value]) => (name === 'next' ? [] : [`${name}=${value}`]));
+  return `${list}?${pairs.sort().join('&')}`;
 }
 
-function days(ms: number): string {
-  return ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)} days` : seconds(ms);
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 100_000 ? 2 : 0)} s`;
+const days = (ms: number) => (ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)} days` : seconds(ms));
+const iso = (ms: number) => new Date(ms).toISOString();

@@ -185,6 +185,4 @@ function attributeProblems(exchange: Exchange, context: JudgeContext): Attribute
   return problems;
 }
 
-function unique(lines: readonly string[]): string[] {
-  return lines.filter((line, i) => lines.indexOf(line) === i);
-}
+const unique = (lines: readonly string[]) => lines.filter((line, i) => lines.indexOf(line) === i);

@@ -4,6 +4,7 @@
  */
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
 import { nextValue } from '../pagination.ts';
+import type { WalkStep } from '../walk-sequence.ts';
 import { absolute, listed, pageOf, sameResource, sortedQuery } from './page.ts';
 import { inArea } from './rule.ts';
 import { formatErrors } from './schema-errors.ts';
@@ -18,6 +19,8 @@ export const ENVELOPE_RULES = inArea('envelope', {
       'Request and response bodies of resource endpoints are JSON documents with the members `links` and `data`. Each item in `data` has `type`, `id` and `attributes`. — links | object | Contains `self` and `next`. — id | string | Identifier of the resource.',
     judged: 'every 2xx list page',
     judge: judgeShape,
+    observe: (step: WalkStep) =>
+      'status' in step && step.status === 200 ? held(step.data !== undefined, 'a JSON list envelope with a data array', () => excerpt(step.text)) : undefined,
   },
   'envelope.self': {
     level: 'contract',
@@ -34,6 +37,11 @@ export const ENVELOPE_RULES = inArea('envelope', {
     quote: 'links.next | string (URL) | Address of the next page; carries the `next` query parameter.',
     judged: 'every 2xx list page',
     judge: judgeNextLink,
+    // A walk's page of new items that is not the final one: its links.next leads on.
+    observe: (step: WalkStep) =>
+      'cursor' in step && step.cursor !== undefined
+        ? held(step.cursor !== '', 'links.next a URL carrying a next value, or nothing', () => excerpt(JSON.stringify(step.next)))
+        : undefined,
   },
   'platform.self-query': {
     level: 'platform',
@@ -89,3 +97,5 @@ function judgeNextLink(exchange: Exchange, context: JudgeContext): Judgement {
     () => JSON.stringify(text),
   );
 }
+
+const excerpt = (text: string | undefined) => (text === undefined || text === '' ? 'an empty body' : text.length > 80 ? `${text.slice(0, 80)}...` : text);

@@ -1,6 +1,6 @@
 /**
  * The one driver of the sequence rules. A sequence (a client's requests within its rate windows, a
- * client's conduct towards the service) keeps its own bookkeeping and turns each exchange into one
+ * client's conduct towards the service, a walk of a paginated list) keeps its own bookkeeping and turns each exchange into one
  * step of facts; every rule of its table with an `observe` function judges that step, as a per-response
  * judge judges an exchange (undefined: not applicable, null: held, else how it broke); the driver
  * records which rules ran, makes the findings at each rule's level, then lets the sequence commit the
@@ -43,17 +43,23 @@ export class SequenceDriver<Id extends string, S, Q extends Sequence<S> = Sequen
     const step = (this.latest = this.sequence.step(exchange));
     this.checked = [];
     if (step === undefined) return [];
+    const request = () => this.sequence.request?.(step, exchange) ?? `${exchange.request.method} ${exchange.request.url}`;
+    const findings = this.judge(step, request, exchange.receivedMs ?? exchange.sentMs);
+    this.sequence.commit(step);
+    return findings;
+  }
+
+  /** Every observer's judgement of `step`, one the sequence made without an exchange too; `checked` the rules that ran. */
+  judge(step: S, request: () => string, atMs?: number): RuleFinding<Id>[] {
     const checked: Id[] = [];
     const findings: RuleFinding<Id>[] = [];
     for (const [rule, level, observe] of this.#observers) {
       const judgement = observe(step);
       if (judgement === undefined) continue;
       checked.push(rule);
-      if (judgement === null) continue;
-      const request = this.sequence.request?.(step, exchange) ?? `${exchange.request.method} ${exchange.request.url}`;
-      findings.push({ rule, level, expected: judgement.expected, got: judgement.got, request, atMs: exchange.receivedMs ?? exchange.sentMs ?? 0 });
+      if (judgement !== null)
+        findings.push({ rule, level, expected: judgement.expected, got: judgement.got, request: request(), ...(atMs === undefined ? {} : { atMs }) });
     }
-    this.sequence.commit(step);
     this.checked = checked;
     return findings;
   }

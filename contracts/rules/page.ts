@@ -54,10 +54,5 @@ export function listed(lines: readonly string[]): string {
 
 /** The distinct `type`s of the items other than `expected`. */
 export function otherTypes(data: readonly unknown[], expected: string): unknown[] {
-  const types: unknown[] = [];
-  for (const item of data) {
-    const type = (item as { type?: unknown }).type;
-    if (type !== expected && types.indexOf(type) < 0) types.push(type);
-  }
-  return types;
+  return [...new Set(data.map((item) => (item as { type?: unknown }).type).filter((type) => type !== expected))];
 }

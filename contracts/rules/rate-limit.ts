@@ -27,7 +27,7 @@ import type { Result } from '../../util/result.ts';
 import { type Broken, type Exchange, isServed, type Judgement, type TargetClock } from './exchange.ts';
 import { AREA_IDS } from './areas.ts';
 import { perStep, SequenceDriver } from './observe.ts';
-import type { Rule } from './rule.ts';
+import { inArea } from './rule.ts';
 
 export { type ExpectedRate, TARGET_CLOCK_SLACK_MS } from '../rate-sequence.ts';
 
@@ -35,142 +35,133 @@ const HEADERS_QUOTE =
   'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Remaining | Number of requests remaining. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.';
 
 export const RATE_LIMIT_RULES = {
-  'rate.headers': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement:
-      'a served resource response carries X-Rate-Limit-Limit (a period like 1m), X-Rate-Limit-Remaining (a whole number) and X-Rate-Limit-Reset (a UTC ISO 8601 time within one period); any answer that carries them has them well formed',
-    section: 'Limits, Rate limit response headers',
-    quote: HEADERS_QUOTE,
-    judged: 'every 2xx resource response; every other answer of the api origin that carries them',
-    judge: (exchange, context) => judgeHeaders('rate.headers', exchange, context.clock),
-    observe: (step: RateStep) => judgeHeaders('rate.headers', step.exchange, step.clock, step.parsed),
-  },
-  'rate.remaining': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement: 'X-Rate-Limit-Remaining falls by one with each request of the client within a window',
-    section: 'Limits, Rate limit response headers',
-    quote: 'X-Rate-Limit-Remaining | Number of requests remaining.',
-    observe: (step: RateStep) => {
-      const judged = remainingStep(step);
-      return judged === undefined || step.across !== undefined ? undefined : judged.breaks === 'rate.remaining' ? judged.broken : null;
+  ...inArea('rate-limit', {
+    'rate.headers': {
+      level: 'contract',
+      statement:
+        'a served resource response carries X-Rate-Limit-Limit (a period like 1m), X-Rate-Limit-Remaining (a whole number) and X-Rate-Limit-Reset (a UTC ISO 8601 time within one period); any answer that carries them has them well formed',
+      section: 'Limits, Rate limit response headers',
+      quote: HEADERS_QUOTE,
+      judged: 'every 2xx resource response; every other answer of the api origin that carries them',
+      judge: (exchange, context) => judgeHeaders('rate.headers', exchange, context.clock),
+      observe: (step: RateStep) => judgeHeaders('rate.headers', step.exchange, step.clock, step.parsed),
     },
-  },
-  'rate.per-client': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement:
-      'the budget belongs to the API client and covers all its endpoints: a new token of the same client does not renew it, another client’s requests do not spend it, and GET /api/v2/users is refused like content once it is spent',
-    section: 'Limits',
-    quote: 'Default request rate | 200 requests per minute | One API client, all endpoints.',
-    // A step across a new token or another client's requests, or onto the users endpoint.
-    observe: (step: RateStep): Judgement => {
-      const judged = step.across === undefined ? undefined : remainingStep(step);
-      return judged && judged.broken;
+    'rate.remaining': {
+      level: 'contract',
+      statement: 'X-Rate-Limit-Remaining falls by one with each request of the client within a window',
+      section: 'Limits, Rate limit response headers',
+      quote: 'X-Rate-Limit-Remaining | Number of requests remaining.',
+      observe: (step: RateStep) => {
+        const judged = remainingStep(step);
+        return judged === undefined || step.across !== undefined ? undefined : judged.breaks === 'rate.remaining' ? judged.broken : null;
+      },
     },
-  },
-  'rate.budget': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement: 'the budget of a window (first Remaining + 1) and its period (X-Rate-Limit-Limit) are the rate in force (LP_RATE when set)',
-    section: 'Limits',
-    quote: 'Custom rate | Set per organization on request; headers reflect the limit in force | One API client.',
-    observe: (step: RateStep) => judgeRateInForce(step, true),
-  },
-  'rate.period': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement:
-      'X-Rate-Limit-Limit is the period of the windows the resets show: a window opened once the previous one’s X-Rate-Limit-Reset has passed resets no sooner than one period after it',
-    section: 'Limits, Rate limit response headers',
-    quote: 'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
-    // Two windows each seen from its first request, the second sent once the first one's Reset had passed.
-    observe: ({ fresh, headers, opened, sentMs, offsetLow }: RateStep) =>
-      fresh && headers !== undefined && opened !== undefined && sentMs + offsetLow >= resetPassedMs(opened)
-        ? (judgeWindowPeriod(opened, headers) ?? null)
-        : undefined,
-  },
-  'rate.reset': {
-    level: 'contract',
-    area: 'rate-limit',
-    statement: 'once X-Rate-Limit-Reset has passed, the budget is back: a request is served',
-    section: 'Limits, Rate limit response headers',
-    quote: 'X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
-    // A refusal of a request sent once the Reset of the answer before had passed (it said Remaining 0, nothing sent in between).
-    observe: ({ refused, block, last, between, sentMs, offsetLow }: RateStep): Judgement => {
-      if (!refused) return undefined;
-      if (block !== undefined || last === undefined || sentMs + offsetLow < resetPassedMs(last.headers)) return null;
-      if (between.counted + between.uncertain > 0 || last.headers.remaining > 0) return null;
-      return { expected: `a request sent once X-Rate-Limit-Reset ${iso(last.headers.resetMs)} of the answer before had passed to be served`, got: '429' };
+    'rate.per-client': {
+      level: 'contract',
+      statement:
+        'the budget belongs to the API client and covers all its endpoints: a new token of the same client does not renew it, another client’s requests do not spend it, and GET /api/v2/users is refused like content once it is spent',
+      section: 'Limits',
+      quote: 'Default request rate | 200 requests per minute | One API client, all endpoints.',
+      // A step across a new token or another client's requests, or onto the users endpoint.
+      observe: (step: RateStep): Judgement => (step.across === undefined ? undefined : remainingStep(step)?.broken),
     },
-  },
-  'platform.rate-headers-everywhere': {
-    level: 'platform',
-    area: 'rate-limit',
-    statement: 'the X-Rate-Limit-* headers come on every response of the api origin, 429s and logout included',
-    basis: 'mock',
-    note: 'The document lists the headers without saying which responses carry them.',
-    judged: 'every 429, query refusal and logout answer of the api origin',
-    judge: (exchange, context) => judgeHeaders('platform.rate-headers-everywhere', exchange, context.clock),
-    observe: (step: RateStep) => judgeHeaders('platform.rate-headers-everywhere', step.exchange, step.clock, step.parsed),
-  },
-  'platform.default-rate': {
-    level: 'platform',
-    area: 'rate-limit',
-    statement: 'without LP_RATE, the rate in force is the default 200 per 1m',
-    basis: 'platform-docs',
-    note: 'An organization may have a custom rate; set LP_RATE to it to make this a contract check.',
-    observe: (step: RateStep) => judgeRateInForce(step, false),
-  },
-  'rate.429': {
-    level: 'contract',
-    area: '429',
-    statement: 'the request after the budget of a window is spent gets 429, and no request within the budget does',
-    section: 'Errors',
-    quote: '429 Too Many Requests | The client exceeds its assigned rate limit.',
-    observe: (step: RateStep): Judgement => {
-      if (step.refused) return refusedWithBudget(step);
-      const judged = remainingStep(step);
-      return judged === undefined ? undefined : step.across === undefined && judged.breaks === 'rate.429' ? judged.broken : null;
+    'rate.budget': {
+      level: 'contract',
+      statement: 'the budget of a window (first Remaining + 1) and its period (X-Rate-Limit-Limit) are the rate in force (LP_RATE when set)',
+      section: 'Limits',
+      quote: 'Custom rate | Set per organization on request; headers reflect the limit in force | One API client.',
+      observe: (step: RateStep) => judgeRateInForce(step, true),
     },
-  },
-  'rate.retry-after': {
-    level: 'contract',
-    area: '429',
-    statement: 'every 429 carries Retry-After, and a request sent once it has passed (nothing sent meanwhile) is served',
-    section: 'Errors',
-    quote: 'The response includes the header `Retry-After`, which says how long to wait before the next request.',
-    judged: 'every 429 of the api origin or the token endpoint (Retry-After present and readable)',
-    // Retry-After of any 429 (the token endpoint's too), on its own: present and readable.
-    judge: (exchange: Exchange): Judgement => (exchange.status === 429 ? retryAfterRead(retryAfterTime(exchange.header('retry-after'), 0, 0)) : undefined),
-    // In a sequence, also: a request sent once the wait of the 429 before had passed, nothing sent meanwhile, is served.
-    observe: ({ refused, served, honours, block, sentMs, retryAfter }: RateStep): Judgement => {
-      if (!refused) return served && honours ? null : undefined;
-      if (!honours || block === undefined) return retryAfter === undefined ? null : retryAfterRead(retryAfter);
-      const after = ((sentMs - block.refusedAtMs) / 1000).toFixed(1);
-      return {
-        expected: `a request sent ${after} s after a 429 whose Retry-After said "${block.retryAfter}", nothing sent in between, to be served`,
-        got: '429 again',
-      };
+    'rate.period': {
+      level: 'contract',
+      statement:
+        'X-Rate-Limit-Limit is the period of the windows the resets show: a window opened once the previous one’s X-Rate-Limit-Reset has passed resets no sooner than one period after it',
+      section: 'Limits, Rate limit response headers',
+      quote:
+        'X-Rate-Limit-Limit | Rate limit period, written like `1m`, `12h` or `1d`. X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
+      // Two windows each seen from its first request, the second sent once the first one's Reset had passed.
+      observe: ({ fresh, headers, opened, sentMs, offsetLow }: RateStep) =>
+        fresh && headers !== undefined && opened !== undefined && sentMs + offsetLow >= resetPassedMs(opened)
+          ? (judgeWindowPeriod(opened, headers) ?? null)
+          : undefined,
     },
-  },
-  'platform.retry-after-reset': {
-    level: 'platform',
-    area: '429',
-    statement: 'Retry-After names the time of X-Rate-Limit-Reset, within one second',
-    basis: 'mock',
-    note: 'The document says Retry-After says how long to wait; a service may ask for a longer wait than its window.',
-    observe: ({ retry, retryApartMs, retryResetMs, slackMs }: RateStep): Judgement => {
-      if (retryApartMs === undefined || retryResetMs === undefined || retry === undefined) return undefined;
-      if (retryApartMs <= RETRY_AFTER_RESOLUTION_MS + slackMs) return null;
-      return {
-        expected: `Retry-After to name X-Rate-Limit-Reset ${iso(retryResetMs)} within ${RETRY_AFTER_RESOLUTION_MS + slackMs} ms`,
-        got: `"${retry.value}", an instant ${(retryApartMs / 1000).toFixed(1)} s ${retry.latestMs < retryResetMs ? 'before' : 'after'} it`,
-      };
+    'rate.reset': {
+      level: 'contract',
+      statement: 'once X-Rate-Limit-Reset has passed, the budget is back: a request is served',
+      section: 'Limits, Rate limit response headers',
+      quote: 'X-Rate-Limit-Reset | UTC date and time, ISO 8601, when the limit resets.',
+      // A refusal of a request sent once the Reset of the answer before had passed (it said Remaining 0, nothing sent in between).
+      observe: ({ refused, block, last, between, sentMs, offsetLow }: RateStep): Judgement => {
+        if (!refused) return undefined;
+        if (block !== undefined || last === undefined || sentMs + offsetLow < resetPassedMs(last.headers)) return null;
+        if (between.counted + between.uncertain > 0 || last.headers.remaining > 0) return null;
+        return { expected: `a request sent once X-Rate-Limit-Reset ${iso(last.headers.resetMs)} of the answer before had passed to be served`, got: '429' };
+      },
     },
-  },
-} as const satisfies Record<string, Rule>;
+    'platform.rate-headers-everywhere': {
+      level: 'platform',
+      statement: 'the X-Rate-Limit-* headers come on every response of the api origin, 429s and logout included',
+      basis: 'mock',
+      note: 'The document lists the headers without saying which responses carry them.',
+      judged: 'every 429, query refusal and logout answer of the api origin',
+      judge: (exchange, context) => judgeHeaders('platform.rate-headers-everywhere', exchange, context.clock),
+      observe: (step: RateStep) => judgeHeaders('platform.rate-headers-everywhere', step.exchange, step.clock, step.parsed),
+    },
+    'platform.default-rate': {
+      level: 'platform',
+      statement: 'without LP_RATE, the rate in force is the default 200 per 1m',
+      basis: 'platform-docs',
+      note: 'An organization may have a custom rate; set LP_RATE to it to make this a contract check.',
+      observe: (step: RateStep) => judgeRateInForce(step, false),
+    },
+  }),
+  ...inArea('429', {
+    'rate.429': {
+      level: 'contract',
+      statement: 'the request after the budget of a window is spent gets 429, and no request within the budget does',
+      section: 'Errors',
+      quote: '429 Too Many Requests | The client exceeds its assigned rate limit.',
+      observe: (step: RateStep): Judgement => {
+        if (step.refused) return refusedWithBudget(step);
+        const judged = remainingStep(step);
+        return judged === undefined ? undefined : step.across === undefined && judged.breaks === 'rate.429' ? judged.broken : null;
+      },
+    },
+    'rate.retry-after': {
+      level: 'contract',
+      statement: 'every 429 carries Retry-After, and a request sent once it has passed (nothing sent meanwhile) is served',
+      section: 'Errors',
+      quote: 'The response includes the header `Retry-After`, which says how long to wait before the next request.',
+      judged: 'every 429 of the api origin or the token endpoint (Retry-After present and readable)',
+      // Retry-After of any 429 (the token endpoint's too), on its own: present and readable.
+      judge: (exchange: Exchange): Judgement => (exchange.status === 429 ? retryAfterRead(retryAfterTime(exchange.header('retry-after'), 0, 0)) : undefined),
+      // In a sequence, also: a request sent once the wait of the 429 before had passed, nothing sent meanwhile, is served.
+      observe: ({ refused, served, honours, block, sentMs, retryAfter }: RateStep): Judgement => {
+        if (!refused) return served && honours ? null : undefined;
+        if (!honours || block === undefined) return retryAfter === undefined ? null : retryAfterRead(retryAfter);
+        const after = ((sentMs - block.refusedAtMs) / 1000).toFixed(1);
+        return {
+          expected: `a request sent ${after} s after a 429 whose Retry-After said "${block.retryAfter}", nothing sent in between, to be served`,
+          got: '429 again',
+        };
+      },
+    },
+    'platform.retry-after-reset': {
+      level: 'platform',
+      statement: 'Retry-After names the time of X-Rate-Limit-Reset, within one second',
+      basis: 'mock',
+      note: 'The document says Retry-After says how long to wait; a service may ask for a longer wait than its window.',
+      observe: ({ retry, retryApartMs, retryResetMs, slackMs }: RateStep): Judgement => {
+        if (retryApartMs === undefined || retryResetMs === undefined || retry === undefined) return undefined;
+        if (retryApartMs <= RETRY_AFTER_RESOLUTION_MS + slackMs) return null;
+        return {
+          expected: `Retry-After to name X-Rate-Limit-Reset ${iso(retryResetMs)} within ${RETRY_AFTER_RESOLUTION_MS + slackMs} ms`,
+          got: `"${retry.value}", an instant ${(retryApartMs / 1000).toFixed(1)} s ${retry.latestMs < retryResetMs ? 'before' : 'after'} it`,
+        };
+      },
+    },
+  }),
+};
 
 /** The rules of this file, in report order. */
 export function rateRuleIds(): readonly RateRuleId[] {
@@ -185,7 +176,6 @@ export const SPEND_PAST_BUDGET = 5;
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString();
-/** The instant by which X-Rate-Limit-Reset has surely passed, at its resolution. */
 
 /**
  * THE judgement of the headers of one answer by `rule` (rate.headers, platform.rate-headers-everywhere):
@@ -246,13 +236,11 @@ function refusedWithBudget({ block, last, between, headers }: RateStep): Judgeme
 const remainingStep = perStep((step: RateStep): { breaks?: 'rate.429' | 'rate.remaining'; broken: Broken | null } | undefined => {
   if (step.remaining === undefined) return undefined;
   const { before, after, unseen } = step.remaining;
-  let returned = step.remaining.returned;
-  if (returned === undefined) {
-    // By the headers alone: a Reset moved by more than its resolution is a new window; one moved
-    // less may be a sliding window forgetting a request, so only a fall too large is certain.
-    if (after.resetMs - before.resetMs > Math.max(resetResolutionMs(before), resetResolutionMs(after))) returned = 'reset';
-    else returned = after.resetMs > before.resetMs ? Number.POSITIVE_INFINITY : 0;
-  }
+  // Unknown, by the headers alone: a Reset moved by more than its resolution is a new window; one moved
+  // less may be a sliding window forgetting a request, so only a fall too large is certain.
+  const moved = after.resetMs - before.resetMs;
+  const newWindow = moved > Math.max(resetResolutionMs(before), resetResolutionMs(after));
+  const returned = step.remaining.returned ?? (newWindow ? 'reset' : moved > 0 ? Number.POSITIVE_INFINITY : 0);
   if (returned === 'reset') return undefined;
   const atLeast = step.between.counted + (step.served ? 1 : 0);
   const atMost = atLeast + step.between.uncertain + unseen + (step.served ? 0 : 1);
@@ -308,7 +296,6 @@ export type RateSeen = Partial<RateStep> & {
 
 /** One client's rate limit judged over its exchanges: the driver over its rate sequence (contracts/rate-sequence.ts). */
 export class RateObserver extends SequenceDriver<RateRuleId, RateStep, RateSequence> {
-  /** What it made of the latest exchange. */
   seen: RateSeen = { fresh: false, checked: [] };
 
   constructor(options: RateSequenceOptions = {}) {

@@ -1,5 +1,5 @@
 /**
- * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of two levels:
+ * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of three levels:
  *
  * - `contract`: the API document states it. `quote` holds the document's own words, `section` where
  *   they stand. A broken contract rule fails the run.
@@ -36,9 +36,7 @@ interface RuleBase {
 export interface RuleFinding<Id extends string = string> {
   readonly rule: Id;
   readonly level: RuleLevel;
-  /** What the rule expected. */
   readonly expected: string;
-  /** What came back instead. */
   readonly got: string;
   /** The request in a few words, e.g. `GET /api/v2/content?limit=1`: never a token. */
   readonly request: string;

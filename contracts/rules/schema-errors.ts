@@ -20,8 +20,7 @@ export function formatErrors(errors: readonly SchemaError[] | null | undefined, 
   if (!errors || errors.length === 0) return 'no errors';
   const lines = errors.slice(0, MAX_ERRORS).map((error) => {
     const where = error.instancePath === '' ? '(root)' : error.instancePath;
-    const detail = describeParams(error);
-    const line = `${where} ${error.message ?? error.keyword}${detail}`;
+    const line = `${where} ${error.message ?? error.keyword}${describeParams(error)}`;
     // The value of a `required`/`additionalProperties` error is the whole parent object: it says nothing more.
     if (error.keyword === 'required' || error.keyword === 'dependentRequired') return line;
     const value = 'data' in error ? error.data : data === undefined ? undefined : atPointer(data, error.instancePath);

@@ -7,7 +7,7 @@ import type { Exchange } from './exchange.ts';
 import type { Finding } from './finding.ts';
 import type { RuleId } from './index.ts';
 import { judgeExchange } from './judge.ts';
-import { PaginationWalk, type WalkOptions } from './walk.ts';
+import { PaginationWalk, WALK_RULE_IDS, type WalkOptions } from './walk.ts';
 
 const FIRST = 'https://api.example.com/api/v2/content?limit=2';
 
@@ -167,6 +167,10 @@ test.describe('a walk, fed by hand', () => {
   test('a walk says which rules it judged: only those a response was checked against', () => {
     expect([...walkOver([[401, '{}']]).walk.judged]).toEqual(['snapshot.next']);
     expect([...walkOver([[200, page(['a'])]]).walk.judged].sort()).toEqual(['envelope.shape', 'snapshot.next', 'snapshot.traversal']);
+  });
+
+  test('the rules with an observer of its steps are the four a walk judges', () => {
+    expect(WALK_RULE_IDS).toEqual(['snapshot.next', 'snapshot.traversal', 'envelope.shape', 'envelope.next-link']);
   });
 
   test('the first request may not carry next', () => {
