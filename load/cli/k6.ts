@@ -55,7 +55,6 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
     const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
     usage(`load: ${what}; the scripts are ${scripts.join(', ')} (${command.name} <script> [k6 args]). (${command.name} --help)`);
   }
-
   dotenv.config({ path: path.join(cwd, '.env'), override: false, quiet: true });
   // A bad setting (EnvError) or build ends the run through runMain: `load: <sentence>`, exit 1.
   const env = readLoadEnv(process.env);
@@ -63,7 +62,6 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
   console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
   for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
   const bundle = await command.bundle(script);
-
   const k6 = findK6(process.env);
   if (!k6.ok) {
     console.error(
@@ -71,7 +69,6 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
     );
     return 1;
   }
-
   mkdirSync(path.resolve(cwd, env.reportDir), { recursive: true });
   const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.

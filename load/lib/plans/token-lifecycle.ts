@@ -1,7 +1,6 @@
 /**
- * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION.
- * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
- * script cannot learn before its scenario is fixed whether the target counts token requests.
+ * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION. The token request takes a slot like the others: the
+ * document's rate covers "all endpoints", and the script cannot learn before its scenario is fixed whether the target counts token requests.
  */
 import type { ConstantVUsScenario } from 'k6/options';
 import type { RuleId } from '../../../contracts/rules/index.ts';
