@@ -4,7 +4,6 @@
  */
 declare module 'generated:validators' {
   import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
-
   export const validateTokenResponse: SchemaValidators['validateTokenResponse'];
   export const validateErrorBody: SchemaValidators['validateErrorBody'];
   export const validateListEnvelope: SchemaValidators['validateListEnvelope'];

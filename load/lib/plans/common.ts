@@ -1,6 +1,7 @@
 /**
- * What every script's plan shares: k6 option shapes, thresholds, the rate and the budget share. k6 fixes the scenarios in the init context, before `setup()` runs, and the init context may not make requests that count: so each plan is computed from
- * LP_RATE and `setup()` compares it with the target's headers (compareRate). Plain objects typed by k6's own option types (types only: Node tests read them).
+ * What every script's plan shares: k6 option shapes, thresholds, the rate and the budget share. k6 fixes the scenarios in the init context, before `setup()`
+ * runs, and the init context may not make requests that count: so each plan is computed from LP_RATE and `setup()` compares it with the target's headers
+ * (compareRate). Plain objects typed by k6's own option types (types only: Node tests read them).
  */
 import type { Scenario } from 'k6/options';
 import type { Rate } from '../../../contracts/duration.ts';
