@@ -1,8 +1,7 @@
 /**
- * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count
- * against the mock in a child process, bounded by a count and a time; exits 1 on any 5xx, hang, bare
- * close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is
- * printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
+ * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count against the mock in a child process, bounded by a count and a
+ * time; exits 1 on any 5xx, hang, bare close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is printed; `--seed` (or
+ * LP_FUZZ_SEED) replays the same requests.
  */
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
@@ -50,20 +49,17 @@ async function run(mock: MockProcess): Promise<number> {
   let stopReason: string | undefined;
   const started = performance.now();
   let lastProgress = started;
-
   const next = (): FuzzRequest | undefined => {
     if (performance.now() >= started + flags.seconds * 1000) stopReason ??= `the ${flags.seconds} s cap`;
     if (stopReason !== undefined || sent >= flags.requests) return undefined;
     if (sent % BATCH === 0) batch = fc.sample(fuzzRequest, { seed: flags.seed + sent / BATCH, numRuns: BATCH });
     return batch[sent++ % BATCH];
   };
-
   const checkAlive = async () => {
     const ended = mock.ended();
     const dead = ended === undefined ? await session.alive() : (stopReason = `the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
     if (dead !== undefined) problem(ended === undefined ? `after ${sent} requests: ${dead}` : dead);
   };
-
   let done = 0;
   const worker = async () => {
     for (let request = next(); request !== undefined; request = next()) {
@@ -85,10 +81,8 @@ async function run(mock: MockProcess): Promise<number> {
       }
     }
   };
-
   await Promise.all(Array.from({ length: flags.concurrency }, worker));
   await checkAlive();
-
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n${done} requests in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s)${stopReason ? `, stopped by ${stopReason}` : ''}`);
   console.log('count per status:');

@@ -40,11 +40,8 @@ export function configurationMarkdown(): string {
     lines.push(`## ${title}`, '', ...markdownTable(['variable', 'value', 'default', 'read by', 'meaning'], cells), '');
   }
   const internal = ENTRIES.filter(([, spec]) => spec.internal);
-  if (internal.length > 0) {
-    lines.push('## Set by the project for its own runs', '', 'Leave these unset.', '');
-    for (const [name, spec] of internal) lines.push(`- \`${name}\`: ${spec.doc}`);
-    lines.push('');
-  }
+  if (internal.length > 0)
+    lines.push('## Set by the project for its own runs', '', 'Leave these unset.', '', ...internal.map(([name, spec]) => `- \`${name}\`: ${spec.doc}`), '');
   return lines.join('\n');
 }
 
@@ -61,10 +58,7 @@ export function envExample(): string {
   ];
   for (const [title, rows] of GROUPS) {
     lines.push('', `# ── ${title} ${'─'.repeat(Math.max(3, 94 - title.length))}`);
-    for (const [name, spec] of rows) {
-      lines.push(...comment(`${spec.doc}${spec.default === undefined ? '' : ` Default ${spec.default}.`}`));
-      lines.push(`${name}=`);
-    }
+    for (const [name, spec] of rows) lines.push(...comment(`${spec.doc}${spec.default === undefined ? '' : ` Default ${spec.default}.`}`), `${name}=`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,6 @@
 /**
- * The relative links of the project's Markdown documents, and which of them lead nowhere: a file that
- * does not exist, or a `#anchor` no heading of the target produces. The documents are read on GitHub
- * and in editors, where a broken link is found only by the reader who follows it; the unit test
+ * The relative links of the project's Markdown documents, and which of them lead nowhere: a file that does not exist, or a `#anchor` no heading of the target
+ * produces. The documents are read on GitHub and in editors, where a broken link is found only by the reader who follows it; the unit test
  * (tools/docs/links.test.ts) finds it first.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
