@@ -20,9 +20,7 @@ export const FORBIDDEN_GLOBALS = [
 export type LoadBuild = Awaited<ReturnType<typeof buildLoad>>;
 
 /** The error of bundles that do not fit k6 v0.47, listing every problem. */
-function unfit(problems: readonly string[]): Error {
-  return new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-}
+const unfit = (problems: readonly string[]): Error => new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 
 /** The entry scripts: load/<name>.ts, one dot only: neither tests (`x.test.ts`) nor declarations (`x.d.ts`). */
 export function loadEntries(root: string): string[] {
@@ -74,15 +72,10 @@ export function checkMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
     if (output.endsWith('.map')) continue;
-    for (const imported of info.imports) {
-      const k6Module = imported.path === 'k6' || imported.path.startsWith('k6/');
-      if (!imported.external || !k6Module)
-        problems.push(`${output} imports ${imported.path}${imported.external ? '' : ' (not bundled)'}: only k6 modules may stay imports`);
-    }
-    for (const input of Object.keys(info.inputs)) {
-      if (/(^|\/)node_modules\/ajv-formats\//.test(input))
-        problems.push(`${output} bundles ${input}: ajv-formats holds a \\u{...} regex that stops k6 v0.47 from loading the script`);
-    }
+    for (const imported of info.imports.filter((i) => !i.external || !(i.path === 'k6' || i.path.startsWith('k6/'))))
+      problems.push(`${output} imports ${imported.path}${imported.external ? '' : ' (not bundled)'}: only k6 modules may stay imports`);
+    for (const input of Object.keys(info.inputs).filter((file) => /(^|\/)node_modules\/ajv-formats\//.test(file)))
+      problems.push(`${output} bundles ${input}: ajv-formats holds a \\u{...} regex that stops k6 v0.47 from loading the script`);
   }
   return problems;
 }

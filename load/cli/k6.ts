@@ -73,16 +73,14 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
   const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
   const ignore = () => {};
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, ignore);
   return new Promise<number>((resolve) => {
     child.on('error', (error) => {
       console.error(`load: could not start ${k6.value}: ${error.message}`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
-      process.off('SIGTERM', ignore);
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, ignore);
       resolve(code ?? (signal ? 1 : 0));
     });
   });

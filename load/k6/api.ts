@@ -16,10 +16,7 @@ import { encodeQuery, joinUrl } from '../lib/url.ts';
 export type Response = RefinedResponse<ResponseType | undefined>;
 
 /** What setup() hands the VUs. It holds the tokens: handleSummary never writes setup data out. */
-export interface Credentials {
-  readonly accessToken: string;
-  readonly refreshToken: string | undefined;
-}
+export type Credentials = { readonly accessToken: string; readonly refreshToken: string | undefined };
 
 export type TokenResult =
   | { ok: true; credentials: Credentials; response: Response }

@@ -153,14 +153,10 @@ export class RateLimitProbe {
   }
 }
 
+type ProbeAnswer = { readonly status: number; readonly headers: Readonly<Record<string, string>> };
+
 /** One exchange of the probe's key, as the observer reads it: a GET of `list` on the api origin, or the token request (`list` undefined). */
-export function probeExchange(
-  url: string,
-  list: 'content' | 'users' | undefined,
-  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>> },
-  sentMs: number,
-  receivedMs: number,
-): Exchange {
+export function probeExchange(url: string, list: Exchange['list'], answer: ProbeAnswer, sentMs: number, receivedMs: number): Exchange {
   const request = { method: list === undefined ? 'POST' : 'GET', url };
   return { ...exchangeOf({ ...answer, request, body: '' }, list === undefined ? 'auth' : 'api', list), sentMs, receivedMs };
 }

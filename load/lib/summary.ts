@@ -51,9 +51,7 @@ export interface SummaryOptions {
 export type SummaryEnv = Pick<LoadEnv, 'reportDir' | 'baseUrl' | 'clientSecret'>;
 
 /** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
-interface Line extends ReportLine {
-  readonly kind: 'rules' | 'thresholds' | 'checks';
-}
+type Line = ReportLine & { readonly kind: 'rules' | 'thresholds' | 'checks' };
 
 type Report = ReturnType<typeof buildReport>;
 

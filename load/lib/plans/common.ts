@@ -56,14 +56,10 @@ export function ruleThresholds(metric: string, rules: readonly RuleId[], strict:
 }
 
 /** Whole seconds, at least 1, as k6 writes a duration. */
-export function seconds(value: number): string {
-  return `${Math.max(1, Math.ceil(value))}s`;
-}
+export const seconds = (value: number): string => `${Math.max(1, Math.ceil(value))}s`;
 
 /** LP_DURATION in seconds; by default two windows, at least 30 s. */
-export function runSeconds(env: EnvRecord, rate: Rate | null): number {
-  return readSetting(env, 'LP_DURATION') ?? Math.max(30, 2 * (rate?.periodSeconds ?? 0));
-}
+export const runSeconds = (env: EnvRecord, rate: Rate | null): number => readSetting(env, 'LP_DURATION') ?? Math.max(30, 2 * (rate?.periodSeconds ?? 0));
 
 /**
  * How a target's rate-limit headers disagree with LP_RATE, or `undefined` when they agree. A different period is `fatal` (the scenario is timed on it); a
@@ -94,6 +90,4 @@ export function scopedLists(scopes: readonly string[], script: string): { held: 
 }
 
 /** The rule a served answer of `list` to a token of its scope keeps: users.list, or the platform's scope of the content list. */
-export function listRule(list: ListEndpoint): RuleId {
-  return list.id === 'listUsers' ? 'users.list' : 'platform.endpoint-scopes';
-}
+export const listRule = (list: ListEndpoint): RuleId => (list.id === 'listUsers' ? 'users.list' : 'platform.endpoint-scopes');
