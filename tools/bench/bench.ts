@@ -52,9 +52,7 @@ export interface Figure {
   readonly error?: string;
 }
 
-export function holds(f: Figure): boolean {
-  return f.error === undefined && (f.kind === 'min' ? f.ratio >= f.bound : f.ratio <= f.bound);
-}
+export const holds = (f: Figure): boolean => f.error === undefined && (f.kind === 'min' ? f.ratio >= f.bound : f.ratio <= f.bound);
 
 export function formatFigure(f: Figure): string {
   const bound = `${f.kind === 'min' ? '≥' : '≤'} ${f.bound}`;

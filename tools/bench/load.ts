@@ -176,6 +176,7 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
   return tally;
 }
 
-export function repeat(shot: Shot): LoadOptions['script'] {
-  return (send) => send(shot).then(() => undefined);
-}
+export const repeat =
+  (shot: Shot): LoadOptions['script'] =>
+  (send) =>
+    send(shot).then(() => undefined);

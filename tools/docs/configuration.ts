@@ -46,9 +46,7 @@ export function configurationMarkdown(): string {
 }
 
 /** `text` as `# ` comment lines of at most 100 characters, broken between words. */
-function comment(text: string): string[] {
-  return (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
-}
+const comment = (text: string): string[] => (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
 
 export function envExample(): string {
   const lines = [
