@@ -80,10 +80,7 @@ export function checkMetafile(metafile: Metafile): string[] {
   return problems;
 }
 
-/**
- * Where a bundle uses FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag, `\u{...}` escapes or named groups. Parsed, not searched: comments, strings and property
- * names (`x.URL`, `{ URL: 1 }`) never match.
- */
+/** Where a bundle uses FORBIDDEN_GLOBALS, `u`/`v` regex flags, `\u{...}` escapes or named groups; parsed, so comments, strings and `x.URL` never match. */
 export function scanBundle(code: string, file = 'bundle.js') {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const lines = code.split('\n');
@@ -136,10 +133,7 @@ function isPropertyName(node: ts.Identifier): boolean {
   return named === true && (parent as { name?: ts.Node }).name === node;
 }
 
-/**
- * Builds into `outdir` (default `<root>/dist/load`, emptied first) the `entries` (default all), writes meta.json and the generated validators, checks; throws
- * an error listing every problem.
- */
+/** Builds `entries` (default all) into `outdir` (default `<root>/dist/load`, emptied first) with meta.json and the validators; throws listing every problem. */
 export async function buildLoad(options: { root?: string; outdir?: string; entries?: readonly string[] } = {}) {
   const root = options.root ?? ROOT;
   const outdir = options.outdir ?? path.join(root, 'dist', 'load');

@@ -1,7 +1,4 @@
-/**
- * `npm run load -- <script> [k6 args]`: the bundles built and checked (load/cli/build.ts), then the script run
- * by load/cli/k6.ts (settings checked, reports folder made, `k6 run --include-system-env-vars … dist/load/<script>.js`).
- */
+/** `npm run load -- <script> [k6 args]`: the bundles built and checked (load/cli/build.ts), then the script run by load/cli/k6.ts. */
 import path from 'node:path';
 import { buildLoad, loadEntries } from './build.ts';
 import { runLoad } from './k6.ts';

@@ -19,10 +19,7 @@ function fraction(text: string): number | undefined {
   return value === undefined ? undefined : Number(value) / (percent ? 100 : 1);
 }
 
-/**
- * k6's execution segment (`0:1/4`, `1/4:2/4`, `0.5:1`, `50%:100%`, or one value meaning `0:value`); the whole test when absent. Throws an EnvError for a text
- * k6 would not have accepted either.
- */
+/** k6's execution segment (`0:1/4`, `1/4:2/4`, `0.5:1`, `50%:100%`, or `v` for `0:v`), the whole test when absent; an EnvError where k6 would refuse it. */
 export function parseSegment(text: string | null | undefined): Segment {
   if (text === undefined || text === null || text.trim() === '') return WHOLE_TEST;
   const parts = text.split(':');

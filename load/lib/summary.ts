@@ -101,10 +101,7 @@ const NEW_SUMMARY_LINE = "not read: k6's new machine-readable summary carries no
 export const NEW_SUMMARY_SHAPE =
   'k6 handed handleSummary its new machine-readable summary (--new-machine-readable-summary or K6_NEW_MACHINE_READABLE_SUMMARY), which carries no thresholds, so these reports cannot say which rules held: run without it (k6 exit code still reports the thresholds)';
 
-/**
- * The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order; the lowest and highest
- * X-Rate-Limit-Remaining of a bucket are undefined when no response carried it.
- */
+/** The plot's points in bucket order (a bucket has both submetrics: their thresholds are set together); Remaining's min and max undefined where none came. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
   const points = Object.keys(metrics).flatMap((key) => {
     const { metric, tags } = parseMetricKey(key);
@@ -153,10 +150,9 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
       thresholdsOk &&= ok;
       // Thresholds on a rule's submetric are reported as that rule.
       if (!metric || tags.rule !== undefined) continue;
-      const value = thresholdValue(metric, expression);
       // After a refused key even a failed threshold says nothing of the service: the run fails on the key.
       const reason = keyRefused ? KEY_REFUSED_LINE : ok ? (unjudged ?? (hasNoSamples(metric) ? 'no samples' : undefined)) : undefined;
-      const got = `got ${formatNumber(value)}`;
+      const got = `got ${formatNumber(thresholdValue(metric, expression))}`;
       const [state, detail] =
         reason !== undefined ? (['not checked', reason] as const) : ok ? (['ok', got] as const) : (['broken', `expected ${expression}, ${got}`] as const);
       thresholds.push({ kind: 'thresholds', name: `${key} ${expression}`, state, detail });

@@ -1,7 +1,4 @@
-/**
- * The ajv standalone validators load/cli/build.ts generates from schemas/ and hands to esbuild under this name: k6 compiles no schema. A name missing from
- * the generated module fails the build.
- */
+/** The ajv standalone validators load/cli/build.ts generates from schemas/ (k6 compiles no schema); a name the module lacks fails the build. */
 declare module 'generated:validators' {
   import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
   export const validateTokenResponse: SchemaValidators['validateTokenResponse'];

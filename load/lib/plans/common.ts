@@ -77,10 +77,7 @@ export function compareRate(rate: Rate, headers: RateLimitHeaders): { fatal: boo
 /** The list endpoints a script may call with the scopes of LP_SCOPES (contracts/endpoints.ts acceptedScopes). */
 export type ListEndpoint = typeof ENDPOINTS.listContent | typeof ENDPOINTS.listUsers;
 
-/**
- * The lists a key with `scopes` may call, content first, and a sentence per list left out: a script never sends a request its scopes do not cover
- * (refused, it would still count in the budget).
- */
+/** The lists `scopes` cover, content first, and a sentence per list left out: no script sends a request its scopes do not cover (it would still count). */
 export function scopedLists(scopes: readonly string[], script: string): { held: ListEndpoint[]; skipped: string[] } {
   const lists: ListEndpoint[] = [ENDPOINTS.listContent, ENDPOINTS.listUsers];
   const covered = (list: ListEndpoint) => list.acceptedScopes.some((scope: string) => scopes.includes(scope));

@@ -1,7 +1,4 @@
-/**
- * The rate-limit probe's plan (load/rate-limit.ts): one VU, one iteration that runs the course of load/lib/probe.ts for LP_PROBE_WINDOWS windows, bounded in
- * time and requests; and the buckets of its Remaining / 429 plot.
- */
+/** The rate-limit probe's plan (load/rate-limit.ts): one VU running load/lib/probe.ts's course for LP_PROBE_WINDOWS windows, bounded in time and requests. */
 import type { PerVUIterationsScenario } from 'k6/options';
 import { rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
 import { readDefaulted, settingText } from '../../../common/settings.ts';
@@ -67,6 +64,5 @@ export function probeOptions(plan: ReturnType<typeof probePlan>, strict: boolean
     gracefulStop: '5s',
   };
   // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
-  const setupTimeout = seconds(plan.expected.rate.periodSeconds + 60);
-  return { scenarios: { probe }, thresholds, setupTimeout, summaryTrendStats: TREND_STATS };
+  return { scenarios: { probe }, thresholds, setupTimeout: seconds(plan.expected.rate.periodSeconds + 60), summaryTrendStats: TREND_STATS };
 }

@@ -19,8 +19,7 @@ export function lifecyclePlan(env: EnvRecord) {
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
-  const durationSeconds = runSeconds(env, base.rate);
-  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, list };
+  return { ...base, durationSeconds: runSeconds(env, base.rate), vus: readDefaulted(env, 'LP_VUS'), list };
 }
 
 export function lifecycleOptions(plan: ReturnType<typeof lifecyclePlan>) {
