@@ -68,8 +68,7 @@ async function main(): Promise<number> {
   const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
   let failed = 0;
   for (const profile of profiles) {
-    const args = ['--items', '250', '--seed', '1', '--profile', profile, '--tls', '--host-name', HOST_NAME];
-    const status = await withMockProcess(args, [], async (mock) => {
+    const status = await withMockProcess(['--items', '250', '--seed', '1', '--profile', profile, '--tls', '--host-name', HOST_NAME], [], async (mock) => {
       const { caFile, address } = mock;
       if (!caFile || address === undefined) throw new Error('The mock started without TLS or host names: its ready line has no caFile or address.');
       const harness = [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl, '--address', address];

@@ -1,7 +1,4 @@
-/**
- * docs/configuration.md and .env.example, from the one table of settings (common/settings.ts): a
- * setting documented anywhere else would drift from the code that reads it.
- */
+/** docs/configuration.md and .env.example, from the one table of settings (common/settings.ts): documented elsewhere, a setting would drift. */
 import { SETTING_GROUPS, SETTING_KINDS, SETTINGS, type SettingName, type SettingSpec } from '../../common/settings.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
@@ -14,8 +11,7 @@ const GROUPS = Object.entries(SETTING_GROUPS)
 
 function typeOf(spec: SettingSpec): string {
   if (spec.type === 'choice') return (spec.choices ?? []).map((c) => `\`${c}\``).join(', ');
-  const range = spec.min !== undefined && spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : '';
-  return `${SETTING_KINDS[spec.type].hint}${range}`;
+  return `${SETTING_KINDS[spec.type].hint}${spec.min !== undefined && spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : ''}`;
 }
 
 export function configurationMarkdown(): string {
