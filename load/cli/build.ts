@@ -40,7 +40,6 @@ function validatorsPlugin(source: string, root: string): Plugin {
   };
 }
 
-/** The esbuild options of the k6 bundles. */
 export function esbuildOptions(root: string, entries: readonly string[], outdir: string, validators: string): BuildOptions & { metafile: true } {
   return {
     entryPoints: entries.map((name) => ({ in: path.join(root, 'load', `${name}.ts`), out: name })),

@@ -1,8 +1,8 @@
 /**
- * `k6 run` of one built load bundle, for `npm run load` (load/cli/run.ts, which builds the bundles first) and
- * `lp-contract load` (whose package carries them built): the LP_* configuration checked the way the script will read
- * it, the report directory created (k6 v0.47 does not), then `k6 run --include-system-env-vars [k6 args] <bundle>`.
- * The settings reach `__ENV` from the environment, not `-e` flags, so the client secret never appears in a process list.
+ * `k6 run` of one built load bundle, for `npm run load` (load/cli/run.ts, which builds the bundles first) and `lp-contract load` (whose package carries them
+ * built): the LP_* configuration checked the way the script will read it, the report directory created (k6 v0.47 does not), then `k6 run
+ * --include-system-env-vars [k6 args] <bundle>`. The settings reach `__ENV` from the environment, not `-e` flags, so the client secret never appears in a
+ * process list.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

@@ -59,7 +59,6 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   return { ok: true, credentials: { accessToken: token.access_token, refreshToken }, response };
 }
 
-/** GET a resource URL with the bearer token. */
 export function apiGet(url: string, credentials: Credentials, name: string): Response {
   return http.get(url, { headers: { Authorization: `Bearer ${credentials.accessToken}` }, tags: { name } });
 }
@@ -67,8 +66,6 @@ export function apiGet(url: string, credentials: Credentials, name: string): Res
 /** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */
 export function logout(env: LoadEnv, credentials: Credentials, name = 'POST /oauth/token (logout)'): Response {
   const body = credentials.refreshToken === undefined ? '{}' : JSON.stringify({ refresh_token: credentials.refreshToken });
-  return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, {
-    headers: { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' },
-    tags: { name },
-  });
+  const headers = { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' };
+  return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, { headers, tags: { name } });
 }

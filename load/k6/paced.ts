@@ -32,7 +32,6 @@ const RETRIES = 2;
 export interface PacedOptions {
   /** The longest Retry-After honoured, in seconds; a longer one ends the retries: one odd header must not stall a VU for an hour. */
   readonly maxWaitSeconds: number;
-  /** Called with every 429. */
   readonly onRateLimited?: (response: Response) => void;
 }
 

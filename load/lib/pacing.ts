@@ -39,7 +39,6 @@ export function slotsPerPeriod(rate: Rate, share: number, segment: Segment = WHO
 export interface Grid {
   /** Milliseconds between two slots of this instance; 0 when the target does not limit (no pacing). */
   readonly slotMs: number;
-  /** Slots of this instance per period. */
   readonly perPeriod: number;
 }
 

@@ -1,17 +1,12 @@
 /**
  * The rate-limit probe's course (document, Limits and Errors), pure so that Node tests drive it: it says when to send the next request, and hands every answer
  * to the rate rules' observer (contracts/rules/rate-limit.ts), which decides. One window at a time:
- *
  * 1. start: a request in a window nobody else has spent (the first one, or after resting a period);
- * 2. spend: requests back to back until the first 429 (at most spendBound of the promised budget): Remaining must fall by one, the 429 must come exactly when
- *    it runs out;
- * 3. honour: nothing is sent until Retry-After has passed (the document warns that retrying at once can extend the limiting), then one request, which must be
- *    served;
+ * 2. spend: requests back to back until the first 429: Remaining must fall by one, the 429 must come exactly when it runs out;
+ * 3. honour: nothing is sent until Retry-After has passed (the document warns that retrying at once can extend the limiting), then one request, to be served;
  * 4. rest: a period after its last request nothing of the key counts any more on any kind of window, and the next window starts fresh; when the honoured
  *    request itself opened a new window (its Remaining + 1 is the budget), the next window starts there without resting.
- *
- * It sends one request at a time (one VU), so the order of the answers is the order the target counted them, which the engine's decisions need. It assumes it
- * is the key's only user.
+ * It sends one request at a time (one VU), so the answers come in the order the target counted them; it assumes it is the key's only user.
  */
 import { RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
 import { type Exchange, isServed } from '../../contracts/rules/exchange.ts';
@@ -62,7 +57,6 @@ export class RateLimitProbe {
     this.observer = new RateObserver({ expected: course.expected, dateHeaders: true });
   }
 
-  /** What to do next at `nowMs`. */
   next(nowMs: number): ProbeStep {
     if (this.stopped !== undefined) return { kind: 'done', reason: this.stopped };
     let atMs = nowMs;

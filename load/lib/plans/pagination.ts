@@ -34,12 +34,8 @@ export function paginationPlan(env: EnvRecord) {
 }
 
 export function paginationOptions(plan: ReturnType<typeof paginationPlan>) {
-  const walkers: ConstantVUsScenario = {
-    executor: 'constant-vus',
-    vus: plan.vus,
-    duration: seconds(plan.durationSeconds),
-    // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
-    gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
-  };
+  // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
+  const gracefulStop = seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10));
+  const walkers: ConstantVUsScenario = { executor: 'constant-vus', vus: plan.vus, duration: seconds(plan.durationSeconds), gracefulStop };
   return pacedOptions(plan, METRICS.walkViolations, { walkers }, { [METRICS.walksCompleted]: ['count>0'] });
 }

@@ -56,13 +56,8 @@ export function probeOptions(plan: ReturnType<typeof probePlan>, strict: boolean
     thresholds[`${METRICS.plotRefused}{bucket:${bucketTag(i)}}`] = ['count>=0'];
   }
   // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one after the other, in the target's order of counting.
-  const probe: PerVUIterationsScenario = {
-    executor: 'per-vu-iterations',
-    vus: 1,
-    iterations: 1,
-    maxDuration: seconds(plan.durationSeconds + 10),
-    gracefulStop: '5s',
-  };
+  const maxDuration = seconds(plan.durationSeconds + 10);
+  const probe: PerVUIterationsScenario = { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration, gracefulStop: '5s' };
   // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
   return { scenarios: { probe }, thresholds, setupTimeout: seconds(plan.expected.rate.periodSeconds + 60), summaryTrendStats: TREND_STATS };
 }

@@ -23,12 +23,8 @@ export function lifecyclePlan(env: EnvRecord) {
 }
 
 export function lifecycleOptions(plan: ReturnType<typeof lifecyclePlan>) {
-  const lifecycles: ConstantVUsScenario = {
-    executor: 'constant-vus',
-    vus: plan.vus,
-    duration: seconds(plan.durationSeconds),
-    // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
-    gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
-  };
+  // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
+  const gracefulStop = seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10);
+  const lifecycles: ConstantVUsScenario = { executor: 'constant-vus', vus: plan.vus, duration: seconds(plan.durationSeconds), gracefulStop };
   return pacedOptions(plan, METRICS.lifecycleViolations, { lifecycles }, { [METRICS.lifecyclesCompleted]: ['count>0'] });
 }
