@@ -9,16 +9,11 @@ import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest }
 import { integerFlags, runMain } from '../common/flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
+const freshSeed = Number(process.env.LP_FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
 const flags = integerFlags('fuzz', process.argv.slice(2), {
   requests: { default: 100_000, min: 1, max: 10_000_000, about: 'stop after this many requests' },
   seconds: { default: 240, min: 1, max: 3_600, about: 'stop after this many seconds' },
-  seed: {
-    default: Number(process.env.LP_FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0),
-    min: -(2 ** 31),
-    max: 2 ** 31 - 1,
-    about: 'the same seed replays the same requests',
-    shown: 'LP_FUZZ_SEED, else a fresh one',
-  },
+  seed: { default: freshSeed, min: -(2 ** 31), max: 2 ** 31 - 1, about: 'the same seed replays the same requests', shown: 'LP_FUZZ_SEED, else a fresh one' },
   concurrency: { default: 16, min: 1, max: 256, about: 'requests in flight at once' },
 });
 

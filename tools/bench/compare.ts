@@ -1,7 +1,6 @@
 /**
  * `npm run bench -- --compare`, reported, never judged: the content page, mock ÷ bare node:http with autocannon as the load generator (a check of ours), and
- * mock ÷ Prism (`prism mock` on the OpenAPI document, answering its one-item example). Both are installed into tools/bench/.cache on first use, out of the
- * project's install.
+ * mock ÷ Prism (`prism mock` on the OpenAPI document, its one-item example); both installed on first use into tools/bench/.cache, out of the project's install.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

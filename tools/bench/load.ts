@@ -176,7 +176,6 @@ export async function runLoad(o: LoadOptions): Promise<Tally> {
   return tally;
 }
 
-export const repeat =
-  (shot: Shot): LoadOptions['script'] =>
-  (send) =>
-    send(shot).then(() => undefined);
+export function repeat(shot: Shot): LoadOptions['script'] {
+  return (send) => send(shot).then(() => undefined);
+}

@@ -1,7 +1,6 @@
 /**
- * `npm run clients`: the public degreedClient, unchanged (docs/clients.md says where to get it), against a mock of its own per profile, over HTTPS with the
- * names the client builds; degreed_client.py drives it trusting only the mock's CA, then the mock's client findings are printed. Python is needed here, not
- * in CI.
+ * `npm run clients`: the public degreedClient, unchanged (see docs/clients.md), against a mock of its own per profile, over HTTPS with the names the client
+ * builds; degreed_client.py drives it trusting only the mock's CA, then the mock's client findings are printed. Python is needed here, not in CI.
  */
 import { spawnSync } from 'node:child_process';
 import { lookup as dnsLookup } from 'node:dns';
