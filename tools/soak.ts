@@ -164,11 +164,10 @@ async function run(mock: MockProcess): Promise<number> {
       rounds++;
       const kept: Kept[] = [];
       const roundEnd = Math.min(deadline, performance.now() + ROUND_MS);
-      await Promise.all(
-        Array.from({ length: flags.workers }, async () => {
-          while (performance.now() < roundEnd && mock.ended() === undefined) await session(t, (k) => kept.length < 4 && kept.push(k));
-        }),
-      );
+      const worker = async () => {
+        while (performance.now() < roundEnd && mock.ended() === undefined) await session(t, (k) => kept.length < 4 && kept.push(k));
+      };
+      await Promise.all(Array.from({ length: flags.workers }, worker));
       if (mock.ended() !== undefined) break;
       const before = await t.call('stats', [200], `${mock.controlUrl}/stats`);
       await barrier(t, mock, kept);

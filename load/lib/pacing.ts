@@ -42,11 +42,9 @@ export interface Grid {
   readonly perPeriod: number;
 }
 
-const UNPACED: Grid = { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
-
 /** The grid of one instance; throws an EnvError with a sentence when its share leaves no request per window. */
 export function planGrid(rate: Rate | null, share: number, segment: Segment = WHOLE_TEST): Grid {
-  if (rate === null) return UNPACED;
+  if (rate === null) return { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
   const perPeriod = slotsPerPeriod(rate, share, segment);
   if (perPeriod < 1) {
     const part = segment.start === 0 && segment.end === 1 ? 'the run' : `this instance (execution segment ${segment.start}:${segment.end})`;
