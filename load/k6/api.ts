@@ -1,7 +1,4 @@
-/**
- * Requests to the API (token, list, logout) and test control: the thin k6 glue; what decides lives in load/lib and contracts/. Every request carries a `name`
- * tag: without it each `next` cursor would become its own metric series.
- */
+/** Requests to the API (token, list, logout) and test control, thin k6 glue; each has a `name` tag, else each `next` cursor would be its own metric series. */
 import { validateTokenResponse } from 'generated:validators';
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
