@@ -21,10 +21,9 @@ export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'count
 export const COMMON_THRESHOLDS: Thresholds = { checks: ['rate==1'], http_req_failed: ['rate==0'] };
 
 /**
- * The plan of a script that stays within the budget (smoke, pagination, token-lifecycle: a 429 means the plan or LP_RATE is wrong, or another client shares the
- * key): LP_RATE, LP_BUDGET_SHARE (the rest of the budget absorbs timing noise), LP_STRICT, the grid of the whole test (a distributed instance plans its own
- * from its segment), the rules the run judges and reports in report order (every per-response rule and the script's `own`), and the sentences for what
- * LP_SCOPES leaves out.
+ * The plan of a script within the budget (smoke, pagination, token-lifecycle: a 429 means the plan or LP_RATE is wrong, or another client shares the key):
+ * LP_RATE, LP_BUDGET_SHARE (the rest of the budget absorbs timing noise), LP_STRICT, the whole test's grid (a distributed instance plans its own from its
+ * segment), the rules judged, in report order (every per-response rule and the script's `own`), and sentences for what LP_SCOPES leaves out.
  */
 export function pacedPlan(env: EnvRecord, own: readonly RuleId[], skipped: readonly string[]) {
   const rate = readRate(env);
@@ -42,9 +41,8 @@ export function pacedOptions(plan: PacedPlan, metric: string, scenarios: Record<
 }
 
 /**
- * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first finding; a platform rule fails only with LP_STRICT=1. A
- * threshold on a submetric is what makes k6 report its count to handleSummary (it sees aggregates only): the always-true ones on METRICS.rulesJudged tell a
- * rule that held from one no request exercised.
+ * Thresholds on a findings counter tagged with rule ids: a contract rule fails the run on its first finding, a platform rule only with LP_STRICT=1. Only a
+ * thresholded submetric reaches handleSummary: the always-true ones on METRICS.rulesJudged tell a rule that held from one no request exercised.
  */
 export function ruleThresholds(metric: string, rules: readonly RuleId[], strict: boolean): Thresholds {
   const thresholds: Thresholds = {};
