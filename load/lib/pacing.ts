@@ -55,10 +55,7 @@ export function planGrid(rate: Rate | null, share: number, segment: Segment = WH
   return { slotMs: (rate.periodSeconds * 1000) / perPeriod, perPeriod };
 }
 
-/**
- * VUs of an instance at most, when `vus` VUs are split by its segment: k6 gives a segment its proportional share, rounded either way, so the share rounded up
- * bounds it. Lanes are counted with this bound: an unused lane only wastes slots, a shared one would overspend.
- */
+/** VUs of an instance at most: k6 rounds a segment's share of `vus` either way, so it is rounded up (an unused lane wastes slots, a shared one overspends). */
 export const lanesOf = (vus: number, segment: Segment = WHOLE_TEST): number => Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
 
 /** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */

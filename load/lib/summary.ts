@@ -264,13 +264,12 @@ function html(report: Report): string {
     `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${escapeHtml(verdict)}</p>`,
     `<p>${escapeHtml(about.filter((sentence) => sentence).join(' '))}</p>`,
   ];
-  if (report.plot && report.plotBucketMs !== undefined) {
+  if (report.plot && report.plotBucketMs !== undefined)
     sections.push(
       '<h2>X-Rate-Limit-Remaining and 429s over time</h2>',
       svgPlot(report.plot, report.plotBucketMs),
       '<p class="legend"><span style="color:#0969da">━ lowest Remaining in the bucket (band: lowest to highest)</span><span style="color:#cf222e">▮ 429 responses in the bucket</span></p>',
     );
-  }
   const kinds = (['rules', 'thresholds', 'checks'] as const).map((kind) => [kind, report.lines.filter((l) => l.kind === kind)] as const);
   sections.push('<h2>What the run checked</h2>', linesTable(kinds.filter(([, lines]) => lines.length > 0)));
   const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));
