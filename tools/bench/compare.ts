@@ -17,11 +17,8 @@ const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
 const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
 export const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
 
-type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<{
-  requests: { average: number };
-  non2xx: number;
-  errors: number;
-}>;
+type AutocannonResult = { requests: { average: number }; non2xx: number; errors: number };
+type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<AutocannonResult>;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
