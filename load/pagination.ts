@@ -1,9 +1,7 @@
 /**
- * Many VUs walking snapshots at once (document, List content items, pagination rules 1–5), within
- * LP_BUDGET_SHARE of the rate: every request, setup's and teardown's included, on a slot of one grid
- * (load/lib/pacing.ts). Each iteration is one walk, judged page by page by the walk of
- * contracts/rules/walk.ts and by the per-response rules. Lists LP_SCOPES does not cover are left out
- * with a sentence.
+ * Many VUs walking snapshots at once (document, List content items, pagination rules 1–5), within LP_BUDGET_SHARE of the rate: every request, setup's and
+ * teardown's included, on a slot of one grid (load/lib/pacing.ts). Each iteration is one walk, judged page by page by the walk of contracts/rules/walk.ts and
+ * by the per-response rules. Lists LP_SCOPES does not cover are left out with a sentence.
  */
 import exec from 'k6/execution';
 import http from 'k6/http';
@@ -62,16 +60,12 @@ export default function (data: SetupData): void {
   const paced = script.lane(plan.vus, data.lastSlot);
   const list = plan.lists[exec.scenario.iterationInTest % plan.lists.length] ?? plan.lists[0];
   if (list === undefined) return;
-  const walk = new PaginationWalk(joinUrl(env.baseUrl, list.path, { limit: plan.limit }), {
-    limit: plan.limit,
-    maxPages: MAX_PAGES,
-    ...(list.id !== 'listContent' || plan.expectedItems === undefined ? {} : { expectedCount: plan.expectedItems }),
-    ...(plan.stopAfter === undefined ? {} : { stopAfter: plan.stopAfter }),
-  });
+  const expectedCount = list.id === 'listContent' ? plan.expectedItems : undefined;
+  const first = joinUrl(env.baseUrl, list.path, { limit: plan.limit });
+  const walk = new PaginationWalk(first, { limit: plan.limit, maxPages: MAX_PAGES, expectedCount, stopAfter: plan.stopAfter });
   // The walk stops itself at MAX_PAGES; the loop's own bound is a second guard.
-  for (let url = walk.next; url !== undefined && walk.pages <= MAX_PAGES; url = walk.next) {
+  for (let url = walk.next; url !== undefined && walk.pages <= MAX_PAGES; url = walk.next)
     record([], walk.observe(judgedGet(record, paced, url, data.credentials, `walk GET ${list.path}`, list)));
-  }
   record(walk.judged, walk.end());
   walksCompleted.add(walk.complete && walk.findings.length === 0 ? 1 : 0);
   walkPages.add(walk.pages);

@@ -1,9 +1,7 @@
 /**
- * The rate-limit probe (document, Limits and Errors): one VU, one iteration that runs the probe's
- * course (load/lib/probe.ts): spend a fresh window to its first 429, honour Retry-After, retry once,
- * for LP_PROBE_WINDOWS windows. The rate rules' observer (contracts/rules/rate-limit.ts) judges every
- * answer; each finding is counted under its rule id and logged in its rule's words. The plan comes
- * from LP_RATE: docs/load.md says why, and why a distributed run is refused.
+ * The rate-limit probe (document, Limits and Errors): one VU, one iteration that runs the probe's course (load/lib/probe.ts): spend a fresh window to its first
+ * 429, honour Retry-After, retry once, for LP_PROBE_WINDOWS windows. The rate rules' observer (contracts/rules/rate-limit.ts) judges every answer; each finding
+ * is counted under its rule id and logged in its rule's words. The plan comes from LP_RATE: docs/load.md says why, and why a distributed run is refused.
  */
 import { sleep } from 'k6';
 import exec from 'k6/execution';
@@ -61,11 +59,10 @@ interface SetupData {
 export function setup(): SetupData {
   if (scoped.held.length === 0) abortTest(`setup: ${scoped.skipped.join(' ')} The probe needs one list to count requests on.`);
   const segment = exec.test.options.executionSegment;
-  if (segment !== undefined && segment !== null && String(segment) !== '0:1') {
+  if (segment !== undefined && segment !== null && String(segment) !== '0:1')
     abortTest(
       `setup: the rate-limit probe runs on one instance only (this one runs execution segment ${String(segment)}): one client's budget cannot be measured from several machines; run it with parallelism 1.`,
     );
-  }
   const tokenSent = Date.now();
   const token = requestToken(env);
   const before: Parameters<typeof probeExchange>[] = [['setup POST /oauth/token', undefined, { status: 200, headers: {} }, tokenSent, Date.now()]];
@@ -78,9 +75,8 @@ export function setup(): SetupData {
   // A different budget is what the probe measures; a different period stops it.
   const mismatch = parsed.ok ? compareRate(plan.expected.rate, parsed.value) : undefined;
   if (mismatch?.fatal) abortTest(`setup: ${mismatch.reason}`);
-  if (response.status !== 429 && (response.status < 200 || response.status >= 300)) {
+  if (response.status !== 429 && (response.status < 200 || response.status >= 300))
     abortTest(`setup: expected 2xx or 429 from GET ${probeUrl}, got ${response.status}: the probe needs a working target and token.`);
-  }
   if (response.status === 429) {
     // A window an earlier run spent: nothing is sent before its Retry-After has passed (at most a period).
     const retry = retryAfterTime(response.headers['Retry-After'], sentMs, Date.now());

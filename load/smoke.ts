@@ -1,10 +1,8 @@
 /**
- * One VU, every endpoint, a few iterations (LP_ITERATIONS, default 3): token, the content list
- * (default page, a small page and its next page, each date filter), the users list, logout and the
- * refused logged-out token. Every answer is judged by the per-response rules, and each call by the
- * rule its answer keeps (load/lib/plans/smoke.ts). Every request takes a slot of the grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); a list LP_SCOPES does not cover is left out with
- * a sentence.
+ * One VU, every endpoint, a few iterations (LP_ITERATIONS, default 3): token, the content list (default page, a small page and its next page, each date
+ * filter), the users list, logout and the refused logged-out token. Every answer is judged by the per-response rules, and each call by the rule its answer
+ * keeps (load/lib/plans/smoke.ts). Every request takes a slot of the grid within LP_BUDGET_SHARE of the rate (load/lib/pacing.ts); a list LP_SCOPES does not
+ * cover is left out with a sentence.
  */
 import http from 'k6/http';
 import type { Options } from 'k6/options';

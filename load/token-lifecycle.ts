@@ -1,9 +1,7 @@
 /**
- * The token lifecycle under load (document, States and transitions; Authentication 9): each iteration
- * issues a token, uses it, logs out, and sees the logged-out token refused, every answer judged by the
- * per-response rules too. Every request, the token request included, takes a slot of one grid within
- * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts). Without a scope for either list, the use and the
- * refused use are left out with a sentence.
+ * The token lifecycle under load (document, States and transitions; Authentication 9): each iteration issues a token, uses it, logs out, and sees the
+ * logged-out token refused, every answer judged by the per-response rules too. Every request, the token request included, takes a slot of one grid within
+ * LP_BUDGET_SHARE of the rate (load/lib/pacing.ts). Without a scope for either list, the use and the refused use are left out with a sentence.
  */
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';

@@ -1,8 +1,7 @@
 /**
- * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count
- * against the mock in a child process, bounded by a count and a time; exits 1 on any 5xx, hang, bare
- * close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is
- * printed; `--seed` (or LP_FUZZ_SEED) replays the same requests.
+ * `npm run fuzz`: the fuzz spec's generators and oracle (mock/test/fuzz-harness.ts) at high count against the mock in a child process, bounded by a count and a
+ * time; exits 1 on any 5xx, hang, bare close, a crash of the mock, or a valid request refused (checked every 500 requests). The seed is printed; `--seed` (or
+ * LP_FUZZ_SEED) replays the same requests.
  */
 import fc from 'fast-check';
 import { fuzzRequest } from '../mock/test/arbitraries/fuzz-request.arbitrary.ts';
@@ -10,16 +9,11 @@ import { FUZZ_CLIENTS, type FuzzRequest, FuzzSession, problemWith, showRequest }
 import { integerFlags, runMain } from '../common/flags.ts';
 import { clientsFile, type MockProcess, withMockProcess } from '../mock/test/mock-process.ts';
 
+const freshSeed = Number(process.env.LP_FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
 const flags = integerFlags('fuzz', process.argv.slice(2), {
   requests: { default: 100_000, min: 1, max: 10_000_000, about: 'stop after this many requests' },
   seconds: { default: 240, min: 1, max: 3_600, about: 'stop after this many seconds' },
-  seed: {
-    default: Number(process.env.LP_FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0),
-    min: -(2 ** 31),
-    max: 2 ** 31 - 1,
-    about: 'the same seed replays the same requests',
-    shown: 'LP_FUZZ_SEED, else a fresh one',
-  },
+  seed: { default: freshSeed, min: -(2 ** 31), max: 2 ** 31 - 1, about: 'the same seed replays the same requests', shown: 'LP_FUZZ_SEED, else a fresh one' },
   concurrency: { default: 16, min: 1, max: 256, about: 'requests in flight at once' },
 });
 
@@ -50,20 +44,17 @@ async function run(mock: MockProcess): Promise<number> {
   let stopReason: string | undefined;
   const started = performance.now();
   let lastProgress = started;
-
   const next = (): FuzzRequest | undefined => {
     if (performance.now() >= started + flags.seconds * 1000) stopReason ??= `the ${flags.seconds} s cap`;
     if (stopReason !== undefined || sent >= flags.requests) return undefined;
     if (sent % BATCH === 0) batch = fc.sample(fuzzRequest, { seed: flags.seed + sent / BATCH, numRuns: BATCH });
     return batch[sent++ % BATCH];
   };
-
   const checkAlive = async () => {
     const ended = mock.ended();
     const dead = ended === undefined ? await session.alive() : (stopReason = `the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
     if (dead !== undefined) problem(ended === undefined ? `after ${sent} requests: ${dead}` : dead);
   };
-
   let done = 0;
   const worker = async () => {
     for (let request = next(); request !== undefined; request = next()) {
@@ -85,10 +76,8 @@ async function run(mock: MockProcess): Promise<number> {
       }
     }
   };
-
   await Promise.all(Array.from({ length: flags.concurrency }, worker));
   await checkAlive();
-
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n${done} requests in ${seconds.toFixed(1)} s (${(done / seconds).toFixed(0)}/s)${stopReason ? `, stopped by ${stopReason}` : ''}`);
   console.log('count per status:');

@@ -1,9 +1,7 @@
 /**
- * `playwright test <args>` for `npm test`'s phases and the fault matrix's child run, with the terminal
- * as its output, stopped past `limitMs` (a hang must not hold a CI runner): SIGINT, so that Playwright
- * still writes its outcome, then SIGKILL after a grace. Ctrl-C reaches the child from the terminal
- * already (a second SIGINT would make Playwright quit without its outcome); SIGTERM, sent to this
- * process alone, is passed on. Resolves with the exit code, null when stopped.
+ * `playwright test <args>` for `npm test`'s phases and the fault matrix's child run, with the terminal as its output, stopped past `limitMs` (a hang must not
+ * hold a CI runner): SIGINT, so that Playwright still writes its outcome, then SIGKILL after a grace. Ctrl-C reaches the child from the terminal already (a
+ * second SIGINT would make it quit without its outcome); SIGTERM, sent to this process alone, is passed on. Resolves with the exit code, null when stopped.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds: a few
- * seconds of sessions from every worker, then a barrier that checks the rate limit and the throttle,
- * moves the virtual clock two hours and checks that what the round kept is now refused (401, 400, 410).
- * Passes only with no unexpected status, no crash, and the mock's RSS at the end (median of the last
- * three samples) at most 10 % above its plateau (median of the middle half of the run).
+ * `npm run soak`: the mock in a child process under mixed traffic for a bounded time, in rounds: a few seconds of sessions from every worker, then a barrier
+ * that checks the rate limit and the throttle, moves the virtual clock two hours and checks that what the round kept is now refused (401, 400, 410). Passes
+ * only with no unexpected status, no crash, and the mock's RSS at the end (median of the last 3 samples) at most 10 % above its plateau (of the middle half).
  */
 import { retryAfterTime } from '../contracts/rate-limit.ts';
 import type { ClientConfig } from '../mock/clients.ts';
@@ -46,24 +44,18 @@ class Traffic {
   readonly statuses = new Map<string, number>();
   unexpected = 0;
   readonly shown: string[] = [];
-  readonly #mock: MockProcess;
 
-  constructor(mock: MockProcess) {
-    this.#mock = mock;
-  }
+  constructor(private readonly mock: MockProcess) {}
 
   /**
-   * One request, its status checked against `allowed`, a 429's Retry-After too; `what` names it in the report (the URL
-   * and headers hold secrets). A path is the API's; `token` goes as a bearer.
+   * One request, its status checked against `allowed`, a 429's Retry-After too; `what` names it in the report (the URL and headers hold secrets). A path is the
+   * API's; `token` goes as a bearer.
    */
   async call(what: string, allowed: readonly number[], url: string, { token, ...init }: RequestInit & { token?: string } = {}): Promise<Answer | undefined> {
     this.requests++;
     const headers = token === undefined ? init.headers : { ...init.headers, authorization: `Bearer ${token}` };
-    const answer = await fetch(url.startsWith('http') ? url : `${this.#mock.baseUrl}${url}`, {
-      ...init,
-      headers,
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    }).then(
+    const target = url.startsWith('http') ? url : `${this.mock.baseUrl}${url}`;
+    const answer = await fetch(target, { ...init, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
       async (res): Promise<Answer> => ({ status: res.status, headers: res.headers, body: await res.text() }),
       (error: Error) => void this.fail(`${what}: ${error.name} ${error.message}`),
     );
@@ -85,7 +77,7 @@ class Traffic {
   }
 
   async #grant(what: string, allowed: readonly number[], fields: Record<string, string>): Promise<Tokens | undefined> {
-    const answer = await this.call(what, allowed, `${this.#mock.authUrl}/oauth/token`, { method: 'POST', body: new URLSearchParams(fields) });
+    const answer = await this.call(what, allowed, `${this.mock.authUrl}/oauth/token`, { method: 'POST', body: new URLSearchParams(fields) });
     if (answer?.status !== 200) return undefined;
     const parsed = JSON.parse(answer.body) as { access_token: string; refresh_token: string };
     return { access: parsed.access_token, refresh: parsed.refresh_token };
@@ -172,11 +164,10 @@ async function run(mock: MockProcess): Promise<number> {
       rounds++;
       const kept: Kept[] = [];
       const roundEnd = Math.min(deadline, performance.now() + ROUND_MS);
-      await Promise.all(
-        Array.from({ length: flags.workers }, async () => {
-          while (performance.now() < roundEnd && mock.ended() === undefined) await session(t, (k) => kept.length < 4 && kept.push(k));
-        }),
-      );
+      const worker = async () => {
+        while (performance.now() < roundEnd && mock.ended() === undefined) await session(t, (k) => kept.length < 4 && kept.push(k));
+      };
+      await Promise.all(Array.from({ length: flags.workers }, worker));
       if (mock.ended() !== undefined) break;
       const before = await t.call('stats', [200], `${mock.controlUrl}/stats`);
       await barrier(t, mock, kept);
@@ -202,10 +193,8 @@ async function barrier(t: Traffic, mock: MockProcess, kept: readonly Kept[]): Pr
   for (let i = 0; i < 10; i++) await t.token('soak-guarded', 'content:read', `wrong-${i}`, [403]);
   // Past its failures, the right secret too is refused for a while.
   await t.token('soak-guarded', 'content:read', secretOf('soak-guarded'), [429]);
-
   const advance = JSON.stringify({ advanceSeconds: ADVANCE_SECONDS });
   await t.call('clock +2 h', [200], `${mock.controlUrl}/clock`, { method: 'POST', headers: JSON_TYPE, body: advance });
-
   for (const k of kept) {
     await t.call('kept access token after 2 h', [401], '/api/v2/content?limit=1', { token: k.token });
     await t.refresh(k.client, k.refresh, [400]);
@@ -230,7 +219,6 @@ function report(t: Traffic, mock: MockProcess, rssSamples: readonly number[], ro
   if (t.unexpected > 0) failures.push(`${t.unexpected} unexpected statuses`);
   const ended = mock.ended();
   if (ended !== undefined) failures.push(`the mock stopped (${ended}); stderr: ${mock.stderrTail()}`);
-
   const rss = rssSamples.filter((v) => Number.isFinite(v));
   if (rss.length < 6) failures.push(`only ${rss.length} RSS samples: run longer (--seconds ≥ 30) or on a system with /proc`);
   else {

@@ -1,7 +1,6 @@
 /**
- * `npm run build:load`: bundles each k6 entry load/<name>.ts into dist/load/<name>.js for k6 v0.47+
- * (docs/load.md, "The k6 runtime"), with ajv standalone validators generated from schemas/ (k6 compiles
- * no schema), then proves the bundles fit that runtime: esbuild's metafile shows k6 imports only and no
+ * `npm run build:load`: bundles each k6 entry load/<name>.ts into dist/load/<name>.js for k6 v0.47+ (docs/load.md, "The k6 runtime"), with ajv standalone
+ * validators generated from schemas/ (k6 compiles no schema), then proves the bundles fit that runtime: esbuild's metafile shows k6 imports only and no
  * ajv-formats (checkMetafile), and each bundle is scanned for what k6 v0.47 lacks or cannot load (scanBundle).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,29 +13,14 @@ import { ROOT } from '../../common/root.ts';
 
 /** Identifiers a bundle must not use: not defined in k6 v0.47 (docs/load.md, "The k6 runtime"), or Node-only. */
 export const FORBIDDEN_GLOBALS = [
-  'URL',
-  'URLSearchParams',
-  'Buffer',
-  'process',
-  'fetch',
-  'setTimeout',
-  'setInterval',
-  'setImmediate',
-  'queueMicrotask',
-  'TextEncoder',
-  'TextDecoder',
-  'structuredClone',
-  'crypto',
-  'require',
-  'global',
-] as const;
+  ...['URL', 'URLSearchParams', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'TextEncoder', 'TextDecoder', 'structuredClone', 'crypto'],
+  ...['Buffer', 'process', 'fetch', 'require', 'global'],
+];
 
 export type LoadBuild = Awaited<ReturnType<typeof buildLoad>>;
 
 /** The error of bundles that do not fit k6 v0.47, listing every problem. */
-function unfit(problems: readonly string[]): Error {
-  return new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-}
+const unfit = (problems: readonly string[]): Error => new Error(`the k6 bundles are not fit for k6 v0.47:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 
 /** The entry scripts: load/<name>.ts, one dot only: neither tests (`x.test.ts`) nor declarations (`x.d.ts`). */
 export function loadEntries(root: string): string[] {
@@ -56,7 +40,6 @@ function validatorsPlugin(source: string, root: string): Plugin {
   };
 }
 
-/** The esbuild options of the k6 bundles. */
 export function esbuildOptions(root: string, entries: readonly string[], outdir: string, validators: string): BuildOptions & { metafile: true } {
   return {
     entryPoints: entries.map((name) => ({ in: path.join(root, 'load', `${name}.ts`), out: name })),
@@ -73,7 +56,6 @@ export function esbuildOptions(root: string, entries: readonly string[], outdir:
     external: ['k6', 'k6/*', 'https://jslib.k6.io/*'],
     // k6 reports errors by bundle line: readable bundles, with source maps back to the .ts files.
     sourcemap: true,
-    minify: false,
     metafile: true,
     // Non-ASCII characters in strings become \uXXXX escapes (never \u{...}).
     charset: 'ascii',
@@ -89,23 +71,15 @@ export function checkMetafile(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [output, info] of Object.entries(metafile.outputs)) {
     if (output.endsWith('.map')) continue;
-    for (const imported of info.imports) {
-      const k6Module = imported.path === 'k6' || imported.path.startsWith('k6/');
-      if (!imported.external || !k6Module)
-        problems.push(`${output} imports ${imported.path}${imported.external ? '' : ' (not bundled)'}: only k6 modules may stay imports`);
-    }
-    for (const input of Object.keys(info.inputs)) {
-      if (/(^|\/)node_modules\/ajv-formats\//.test(input))
-        problems.push(`${output} bundles ${input}: ajv-formats holds a \\u{...} regex that stops k6 v0.47 from loading the script`);
-    }
+    for (const imported of info.imports.filter((i) => !i.external || !(i.path === 'k6' || i.path.startsWith('k6/'))))
+      problems.push(`${output} imports ${imported.path}${imported.external ? '' : ' (not bundled)'}: only k6 modules may stay imports`);
+    for (const input of Object.keys(info.inputs).filter((file) => /(^|\/)node_modules\/ajv-formats\//.test(file)))
+      problems.push(`${output} bundles ${input}: ajv-formats holds a \\u{...} regex that stops k6 v0.47 from loading the script`);
   }
   return problems;
 }
 
-/**
- * Where a bundle uses FORBIDDEN_GLOBALS, regexes with the `u`/`v` flag, `\u{...}` escapes or named groups.
- * Parsed, not searched: comments, strings and property names (`x.URL`, `{ URL: 1 }`) never match.
- */
+/** Where a bundle uses FORBIDDEN_GLOBALS, `u`/`v` regex flags, `\u{...}` escapes or named groups; parsed, so comments, strings and `x.URL` never match. */
 export function scanBundle(code: string, file = 'bundle.js') {
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const lines = code.split('\n');
@@ -158,10 +132,7 @@ function isPropertyName(node: ts.Identifier): boolean {
   return named === true && (parent as { name?: ts.Node }).name === node;
 }
 
-/**
- * Builds into `outdir` (default `<root>/dist/load`, emptied first) the `entries` (default all), writes meta.json
- * and the generated validators, checks; throws an error listing every problem.
- */
+/** Builds `entries` (default all) into `outdir` (default `<root>/dist/load`, emptied first) with meta.json and the validators; throws listing every problem. */
 export async function buildLoad(options: { root?: string; outdir?: string; entries?: readonly string[] } = {}) {
   const root = options.root ?? ROOT;
   const outdir = options.outdir ?? path.join(root, 'dist', 'load');
@@ -170,12 +141,10 @@ export async function buildLoad(options: { root?: string; outdir?: string; entri
   // Stale bundles of renamed entries would otherwise linger next to the new ones.
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(path.join(outdir, 'generated'), { recursive: true });
-
   const validators = standaloneValidatorsSource();
   // Written for inspection.
   const validatorsFile = path.join(outdir, 'generated', 'validators.js');
   writeFileSync(validatorsFile, `// Generated by load/cli/build.ts from schemas/: do not edit.\n${validators}\n`);
-
   let metafile: Metafile;
   try {
     metafile = (await build(esbuildOptions(root, entries, outdir, validators))).metafile;
@@ -185,15 +154,13 @@ export async function buildLoad(options: { root?: string; outdir?: string; entri
     throw unfit(errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)));
   }
   writeFileSync(path.join(outdir, 'meta.json'), `${JSON.stringify(metafile, null, 2)}\n`);
-
   const problems = checkMetafile(metafile);
-  const bundles: { name: string; file: string; bytes: number }[] = [];
-  for (const name of entries) {
+  const bundles = entries.map((name) => {
     const file = path.join(outdir, `${name}.js`);
     const code = readFileSync(file, 'utf8');
-    bundles.push({ name, file, bytes: Buffer.byteLength(code) });
-    for (const f of scanBundle(code, path.relative(root, file))) problems.push(`${f.file}:${f.line}:${f.column} uses ${f.what}: ${f.snippet}`);
-  }
+    problems.push(...scanBundle(code, path.relative(root, file)).map((f) => `${f.file}:${f.line}:${f.column} uses ${f.what}: ${f.snippet}`));
+    return { name, file, bytes: Buffer.byteLength(code) };
+  });
   if (problems.length > 0) throw unfit(problems);
   return { outdir, bundles, metafile, validatorsFile };
 }
@@ -211,13 +178,10 @@ async function main(args: readonly string[]): Promise<number> {
   if (refused) usage(refused);
   const built = await buildLoad({ root: ROOT });
   for (const bundle of built.bundles) console.log(`${path.relative(ROOT, bundle.file)}  ${(bundle.bytes / 1024).toFixed(1)} KiB`);
-  console.log(
-    `${path.relative(ROOT, path.join(built.outdir, 'meta.json'))}: imports checked (k6 modules only); bundles scanned for k6 v0.47 globals and regexes`,
-  );
+  const meta = path.relative(ROOT, path.join(built.outdir, 'meta.json'));
+  console.log(`${meta}: imports checked (k6 modules only); bundles scanned for k6 v0.47 globals and regexes`);
   return 0;
 }
 
 // Imported (tests, load/cli/run.ts), this file only exports.
-if (require.main === module) {
-  runMain(() => main(process.argv.slice(2)), 'build:load: ');
-}
+if (require.main === module) runMain(() => main(process.argv.slice(2)), 'build:load: ');

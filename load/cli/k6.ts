@@ -1,8 +1,8 @@
 /**
- * `k6 run` of one built load bundle, for `npm run load` (load/cli/run.ts, which builds the bundles first) and
- * `lp-contract load` (whose package carries them built): the LP_* configuration checked the way the script will read
- * it, the report directory created (k6 v0.47 does not), then `k6 run --include-system-env-vars [k6 args] <bundle>`.
- * The settings reach `__ENV` from the environment, not `-e` flags, so the client secret never appears in a process list.
+ * `k6 run` of one built load bundle, for `npm run load` (load/cli/run.ts, which builds the bundles first) and `lp-contract load` (whose package carries them
+ * built): the LP_* configuration checked the way the script will read it, the report directory created (k6 v0.47 does not), then `k6 run
+ * --include-system-env-vars [k6 args] <bundle>`. The settings reach `__ENV` from the environment, not `-e` flags, so the client secret never appears in a
+ * process list.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -55,7 +55,6 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
     const what = script === undefined ? 'No script was named' : `"${script}" is not a load script`;
     usage(`load: ${what}; the scripts are ${scripts.join(', ')} (${command.name} <script> [k6 args]). (${command.name} --help)`);
   }
-
   dotenv.config({ path: path.join(cwd, '.env'), override: false, quiet: true });
   // A bad setting (EnvError) or build ends the run through runMain: `load: <sentence>`, exit 1.
   const env = readLoadEnv(process.env);
@@ -63,7 +62,6 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
   console.log(`target: remote ${env.baseUrl}, token host ${env.authUrl}, key ${env.clientId}, scopes ${env.scopes.join(',')}`);
   for (const warning of unknownSettingWarnings(process.env)) console.log(warning);
   const bundle = await command.bundle(script);
-
   const k6 = findK6(process.env);
   if (!k6.ok) {
     console.error(
@@ -71,21 +69,18 @@ export async function runLoad(args: readonly string[], command: LoadCommand): Pr
     );
     return 1;
   }
-
   mkdirSync(path.resolve(cwd, env.reportDir), { recursive: true });
   const child = spawn(k6.value, ['run', '--include-system-env-vars', ...k6Args, bundle], { cwd, env: process.env, stdio: 'inherit' });
   // Ctrl-C reaches k6 too (same process group): let it stop gracefully and write its summary.
   const ignore = () => {};
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, ignore);
   return new Promise<number>((resolve) => {
     child.on('error', (error) => {
       console.error(`load: could not start ${k6.value}: ${error.message}`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', ignore);
-      process.off('SIGTERM', ignore);
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, ignore);
       resolve(code ?? (signal ? 1 : 0));
     });
   });

@@ -1,9 +1,4 @@
-/**
- * Requests to the API (token, list, logout) and test control: the thin k6 glue; what decides lives in
- * load/lib and contracts/. Every request carries a `name` tag: without it each `next` cursor would become
- * its own metric series.
- */
-
+/** Requests to the API (token, list, logout) and test control, thin k6 glue; each has a `name` tag, else each `next` cursor would be its own metric series. */
 import { validateTokenResponse } from 'generated:validators';
 import exec from 'k6/execution';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
@@ -18,10 +13,7 @@ import { encodeQuery, joinUrl } from '../lib/url.ts';
 export type Response = RefinedResponse<ResponseType | undefined>;
 
 /** What setup() hands the VUs. It holds the tokens: handleSummary never writes setup data out. */
-export interface Credentials {
-  readonly accessToken: string;
-  readonly refreshToken: string | undefined;
-}
+export type Credentials = { readonly accessToken: string; readonly refreshToken: string | undefined };
 
 export type TokenResult =
   | { ok: true; credentials: Credentials; response: Response }
@@ -50,14 +42,9 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   // The request is named without its body: the form holds the client secret.
   const request = `POST ${url}`;
   const refusals: readonly number[] = TOKEN_REFUSAL_STATUSES;
-  if (refusals.includes(response.status)) {
-    return {
-      ok: false,
-      refused: true,
-      reason: `the key did not work: ${request} answered ${response.status}; check LP_CLIENT_ID and LP_CLIENT_SECRET (and LP_SCOPES: a scope the key does not hold is refused too).`,
-      response,
-    };
-  }
+  const check = 'check LP_CLIENT_ID and LP_CLIENT_SECRET (and LP_SCOPES: a scope the key does not hold is refused too)';
+  if (refusals.includes(response.status))
+    return { ok: false, refused: true, reason: `the key did not work: ${request} answered ${response.status}; ${check}.`, response };
   // The document shows no status for an accepted request: any 2xx with a token in it is one.
   if (response.status < 200 || response.status > 299)
     return { ok: false, refused: false, reason: `expected a 2xx from ${request}, got ${response.status}`, response };
@@ -65,14 +52,10 @@ export function requestToken(env: LoadEnv, name = 'POST /oauth/token (token)'): 
   // How it breaks is token.response's, judged with the other per-response rules.
   if (!validateTokenResponse(body)) return { ok: false, refused: false, reason: `the token response of ${request} does not match its schema`, response };
   const token = body as { access_token: string; refresh_token?: unknown };
-  return {
-    ok: true,
-    credentials: { accessToken: token.access_token, refreshToken: typeof token.refresh_token === 'string' ? token.refresh_token : undefined },
-    response,
-  };
+  const refreshToken = typeof token.refresh_token === 'string' ? token.refresh_token : undefined;
+  return { ok: true, credentials: { accessToken: token.access_token, refreshToken }, response };
 }
 
-/** GET a resource URL with the bearer token. */
 export function apiGet(url: string, credentials: Credentials, name: string): Response {
   return http.get(url, { headers: { Authorization: `Bearer ${credentials.accessToken}` }, tags: { name } });
 }
@@ -80,8 +63,6 @@ export function apiGet(url: string, credentials: Credentials, name: string): Res
 /** POST {base_url}/oauth/token with the bearer token (document, endpoint 2); the refresh token, if any, expires too. */
 export function logout(env: LoadEnv, credentials: Credentials, name = 'POST /oauth/token (logout)'): Response {
   const body = credentials.refreshToken === undefined ? '{}' : JSON.stringify({ refresh_token: credentials.refreshToken });
-  return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, {
-    headers: { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' },
-    tags: { name },
-  });
+  const headers = { Authorization: `Bearer ${credentials.accessToken}`, 'Content-Type': 'application/json' };
+  return http.post(joinUrl(env.baseUrl, ENDPOINTS.logout.path), body, { headers, tags: { name } });
 }

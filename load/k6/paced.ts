@@ -1,10 +1,7 @@
 /**
- * Requests of the paced scripts (pagination, token-lifecycle, smoke), each sent on a slot of the grid
- * of load/lib/pacing.ts; after a 429, nothing is sent before Retry-After has passed, plus an
- * exponential backoff with jitter (contracts/rate-limit.ts), and then again only on a slot.
- *
- * The grid of an instance follows its k6 execution segment (k6-operator, Grafana Cloud): read here,
- * where `k6/execution` is at hand, and planned by load/lib/pacing.ts.
+ * Requests of the paced scripts (pagination, token-lifecycle, smoke), each sent on a slot of the grid of load/lib/pacing.ts; after a 429, nothing is sent
+ * before Retry-After has passed, plus an exponential backoff with jitter (contracts/rate-limit.ts), and then again only on a slot. The grid of an instance
+ * follows its k6 execution segment (k6-operator, Grafana Cloud), read here where `k6/execution` is at hand.
  */
 import { sleep } from 'k6';
 import exec from 'k6/execution';
@@ -35,18 +32,17 @@ const RETRIES = 2;
 export interface PacedOptions {
   /** The longest Retry-After honoured, in seconds; a longer one ends the retries: one odd header must not stall a VU for an hour. */
   readonly maxWaitSeconds: number;
-  /** Called with every 429. */
   readonly onRateLimited?: (response: Response) => void;
 }
 
 /** One VU's (or setup's) requests, each on a slot of its lane. */
 export class Paced extends SlotPacer {
-  private readonly options: PacedOptions;
-
   /** Setup's or teardown's lane by default: every slot of the instance's grid. */
-  constructor(options: PacedOptions, ...lane: ConstructorParameters<typeof SlotPacer>) {
+  constructor(
+    private readonly options: PacedOptions,
+    ...lane: ConstructorParameters<typeof SlotPacer>
+  ) {
     super(...lane);
-    this.options = options;
   }
 
   /** The lane of the calling VU among the `vus` VUs of the whole test, after setup's slots. */
@@ -59,8 +55,7 @@ export class Paced extends SlotPacer {
 
   /** Sleeps until the next slot of the lane at or after `notBeforeMs`. */
   private waitSlot(notBeforeMs = Date.now()): void {
-    const atMs = this.take(notBeforeMs);
-    const waitMs = atMs - Date.now();
+    const waitMs = this.take(notBeforeMs) - Date.now();
     if (waitMs > 0) sleep(waitMs / 1000);
   }
 
@@ -90,10 +85,7 @@ export class Paced extends SlotPacer {
     return this.send(() => apiGet(url, credentials, name));
   }
 
-  /**
-   * A token request takes a slot too: a target may count it in the budget (the document: all endpoints), and its 429
-   * is honoured like any other: a token endpoint may throttle token requests.
-   */
+  /** A token request takes a slot too: a target may count it (the document: all endpoints), and may throttle token requests: its 429 is honoured too. */
   token(env: LoadEnv, name?: string): TokenResult {
     let result: TokenResult | undefined;
     this.send(() => (result = requestToken(env, name)).response);

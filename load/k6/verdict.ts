@@ -1,8 +1,7 @@
 /**
- * What the k6 scripts do with their judgements, by the ids of contracts/rules/: each rule judged is
- * counted on METRICS.rulesJudged (the reports tell a rule that held from one nothing exercised), each
- * finding on the script's findings counter tagged with its rule and logged in one line. The per-response
- * rules are the suite's judges, with the bundled standalone schema validators.
+ * What the k6 scripts do with their judgements, by the ids of contracts/rules/: each rule judged is counted on METRICS.rulesJudged (the reports tell a rule
+ * that held from one nothing exercised), each finding on the script's findings counter tagged with its rule and logged in one line. The per-response rules are
+ * the suite's judges, with the bundled standalone schema validators.
  */
 import * as VALIDATORS from 'generated:validators';
 import { Counter } from 'k6/metrics';
@@ -67,9 +66,8 @@ export function judgedToken(record: Recorder, paced: Paced, env: LoadEnv, script
 }
 
 /**
- * Logs out (platform.logout-response), then sends `url`, when given, with the logged-out token
- * (logout.expires-access, platform.unauthenticated-status), every answer judged by its rules too:
- * true when the logout was answered and the token refused.
+ * Logs out (platform.logout-response), then sends `url`, when given, with the logged-out token (logout.expires-access, platform.unauthenticated-status), every
+ * answer judged by its rules too: true when the logout was answered and the token refused.
  */
 export function judgedLogout(record: Recorder, paced: Paced, env: LoadEnv, credentials: Credentials, url: string | undefined, name: string): boolean {
   const out = answer(record, exchangeOf(paced.logout(env, credentials), 'api'));

@@ -1,8 +1,7 @@
 /**
- * The load scripts' configuration, read from an `__ENV`-style record (k6's `__ENV`, or `process.env`
- * in the runner) through the project's one reader of settings (common/settings.ts): a value, its
- * default and its refusal mean here what they mean to the suite. Every problem is an EnvError (the
- * suite's SettingError), one sentence naming the variable; secrets are never echoed.
+ * The load scripts' configuration, read from an `__ENV`-style record (k6's `__ENV`, or `process.env` in the runner) through the project's one reader of
+ * settings (common/settings.ts): a value, its default and its refusal mean here what they mean to the suite. Every problem is an EnvError (the suite's
+ * SettingError), one sentence naming the variable; secrets are never echoed.
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';

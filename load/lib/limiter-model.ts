@@ -1,12 +1,9 @@
 /**
- * Legal rate limiters for the Node tests of the probe and of the pacing: the contracts' one model of
- * a limiter (contracts/rate-limit-window.ts: every kind of window the behaviour profiles name,
- * requests during a block ignored or extending it) answering as a target would, with the choices the
- * document leaves open in how it says so: token requests counted or not, Reset with 0, 3 or 7
- * fractional digits, Retry-After as delta-seconds or an HTTP-date, and two that the mock does not
- * make (a Reset cut to the second, a sliding Reset naming when the newest request lapses). Time is
- * passed in: a test drives hours in microseconds. Broken limiters are the mock's own faults
- * (mock/faults/), which wrap the same model. Not bundled (no entry imports it).
+ * Legal rate limiters for the Node tests of the probe and of the pacing: the contracts' one model of a limiter (contracts/rate-limit-window.ts: every kind of
+ * window the behaviour profiles name, requests during a block ignored or extending it) answering as a target would, with the choices the document leaves open
+ * in how it says so: token requests counted or not, Reset with 0, 3 or 7 fractional digits, Retry-After as delta-seconds or an HTTP-date, and two that the mock
+ * does not make (a Reset cut to the second, a sliding Reset naming when the newest request lapses). Time is passed in: a test drives hours in microseconds.
+ * Broken limiters are the mock's own faults (mock/faults/), which wrap the same model. Not bundled (no entry imports it).
  */
 import { formatPeriod, type Rate } from '../../contracts/duration.ts';
 import type { DuringBlock, ResetDigits, WindowCount, WindowKind } from '../../contracts/rate-limit-window.ts';
@@ -30,18 +27,13 @@ export interface LimiterModelOptions {
 }
 
 export class LimiterModel {
-  readonly options: LimiterModelOptions;
   readonly #rate: Rate;
   readonly #count: WindowCount;
-  /**
-   * Windows end anywhere in a second and the Reset is cut to its digits: written to the second, it
-   * names an instant before the window ends (the harder case for the probe; the mock rounds up instead).
-   */
+  /** Cut to its digits: to the second, a Reset names an instant before its window ends (the harder case for the probe; the mock rounds up instead). */
   readonly #reset: (ms: number) => string;
   readonly #retryAfter: (resetMs: number, now: number) => string;
 
-  constructor(options: LimiterModelOptions) {
-    this.options = options;
+  constructor(readonly options: LimiterModelOptions) {
     const periodSeconds = options.periodMs / 1000;
     this.#rate = { requests: options.budget, periodSeconds, period: formatPeriod(periodSeconds) };
     this.#count = windowCount(options.window, options.duringBlock ?? 'ignored');

@@ -1,19 +1,14 @@
 /**
- * Exact pacing of the scripts that must stay within the key's budget (pagination, token-lifecycle,
- * smoke): every request of the key, setup's and teardown's included, on a slot of one time grid, no
- * two on one slot (docs/load.md, "Staying within the budget: the slot grid", and "Distributed runs").
- * Any span of one period holds at most `perPeriod` slots wherever it starts, so the plan holds in every
- * kind of window; VUs pace on lanes of the grid, not intervals of their own, so they never bunch up.
- * Pure (time is passed in) so that Node tests check the plan against models of every kind of window.
+ * Exact pacing of the scripts that must stay within the key's budget (pagination, token-lifecycle, smoke): every request of the key, setup's and teardown's
+ * included, on a slot of one time grid, no two on one slot (docs/load.md, "Staying within the budget: the slot grid", and "Distributed runs"). Any span of one
+ * period holds at most `perPeriod` slots wherever it starts, so the plan holds in every kind of window; VUs pace on lanes of the grid, not intervals of their
+ * own, so they never bunch up. Pure (time is passed in) so that Node tests check the plan against models of every kind of window.
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { EnvError } from './env.ts';
 
 /** The part of the whole test an instance runs: k6's execution segment, as fractions of 1. */
-export interface Segment {
-  readonly start: number;
-  readonly end: number;
-}
+export type Segment = { readonly start: number; readonly end: number };
 
 export const WHOLE_TEST: Segment = { start: 0, end: 1 };
 
@@ -24,19 +19,14 @@ function fraction(text: string): number | undefined {
   return value === undefined ? undefined : Number(value) / (percent ? 100 : 1);
 }
 
-/**
- * k6's execution segment (`0:1/4`, `1/4:2/4`, `0.5:1`, `50%:100%`, or one value meaning `0:value`);
- * the whole test when absent. Throws an EnvError for a text k6 would not have accepted either.
- */
+/** k6's execution segment (`0:1/4`, `1/4:2/4`, `0.5:1`, `50%:100%`, or `v` for `0:v`), the whole test when absent; an EnvError where k6 would refuse it. */
 export function parseSegment(text: string | null | undefined): Segment {
   if (text === undefined || text === null || text.trim() === '') return WHOLE_TEST;
   const parts = text.split(':');
   const [from, to] = parts.length === 1 ? ['0', parts[0] ?? ''] : parts;
-  const start = fraction(from ?? '');
-  const end = fraction(to ?? '');
-  if (parts.length > 2 || start === undefined || end === undefined || start < 0 || end > 1 || end <= start) {
+  const [start, end] = [fraction(from ?? ''), fraction(to ?? '')];
+  if (parts.length > 2 || start === undefined || end === undefined || start < 0 || end > 1 || end <= start)
     throw new EnvError(`the execution segment "${text}" is not a part of the test like 0:1/4 or 1/4:2/4.`);
-  }
   return { start, end };
 }
 
@@ -49,15 +39,12 @@ export function slotsPerPeriod(rate: Rate, share: number, segment: Segment = WHO
 export interface Grid {
   /** Milliseconds between two slots of this instance; 0 when the target does not limit (no pacing). */
   readonly slotMs: number;
-  /** Slots of this instance per period. */
   readonly perPeriod: number;
 }
 
-const UNPACED: Grid = { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
-
 /** The grid of one instance; throws an EnvError with a sentence when its share leaves no request per window. */
 export function planGrid(rate: Rate | null, share: number, segment: Segment = WHOLE_TEST): Grid {
-  if (rate === null) return UNPACED;
+  if (rate === null) return { slotMs: 0, perPeriod: Number.POSITIVE_INFINITY };
   const perPeriod = slotsPerPeriod(rate, share, segment);
   if (perPeriod < 1) {
     const part = segment.start === 0 && segment.end === 1 ? 'the run' : `this instance (execution segment ${segment.start}:${segment.end})`;
@@ -68,36 +55,25 @@ export function planGrid(rate: Rate | null, share: number, segment: Segment = WH
   return { slotMs: (rate.periodSeconds * 1000) / perPeriod, perPeriod };
 }
 
-/**
- * VUs of an instance at most, when `vus` VUs are split by its segment: k6 gives a segment its
- * proportional share, rounded either way, so the share rounded up bounds it. Lanes are counted with
- * this bound: an unused lane only wastes slots, a shared one would overspend.
- */
-export function lanesOf(vus: number, segment: Segment = WHOLE_TEST): number {
-  return Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
-}
+/** VUs of an instance at most: k6 rounds a segment's share of `vus` either way, so it is rounded up (an unused lane wastes slots, a shared one overspends). */
+export const lanesOf = (vus: number, segment: Segment = WHOLE_TEST): number => Math.max(1, Math.ceil(vus * (segment.end - segment.start) - 1e-9));
 
 /** One lane of a grid: the slots a VU (or setup, on a lane of its own before the VUs start) may send on. */
 export class SlotPacer {
-  readonly grid: Grid;
-  readonly lane: number;
-  readonly lanes: number;
-  /** The last slot taken (setup hands it to the VUs): the lane's next is after it; null before any. */
-  lastSlot: number | null;
-
-  /** @param lane 0-based; VU i of an instance takes lane i - 1. */
-  constructor(grid: Grid, lane = 0, lanes = 1, lastSlot: number | null = null) {
+  /**
+   * @param lane 0-based; VU i of an instance takes lane i - 1.
+   * @param lastSlot The last slot taken (setup hands it to the VUs): the lane's next is after it; null before any.
+   */
+  constructor(
+    readonly grid: Grid,
+    readonly lane = 0,
+    readonly lanes = 1,
+    public lastSlot: number | null = null,
+  ) {
     if (!(lane >= 0 && lane < lanes)) throw new RangeError(`lane ${lane} is not one of ${lanes} lanes`);
-    this.grid = grid;
-    this.lane = lane;
-    this.lanes = lanes;
-    this.lastSlot = lastSlot;
   }
 
-  /**
-   * Takes the first free slot of the lane at or after `notBeforeMs` and returns when it is (epoch ms):
-   * sleep until then and send. Without a limit, `notBeforeMs` itself.
-   */
+  /** Takes the lane's first free slot at or after `notBeforeMs`: when to send (epoch ms), or without a limit `notBeforeMs` itself. */
   take(notBeforeMs: number): number {
     if (this.grid.slotMs === 0) return notBeforeMs;
     let slot = Math.max((this.lastSlot ?? Number.NEGATIVE_INFINITY) + 1, Math.ceil(notBeforeMs / this.grid.slotMs));

@@ -1,19 +1,12 @@
 /**
- * The rate-limit probe's course (document, Limits and Errors), pure so that Node tests drive it: it
- * says when to send the next request, and hands every answer to the rate rules' observer
- * (contracts/rules/rate-limit.ts), which decides. One window at a time:
- *
+ * The rate-limit probe's course (document, Limits and Errors), pure so that Node tests drive it: it says when to send the next request, and hands every answer
+ * to the rate rules' observer (contracts/rules/rate-limit.ts), which decides. One window at a time:
  * 1. start: a request in a window nobody else has spent (the first one, or after resting a period);
- * 2. spend: requests back to back until the first 429 (at most spendBound of the promised budget):
- *    Remaining must fall by one, the 429 must come exactly when it runs out;
- * 3. honour: nothing is sent until Retry-After has passed (the document warns that retrying at once
- *    can extend the limiting), then one request, which must be served;
- * 4. rest: a period after its last request nothing of the key counts any more on any kind of window,
- *    and the next window starts fresh; when the honoured request itself opened a new window (its
- *    Remaining + 1 is the budget), the next window starts there without resting.
- *
- * It sends one request at a time (one VU), so the order of the answers is the order the target
- * counted them, which the engine's decisions need. It assumes it is the key's only user.
+ * 2. spend: requests back to back until the first 429: Remaining must fall by one, the 429 must come exactly when it runs out;
+ * 3. honour: nothing is sent until Retry-After has passed (the document warns that retrying at once can extend the limiting), then one request, to be served;
+ * 4. rest: a period after its last request nothing of the key counts any more on any kind of window, and the next window starts fresh; when the honoured
+ *    request itself opened a new window (its Remaining + 1 is the budget), the next window starts there without resting.
+ * It sends one request at a time (one VU), so the answers come in the order the target counted them; it assumes it is the key's only user.
  */
 import { RESET_RESOLUTION_MS } from '../../contracts/rate-limit.ts';
 import { type Exchange, isServed } from '../../contracts/rules/exchange.ts';
@@ -47,7 +40,6 @@ export class RateLimitProbe {
   readonly budgets: number[] = [];
   honoured = 0;
   refusedAfterHonouring = 0;
-  private readonly course: ProbeCourse;
   private phase: ProbePhase = 'start';
   private restUntilMs = 0;
   private starts = 0;
@@ -61,12 +53,10 @@ export class RateLimitProbe {
   private lastSentMs: number | undefined;
   private stopped: string | undefined;
 
-  constructor(course: ProbeCourse) {
-    this.course = course;
+  constructor(private readonly course: ProbeCourse) {
     this.observer = new RateObserver({ expected: course.expected, dateHeaders: true });
   }
 
-  /** What to do next at `nowMs`. */
   next(nowMs: number): ProbeStep {
     if (this.stopped !== undefined) return { kind: 'done', reason: this.stopped };
     let atMs = nowMs;
@@ -76,10 +66,7 @@ export class RateLimitProbe {
     return { kind: 'send', atMs, phase: this.phase === 'rest' ? 'start' : this.phase };
   }
 
-  /**
-   * Feeds one exchange of the key (setup's token request and first request too: they may still
-   * count), returns its findings; the probe moves on.
-   */
+  /** Feeds one exchange of the key (setup's token request and first request too: they may still count), returns its findings; the probe moves on. */
   observe(exchange: Exchange): Finding[] {
     const found: Finding[] = [...this.observer.observe(exchange)];
     const seen = this.observer.seen;
@@ -93,7 +80,6 @@ export class RateLimitProbe {
     if (seen.honoured === true) this.honoured++;
     if (seen.honoured === false) this.refusedAfterHonouring++;
     if (seen.budget !== undefined) this.budgets.push(seen.budget.served);
-
     if (!served && !refused) {
       // Neither served nor refused for the rate (an expired token, a server error): the run cannot judge the limit.
       this.stop(`${exchange.request.method} ${exchange.request.url} answered ${exchange.status}: the probe needs 2xx or 429`);
@@ -113,8 +99,8 @@ export class RateLimitProbe {
         this.phase = 'honour';
         this.refusedRetries = 0;
       } else if (this.spent >= 2 * budget + SPEND_PAST_BUDGET) {
-        // Within less than a period, at most two windows overlap: more served than two budgets is a 429
-        // that never came, whatever the kind of window. Slower than that, nothing is certain.
+        // Within less than a period, at most two windows overlap: more served than two budgets is a 429 that never came, whatever the kind of window. Slower
+        // than that, nothing is certain.
         const tookMs = receivedMs - this.spendStartMs;
         if (!this.flagged && tookMs < this.course.expected.rate.periodSeconds * 1000 - RESET_RESOLUTION_MS) {
           const broken = { expected: `a 429 within two budgets of ${budget}`, got: `${this.spent} requests served within ${(tookMs / 1000).toFixed(1)} s` };
@@ -135,10 +121,7 @@ export class RateLimitProbe {
   }
 
   private beginWindow(seen: RateSeen): void {
-    if (this.cycles >= this.course.windows + 1 || this.budgets.length >= this.course.windows) {
-      this.stop(`${this.budgets.length} of ${this.course.windows} window(s) measured`);
-      return;
-    }
+    if (this.cycles > this.course.windows || this.budgets.length >= this.course.windows) return void this.stop(this.measured());
     this.cycles++;
     this.phase = 'spend';
     this.spent = 1;
@@ -149,12 +132,13 @@ export class RateLimitProbe {
 
   /** Rests until a period after the last request (plus Reset's resolution): nothing of the key counts then on any window. */
   private rest(): void {
-    if (this.budgets.length >= this.course.windows) {
-      this.stop(`${this.budgets.length} of ${this.course.windows} window(s) measured`);
-      return;
-    }
+    if (this.budgets.length >= this.course.windows) return void this.stop(this.measured());
     this.phase = 'rest';
     this.restUntilMs = (this.lastSentMs ?? 0) + this.course.expected.rate.periodSeconds * 1000 + RESET_RESOLUTION_MS;
+  }
+
+  private measured(): string {
+    return `${this.budgets.length} of ${this.course.windows} window(s) measured`;
   }
 
   private stop(reason: string): ProbeStep {
@@ -163,14 +147,10 @@ export class RateLimitProbe {
   }
 }
 
+type ProbeAnswer = { readonly status: number; readonly headers: Readonly<Record<string, string>> };
+
 /** One exchange of the probe's key, as the observer reads it: a GET of `list` on the api origin, or the token request (`list` undefined). */
-export function probeExchange(
-  url: string,
-  list: 'content' | 'users' | undefined,
-  answer: { readonly status: number; readonly headers: Readonly<Record<string, string>> },
-  sentMs: number,
-  receivedMs: number,
-): Exchange {
+export function probeExchange(url: string, list: Exchange['list'], answer: ProbeAnswer, sentMs: number, receivedMs: number): Exchange {
   const request = { method: list === undefined ? 'POST' : 'GET', url };
   return { ...exchangeOf({ ...answer, request, body: '' }, list === undefined ? 'auth' : 'api', list), sentMs, receivedMs };
 }

@@ -1,12 +1,9 @@
 /**
- * handleSummary: from k6's end-of-test data to a JUnit XML file, a JSON file, an HTML page and a short
- * text for stdout, written through the project's renderers (common/report.ts).
- *
- * k6 hands handleSummary aggregates only: which rule broke and how often each was judged arrive as
- * thresholded submetrics `<findings metric>{rule:<id>}` and `lp_rules_judged{rule:<id>}`, the probe's plot
- * as `lp_plot_remaining{bucket:NN}` and `lp_plot_429{bucket:NN}`. A line is ok (exercised, held), broken
- * or not checked (nothing exercised it), and a run whose key was refused or that exercised no rule never
- * passes. `setup_data` (it holds the token) is never written, and every known secret is redacted.
+ * handleSummary: from k6's end-of-test data to a JUnit XML file, a JSON file, an HTML page and a short text for stdout (common/report.ts's renderers).
+ * k6 hands it aggregates only: which rule broke and how often each was judged arrive as thresholded submetrics `<findings metric>{rule:<id>}` and
+ * `lp_rules_judged{rule:<id>}`, the probe's plot as `lp_plot_remaining{bucket:NN}` and `lp_plot_429{bucket:NN}`. A line is ok (exercised, held), broken or
+ * not checked (nothing exercised it); a run whose key was refused or that exercised no rule never passes. `setup_data` (it holds the token) is never
+ * written, and every known secret is redacted.
  */
 import { Redactor } from '../../util/redact.ts';
 import { escapeHtml, escapeXml, htmlPage, htmlTable, type JUnitCase, junitXml, lineText, linesTable, type ReportLine } from '../../common/report.ts';
@@ -54,24 +51,22 @@ export interface SummaryOptions {
 export type SummaryEnv = Pick<LoadEnv, 'reportDir' | 'baseUrl' | 'clientSecret'>;
 
 /** A rule (its id and statement), a threshold (its metric and expression) or a check (its group and name). */
-interface Line extends ReportLine {
-  readonly kind: 'rules' | 'thresholds' | 'checks';
-}
+type Line = ReportLine & { readonly kind: 'rules' | 'thresholds' | 'checks' };
 
 type Report = ReturnType<typeof buildReport>;
 
-const isPlotMetric = (name: string) => name.startsWith(`${METRICS.plotRemaining}{`) || name.startsWith(`${METRICS.plotRefused}{`);
+/** Every metric but the plot's per-bucket submetrics. */
+const isTabled = (name: string) => !name.startsWith(`${METRICS.plotRemaining}{`) && !name.startsWith(`${METRICS.plotRefused}{`);
 
 /** The name and tags of a submetric key `metric{tag:value,...}`. */
 export function parseMetricKey(key: string): { metric: string; tags: Record<string, string> } {
-  const brace = key.indexOf('{');
-  if (brace < 0 || !key.endsWith('}')) return { metric: key, tags: {} };
+  const [, metric, inner] = /^([^{]*)\{(.*)\}$/.exec(key) ?? [];
   const tags: Record<string, string> = {};
-  for (const part of key.slice(brace + 1, -1).split(',')) {
+  for (const part of inner?.split(',') ?? []) {
     const colon = part.indexOf(':');
     if (colon > 0) tags[part.slice(0, colon).trim()] = part.slice(colon + 1).trim();
   }
-  return { metric: key.slice(0, brace), tags };
+  return { metric: metric ?? key, tags };
 }
 
 /** A Rate or Trend k6 saw no sample of (a Counter's zero cannot tell). */
@@ -106,10 +101,7 @@ const NEW_SUMMARY_LINE = "not read: k6's new machine-readable summary carries no
 export const NEW_SUMMARY_SHAPE =
   'k6 handed handleSummary its new machine-readable summary (--new-machine-readable-summary or K6_NEW_MACHINE_READABLE_SUMMARY), which carries no thresholds, so these reports cannot say which rules held: run without it (k6 exit code still reports the thresholds)';
 
-/**
- * The plot's points from the per-bucket submetrics (each bucket has both: their thresholds are set together), in bucket order;
- * the lowest and highest X-Rate-Limit-Remaining of a bucket are undefined when no response carried it.
- */
+/** The plot's points in bucket order (a bucket has both submetrics: their thresholds are set together); Remaining's min and max undefined where none came. */
 export function plotSeries(metrics: Readonly<Record<string, K6MetricSummary>>) {
   const points = Object.keys(metrics).flatMap((key) => {
     const { metric, tags } = parseMetricKey(key);
@@ -127,10 +119,7 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
   const keyed: unknown = (data as { metrics?: unknown }).metrics;
   const classic = typeof keyed === 'object' && keyed !== null && !Array.isArray(keyed);
   if (!classic) data = { metrics: {} };
-  const keys = Object.keys(data.metrics)
-    .sort()
-    .filter((key) => !isPlotMetric(key));
-  // k6's and the scripts' metrics, without the plot's per-bucket submetrics.
+  const keys = Object.keys(data.metrics).sort().filter(isTabled);
   const metrics = Object.fromEntries(keys.map((key) => [key, { type: data.metrics[key]?.type ?? '', values: { ...data.metrics[key]?.values } }]));
   const given = options.rules;
   const countOf = (metric: string | undefined, rule: RuleId) => data.metrics[`${metric}{rule:${rule}}`]?.values.count ?? 0;
@@ -139,10 +128,9 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
     const count = countOf(given?.metric, id);
     // A finding is a judgement even where the judged count went missing.
     const times = Math.max(countOf(METRICS.rulesJudged, id), count);
-    const rule = RULES[id];
-    const name = `${id}: ${rule.statement}`;
+    const name = `${id}: ${RULES[id].statement}`;
     const broken = `broken ${count} time(s) in ${times} judged; expected never`;
-    if (count > 0 && rule.level === 'platform' && given?.strict !== true)
+    if (count > 0 && RULES[id].level === 'platform' && given?.strict !== true)
       return { kind: 'rules', name, state: 'deviates', detail: `platform deviation: ${broken} (fails only with LP_STRICT=1)` };
     if (count > 0) return { kind: 'rules', name, state: 'broken', detail: broken };
     if (times > 0) return { kind: 'rules', name, state: 'ok', detail: `held in ${times} judged` };
@@ -150,23 +138,21 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
     return { kind: 'rules', name, state: 'not checked', detail: why };
   });
   const nothingJudged = rules.length > 0 && rules.every((r) => r.state === 'not checked');
-  // Why the run checked nothing.
-  const notice = !classic ? NEW_SUMMARY_SHAPE : keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
+  const whyNothing = !classic ? NEW_SUMMARY_SHAPE : keyRefused ? KEY_REFUSED : nothingJudged ? 'no request exercised any rule: nothing was checked' : undefined;
   const thresholds: Line[] = [];
   let thresholdsOk = true;
   for (const key of keys) {
     const metric = data.metrics[key];
     const { metric: name, tags } = parseMetricKey(key);
     // The findings counter's total says nothing when no rule was judged.
-    const unjudged = name === given?.metric ? notice : undefined;
+    const unjudged = name === given?.metric ? whyNothing : undefined;
     for (const [expression, { ok }] of Object.entries(metric?.thresholds ?? {})) {
       thresholdsOk &&= ok;
       // Thresholds on a rule's submetric are reported as that rule.
       if (!metric || tags.rule !== undefined) continue;
-      const value = thresholdValue(metric, expression);
       // After a refused key even a failed threshold says nothing of the service: the run fails on the key.
       const reason = keyRefused ? KEY_REFUSED_LINE : ok ? (unjudged ?? (hasNoSamples(metric) ? 'no samples' : undefined)) : undefined;
-      const got = `got ${formatNumber(value)}`;
+      const got = `got ${formatNumber(thresholdValue(metric, expression))}`;
       const [state, detail] =
         reason !== undefined ? (['not checked', reason] as const) : ok ? (['ok', got] as const) : (['broken', `expected ${expression}, ${got}`] as const);
       thresholds.push({ kind: 'thresholds', name: `${key} ${expression}`, state, detail });
@@ -175,8 +161,8 @@ export function buildReport(data: K6SummaryData, options: SummaryOptions, env?: 
   const lines = [...rules, ...thresholds, ...checksOf(data.root_group)];
   return {
     script: options.script,
-    ok: notice === undefined && thresholdsOk && lines.every((l) => l.state !== 'broken'),
-    notice,
+    ok: whyNothing === undefined && thresholdsOk && lines.every((l) => l.state !== 'broken'),
+    notice: whyNothing,
     durationMs: data.state?.testRunDurationMs,
     target: env?.baseUrl,
     generatedAt: new Date().toISOString(),
@@ -205,16 +191,14 @@ export function collectSecrets(value: unknown, out: string[] = [], depth = 0): s
 /** JUnit XML: one testcase per rule, threshold and check; a run that checked nothing fails as a run (skips alone would read as green). */
 function junit(report: Report): string {
   const suite = `load.${report.script}`;
-  const cases: JUnitCase[] =
-    report.notice === undefined
-      ? []
-      : [{ classname: `${suite}.run`, name: 'the run exercised the service', failures: [{ type: 'run', message: report.notice }] }];
-  for (const { kind, name, state, detail } of report.lines) {
+  const cases = report.lines.map(({ kind, name, state, detail }): JUnitCase => {
     const c = { classname: `${suite}.${kind}`, name };
-    if (state === 'broken') cases.push({ ...c, failures: [{ type: kind, message: detail }] });
-    else if (state === 'not checked') cases.push({ ...c, skipped: `not checked: ${detail}` });
-    else cases.push(state === 'deviates' ? { ...c, out: detail } : c);
-  }
+    if (state === 'broken') return { ...c, failures: [{ type: kind, message: detail }] };
+    if (state === 'not checked') return { ...c, skipped: `not checked: ${detail}` };
+    return state === 'deviates' ? { ...c, out: detail } : c;
+  });
+  if (report.notice !== undefined)
+    cases.unshift({ classname: `${suite}.run`, name: 'the run exercised the service', failures: [{ type: 'run', message: report.notice }] });
   return junitXml(suite, [{ name: suite, cases }], (report.durationMs ?? 0) / 1000);
 }
 
@@ -225,11 +209,9 @@ function text(report: Report): string {
   return `${[verdict, ...report.lines.map((line) => `  ${lineText(line)}`)].join('\n')}\n`;
 }
 
-const PLOT = { width: 760, height: 260, left: 52, right: 708, top: 20, bottom: 224 } as const;
-
 /** An inline SVG: X-Rate-Limit-Remaining (band from min to max, line at min) and 429s (bars, right axis) per bucket. */
 export function svgPlot(points: ReturnType<typeof plotSeries>, bucketMs: number): string {
-  const { width, height, left, right, top, bottom } = PLOT;
+  const [width, height, left, right, top, bottom] = [760, 260, 52, 708, 20, 224];
   const buckets = (points[points.length - 1]?.bucket ?? 0) + 1;
   const step = (right - left) / buckets;
   const x = (bucket: number) => left + bucket * step;
@@ -282,13 +264,12 @@ function html(report: Report): string {
     `<p class="verdict ${report.ok ? 'ok' : 'fail'}">${escapeHtml(verdict)}</p>`,
     `<p>${escapeHtml(about.filter((sentence) => sentence).join(' '))}</p>`,
   ];
-  if (report.plot && report.plotBucketMs !== undefined) {
+  if (report.plot && report.plotBucketMs !== undefined)
     sections.push(
       '<h2>X-Rate-Limit-Remaining and 429s over time</h2>',
       svgPlot(report.plot, report.plotBucketMs),
       '<p class="legend"><span style="color:#0969da">━ lowest Remaining in the bucket (band: lowest to highest)</span><span style="color:#cf222e">▮ 429 responses in the bucket</span></p>',
     );
-  }
   const kinds = (['rules', 'thresholds', 'checks'] as const).map((kind) => [kind, report.lines.filter((l) => l.kind === kind)] as const);
   sections.push('<h2>What the run checked</h2>', linesTable(kinds.filter(([, lines]) => lines.length > 0)));
   const shown = Object.keys(report.metrics).filter((name) => SHOWN_METRICS.includes(name) || (name.startsWith('lp_') && name.indexOf('{') < 0));

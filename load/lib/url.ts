@@ -1,7 +1,4 @@
-/**
- * Request URLs without `URL` or `URLSearchParams`, which k6 v0.47 does not define (docs/load.md, "The k6
- * runtime"); reading a URL is contracts/url.ts's and contracts/pagination.ts's.
- */
+/** Request URLs without `URL` or `URLSearchParams`, which k6 v0.47 lacks; reading a URL is contracts/url.ts's and contracts/pagination.ts's. */
 
 /** Parameters in order; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -16,8 +13,6 @@ export function encodeQuery(params: QueryParams): string {
 
 /** `base` (an origin, maybe with a path and a trailing slash) + `path` + an optional query. */
 export function joinUrl(base: string, path: string, params?: QueryParams): string {
-  const left = base.endsWith('/') ? base.slice(0, -1) : base;
-  const right = path.startsWith('/') ? path : `/${path}`;
   const query = params ? encodeQuery(params) : '';
-  return `${left}${right}${query ? `?${query}` : ''}`;
+  return `${base.replace(/\/$/, '')}/${path.replace(/^\//, '')}${query ? `?${query}` : ''}`;
 }

@@ -1,15 +1,9 @@
-/**
- * The ajv standalone validators load/cli/build.ts generates from schemas/ and hands to esbuild under this
- * name: k6 compiles no schema. A name missing from the generated module fails the build.
- */
+/** The ajv standalone validators load/cli/build.ts generates from schemas/ (k6 compiles no schema); a name the module lacks fails the build. */
 declare module 'generated:validators' {
   import type { SchemaValidators } from '../../contracts/rules/exchange.ts';
-
-  type StandaloneValidator = SchemaValidators['validateListEnvelope'];
-
-  export const validateTokenResponse: StandaloneValidator;
-  export const validateErrorBody: StandaloneValidator;
-  export const validateListEnvelope: StandaloneValidator;
-  export const validateResourceObject: StandaloneValidator;
-  export const validateContentAttributes: StandaloneValidator;
+  export const validateTokenResponse: SchemaValidators['validateTokenResponse'];
+  export const validateErrorBody: SchemaValidators['validateErrorBody'];
+  export const validateListEnvelope: SchemaValidators['validateListEnvelope'];
+  export const validateResourceObject: SchemaValidators['validateResourceObject'];
+  export const validateContentAttributes: SchemaValidators['validateContentAttributes'];
 }

@@ -1,10 +1,8 @@
 /**
- * The baseline: a bare node:http server answering with replies captured from the mock (status, the
- * headers the mock set, body), so both servers write the same bytes; nothing is parsed or built per
- * request. `node --import tsx tools/bench/bare-server.ts <replies.json>` prints {"url"} once listening.
- *
- * The file maps a kind of request to its reply. The load generator names the kind in the KIND_HEADER
- * header (the mock ignores it); a request without one gets the reply of kind `default`.
+ * The baseline: a bare node:http server answering with replies captured from the mock (status, the headers the mock set, body), so both servers write the same
+ * bytes; nothing is parsed or built per request. The file maps a kind of request to its reply: the load generator names the kind in the KIND_HEADER header (the
+ * mock ignores it); a request without one gets the `default` reply. `node --import tsx tools/bench/bare-server.ts <replies.json>` prints {"url"} once
+ * listening.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

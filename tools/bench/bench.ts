@@ -1,9 +1,7 @@
 /**
- * `npm run bench`: the mock's headline figures (PIECES; docs/benchmarks.md reads them), each a ratio
- * against a baseline measured in the same run: absolute numbers on a shared 2-core machine drift
- * between minutes, two things measured side by side drift together. Full mode enforces the bounds
- * (exit code 1 when one does not hold); --quick measures briefly and only reports them. Exit code 2: a
- * figure could not be measured at all.
+ * `npm run bench`: the mock's headline figures (PIECES; docs/benchmarks.md reads them), each a ratio against a baseline measured in the same run: absolute
+ * numbers on a shared 2-core machine drift between minutes, two things measured side by side drift together. Full mode enforces the bounds (exit code 1 when
+ * one does not hold); --quick measures briefly and only reports them. Exit code 2: a figure could not be measured at all.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,9 +52,7 @@ export interface Figure {
   readonly error?: string;
 }
 
-export function holds(f: Figure): boolean {
-  return f.error === undefined && (f.kind === 'min' ? f.ratio >= f.bound : f.ratio <= f.bound);
-}
+export const holds = (f: Figure): boolean => f.error === undefined && (f.kind === 'min' ? f.ratio >= f.bound : f.ratio <= f.bound);
 
 export function formatFigure(f: Figure): string {
   const bound = `${f.kind === 'min' ? '≥' : '≤'} ${f.bound}`;
@@ -92,13 +88,8 @@ async function capture(shot: Shot): Promise<CapturedReply> {
   return { status: res.status, headers, body: await res.text() };
 }
 
-const tokenShot = (auth: string): Shot => ({
-  method: 'POST',
-  url: `${auth}${ENDPOINTS.token.path}`,
-  headers: { 'content-type': 'application/x-www-form-urlencoded', [KIND_HEADER]: 'token' },
-  body: TOKEN_FORM,
-  read: true,
-});
+const TOKEN_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', [KIND_HEADER]: 'token' };
+const tokenShot = (auth: string): Shot => ({ method: 'POST', url: `${auth}${ENDPOINTS.token.path}`, headers: TOKEN_HEADERS, body: TOKEN_FORM, read: true });
 
 function accessToken(reply: { status: number; head?: string; body?: string }): string {
   const token = (JSON.parse(reply.head ?? reply.body ?? '') as { access_token?: unknown }).access_token;
@@ -145,14 +136,9 @@ async function paired(size: Size, name: string, bound: number, mock: Side, bare:
   const problem = [...m, ...b].find((r) => r.problem)?.problem;
   const rates = (rs: Round[]) =>
     `${count(median(rs.map((r) => r.rate)))} req/s (${rs.map((r) => count(r.rate)).join(', ')}), ${count(median(rs.map((r) => r.cpuMicros)))} µs CPU per reply, load generator at ${median(rs.map((r) => r.client)).toFixed(2)} of a core`;
-  const figure = {
-    name,
-    bound,
-    kind: 'min' as const,
-    ratio: median(m.map((r, i) => r.rate / (b[i] as Round).rate)),
-    sides: `mock ${rates(m)}; bare node:http ${rates(b)}; median of ${size.rounds} paired rounds; CPU per reply, bare ÷ mock: ${(median(b.map((r) => r.cpuMicros)) / median(m.map((r) => r.cpuMicros))).toFixed(2)}`,
-  };
-  return problem === undefined ? figure : { ...figure, error: problem };
+  const cpu = (median(b.map((r) => r.cpuMicros)) / median(m.map((r) => r.cpuMicros))).toFixed(2);
+  const sides = `mock ${rates(m)}; bare node:http ${rates(b)}; median of ${size.rounds} paired rounds; CPU per reply, bare ÷ mock: ${cpu}`;
+  return { name, bound, kind: 'min', ratio: median(m.map((r, i) => r.rate / (b[i] as Round).rate)), sides, error: problem };
 }
 
 /** The mock and a bare server sending the content page the mock sent, asked with one token. */
@@ -205,9 +191,8 @@ async function mixed(size: Size, scratch: string): Promise<Figure[]> {
     const bare = await startBare(scratch, replies);
     const script = (origins: { authUrl: string; baseUrl: string }) => (send: Send) => sdkTest(origins, expected, send);
     const name = `mixed workload (${profile} profile), mock ÷ bare node:http`;
-    figures.push(
-      await paired(size, name, 0.5, { server: mock, script: script(mock) }, { server: bare, script: script({ authUrl: bare.url, baseUrl: bare.url }) }),
-    );
+    const bareSide = { server: bare, script: script({ authUrl: bare.url, baseUrl: bare.url }) };
+    figures.push(await paired(size, name, 0.5, { server: mock, script: script(mock) }, bareSide));
     await Promise.all([mock.stop(), bare.stop()]);
   }
   return figures;
@@ -256,11 +241,8 @@ async function memory(size: Size, scratch: string): Promise<Figure[]> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseCommandLine('bench', USAGE, {
-    args: argv,
-    options: { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' } },
-    strict: true,
-  });
+  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, compare: { type: 'boolean' } } as const;
+  const { values } = parseCommandLine('bench', USAGE, { args: argv, options, strict: true });
   const only = values.only?.split(',').map((s) => s.trim()) ?? Object.keys(PIECES);
   const unknown = only.find((p) => !Object.hasOwn(PIECES, p));
   if (unknown !== undefined)

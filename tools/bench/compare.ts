@@ -1,8 +1,6 @@
 /**
- * `npm run bench -- --compare`, reported, never judged: the content page, mock ÷ bare node:http with
- * autocannon as the load generator (a check of ours), and mock ÷ Prism (`prism mock` on the OpenAPI
- * document, answering its one-item example). Both are installed into tools/bench/.cache on first use,
- * out of the project's install.
+ * `npm run bench -- --compare`, reported, never judged: the content page, mock ÷ bare node:http with autocannon as the load generator (a check of ours), and
+ * mock ÷ Prism (`prism mock` on the OpenAPI document, its one-item example); both installed on first use into tools/bench/.cache, out of the project's install.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,11 +17,8 @@ const CACHE = path.join(ROOT, 'tools', 'bench', '.cache');
 const PACKAGES = ['@stoplight/prism-cli@^5.14.2', 'autocannon@^9.0.0'];
 export const CONTENT_PATH = `${ENDPOINTS.listContent.path}?limit=100`;
 
-type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<{
-  requests: { average: number };
-  non2xx: number;
-  errors: number;
-}>;
+type AutocannonResult = { requests: { average: number }; non2xx: number; errors: number };
+type Autocannon = (o: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<AutocannonResult>;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,7 +54,6 @@ export async function compare(size: { seconds: number; rounds: number }, servers
     ratios.push(`${(m / b).toFixed(2)} (${Math.round(m)} vs ${Math.round(b)} req/s)`);
   }
   console.log(`  content page with autocannon (32 connections, rounds of ${size.seconds} s, ABBA), mock ÷ bare node:http per round: ${ratios.join(', ')}`);
-
   const scratch = mkdtempSync(path.join(tmpdir(), 'lp-bench-compare-'));
   let prism: NodeChild | undefined;
   try {

@@ -1,10 +1,7 @@
 /**
- * The bench's load generator: `connections` virtual clients, each with one request in flight over
- * keep-alive connections, until a time or a request count is reached. The servers it measures run in
- * child processes of their own, not sharing its event loop.
- *
- * HTTP/1.1 on node:net, not node:http, whose client topped out at a third of this one's rate and so,
- * not the server, set the figure. It speaks only what the servers here answer: Content-Length, keep-alive.
+ * The bench's load generator: `connections` virtual clients, each with one request in flight over keep-alive connections, until a time or a request count
+ * is reached; the servers it measures run in child processes of their own, not sharing its event loop. HTTP/1.1 on node:net, not node:http, whose client
+ * topped out at a third of this one's rate and so, not the server, set the figure. It speaks only what the servers here answer: Content-Length, keep-alive.
  */
 import { connect, type Socket } from 'node:net';
 

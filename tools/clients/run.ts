@@ -1,8 +1,6 @@
 /**
- * `npm run clients`: runs the public degreedClient, unchanged (docs/clients.md says where to get it),
- * against a mock of its own per profile, over HTTPS with the names the client builds; degreed_client.py
- * drives it trusting only the mock's CA, then the mock's client findings are printed. Python is needed
- * here, not in CI.
+ * `npm run clients`: the public degreedClient, unchanged (see docs/clients.md), against a mock of its own per profile, over HTTPS with the names the client
+ * builds; degreed_client.py drives it trusting only the mock's CA, then the mock's client findings are printed. Python is needed here, not in CI.
  */
 import { spawnSync } from 'node:child_process';
 import { lookup as dnsLookup } from 'node:dns';
@@ -69,17 +67,12 @@ async function main(): Promise<number> {
   const profiles = values.profile ?? ['strict', 'platform', 'lenient'];
   let failed = 0;
   for (const profile of profiles) {
-    const args = ['--items', '250', '--seed', '1', '--profile', profile, '--tls', '--host-name', HOST_NAME];
-    const status = await withMockProcess(args, [], async (mock) => {
+    const status = await withMockProcess(['--items', '250', '--seed', '1', '--profile', profile, '--tls', '--host-name', HOST_NAME], [], async (mock) => {
       const { caFile, address } = mock;
       if (!caFile || address === undefined) throw new Error('The mock started without TLS or host names: its ready line has no caFile or address.');
       const harness = [HARNESS, '--client', client, '--auth-url', mock.authUrl, '--base-url', mock.baseUrl, '--address', address];
-      const run = spawnSync(values.python, harness, {
-        encoding: 'utf8',
-        timeout: RUN_TIMEOUT_MS,
-        // The only trust the client gets: the mock's CA, where requests looks for one.
-        env: { ...process.env, REQUESTS_CA_BUNDLE: caFile },
-      });
+      // The only trust the client gets: the mock's CA, where requests looks for one.
+      const run = spawnSync(values.python, harness, { encoding: 'utf8', timeout: RUN_TIMEOUT_MS, env: { ...process.env, REQUESTS_CA_BUNDLE: caFile } });
       console.log(`== profile ${profile}`);
       process.stdout.write(run.stdout ?? '');
       if (run.error) console.error(`The harness did not run: ${run.error.message}`);

@@ -1,7 +1,6 @@
 /**
- * `npm run docs`: writes every generated document from the code it describes; `npm run docs -- --check`
- * writes nothing and exits 1 naming each document that is not current (CI runs it). Tests and CI steps
- * never write a tracked file: this is the one command that does.
+ * `npm run docs`: writes every generated document from the code it describes; `npm run docs -- --check` writes nothing and exits 1 naming each document that is
+ * not current (CI runs it). Tests and CI steps never write a tracked file: this is the one command that does.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

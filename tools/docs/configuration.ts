@@ -1,7 +1,4 @@
-/**
- * docs/configuration.md and .env.example, from the one table of settings (common/settings.ts): a
- * setting documented anywhere else would drift from the code that reads it.
- */
+/** docs/configuration.md and .env.example, from the one table of settings (common/settings.ts): documented elsewhere, a setting would drift. */
 import { SETTING_GROUPS, SETTING_KINDS, SETTINGS, type SettingName, type SettingSpec } from '../../common/settings.ts';
 import { markdownTable, tableCell } from './generated.ts';
 
@@ -14,8 +11,7 @@ const GROUPS = Object.entries(SETTING_GROUPS)
 
 function typeOf(spec: SettingSpec): string {
   if (spec.type === 'choice') return (spec.choices ?? []).map((c) => `\`${c}\``).join(', ');
-  const range = spec.min !== undefined && spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : '';
-  return `${SETTING_KINDS[spec.type].hint}${range}`;
+  return `${SETTING_KINDS[spec.type].hint}${spec.min !== undefined && spec.max !== undefined ? ` (${spec.min} to ${spec.max})` : ''}`;
 }
 
 export function configurationMarkdown(): string {
@@ -40,18 +36,13 @@ export function configurationMarkdown(): string {
     lines.push(`## ${title}`, '', ...markdownTable(['variable', 'value', 'default', 'read by', 'meaning'], cells), '');
   }
   const internal = ENTRIES.filter(([, spec]) => spec.internal);
-  if (internal.length > 0) {
-    lines.push('## Set by the project for its own runs', '', 'Leave these unset.', '');
-    for (const [name, spec] of internal) lines.push(`- \`${name}\`: ${spec.doc}`);
-    lines.push('');
-  }
+  if (internal.length > 0)
+    lines.push('## Set by the project for its own runs', '', 'Leave these unset.', '', ...internal.map(([name, spec]) => `- \`${name}\`: ${spec.doc}`), '');
   return lines.join('\n');
 }
 
 /** `text` as `# ` comment lines of at most 100 characters, broken between words. */
-function comment(text: string): string[] {
-  return (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
-}
+const comment = (text: string): string[] => (text.replace(/\s+/g, ' ').match(/\S.{0,97}(?=\s|$)/g) ?? []).map((line) => `# ${line}`);
 
 export function envExample(): string {
   const lines = [
@@ -61,10 +52,7 @@ export function envExample(): string {
   ];
   for (const [title, rows] of GROUPS) {
     lines.push('', `# ── ${title} ${'─'.repeat(Math.max(3, 94 - title.length))}`);
-    for (const [name, spec] of rows) {
-      lines.push(...comment(`${spec.doc}${spec.default === undefined ? '' : ` Default ${spec.default}.`}`));
-      lines.push(`${name}=`);
-    }
+    for (const [name, spec] of rows) lines.push(...comment(`${spec.doc}${spec.default === undefined ? '' : ` Default ${spec.default}.`}`), `${name}=`);
   }
   return `${lines.join('\n')}\n`;
 }

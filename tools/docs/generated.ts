@@ -1,7 +1,5 @@
 /** Text safe in a Markdown table cell: pipes escaped, line breaks (and the spaces around them) folded to one space. */
-export function tableCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-}
+export const tableCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 /** A Markdown table: its head, the separator, and a line per row; cells are written as given (tableCell makes text safe). */
 export function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string[] {

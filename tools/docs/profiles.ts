@@ -1,8 +1,4 @@
-/**
- * docs/profiles.md: every option of a behaviour profile (schemas/profile.schema.json), what the API
- * document leaves open there, the rule it is an open point of, its values, and the value of each
- * built-in profile. The schema is the catalogue of open points; this page only lays it out.
- */
+/** docs/profiles.md from schemas/profile.schema.json (the catalogue of open points): each option, what it leaves open, its rule and values, each built-in's. */
 import { BUILT_IN_PROFILES, PROFILE_GROUPS, PROFILE_NAMES, PROFILE_OPTIONS, ruleOfOption, schemaOf } from '../../mock/profile.ts';
 import { markdownTable, tableCell } from './generated.ts';
 

@@ -1,8 +1,7 @@
 /**
- * `npm run knip` (part of `npm run lint`): the unused-code checker, configured by knip.json. It has an
- * install of its own (tools/knip/package.json and its lock), made here on first use and whenever the
- * lock changes, so that the project's install carries only what its commands need and CI still checks
- * every run for unused files, exports, types and dependencies.
+ * `npm run knip` (part of `npm run lint`): the unused-code checker, configured by knip.json. It has an install of its own (tools/knip/package.json and its
+ * lock), made here on first use and whenever the lock changes, so that the project's install carries only what its commands need and CI still checks every run
+ * for unused files, exports, types and dependencies.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -17,11 +17,10 @@ export function paginationPlan(env: EnvRecord) {
   const limit = readDefaulted(env, 'LP_PAGE_LIMIT');
   const intervalSeconds = (grid.slotMs * vus) / 1000;
   // A VU that waits longer than a snapshot lives would see its own walk expire: a plan error, not a finding.
-  if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2) {
+  if (intervalSeconds >= SNAPSHOT_TTL_SECONDS / 2)
     throw new EnvError(
       `LP_VUS ${vus} at ${rate?.requests}/${rate?.period} spaces each walk's pages ${Math.round(intervalSeconds)} s apart, too close to the ${SNAPSHOT_TTL_SECONDS} s a snapshot lives: lower LP_VUS.`,
     );
-  }
   // Items a content walk must yield (the mock's `--items`), or pages after which a walk stops, as a sample of a large data set.
   const expectedItems = readSetting(env, 'LP_EXPECTED_ITEMS');
   const stopAfter = readSetting(env, 'LP_MAX_PAGES');
@@ -35,12 +34,8 @@ export function paginationPlan(env: EnvRecord) {
 }
 
 export function paginationOptions(plan: ReturnType<typeof paginationPlan>) {
-  const walkers: ConstantVUsScenario = {
-    executor: 'constant-vus',
-    vus: plan.vus,
-    duration: seconds(plan.durationSeconds),
-    // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
-    gracefulStop: seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10)),
-  };
+  // Lets most walks in progress reach their final page; an interrupted walk is not a finding.
+  const gracefulStop = seconds(Math.min(SNAPSHOT_TTL_SECONDS, 10 * plan.intervalSeconds + 10));
+  const walkers: ConstantVUsScenario = { executor: 'constant-vus', vus: plan.vus, duration: seconds(plan.durationSeconds), gracefulStop };
   return pacedOptions(plan, METRICS.walkViolations, { walkers }, { [METRICS.walksCompleted]: ['count>0'] });
 }

@@ -1,8 +1,4 @@
-/**
- * The rate-limit probe's plan (load/rate-limit.ts): one VU, one iteration that runs the course of
- * load/lib/probe.ts for LP_PROBE_WINDOWS windows, bounded in time and requests; and the buckets of its
- * Remaining / 429 plot.
- */
+/** The rate-limit probe's plan (load/rate-limit.ts): one VU running load/lib/probe.ts's course for LP_PROBE_WINDOWS windows, bounded in time and requests. */
 import type { PerVUIterationsScenario } from 'k6/options';
 import { rateRuleIds, SPEND_PAST_BUDGET } from '../../../contracts/rules/rate-limit.ts';
 import { readDefaulted, settingText } from '../../../common/settings.ts';
@@ -41,14 +37,8 @@ export function probePlan(env: EnvRecord) {
   const perWindowSeconds = 2 * rate.periodSeconds + 3 + perWindowRequests * PROBE_REQUEST_SECONDS;
   // One window more than asked: a window whose boundary fell while it was spent measures nothing and is tried again.
   const durationSeconds = Math.ceil(rate.periodSeconds + 2 + (windows + 1) * perWindowSeconds);
-  return {
-    expected: { rate, explicit },
-    windows,
-    durationSeconds,
-    // A bound on the probe's loop.
-    maxRequests: (windows + 1) * perWindowRequests + 4,
-    plot: plotPlan(durationSeconds),
-  };
+  // maxRequests bounds the probe's loop.
+  return { expected: { rate, explicit }, windows, durationSeconds, maxRequests: (windows + 1) * perWindowRequests + 4, plot: plotPlan(durationSeconds) };
 }
 
 export function probeOptions(plan: ReturnType<typeof probePlan>, strict: boolean) {
@@ -65,16 +55,9 @@ export function probeOptions(plan: ReturnType<typeof probePlan>, strict: boolean
     thresholds[`${METRICS.plotRemaining}{bucket:${bucketTag(i)}}`] = ['min>=0'];
     thresholds[`${METRICS.plotRefused}{bucket:${bucketTag(i)}}`] = ['count>=0'];
   }
-  // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one after
-  // the other, so the order of the answers is the target's order of counting.
-  const probe: PerVUIterationsScenario = {
-    executor: 'per-vu-iterations',
-    vus: 1,
-    iterations: 1,
-    maxDuration: seconds(plan.durationSeconds + 10),
-    gracefulStop: '5s',
-  };
+  // One VU, one iteration that runs the whole course (load/lib/probe.ts): its requests go one after the other, in the target's order of counting.
+  const maxDuration = seconds(plan.durationSeconds + 10);
+  const probe: PerVUIterationsScenario = { executor: 'per-vu-iterations', vus: 1, iterations: 1, maxDuration, gracefulStop: '5s' };
   // setup() waits out a window spent by an earlier run (Retry-After, at most a period).
-  const setupTimeout = seconds(plan.expected.rate.periodSeconds + 60);
-  return { scenarios: { probe }, thresholds, setupTimeout, summaryTrendStats: TREND_STATS };
+  return { scenarios: { probe }, thresholds, setupTimeout: seconds(plan.expected.rate.periodSeconds + 60), summaryTrendStats: TREND_STATS };
 }

@@ -26,12 +26,7 @@ function callsOf(list: ListEndpoint): ListCall[] {
   return [
     { name, list, query: {}, rule: listRule(list) },
     { name: `${name} limit=5`, list, query: { limit: 5 }, rule: 'platform.limit-bounds', followNext: true },
-    ...CONTENT_FILTERS.map((f): ListCall => ({
-      name: `${name} ${f.name}`,
-      list,
-      query: { limit: 5, [f.name]: WIDEST[f.bound] },
-      rule: 'platform.filters',
-    })),
+    ...CONTENT_FILTERS.map((f): ListCall => ({ name: `${name} ${f.name}`, list, query: { limit: 5, [f.name]: WIDEST[f.bound] }, rule: 'platform.filters' })),
   ];
 }
 

@@ -1,7 +1,6 @@
 /**
- * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION.
- * The token request takes a slot like the others: the document's rate covers "all endpoints", and the
- * script cannot learn before its scenario is fixed whether the target counts token requests.
+ * The token lifecycle's plan (load/token-lifecycle.ts): LP_VUS VUs running lifecycles for LP_DURATION. The token request takes a slot like the others: the
+ * document's rate covers "all endpoints", and the script cannot learn before its scenario is fixed whether the target counts token requests.
  */
 import type { ConstantVUsScenario } from 'k6/options';
 import type { RuleId } from '../../../contracts/rules/index.ts';
@@ -20,17 +19,12 @@ export function lifecyclePlan(env: EnvRecord) {
   const skipped = list === undefined ? [...scoped.skipped, 'token-lifecycle: with no list to call, each lifecycle only issues a token and logs out.'] : [];
   const used: RuleId[] = list === undefined ? [] : [listRule(list), 'logout.expires-access', 'platform.unauthenticated-status'];
   const base = pacedPlan(env, ['token.issued', 'platform.logout-response', ...used], skipped);
-  const durationSeconds = runSeconds(env, base.rate);
-  return { ...base, vus: readDefaulted(env, 'LP_VUS'), durationSeconds, list };
+  return { ...base, durationSeconds: runSeconds(env, base.rate), vus: readDefaulted(env, 'LP_VUS'), list };
 }
 
 export function lifecycleOptions(plan: ReturnType<typeof lifecyclePlan>) {
-  const lifecycles: ConstantVUsScenario = {
-    executor: 'constant-vus',
-    vus: plan.vus,
-    duration: seconds(plan.durationSeconds),
-    // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
-    gracefulStop: seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10),
-  };
+  // A lifecycle in progress finishes: a token left logged in would live for its whole lifetime.
+  const gracefulStop = seconds((LIFECYCLE_REQUESTS * plan.vus * plan.grid.slotMs) / 1000 + 10);
+  const lifecycles: ConstantVUsScenario = { executor: 'constant-vus', vus: plan.vus, duration: seconds(plan.durationSeconds), gracefulStop };
   return pacedOptions(plan, METRICS.lifecycleViolations, { lifecycles }, { [METRICS.lifecyclesCompleted]: ['count>0'] });
 }
