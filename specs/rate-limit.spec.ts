@@ -50,7 +50,7 @@ test.describe('a client that spends its budget', () => {
       // "One API client, all endpoints": the first window is spent on users where the key may list them.
       // Spent to its last request, never past it: no 429 starts a block a limiter may extend, so only a
       // reset that did not come can refuse the request after it.
-      const last = requireLastRequest(await spendBudget(client, usersScope ? 'listUsers' : 'listContent', false));
+      const last = requireLastRequest(await spendBudget(client, usersScope ? 'listUsers' : 'listContent', false), verdict);
       const ready =
         await test.step('a request once X-Rate-Limit-Reset of the answer that said Remaining 0 has passed is served, in a window a period long', async (step) => {
           await targetClock.reach(resetPassedMs(last) + targetClock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
@@ -63,7 +63,7 @@ test.describe('a client that spends its budget', () => {
           return true;
         });
       if (!ready) return;
-      const retryAfter = requireRefusal(await spendBudget(client)) && client.observer.seen.retry?.value;
+      const retryAfter = requireRefusal(await spendBudget(client), verdict) && client.observer.seen.retry?.value;
       const notChecked = 'Not checked: X-Rate-Limit-Reset of the refusal may have passed before the request was answered.';
       await test.step('a new token of the same client is refused', async (step) => {
         // A budget per client, not per token.
@@ -153,7 +153,7 @@ customRateTest.describe('a custom rate', () => {
           `expected X-Rate-Limit-Remaining ${configured.requests - 1 - known} (or less by the ${tokenRequests} token requests sent in the window) ` +
           `for the first request after ${known} in its window of a key whose rate is ${rate}, got ${spent.first.remaining} (${request})`,
       );
-      requireRefusal(spent);
+      requireRefusal(spent, verdict);
       customRateTest.skip(
         spent.gaveBack,
         `Not checked: budget came back during the spend (a window ended, or a sliding window gave some back), so the ${spent.served} requests served before the 429 say nothing of the budget.`,
