@@ -1,7 +1,6 @@
 /**
- * Content pages: every page of every test is judged by the envelope, item and link rules where it comes; these tests
- * ask for the pages that show them. The document shows no maximum page size, so every page asked for here has a size
- * the target serves (servedLimit).
+ * Content pages: every page of every test is judged by the envelope, item and link rules where it comes; these tests ask for the pages that show them. The
+ * document shows no maximum page size, so every page asked for here has a size the target serves (servedLimit).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';

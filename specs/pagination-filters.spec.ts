@@ -1,7 +1,6 @@
 /**
- * Date filters: their names and meaning are the platform's (CONTENT_FILTERS), so every filter check is a platform
- * rule; the walk itself keeps the document's rules whatever its query. A filtered walk is judged against an
- * unfiltered one (filter-oracle.ts), an item on a boundary day going either way.
+ * Date filters: their names and meaning are the platform's (CONTENT_FILTERS), so every filter check is a platform rule; the walk itself keeps the document's
+ * rules whatever its query. A filtered walk is judged against an unfiltered one (filter-oracle.ts), an item on a boundary day going either way.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';

@@ -1,8 +1,7 @@
 /**
- * Snapshots of a list walk. The isolation and expiry tests change the data or move the clock: @serial, with a control
- * plane; without one, expiry and a snapshot kept alive are the real-time @slow tests, which walk beside the serial
- * phase's spends (playwright.config.ts) with the provider key where there is one. Each walk uses only the newest
- * `next`: the document says nothing of what an older one does.
+ * Snapshots of a list walk. The isolation and expiry tests change the data or move the clock: @serial, with a control plane; without one, expiry and a snapshot
+ * kept alive are the real-time @slow tests, which walk beside the serial phase's spends (playwright.config.ts) with the provider key where there is one. Each
+ * walk uses only the newest `next`: the document says nothing of what an older one does.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
@@ -19,9 +18,8 @@ import { expectTraversal, type ListItem, servedLimit, type Walked, type WalkList
 /** Pages of the walk paused twice: a quarter of the set a page gives at least three pages for three items or more. */
 const PAUSED_WALK_PAGES = 4;
 /**
- * The pause after the second page: short of the 2 minutes by the real seconds a loaded machine may
- * let pass between the end of the pause and the next request arriving (each counts on the target's
- * clock too), so that a slow machine is never read as a snapshot that died early.
+ * The pause after the second page: short of the 2 minutes by the real seconds a loaded machine may let pass between the end of the pause and the next request
+ * arriving (each counts on the target's clock too), so that a slow machine is never read as a snapshot that died early.
  */
 const SECOND_PAUSE_SECONDS = SNAPSHOT_TTL_SECONDS - 10;
 /** The pause after the first page: with the second, the third request comes well over 2 minutes after the first. */
@@ -186,9 +184,8 @@ async function expectAliveAfterPauses(api: ApiClient, verdict: Verdict, pause: P
 }
 
 /**
- * Runs a real-time walk (`pausedSeconds` of pauses in all) beside the serial phase: with the provider key where there
- * is one, whose budget the spends leave alone, holding its lock (harness/run/key-lock.ts) whenever it sends, so that
- * a test counting that key's requests one by one never counts the walk's.
+ * Runs a real-time walk (`pausedSeconds` of pauses in all) beside the serial phase: with the provider key where there is one, whose budget the spends leave
+ * alone, holding its lock (harness/run/key-lock.ts) whenever it sends, so that a test counting that key's requests one by one never counts the walk's.
  */
 async function walkingBeside(
   api: ApiClient,

@@ -1,7 +1,6 @@
 /**
- * Walks checked page by page by the rules of the walk; the document promises neither full pages before the last nor
- * an order, so neither is asserted. The full data set comes from an unfiltered walk (the oracle): against a live
- * service a difference counts only if the data set is unchanged afterwards.
+ * Walks checked page by page by the rules of the walk; the document promises neither full pages before the last nor an order, so neither is asserted. The full
+ * data set comes from an unfiltered walk (the oracle): against a live service a difference counts only if the data set is unchanged afterwards.
  */
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';

@@ -1,8 +1,7 @@
 /**
- * Document, Authentication 3: a key associated with a provider reaches only data associated with
- * that provider, whatever it sends: its own walk, and a next value handed out to another key (what
- * such a value yields is not shown: a refusal, or the provider's own data, is legal; another
- * provider's items are not). Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
+ * Document, Authentication 3: a key associated with a provider reaches only data associated with that provider, whatever it sends: its own walk, and a next
+ * value handed out to another key (what such a value yields is not shown: a refusal, or the provider's own data, is legal; another provider's items are not).
+ * Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { nextValue, withNext } from '../contracts/pagination.ts';

@@ -71,8 +71,7 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     verdict.checked('rate.per-client');
   });
 
-  // Which key spends and which watches its own budget meanwhile, both ways: a service may count one
-  // kind of key against the other's budget and not the reverse.
+  // Which key spends and which watches its own budget meanwhile, both ways: a service may count one kind of key against the other's budget and not the reverse.
   for (const [spender, watcher] of [
     ['organization', 'provider'],
     ['provider', 'organization'],

@@ -1,8 +1,7 @@
 /**
- * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and
- * Errors (429 with Retry-After). Every test spends a client's whole budget (@quota: alone, in the
- * serial project). A window's end is reached by moving the target's clock, or without a control plane
- * waited for in real time: one spend shows what it can (two windows), since each wait is a period.
+ * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and Errors (429 with Retry-After). Every test spends a
+ * client's whole budget (@quota: alone, in the serial project). A window's end is reached by moving the target's clock, or without a control plane waited for
+ * in real time: one spend shows what it can (two windows), since each wait is a period.
  */
 import type { TestStepInfo } from '@playwright/test';
 import type { Rate } from '../contracts/duration.ts';
@@ -47,9 +46,8 @@ test.describe('a client that spends its budget', () => {
       const fresh = await tokens.issue();
       const client = new RateClient(api.as(spender.accessToken), targetClock, verdict, SHARED);
       const usersScope = target.client.scopes.some((scope) => scope.startsWith('users:'));
-      // "One API client, all endpoints": the first window is spent on users where the key may list them.
-      // Spent to its last request, never past it: no 429 starts a block a limiter may extend, so only a
-      // reset that did not come can refuse the request after it.
+      // "One API client, all endpoints": the first window is spent on users where the key may list them. Spent to its last request, never past it: no 429
+      // starts a block a limiter may extend, so only a reset that did not come can refuse the request after it.
       const last = requireLastRequest(await spendBudget(client, usersScope ? 'listUsers' : 'listContent', false), verdict);
       const ready =
         await test.step('a request once X-Rate-Limit-Reset of the answer that said Remaining 0 has passed is served, in a window a period long', async (step) => {
@@ -99,10 +97,9 @@ test.describe('a client that spends its budget', () => {
 });
 
 /**
- * rate.period on the answer that opened a window once `spent`'s reset had passed: opened by it alone
- * (Remaining + 1 is the budget in force: LP_RATE's, or the document's default), its window resets at
- * least one period after `spent`'s in every kind of window, a sliding one too (nothing of `spent`'s
- * window still counts). Without the budget known to be in force it is not judged.
+ * rate.period on the answer that opened a window once `spent`'s reset had passed: opened by it alone (Remaining + 1 is the budget in force: LP_RATE's, or the
+ * document's default), its window resets at least one period after `spent`'s in every kind of window, a sliding one too (nothing of `spent`'s window still
+ * counts). Without the budget known to be in force it is not judged.
  */
 function expectPeriod(
   opened: RateLimitHeaders,
@@ -169,10 +166,9 @@ customRateTest.describe('a custom rate', () => {
 });
 
 /**
- * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one
- * request makes sure the token is there, then (unless it found a fresh window) no request of the client
- * is less than a period old. `known`: requests certainly counted in the window before the spend's
- * first; `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
+ * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one request makes sure the token is there, then (unless it found a
+ * fresh window) no request of the client is less than a period old. `known`: requests certainly counted in the window before the spend's first;
+ * `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
  */
 async function countOneWindow(client: RateClient, tokens: { readonly sent: number }, configured: Rate) {
   const { clock } = client;

@@ -1,8 +1,7 @@
 /**
- * Document, Endpoints 1 ("the token is valid only for the operations and resources named by the
- * scopes of the request") and Authentication 5: a token whose scopes name only another resource is
- * refused (contract). Which scope each endpoint needs is not shown: the platform docs' table
- * (contracts/endpoints.ts `acceptedScopes`) is a platform rule, and so is the status of the refusal.
+ * Document, Endpoints 1 ("the token is valid only for the operations and resources named by the scopes of the request") and Authentication 5: a token whose
+ * scopes name only another resource is refused (contract). Which scope each endpoint needs is not shown: the platform docs' table (contracts/endpoints.ts
+ * `acceptedScopes`) is a platform rule, and so is the status of the refusal.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';

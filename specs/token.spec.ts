@@ -1,9 +1,8 @@
 /**
- * Document, Endpoints 1 "Request an access token", Resources "Access token response", Authentication 1, 5, 7.
- * The status of a refusal is not shown: the contract is a 4xx without a token; the platform's 403 for
- * credentials and scopes is checked as a platform rule. Whether a JSON body or a missing scope is
- * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON.
- * Every 2xx token response is judged by the token rules wherever it comes (harness/verdict/response-rules.ts).
+ * Document, Endpoints 1 "Request an access token", Resources "Access token response", Authentication 1, 5, 7. The status of a refusal is not shown: the
+ * contract is a 4xx without a token; the platform's 403 for credentials and scopes is checked as a platform rule. Whether a JSON body or a missing scope is
+ * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON. Every 2xx token response is judged by the token rules
+ * wherever it comes (harness/verdict/response-rules.ts).
  */
 import type { RuleId } from '../contracts/rules/index.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';

@@ -1,10 +1,9 @@
 /**
- * `npm run build:suite`: the contract suite as an installable package in dist/suite/, `lp-contract`
- * (harness/package/README.md). Playwright compiles no TypeScript under node_modules, so the package carries the
- * suite compiled to JavaScript file by file, in the tree's own layout: the config, every spec of specs/ as the tree
- * has it at build time and every module they reach (found by esbuild, not listed here), the rules and profile
- * commands and harness/package/cli.ts, the `lp-contract` command. The k6 bundles ship built in k6/. Its
- * dependencies are the packages that code imports, at the project's ranges: no development tool.
+ * `npm run build:suite`: the contract suite as an installable package in dist/suite/, `lp-contract` (harness/package/README.md). Playwright compiles no
+ * TypeScript under node_modules, so the package carries the suite compiled to JavaScript file by file, in the tree's own layout: the config, every spec of
+ * specs/ as the tree has it at build time and every module they reach (found by esbuild, not listed here), the rules and profile commands and
+ * harness/package/cli.ts, the `lp-contract` command. The k6 bundles ship built in k6/. Its dependencies are the packages that code imports, at the project's
+ * ranges: no development tool.
  */
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -104,8 +103,7 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
   writeFileSync(bin, `#!/usr/bin/env node\n${readFileSync(bin, 'utf8')}`);
   chmodSync(bin, 0o755);
 
-  // The k6 scripts, bundled and checked for k6 v0.47 as npm run load builds them; the metafile and the validators'
-  // copy kept for inspection stay out.
+  // The k6 scripts, bundled and checked for k6 v0.47 as npm run load builds them; the metafile and the validators' copy kept for inspection stay out.
   const k6 = await buildLoad({ root, outdir: path.join(outdir, 'k6') });
   rmSync(path.join(k6.outdir, 'meta.json'));
   rmSync(path.join(k6.outdir, 'generated'), { recursive: true });

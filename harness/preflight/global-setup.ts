@@ -1,8 +1,7 @@
 /**
- * The preflight of every Playwright run that includes a contract project. Its first lines (the target,
- * warnings) are printed by playwright.config.ts as it loads (`--list` shows them too); this
- * globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack: the
- * runner prints it (and CI logs show it), the summary reporter closes the run red.
+ * The preflight of every Playwright run that includes a contract project. Its first lines (the target, warnings) are printed by playwright.config.ts as it
+ * loads (`--list` shows them too); this globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack:
+ * the runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import type { FullConfig } from '@playwright/test';
 import { refuseRun, resetBreaker } from '../run/breaker.ts';

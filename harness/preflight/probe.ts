@@ -1,8 +1,7 @@
 /**
- * The preflight's requests to a remote target, at most three with short timeouts, so a wrong setting costs seconds
- * and one sentence naming it: a tokenless list request (is the base URL an API host? asked first, so no token is
- * issued that could not be logged out), a token request (does the key work?), a logout with that token (both URLs
- * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
+ * The preflight's requests to a remote target, at most three with short timeouts, so a wrong setting costs seconds and one sentence naming it: a tokenless list
+ * request (is the base URL an API host? asked first, so no token is issued that could not be logged out), a token request (does the key work?), a logout with
+ * that token (both URLs name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
 import { RETRY_AFTER_RESOLUTION_MS, retryAfterSeconds } from '../../contracts/rate-limit.ts';

@@ -1,13 +1,11 @@
 /**
- * Probes of the token endpoint, logout, the api origin's bearer authentication and scopes, and the users
- * list (profile groups `tokens`, `logout`, `auth`, `errors` and `users`).
+ * Probes of the token endpoint, logout, the api origin's bearer authentication and scopes, and the users list (profile groups `tokens`, `logout`, `auth`,
+ * `errors` and `users`).
  *
- * Wrong credentials are sent under an unknown client_id, never the key's own with a wrong secret: a
- * service that locks a key out after failed attempts must not lock out the key under test. Each logout
- * probe ends a token of its own: `{}` (which every legal service takes) for the answer, then an empty
- * body, then a body that is no JSON. The auth probes come after the query probes: a refused query's body
- * tells ASP.NET's error bodies apart. A scope's reach is learnt with a token holding only that scope, so
- * an option needs the key to hold the scope (LP_SCOPES).
+ * Wrong credentials are sent under an unknown client_id, never the key's own with a wrong secret: a service that locks a key out after failed attempts must not
+ * lock out the key under test. Each logout probe ends a token of its own: `{}` (which every legal service takes) for the answer, then an empty body, then a
+ * body that is no JSON. The auth probes come after the query probes: a refused query's body tells ASP.NET's error bodies apart. A scope's reach is learnt with
+ * a token holding only that scope, so an option needs the key to hold the scope (LP_SCOPES).
  */
 import { formatPeriod } from '../../contracts/duration.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
@@ -180,9 +178,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`):
- * an `errors` array (the platform's), `error` with `error_description` (RFC 6749 and 6750 alike, told
- * apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
+ * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`): an `errors` array (the platform's), `error` with
+ * `error_description` (RFC 6749 and 6750 alike, told apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
  * `status` (problem details), or no JSON: empty, HTML or text. Undefined: none of them.
  */
 function shapeOf(response: Answer): ApiErrorBodyShape | 'oauth' | undefined {

@@ -1,8 +1,6 @@
 /**
- * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the
- * suite's way, with its production guard) from its answers alone, and writes it with its evidence
- * (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a
- * bad flag or setting.
+ * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the suite's way, with its production guard) from its answers
+ * alone, and writes it with its evidence (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a bad flag or setting.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

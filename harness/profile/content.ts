@@ -1,10 +1,8 @@
 /**
- * Probes of the content list (profile groups `query`, `filters`, `pagination` and `timestamps`): what the
- * service does with a parameter it does not know, one given twice, an unreadable value and a limit out
- * of range; the default and largest limit; whether the platform's date filters exist and keep their
- * named day; snapshot pagination (but `obsoleteStatus`, which needs a snapshot left alone for its whole
- * lifetime: rate-limit.ts), each probe on a snapshot of its own so that what one does to its cursors
- * cannot change what another sees; the timestamps of every item the other probes were served.
+ * Probes of the content list (profile groups `query`, `filters`, `pagination` and `timestamps`): what the service does with a parameter it does not know, one
+ * given twice, an unreadable value and a limit out of range; the default and largest limit; whether the platform's date filters exist and keep their named day;
+ * snapshot pagination (but `obsoleteStatus`, which needs a snapshot left alone for its whole lifetime: rate-limit.ts), each probe on a snapshot of its own so
+ * that what one does to its cursors cannot change what another sees; the timestamps of every item the other probes were served.
  */
 import { PAGE_LIMIT } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
@@ -206,11 +204,9 @@ function tally<T extends string | number>(values: readonly T[], label: (value: T
 }
 
 /**
- * The fractional seconds of the items' timestamps and the form of publish-date, read off every item the
- * other probes were served: no request of its own. A service that drops trailing zeros shows its digits
- * only where the time has them: the most digits seen is then a floor, not the count written (a service
- * that keeps milliseconds and writes 7 digits trimmed shows at most 3). Only 7, the most a profile
- * names, decides fractionDigits there.
+ * The fractional seconds of the items' timestamps and the form of publish-date, read off every item the other probes were served: no request of its own. A
+ * service that drops trailing zeros shows its digits only where the time has them: the most digits seen is then a floor, not the count written (a service that
+ * keeps milliseconds and writes 7 digits trimmed shows at most 3). Only 7, the most a profile names, decides fractionDigits there.
  */
 export function decideTimestamps(p: Probe): void {
   const attributes = p.items.map((item) => (item.attributes ?? {}) as Record<string, unknown>);

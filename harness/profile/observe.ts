@@ -1,8 +1,7 @@
 /**
- * One observation of a target: the probe groups in their order, then the profile file and the
- * evidence built from what they recorded. The order matters for the budget: the timed probes want a
- * silent key, so they come first; the 429 probe spends what is left of a window, so it comes last,
- * after every token but the one it reads with is logged out.
+ * One observation of a target: the probe groups in their order, then the profile file and the evidence built from what they recorded. The order matters for the
+ * budget: the timed probes want a silent key, so they come first; the 429 probe spends what is left of a window, so it comes last, after every token but the
+ * one it reads with is logged out.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName, ruleOfOption } from '../../mock/profile.ts';

@@ -1,9 +1,8 @@
 /**
- * What every probe of `npm run profile` shares: the suite's own transport, token helper and api client
- * (so a probe sends, redacts and paces exactly as a contract test does), the requests counted against
- * one rate window's budget, every answer in order, the tokens to log out at the end, and the record of
- * each option: the value observed with its basis, or "unknown" with the reason, and the exchanges that
- * showed it. The prober learns from the API's behaviour alone: no control plane, no clock moved.
+ * What every probe of `npm run profile` shares: the suite's own transport, token helper and api client (so a probe sends, redacts and paces exactly as a
+ * contract test does), the requests counted against one rate window's budget, every answer in order, the tokens to log out at the end, and the record of each
+ * option: the value observed with its basis, or "unknown" with the reason, and the exchanges that showed it. The prober learns from the API's behaviour alone:
+ * no control plane, no clock moved.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { DEFAULT_RATE } from '../../contracts/limits.ts';

@@ -1,9 +1,8 @@
 /**
- * The run's bound (harness/preflight/bound.ts) once its tests are known, right after the list reporter's `Running N
- * tests` line. The end of every run's output: what it checked per rule and what not and why, what the rate limit and the tokens
- * cost it, where the reports are, and the closing line CI reads (`N passed, N failed[, N skipped][, N platform
- * deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and
- * the rules page beside it, each naming the run's target.
+ * The run's bound (harness/preflight/bound.ts) once its tests are known, right after the list reporter's `Running N tests` line. The end of every run's output:
+ * what it checked per rule and what not and why, what the rate limit and the tokens cost it, where the reports are, and the closing line CI reads (`N passed, N
+ * failed[, N skipped][, N platform deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and the rules
+ * page beside it, each naming the run's target.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

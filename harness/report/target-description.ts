@@ -36,9 +36,8 @@ export function describeTarget(config: SuiteConfig): string {
 }
 
 /**
- * The environment and data center of a remote target where its hosts tell them: the hosts table
- * (contracts/environments.ts) names both; another production host (an organization's) names the
- * environment only, as does a betatest host; any other host (a mock, a proxy) names neither.
+ * The environment and data center of a remote target where its hosts tell them: the hosts table (contracts/environments.ts) names both; another production host
+ * (an organization's) names the environment only, as does a betatest host; any other host (a mock, a proxy) names neither.
  */
 function placeOf(urls: { readonly authUrl: string; readonly baseUrl: string }): { environment?: string; dataCenter?: string } {
   const api = hostOf(urls.baseUrl);

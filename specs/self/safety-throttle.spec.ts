@@ -1,7 +1,6 @@
 /**
- * How the suite backs off (document, Errors: after a 429, honour Retry-After, do not retry at once, back off
- * exponentially). The suite's own client against a private mock with a tiny budget whose clock the
- * test moves: waits are recorded and skipped over, never slept through.
+ * How the suite backs off (document, Errors: after a 429, honour Retry-After, do not retry at once, back off exponentially). The suite's own client against a
+ * private mock with a tiny budget whose clock the test moves: waits are recorded and skipped over, never slept through.
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RETRY_POLICY, retryAfterSeconds, retryDelayMs } from '../../contracts/rate-limit.ts';

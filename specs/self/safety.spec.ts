@@ -1,9 +1,7 @@
 /**
- * The suite's own safety: no configured secret and no issued token appears in any report, trace,
- * attachment or log. A child run of the embedded mock with the project's reporters (a few specs
- * that handle credentials, and a canary that fails on purpose) writes into a temporary directory;
- * every file there (zips and the HTML report's embedded data opened) and the run's log are searched
- * for each secret and each token issued. Tokens reach this process only as fingerprints.
+ * The suite's own safety: no configured secret and no issued token appears in any report, trace, attachment or log. A child run of the embedded mock with the
+ * project's reporters (a few specs that handle credentials, and a canary that fails on purpose) writes into a temporary directory; every file there (zips and
+ * the HTML report's embedded data opened) and the run's log are searched for each secret and each token issued. Tokens reach this process only as fingerprints.
  */
 import { expect, TAGS, test } from '../fixtures/index.ts';
 import { CHILD_TEST_TIMEOUT_MS } from '../../harness/self-check/child-run.ts';

@@ -1,8 +1,7 @@
 /**
- * Pointed at a target that breaks one rule, the suite fails and the failure names the rule (or, for a
- * platform rule, reports a platform deviation naming it). A child run starts the embedded mock once per fault of self-check/cases.ts (and
- * once without), runs the test that states the rule, and reports: each test must fail against its
- * fault with the expected message, and pass against the sound mock.
+ * Pointed at a target that breaks one rule, the suite fails and the failure names the rule (or, for a platform rule, reports a platform deviation naming it). A
+ * child run starts the embedded mock once per fault of self-check/cases.ts (and once without), runs the test that states the rule, and reports: each test must
+ * fail against its fault with the expected message, and pass against the sound mock.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

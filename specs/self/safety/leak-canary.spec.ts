@@ -1,8 +1,7 @@
 /**
- * Run only by the secret-leak gate's child run (specs/self/safety/leak.config.ts). It handles a token the
- * way a failing spec would (failure messages quoting a token response, an attachment, a log line)
- * and fails on purpose, so the gate sees every kind of output a real failure produces. The marker
- * proves the gate looked where it claims: it must be found in each kind of output.
+ * Run only by the secret-leak gate's child run (specs/self/safety/leak.config.ts). It handles a token the way a failing spec would (failure messages quoting a
+ * token response, an attachment, a log line) and fails on purpose, so the gate sees every kind of output a real failure produces. The marker proves the gate
+ * looked where it claims: it must be found in each kind of output.
  */
 import { validateContentList } from '../../../schemas/index.ts';
 import { expect, test } from '../../fixtures/index.ts';
