@@ -100,9 +100,7 @@ test.describe('a token request gets no token for', () => {
     test(refusal.title, checks(refusal.rule, ...(refusal.status ? [refusal.status] : [])), async ({ tokens, verdict }) => {
       const response = await tokens.request(refusal.form(tokens.form()), { json: refusal.json === true });
       judgeTokenRefusal(verdict, refusal.rule, response);
-      if (refusal.status) {
-        verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
-      }
+      if (refusal.status) verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
     });
   }
 

@@ -154,6 +154,4 @@ async function main(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  runMain(() => main(process.argv.slice(2)), 'build:suite: ');
-}
+if (require.main === module) runMain(() => main(process.argv.slice(2)), 'build:suite: ');

@@ -56,6 +56,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  runMain(main, 'rules: ', 2);
-}
+if (require.main === module) runMain(main, 'rules: ', 2);

@@ -130,11 +130,8 @@ export default class SummaryReporter implements Reporter {
       );
     }
     const [issued = 0, loggedOut, ended, notLoggedOut] = this.#tokens;
-    if (issued > 0) {
-      lines.push(
-        `\nTokens: ${issued} issued, ${loggedOut} logged out, ${ended} already ended (logged out or expired by a test), ${notLoggedOut} not logged out`,
-      );
-    }
+    const tokens = `${issued} issued, ${loggedOut} logged out, ${ended} already ended (logged out or expired by a test), ${notLoggedOut} not logged out`;
+    if (issued > 0) lines.push(`\nTokens: ${tokens}`);
     if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
     if (rules) lines.push(`\nTarget: ${target ?? 'not named (the config gives the summary reporter no target)'}`);
     this.#printed = [...lines, formatCounts(counts)];
