@@ -137,13 +137,11 @@ export function expectationOf(query: GeneratedQuery): Expectation {
   if (query.params.some((p) => p.expectation === 'open')) return 'open';
   const day = (name: ContentFilterName) => query.params.find((p) => p.name === name)?.value;
   // An inverted (or empty) range: an empty result or a 4xx; the filter oracle says which items may still come.
-  for (const [from, before] of [
+  const ranges = [
     [day('filter[start_date]'), day('filter[end_date]')],
     [day('filter[modified_after]'), day('filter[modified_before]')],
-  ]) {
-    if (from !== undefined && before !== undefined && from >= before) return 'open';
-  }
-  return 'valid';
+  ];
+  return ranges.some(([from, before]) => from !== undefined && before !== undefined && from >= before) ? 'open' : 'valid';
 }
 
 /** Every filter of the query with the days the service may read it as (a filter given twice: both values). */
@@ -159,9 +157,8 @@ export function filtersOf(query: GeneratedQuery): DateFilter[] {
 
 /** The page size the query asks for, when it asks for exactly one valid one; undefined when left out or open. */
 export function limitOf(query: GeneratedQuery): number | undefined {
-  const limits = query.params.filter((p) => p.name === 'limit');
-  const only = limits[0];
-  return limits.length === 1 && only?.expectation === 'valid' ? Number(only.value) : undefined;
+  const [only, ...more] = query.params.filter((p) => p.name === 'limit');
+  return more.length === 0 && only?.expectation === 'valid' ? Number(only.value) : undefined;
 }
 
 export function toSearch(query: GeneratedQuery): string {

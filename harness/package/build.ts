@@ -127,12 +127,9 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
   return { outdir, files: sources.length, dependencies, bytes: folderBytes(outdir), version: rootPackage.version };
 }
 
-/** Bytes of every file under `dir`. */
 function folderBytes(dir: string): number {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, file) => {
-    const stat = statSync(path.join(dir, file));
-    return stat.isFile() ? sum + stat.size : sum;
-  }, 0);
+  const stats = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((file) => statSync(path.join(dir, file)));
+  return stats.reduce((sum, stat) => sum + (stat.isFile() ? stat.size : 0), 0);
 }
 
 const USAGE = `Usage: npm run build:suite

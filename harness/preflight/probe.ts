@@ -112,22 +112,13 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
     body: JSON.stringify(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
   });
   if (typeof logout !== 'string' && logout.status >= 200 && logout.status <= 299) return { ok: true, tokens: { issued: 1, loggedOut: 1, notLoggedOut: 0 } };
-  if (typeof logout === 'string') {
-    return refuse(
-      `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`,
-      left,
-    );
-  }
-  if (logout.status === 401 || logout.status === 403) {
-    return refuse(
-      `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`,
-      left,
-    );
-  }
-  return refuse(
-    `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`,
-    left,
-  );
+  const why =
+    typeof logout === 'string'
+      ? `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`
+      : logout.status === 401 || logout.status === 403
+        ? `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`
+        : `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`;
+  return refuse(why, left);
 }
 
 function tokenRefusal(target: ProbeTarget, url: string, answer: Answer, shown: string): string {
@@ -157,8 +148,7 @@ function budgetSpent(request: string, answer: Answer, what: string): string {
 function failureReason(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-  const cause = e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
-  return `no response, ${cause}`;
+  return `no response, ${e.cause?.code ?? e.cause?.message ?? e.message ?? String(error)}`;
 }
 
 function shortBody(text: string): string {

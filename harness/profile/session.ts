@@ -59,9 +59,8 @@ class ProbeTransport extends Transport {
     const { counter, answers } = this.probe;
     if (counter.sent >= counter.cap) throw new Error(`the request budget (${counter.cap} requests, one rate window) is spent`);
     counter.sent++;
-    const answer = await super.send(request);
-    answers.push(answer);
-    return answer;
+    answers.push(await super.send(request));
+    return answers.at(-1) as ApiResponse;
   }
 }
 
@@ -149,13 +148,11 @@ export class Probe {
   }
 }
 
-/** The items of a list answer's `data`, or an empty list. */
 export function dataOf(response: ApiResponse): Record<string, unknown>[] {
   const data = (response.body as { data?: unknown } | undefined)?.data;
   return Array.isArray(data) ? (data.filter((d) => typeof d === 'object' && d !== null) as Record<string, unknown>[]) : [];
 }
 
-/** `links` of a list answer, or undefined. */
 export function linksOf(response: ApiResponse): Record<string, unknown> | undefined {
   const links = (response.body as { links?: unknown } | undefined)?.links;
   return typeof links === 'object' && links !== null ? (links as Record<string, unknown>) : undefined;

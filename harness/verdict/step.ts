@@ -14,7 +14,6 @@
 import path from 'node:path';
 import { test } from '@playwright/test';
 
-/** The harness's own directory. */
 const HARNESS_DIR = path.resolve(__dirname, '..');
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
