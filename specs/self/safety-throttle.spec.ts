@@ -54,9 +54,7 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     for (let i = 0; i < TINY.requests; i++) await h.list(token);
     expect((await h.list(token)).status, 'the last answer').toBe(429);
     expect(h.retries.length, 'retries').toBe(DEFAULT_RETRY_POLICY.maxAttempts - 1);
-    const backoffs = h.waits.map((ms, i) => {
-      return ms - (retryAfterSeconds(h.retries[i]?.retryAfter, mock.clock.now()) ?? 0) * 1000;
-    });
+    const backoffs = h.waits.map((ms, i) => ms - (retryAfterSeconds(h.retries[i]?.retryAfter, mock.clock.now()) ?? 0) * 1000);
     expect(backoffs, 'waits grow from one retry to the next').toEqual([...backoffs].sort((a, b) => a - b));
   });
 
