@@ -17,12 +17,10 @@ const CLEANUP_CAP_SECONDS = 90;
 export function boundLine(config: SuiteConfig, counts: { quota: number; slow: number }): string {
   const t = config.target;
   const control = t.kind === 'mock' ? !t.blind : t.controlUrl !== undefined;
-  const rate = (t.kind === 'remote' ? t.rate : undefined) ?? DEFAULT_RATE;
-  const period = rate.periodSeconds;
+  const period = ((t.kind === 'remote' ? t.rate : undefined) ?? DEFAULT_RATE).periodSeconds;
   const parts = [`${TESTS_SECONDS / 60} min for the tests`];
   let seconds = TESTS_SECONDS;
-  const quotaWaits = !control && config.quota && counts.quota > 0;
-  if (quotaWaits) {
+  if (!control && config.quota && counts.quota > 0) {
     seconds += counts.quota * (2 * period + SLACK_SECONDS);
     parts.push(`${counts.quota} @quota tests × (2 windows of ${period} s + ${SLACK_SECONDS} s) with LP_QUOTA=1`);
   }

@@ -22,8 +22,9 @@ export function describeTarget(config: SuiteConfig): string {
       target.faults.length > 0 ? `faults ${target.faults.join(', ')}` : 'no faults',
       target.blind ? 'control plane hidden' : 'control plane',
     ];
+    const line = `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`;
     return withheld(
-      `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`,
+      line,
       clients.map((c) => c.secret),
     );
   }
@@ -42,12 +43,9 @@ export function describeTarget(config: SuiteConfig): string {
 function placeOf(urls: { readonly authUrl: string; readonly baseUrl: string }): { environment?: string; dataCenter?: string } {
   const api = hostOf(urls.baseUrl);
   const auth = hostOf(urls.authUrl);
-  for (const environment of ENVIRONMENTS) {
-    for (const dataCenter of DATA_CENTERS) {
-      const hosts = HOSTS[environment][dataCenter];
-      if (hostOf(hosts.baseUrl) === api && hostOf(hosts.authUrl) === auth) return { environment, dataCenter };
-    }
-  }
+  const places = ENVIRONMENTS.flatMap((environment) => DATA_CENTERS.map((dataCenter) => ({ environment, dataCenter, hosts: HOSTS[environment][dataCenter] })));
+  const known = places.find(({ hosts }) => hostOf(hosts.baseUrl) === api && hostOf(hosts.authUrl) === auth);
+  if (known) return { environment: known.environment, dataCenter: known.dataCenter };
   if (isProductionUrl(urls.baseUrl) || isProductionUrl(urls.authUrl)) return { environment: 'production' };
   if ([api, auth].some((host) => host?.split('.').includes('betatest'))) return { environment: 'betatest' };
   return {};
