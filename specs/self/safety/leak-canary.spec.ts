@@ -6,7 +6,7 @@
 import { validateContentList } from '../../../schemas/index.ts';
 import { expect, test } from '../../fixtures/index.ts';
 import { redact } from '../../../harness/client/redact.ts';
-import { LEAK_MARKER } from '../../../harness/self-check/marker.ts';
+import { LEAK_MARKER } from '../../../harness/self-check/leak-run.ts';
 
 test(`a failing test writes failure output, attachments and logs (${LEAK_MARKER})`, async ({ api, tokens }, testInfo) => {
   const token = await tokens.issue();
