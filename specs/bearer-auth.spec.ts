@@ -43,6 +43,5 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
 /** The token with its middle character replaced by a different character of the same alphabet. */
 function changeOneCharacter(token: string): string {
   const at = Math.floor(token.length / 2);
-  const replacement = token[at] === 'A' ? 'B' : 'A';
-  return `${token.slice(0, at)}${replacement}${token.slice(at + 1)}`;
+  return `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
 }

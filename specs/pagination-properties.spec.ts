@@ -46,9 +46,8 @@ test.describe('any content query', () => {
           throw new Error(outcome.problems.map((p) => `${p.rule}: ${line(p)}`).join('\n'));
         }
       });
-      const numRuns = config.propertyRuns ?? DEFAULT_RUNS;
       const details = await fc.check(property, {
-        numRuns,
+        numRuns: config.propertyRuns ?? DEFAULT_RUNS,
         ...(config.propertySeed === undefined ? {} : { seed: config.propertySeed }),
         ...(config.propertyPath === undefined ? {} : { path: config.propertyPath }),
       });
