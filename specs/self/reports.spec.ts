@@ -42,10 +42,8 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         /^reports\/junit\.xml$/,
         /^reports\/summary\/child\.json$/,
       ]) {
-        expect(
-          named.some((where) => place.test(where)),
-          `the target named in ${place.source} (named in: ${named.join(', ')})`,
-        ).toBe(true);
+        const found = named.some((where) => place.test(where));
+        expect(found, `the target named in ${place.source} (named in: ${named.join(', ')})`).toBe(true);
       }
 
       const junit = readFileSync(path.join(work, 'reports', 'junit.xml'), 'utf8');

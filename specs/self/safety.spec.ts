@@ -24,10 +24,8 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
       /^reports\/junit\.xml$/,
       /^reports\/test-results\/.*error-context\.md$/,
     ]) {
-      expect(
-        run.markedIn.some((where) => place.test(where)),
-        `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`,
-      ).toBe(true);
+      const marked = run.markedIn.some((where) => place.test(where));
+      expect(marked, `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`).toBe(true);
     }
   });
 
@@ -37,14 +35,9 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
     const run = await leakRun(['--trace', 'on', 'specs/token.spec.ts']);
     expect(run.summary, `the child run\n${run.log.slice(-2000)}`).toMatchObject({ failed: 0 });
     const inTraces = run.leaks.filter((leak) => /trace\.zip!/.test(leak));
-    expect(
-      inTraces.some((leak) => leak.startsWith('client secret of')),
-      'a client secret in a trace',
-    ).toBe(true);
-    expect(
-      inTraces.some((leak) => leak.startsWith('token #')),
-      'an issued token in a trace',
-    ).toBe(true);
+    const [secretIn, tokenIn] = ['client secret of', 'token #'].map((label) => inTraces.some((leak) => leak.startsWith(label)));
+    expect(secretIn, 'a client secret in a trace').toBe(true);
+    expect(tokenIn, 'an issued token in a trace').toBe(true);
   });
 });
 

@@ -41,10 +41,8 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   for (const c of FAULT_CASES) {
     test(`${c.fault}: "${c.title}" fails, saying so`, () => {
       const mine = outcomes.filter((o) => o.project === c.fault);
-      expect(
-        mine.map((o) => o.title),
-        `tests run against ${c.fault}\n${log.slice(-1500)}`,
-      ).toEqual([c.title]);
+      const titles = mine.map((o) => o.title);
+      expect(titles, `tests run against ${c.fault}\n${log.slice(-1500)}`).toEqual([c.title]);
       if (c.level === 'platform') {
         expect(mine[0]?.status, `outcome against ${c.fault} (a platform rule: reported, not failed)`).toBe('expected');
         expect(mine[0]?.deviations.join('\n')).toMatch(c.message);
