@@ -109,9 +109,10 @@ test.describe('a provider key', () => {
       const own = api.as(await tokens.forScopes(['content:read'], 'provider'));
       const oracle = await takeOracle(own);
       const others = [...oracle.items.values()].filter((item) => item.attributes?.provider !== provider).map((item) => item.id);
+      const isolated = others.length === 0;
       verdict.contract(
         'provider.isolation',
-        others.length === 0,
+        isolated,
         () => `items of other providers in the walk of the key of "${provider}": ${others.slice(0, 5).join(', ')}`,
       );
       await expectFilteredWalk(own, verdict, oracle, { 'filter[start_date]': 0.5 });

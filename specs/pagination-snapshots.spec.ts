@@ -63,11 +63,8 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
         });
         expectTraversal(walked);
         const walk = `the walk from GET ${walked.firstUrl}`;
-        verdict.contract(
-          'snapshot.isolation',
-          !(created && walked.items.has(created.id)),
-          () => `expected ${walk} not to show item ${created?.id}, created after its first page, got it`,
-        );
+        const hidden = !(created && walked.items.has(created.id));
+        verdict.contract('snapshot.isolation', hidden, () => `expected ${walk} not to show item ${created?.id}, created after its first page, got it`);
         const shown = walked.items.get(modified?.id ?? '')?.attributes;
         verdict.contract(
           'snapshot.isolation',
@@ -81,11 +78,8 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
           () => `expected ${walk} to hold the ${oracle.items.size} items of the data set when it began, got ${walked.items.size}`,
         );
         const fresh = await takeOracle(api);
-        verdict.contract(
-          'snapshot.isolation',
-          created !== undefined && fresh.items.has(created.id),
-          () => `expected a new walk to show item ${created?.id}, created meanwhile, got none`,
-        );
+        const createdShown = created !== undefined && fresh.items.has(created.id);
+        verdict.contract('snapshot.isolation', createdShown, () => `expected a new walk to show item ${created?.id}, created meanwhile, got none`);
         const title = fresh.items.get(modified?.id ?? '')?.attributes?.title;
         verdict.contract(
           'snapshot.isolation',
@@ -173,11 +167,7 @@ async function expectAliveAfterPauses(api: ApiClient, verdict: Verdict, pause: P
     () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`,
   );
   expectTraversal(walked, paused);
-  verdict.contract(
-    'snapshot.alive',
-    walked.items.size === oracle.items.size,
-    () => `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`,
-  );
+  verdict.contract('snapshot.alive', walked.items.size === oracle.items.size, `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`);
 }
 
 /**
@@ -212,11 +202,8 @@ async function walkingBeside(
 }
 
 function expectRefusedAfterPause(verdict: Verdict, response: ApiResponse | undefined, pause: string): void {
-  verdict.contract(
-    'snapshot.traversal',
-    response !== undefined,
-    `expected a second page to ask with the newest next after ${pause} without a request, got none`,
-  );
+  const asked = response !== undefined;
+  verdict.contract('snapshot.traversal', asked, `expected a second page to ask with the newest next after ${pause} without a request, got none`);
   if (!response) return;
   // The newest next after the pause without a request.
   expect(response).toHaveStatus('4xx', 'snapshot.expiry');

@@ -38,11 +38,8 @@ test.describe('a provider key', () => {
       const walked = await walkList(own, api.url('listContent', { limit }), { limit, maxPages: MAX_PAGES });
       expectTraversal(walked);
       const others = othersOf([...walked.items.values()] as Item[], provider);
-      verdict.contract(
-        'provider.isolation',
-        others.length === 0,
-        () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`,
-      );
+      const isolated = others.length === 0;
+      verdict.contract('provider.isolation', isolated, () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`);
     },
   );
 

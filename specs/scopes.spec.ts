@@ -22,11 +22,8 @@ test.describe('a token with a single scope', () => {
         const id = endpoint.id as ResourceEndpointId;
         const response = await api.as(await tokens.forScopes([scope])).list(id, probeQuery(id));
         if (accepted) {
-          verdict.platform(
-            'platform.endpoint-scopes',
-            response.status === 200,
-            `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`,
-          );
+          const served = response.status === 200;
+          verdict.platform('platform.endpoint-scopes', served, `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`);
         } else if (resourceOf(scope) !== resourceOf(endpoint.acceptedScopes[0] ?? '')) {
           verdict.refusal('scopes.limit-token', response);
         }

@@ -34,11 +34,8 @@ test.describe('a valid token request', () => {
 
   test('gives expires_in a positive whole number of seconds', checks('lifetime.expires-in'), async ({ tokens, verdict }) => {
     const token = await tokens.forScopes();
-    verdict.contract(
-      'lifetime.expires-in',
-      Number.isInteger(token.expiresIn) && token.expiresIn > 0,
-      `expected a positive whole expires_in, got ${token.expiresIn}`,
-    );
+    const positiveWhole = Number.isInteger(token.expiresIn) && token.expiresIn > 0;
+    verdict.contract('lifetime.expires-in', positiveWhole, `expected a positive whole expires_in, got ${token.expiresIn}`);
   });
 
   // Its bound needs the lifetime the organization set: a default is no configuration, and the need names what is missing.
@@ -112,11 +109,8 @@ test.describe('a token request gets no token for', () => {
       const unheld = target.client.unheldScopes[0] as string;
       const response = await tokens.request(tokens.form([unheld]));
       judgeTokenRefusal(verdict, 'token.held-scopes', response);
-      verdict.platform(
-        'platform.token-refusal-status',
-        response.status === 403,
-        `expected 403 for scope ${unheld}, got ${response.status} (POST ${response.request.url})`,
-      );
+      const forbidden = response.status === 403;
+      verdict.platform('platform.token-refusal-status', forbidden, `expected 403 for scope ${unheld}, got ${response.status} (POST ${response.request.url})`);
     },
   );
 });
