@@ -85,11 +85,8 @@ test.describe('limit', () => {
     expect(response).toHaveStatus(200);
     const size = pageOf(response).data.length;
     const withinDefault = size <= PAGE_LIMIT.default;
-    verdict.platform(
-      'platform.limit-bounds',
-      withinDefault,
-      `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`,
-    );
+    const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
+    verdict.platform('platform.limit-bounds', withinDefault, message);
   });
 
   for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc']) {
@@ -97,11 +94,8 @@ test.describe('limit', () => {
       const response = await api.list('listContent', { limit });
       const size = response.status === 200 ? pageOf(response).data.length : 0;
       const ok = (response.status >= 400 && response.status <= 499) || (response.status === 200 && size <= PAGE_LIMIT.max);
-      verdict.platform(
-        'platform.limit-bounds',
-        ok,
-        `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`,
-      );
+      const message = `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`;
+      verdict.platform('platform.limit-bounds', ok, message);
     });
   }
 });

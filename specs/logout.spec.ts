@@ -28,19 +28,14 @@ test.describe('logout', checks([], { serial: true }), () => {
     const scopes = target.client.scopes;
     // Tokens of different scope sets where the key holds two: a service that re-issues its live token for the same scopes still gives two.
     const [leaving, staying] = await Promise.all([tokens.own(scopes.slice(0, 1)), tokens.own(scopes.length > 1 ? scopes.slice(1) : scopes)]);
-    test.skip(
-      leaving.accessToken === staying.accessToken,
-      'The service handed back the same token for both requests: there is no other token to keep working.',
-    );
+    const why = 'The service handed back the same token for both requests: there is no other token to keep working.';
+    test.skip(leaving.accessToken === staying.accessToken, why);
     await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
     const endpoint = staying.scopes.some((s) => s.startsWith('users:')) ? 'listUsers' : 'listContent';
     const response = await api.list(endpoint, probeQuery(endpoint), { token: staying.accessToken });
     const served = response.status === 200;
-    verdict.platform(
-      'platform.logout-scoped',
-      served,
-      `expected the other token served after the logout, got ${response.status} (GET ${response.request.url})`,
-    );
+    const message = `expected the other token served after the logout, got ${response.status} (GET ${response.request.url})`;
+    verdict.platform('platform.logout-scoped', served, message);
   });
 
   test(
@@ -51,16 +46,12 @@ test.describe('logout', checks([], { serial: true }), () => {
       // Tokens of different scope sets where the key holds two: a service that re-issues its live token for the same scopes still gives two.
       const [leaving, witness] = await Promise.all([tokens.own(scopes.slice(0, 1)), tokens.own(scopes.length > 1 ? scopes.slice(1) : scopes)]);
       // One token (and one refresh token) for both: refreshing the witness could end what the logout is to end, and prove nothing.
-      test.skip(
-        leaving.refreshToken === witness.refreshToken,
-        'The service handed back the same token for both requests: there is no second refresh token to show that the refresh grant works.',
-      );
+      const oneToken = 'The service handed back the same token for both requests: there is no second refresh token to show that the refresh grant works.';
+      test.skip(leaving.refreshToken === witness.refreshToken, oneToken);
       // The witness shows the refresh grant works at all, so a refusal below is the logout's doing.
       const refreshedWitness = await tokens.refresh(witness.refreshToken);
-      test.skip(
-        refreshedWitness.status !== 200,
-        `Refreshing a token that was not logged out got ${refreshedWitness.status}: the refresh grant does not work here.`,
-      );
+      const noGrant = `Refreshing a token that was not logged out got ${refreshedWitness.status}: the refresh grant does not work here.`;
+      test.skip(refreshedWitness.status !== 200, noGrant);
       await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
       const refreshed = await tokens.refresh(leaving.refreshToken);
       verdict.contract(

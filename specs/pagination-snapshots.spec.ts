@@ -113,11 +113,8 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       expectRefusedAfterPause(verdict, paused.pages[1]?.response, '120 s');
       const again = await walkInPages(api, oracle);
       expectTraversal(again, 'the walk started again without next');
-      verdict.contract(
-        'snapshot.traversal',
-        again.items.size === oracle.items.size,
-        () => `expected the walk started again without next to yield ${oracle.items.size} items, got ${again.items.size}`,
-      );
+      const message = () => `expected the walk started again without next to yield ${oracle.items.size} items, got ${again.items.size}`;
+      verdict.contract('snapshot.traversal', again.items.size === oracle.items.size, message);
     },
   );
 });
@@ -161,11 +158,8 @@ async function expectAliveAfterPauses(api: ApiClient, verdict: Verdict, pause: P
     if (page === 2) await pause(SECOND_PAUSE_SECONDS, sentAtMs, (SNAPSHOT_TTL_SECONDS - SECOND_PAUSE_SECONDS) / 2);
   });
   const paused = `the walk paused ${FIRST_PAUSE_SECONDS} s after its first page and ${SECOND_PAUSE_SECONDS} s after its second`;
-  verdict.contract(
-    'snapshot.alive',
-    walked.pages.length >= 3,
-    () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`,
-  );
+  const message = () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`;
+  verdict.contract('snapshot.alive', walked.pages.length >= 3, message);
   expectTraversal(walked, paused);
   verdict.contract('snapshot.alive', walked.items.size === oracle.items.size, `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`);
 }
@@ -191,10 +185,8 @@ async function walkingBeside(
       await new Promise((resolve) => setTimeout(resolve, sentAtMs + seconds * 1000 - Date.now()));
       await lock.acquire();
       const late = (Date.now() - sentAtMs) / 1000 - seconds;
-      test.skip(
-        late > lateSeconds,
-        `Not checked: the walk resumed ${late.toFixed(1)} s after its ${seconds} s pause, the key held by a test counting its requests.`,
-      );
+      const why = `Not checked: the walk resumed ${late.toFixed(1)} s after its ${seconds} s pause, the key held by a test counting its requests.`;
+      test.skip(late > lateSeconds, why);
     });
   } finally {
     lock.release();
@@ -207,9 +199,6 @@ function expectRefusedAfterPause(verdict: Verdict, response: ApiResponse | undef
   if (!response) return;
   // The newest next after the pause without a request.
   expect(response).toHaveStatus('4xx', 'snapshot.expiry');
-  verdict.platform(
-    'platform.obsolete-status',
-    response.status === 410,
-    `expected 410 for the next value of an obsolete snapshot, got ${response.status} (GET ${response.request.url})`,
-  );
+  const message = `expected 410 for the next value of an obsolete snapshot, got ${response.status} (GET ${response.request.url})`;
+  verdict.platform('platform.obsolete-status', response.status === 410, message);
 }

@@ -81,10 +81,8 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   let answer = await listOne(client);
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
     const period = answer.headers.period;
-    await clock.reach(
-      (await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs,
-      `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
-    );
+    const what = `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`;
+    await clock.reach((await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs, what);
     answer = await listOne(client);
     const shown = answer.headers.remaining + 1;
     budget.source = `${shown}/${answer.headers.period}, the budget a window opened after an idle period shows (the document's default ${budget.source.split(',')[0]} assumed first: no rate told)`;

@@ -85,10 +85,8 @@ test.describe('a client that spends its budget', () => {
       if (!retryAfter) return;
       await test.step('a request once the latest Retry-After has passed is served, with the budget back', async () => {
         // The latest refusal's: each refusal during a block may extend it, as the document warns.
-        await targetClock.reach(
-          client.observer.retryNamedAtMs() ?? 0,
-          `the time Retry-After "${client.observer.seen.retry?.value ?? retryAfter}" of the latest 429 named`,
-        );
+        const what = `the time Retry-After "${client.observer.seen.retry?.value ?? retryAfter}" of the latest 429 named`;
+        await targetClock.reach(client.observer.retryNamedAtMs() ?? 0, what);
         await client.list();
       });
       verdict.checked('rate.429', 'rate.retry-after', 'rate.headers', 'platform.retry-after-reset');

@@ -118,12 +118,8 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
     dependencies,
     keywords: ['contract-testing', 'api-testing', 'playwright', 'k6', 'learning-platform'],
   };
-  writePackageFiles(
-    outdir,
-    manifest,
-    path.join(root, 'harness', 'package', 'README.md'),
-    `lp-contract is released under the ${rootPackage.license} licence.\n`,
-  );
+  const licence = `lp-contract is released under the ${rootPackage.license} licence.\n`;
+  writePackageFiles(outdir, manifest, path.join(root, 'harness', 'package', 'README.md'), licence);
   return { outdir, files: sources.length, dependencies, bytes: folderBytes(outdir), version: rootPackage.version };
 }
 

@@ -36,16 +36,14 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   // A countdown is a few seconds short of the configured lifetime, or one second short of a whole minute.
   const form = short === 0 ? 'lifetime' : short >= 1 && short <= (configured === undefined ? 1 : 5) ? 'countdown' : undefined;
   const against = configured === undefined ? `${lifetime} s, a whole number of minutes` : `the configured lifetime ${lifetime} s (LP_TOKEN_LIFETIME)`;
-  if (form !== undefined) {
+  if (form === undefined) {
+    const why = `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`;
+    p.unknown(['tokens.expiresIn', 'tokens.lifetime'], why, answer);
+  } else {
     const basis = `expires_in ${token.expiresIn} is ${short === 0 ? '' : `${short} s short of `}${against}`;
     p.decide('tokens.expiresIn', form, basis, answer);
     p.decide('tokens.lifetime', formatPeriod(lifetime), basis, answer);
-  } else
-    p.unknown(
-      ['tokens.expiresIn', 'tokens.lifetime'],
-      `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`,
-      answer,
-    );
+  }
   p.unknown('tokens.requestLimit', 'a limit on token requests shows only under a burst of them, which the prober does not send');
   return token;
 }

@@ -170,13 +170,11 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   if (refused === undefined) return unknown(`no 429 came within ${spend} requests`);
   // The observer read the 429's Retry-After with the one reader (contracts/rate-limit.ts): its form is the choice.
   const retry = observer.seen.retry;
-  if (!retry)
-    p.unknown(
-      'rateLimit.retryAfter',
-      `Retry-After ${JSON.stringify(refused.answer.headers['retry-after'] ?? '')} is neither delta-seconds nor an HTTP-date`,
-      refused.answer,
-    );
-  else p.decide('rateLimit.retryAfter', retry.form, `Retry-After: ${retry.value}`, refused.answer);
+  if (retry) p.decide('rateLimit.retryAfter', retry.form, `Retry-After: ${retry.value}`, refused.answer);
+  else {
+    const why = `Retry-After ${JSON.stringify(refused.answer.headers['retry-after'] ?? '')} is neither delta-seconds nor an HTTP-date`;
+    p.unknown('rateLimit.retryAfter', why, refused.answer);
+  }
 
   const end = await duringBlock(p, refused, list, periodMs);
   // Honour the block before the last logout: requests during it may extend it.
