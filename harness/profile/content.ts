@@ -211,10 +211,8 @@ function tally<T extends string | number>(values: readonly T[], label: (value: T
 export function decideTimestamps(p: Probe): void {
   const attributes = p.items.map((item) => (item.attributes ?? {}) as Record<string, unknown>);
   const dates = attributes.map((a) => a['publish-date']).filter((value) => typeof value === 'string');
-  const forms = tally(
-    dates.map((date) => PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(date))?.[0] ?? 'other'),
-    (form, n) => `${n} ${form}`,
-  );
+  const kinds = dates.map((date) => PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(date))?.[0] ?? 'other');
+  const forms = tally(kinds, (form, n) => `${n} ${form}`);
   const [only] = forms.counts.keys();
   const basis = only === undefined ? 'no item with a publish-date was seen' : `the forms of the publish-dates seen: ${forms.text}`;
   p.decide('timestamps.publishDate', forms.counts.size === 1 && only !== 'other' ? only : undefined, basis);
