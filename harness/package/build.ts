@@ -79,7 +79,6 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
     else dependencies[name] = range;
   }
   if (problems.length > 0) throw new Error(`the suite package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-
   await build({
     entryPoints: sources.filter((file) => file.endsWith('.ts')),
     absWorkingDir: root,
@@ -102,12 +101,10 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
   const bin = path.join(outdir, BIN_FILE);
   writeFileSync(bin, `#!/usr/bin/env node\n${readFileSync(bin, 'utf8')}`);
   chmodSync(bin, 0o755);
-
   // The k6 scripts, bundled and checked for k6 v0.47 as npm run load builds them; the metafile and the validators' copy kept for inspection stay out.
   const k6 = await buildLoad({ root, outdir: path.join(outdir, 'k6') });
   rmSync(path.join(k6.outdir, 'meta.json'));
   rmSync(path.join(k6.outdir, 'generated'), { recursive: true });
-
   const manifest = {
     name: PACKAGE_NAME,
     version: rootPackage.version,

@@ -69,7 +69,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const none: ProbeTokens = { issued: 0, loggedOut: 0, notLoggedOut: 0 };
   const left: ProbeTokens = { issued: 1, loggedOut: 0, notLoggedOut: 1 };
   const refuse = (sentence: string, tokens = none): ProbeResult => ({ ok: false, tokens, sentence });
-
   // 1. The base URL, without a token.
   const listUrl = `${target.baseUrl}${ENDPOINTS.listContent.path}?limit=1`;
   const base = await send(listUrl, { method: 'GET', headers: { accept: 'application/json' } });
@@ -87,7 +86,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
       `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
     );
   }
-
   // 2. A token of the key.
   const tokenUrl = `${target.authUrl}${ENDPOINTS.token.path}`;
   const form = { grant_type: 'client_credentials', client_id: target.clientId, client_secret: target.clientSecret, scope: formatScopeList(target.scopes) };
@@ -102,7 +100,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
     // A 2xx with a token in a shape we did not read is still a token: none is left unreported.
     return refuse(tokenRefusal(target, tokenUrl, issued, short(issued)), accessToken === undefined ? none : left);
   }
-
   // 3. Log that token out on the base URL.
   const logoutUrl = `${target.baseUrl}${ENDPOINTS.logout.path}`;
   const logout = await send(logoutUrl, {

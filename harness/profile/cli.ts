@@ -59,7 +59,6 @@ async function main(): Promise<number> {
   // readConfig refused a production host already (the one guard); kept as a last line before any request.
   const refusal = productionRefusal(target, config.allowProduction);
   if (refusal !== undefined) return usage(refusal);
-
   const context = await request.newContext();
   try {
     console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);

@@ -28,7 +28,6 @@ type List = (query: Query) => Promise<ApiResponse>;
 
 export async function probeQuery(p: Probe, token: string): Promise<void> {
   const list: List = (query) => p.api.list('listContent', query, { token });
-
   const unknown = await list({ limit: 1, profile_probe: '1' });
   p.settle('query.unknownParameter', 'a parameter the endpoint does not know', outcome(unknown, 'ignore', 'refuse'), unknown);
   const repeated = await list('limit=1&limit=2');
@@ -36,7 +35,6 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   p.settle('query.repeatedParameter', `limit=1&limit=2 (${dataOf(repeated).length} item(s) on the page)`, isRefusal(repeated) ? 'refuse' : served, repeated);
   const invalid = await list({ limit: 'abc' });
   p.settle('query.invalidValue', 'limit=abc', outcome(invalid, 'ignore', 'refuse'), invalid);
-
   const plain = await list({});
   const count = dataOf(plain).length;
   const paged = plain.status === 200 && nextUrl(plain) !== undefined && count > 0;
@@ -44,10 +42,8 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   p.decide('query.limitDefault', paged ? count : undefined, basis, plain);
   const zero = await list({ limit: 0 });
   p.settle('query.limitOutOfRange', 'limit=0', outcome(zero, 'clamp', 'refuse'), zero);
-
   await probeFilters(p, list);
   await probeLimitMax(p, list);
-
   // invalidStatus: the status of a refused query; failing any, of a next value the service never issued.
   const refused = p.refusals.find((r) => r.status === 400 || r.status === 422);
   const answer = refused ?? (await list({ limit: 1, next: 'ProfileProbeNoSuchCursor' }));
@@ -104,7 +100,6 @@ async function probeFilters(p: Probe, list: List): Promise<void> {
   const refusedAsUnknown = isRefusal(future) && p.value('query.unknownParameter') === 'refuse';
   const value = future.status === 200 ? (items === 0 ? 'platform' : 'none') : refusedAsUnknown ? 'none' : undefined;
   p.settle('filters.dateFilters', `filter[start_date]=${FAR_FUTURE} (${items} item(s) on the page)`, value, future);
-
   if (p.value('filters.dateFilters') !== 'platform') return p.unknown('filters.fromDay', 'the service has no date filters');
   const item = dayFilters(p, 'inclusive');
   if (item === undefined) return p.unknown('filters.fromDay', 'no content item with a readable created-at was seen');
@@ -126,7 +121,6 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
     p.unknown(options, `the first page of limit=${PAGE} (${first.status}) has no links.self and links.next to read`, first);
     return finalPage(p, token);
   }
-
   p.decide('pagination.self', self.includes('?') ? 'with-query' : 'without-query', `links.self of GET ?limit=${PAGE} is ${self}`, first);
   const pairs = parseQuery(next.includes('?') ? next.slice(next.indexOf('?')) : '');
   const cursor = pairs.find(([name]) => name === 'next')?.[1] ?? '';
@@ -139,13 +133,11 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
   const extra = [...members, ...[...attributes].filter((name) => !DOCUMENTED_ATTRIBUTES.has(name)).map((name) => `attribute ${name}`)];
   const basis = extra.length > 0 ? `beyond the document: ${extra.join(', ')}` : 'only the members and attributes the document names';
   p.decide('pagination.extraMembers', extra.length > 0, basis, first);
-
   // olderCursors: follow links.next, then follow the same links.next again.
   const second = await get(next);
   const again = await get(next);
   if (!isSuccess(second)) p.unknown('pagination.olderCursors', `following links.next got ${second.status}`, second);
   else p.settle('pagination.olderCursors', 'a next value already followed, followed again,', outcome(again, 'valid-while-active', 'refuse'), second, again);
-
   // nextWithoutQuery: a fresh snapshot's next value, sent without the query that started it.
   const fresh = await p.api.list('listContent', { limit: PAGE }, { token });
   const freshCursor = nextValue(nextUrl(fresh) ?? '');
@@ -216,7 +208,6 @@ export function decideTimestamps(p: Probe): void {
   const [only] = forms.counts.keys();
   const basis = only === undefined ? 'no item with a publish-date was seen' : `the forms of the publish-dates seen: ${forms.text}`;
   p.decide('timestamps.publishDate', forms.counts.size === 1 && only !== 'other' ? only : undefined, basis);
-
   const strings = attributes.flatMap((a) => TIMESTAMPS.map((name) => a[name])).filter((value) => typeof value === 'string');
   const digits = strings.map(fractionDigits).filter((n) => n !== undefined);
   const { counts, text } = tally(digits, (d, n) => `${n} with ${d} digit(s)`);

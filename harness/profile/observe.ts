@@ -38,7 +38,6 @@ export async function observe(context: APIRequestContext, target: Target, settin
     // The schema's one rule across options: a links.next that carries only next is served without the query.
     p.decide('pagination.nextWithoutQuery', 'accept', 'implied: links.next carries only next, and links.next is the address of the next page');
   }
-
   const before = await logOut(p, (t) => t !== token);
   const beforeQuota = p.counter.sent;
   await run('429', probeQuota);
@@ -48,7 +47,6 @@ export async function observe(context: APIRequestContext, target: Target, settin
   const undecided = ALL_OPTIONS.filter((option) => !p.records.has(option));
   p.unknown(undecided, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   const spent = { total: p.counter.sent, beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued };
-
   const at = new Date().toISOString();
   const unknown: { option: OptionKey; reason: string }[] = [];
   const groups: Record<string, Record<string, unknown>> = {};

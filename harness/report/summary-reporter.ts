@@ -95,7 +95,6 @@ export default class SummaryReporter implements Reporter {
     // green, nor one that stopped itself (harness/run/breaker.ts: its tests were skipped, its sentence said once).
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
-
     const rules = records.some((r) => r.declared.length > 0) ? coverage(records) : undefined;
     const target = this.#target;
     mkdirSync(this.#summaryDir, { recursive: true });
@@ -109,7 +108,6 @@ export default class SummaryReporter implements Reporter {
       rules: rules?.map(({ id, state, why, firstFailure }) => ({ id, state, why, ...(firstFailure === undefined ? {} : { firstFailure }) })),
     };
     writeFileSync(this.#summaryFile, `${JSON.stringify(summary, null, 1)}\n`);
-
     const lines: string[] = [];
     if (rules) {
       // The html reporter reads its title in its own onEnd, which comes after this one's: the verdict heads the report.
