@@ -1,8 +1,7 @@
 /**
- * Document, Authentication 6: calls to resource endpoints carry `Authorization: Bearer <ACCESS_TOKEN>`.
- * Without a valid one the call must not succeed: a 4xx and no data (contract). The status is not
- * shown: the platform's 401 is a platform rule. A refresh token is "not useful for API access" (Resources, Access token
- * response): as a bearer token it is refused alike.
+ * Document, Authentication 6: calls to resource endpoints carry `Authorization: Bearer <ACCESS_TOKEN>`. Without a valid one the call must not succeed: a 4xx
+ * and no data (contract). The status is not shown: the platform's 401 is a platform rule. A refresh token is "not useful for API access" (Resources, Access
+ * token response): as a bearer token it is refused alike.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
@@ -44,6 +43,5 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
 /** The token with its middle character replaced by a different character of the same alphabet. */
 function changeOneCharacter(token: string): string {
   const at = Math.floor(token.length / 2);
-  const replacement = token[at] === 'A' ? 'B' : 'A';
-  return `${token.slice(0, at)}${replacement}${token.slice(at + 1)}`;
+  return `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
 }

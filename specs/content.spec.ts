@@ -1,7 +1,6 @@
 /**
- * Content pages: every page of every test is judged by the envelope, item and link rules where it comes; these tests
- * ask for the pages that show them. The document shows no maximum page size, so every page asked for here has a size
- * the target serves (servedLimit).
+ * Content pages: every page of every test is judged by the envelope, item and link rules where it comes; these tests ask for the pages that show them. The
+ * document shows no maximum page size, so every page asked for here has a size the target serves (servedLimit).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { checks, expect, test } from './fixtures/index.ts';
@@ -85,11 +84,9 @@ test.describe('limit', () => {
     const response = await api.list('listContent');
     expect(response).toHaveStatus(200);
     const size = pageOf(response).data.length;
-    verdict.platform(
-      'platform.limit-bounds',
-      size <= PAGE_LIMIT.default,
-      `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`,
-    );
+    const withinDefault = size <= PAGE_LIMIT.default;
+    const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
+    verdict.platform('platform.limit-bounds', withinDefault, message);
   });
 
   for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc']) {
@@ -97,11 +94,8 @@ test.describe('limit', () => {
       const response = await api.list('listContent', { limit });
       const size = response.status === 200 ? pageOf(response).data.length : 0;
       const ok = (response.status >= 400 && response.status <= 499) || (response.status === 200 && size <= PAGE_LIMIT.max);
-      verdict.platform(
-        'platform.limit-bounds',
-        ok,
-        `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`,
-      );
+      const message = `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`;
+      verdict.platform('platform.limit-bounds', ok, message);
     });
   }
 });

@@ -1,8 +1,7 @@
 /**
- * Document, Errors: the error body is not shown. The platform docs give the real platform's shape
- * (`{"errors":[{"status", "title"|"detail", …}]}`): a platform rule, judged on every 4xx of the api
- * origin wherever it comes (harness/verdict/response-rules.ts). These requests provoke one refusal of each
- * kind the document names; a body of another shape (RFC 6750, HTML, none) is a platform deviation.
+ * Document, Errors: the error body is not shown. The platform docs give the real platform's shape (`{"errors":[{"status", "title"|"detail", …}]}`): a platform
+ * rule, judged on every 4xx of the api origin wherever it comes (harness/verdict/response-rules.ts). These requests provoke one refusal of each kind the
+ * document names; a body of another shape (RFC 6750, HTML, none) is a platform deviation.
  */
 import { type ApiClient, probeQuery } from '../harness/client/api.ts';
 import { type ApiResponse, checks, test } from './fixtures/index.ts';

@@ -15,11 +15,8 @@ test.describe('logout', checks([], { serial: true }), () => {
       const token = await tokens.own();
       // With its refresh token, as a client ending its session sends it: a run leaves no token valid.
       const answer = await api.logout({ token: token.accessToken }, token.refreshToken);
-      verdict.platform(
-        'platform.logout-response',
-        answer.status >= 200 && answer.status <= 299,
-        `expected a 2xx, got ${answer.status} (POST ${answer.request.url})`,
-      );
+      const served = answer.status >= 200 && answer.status <= 299;
+      verdict.platform('platform.logout-response', served, `expected a 2xx, got ${answer.status} (POST ${answer.request.url})`);
       for (const endpoint of RESOURCE_ENDPOINTS) {
         const id = endpoint.id as ResourceEndpointId;
         verdict.refusal('logout.expires-access', await api.list(id, probeQuery(id), { token: token.accessToken }));
@@ -31,18 +28,14 @@ test.describe('logout', checks([], { serial: true }), () => {
     const scopes = target.client.scopes;
     // Tokens of different scope sets where the key holds two: a service that re-issues its live token for the same scopes still gives two.
     const [leaving, staying] = await Promise.all([tokens.own(scopes.slice(0, 1)), tokens.own(scopes.length > 1 ? scopes.slice(1) : scopes)]);
-    test.skip(
-      leaving.accessToken === staying.accessToken,
-      'The service handed back the same token for both requests: there is no other token to keep working.',
-    );
+    const why = 'The service handed back the same token for both requests: there is no other token to keep working.';
+    test.skip(leaving.accessToken === staying.accessToken, why);
     await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
     const endpoint = staying.scopes.some((s) => s.startsWith('users:')) ? 'listUsers' : 'listContent';
     const response = await api.list(endpoint, probeQuery(endpoint), { token: staying.accessToken });
-    verdict.platform(
-      'platform.logout-scoped',
-      response.status === 200,
-      `expected the other token served after the logout, got ${response.status} (GET ${response.request.url})`,
-    );
+    const served = response.status === 200;
+    const message = `expected the other token served after the logout, got ${response.status} (GET ${response.request.url})`;
+    verdict.platform('platform.logout-scoped', served, message);
   });
 
   test(
@@ -53,16 +46,12 @@ test.describe('logout', checks([], { serial: true }), () => {
       // Tokens of different scope sets where the key holds two: a service that re-issues its live token for the same scopes still gives two.
       const [leaving, witness] = await Promise.all([tokens.own(scopes.slice(0, 1)), tokens.own(scopes.length > 1 ? scopes.slice(1) : scopes)]);
       // One token (and one refresh token) for both: refreshing the witness could end what the logout is to end, and prove nothing.
-      test.skip(
-        leaving.refreshToken === witness.refreshToken,
-        'The service handed back the same token for both requests: there is no second refresh token to show that the refresh grant works.',
-      );
+      const oneToken = 'The service handed back the same token for both requests: there is no second refresh token to show that the refresh grant works.';
+      test.skip(leaving.refreshToken === witness.refreshToken, oneToken);
       // The witness shows the refresh grant works at all, so a refusal below is the logout's doing.
       const refreshedWitness = await tokens.refresh(witness.refreshToken);
-      test.skip(
-        refreshedWitness.status !== 200,
-        `Refreshing a token that was not logged out got ${refreshedWitness.status}: the refresh grant does not work here.`,
-      );
+      const noGrant = `Refreshing a token that was not logged out got ${refreshedWitness.status}: the refresh grant does not work here.`;
+      test.skip(refreshedWitness.status !== 200, noGrant);
       await api.logout({ token: leaving.accessToken }, leaving.refreshToken);
       const refreshed = await tokens.refresh(leaving.refreshToken);
       verdict.contract(
@@ -75,10 +64,7 @@ test.describe('logout', checks([], { serial: true }), () => {
 
   test('without a token is refused', checks('platform.logout-response'), async ({ api, verdict }) => {
     const response = await api.logout({ authorization: null });
-    verdict.platform(
-      'platform.logout-response',
-      response.status >= 400 && response.status <= 499,
-      `expected a 4xx for a logout without a token, got ${response.status}`,
-    );
+    const refused = response.status >= 400 && response.status <= 499;
+    verdict.platform('platform.logout-response', refused, `expected a 4xx for a logout without a token, got ${response.status}`);
   });
 });

@@ -1,7 +1,6 @@
 /**
- * Date filters: their names and meaning are the platform's (CONTENT_FILTERS), so every filter check is a platform
- * rule; the walk itself keeps the document's rules whatever its query. A filtered walk is judged against an
- * unfiltered one (filter-oracle.ts), an item on a boundary day going either way.
+ * Date filters: their names and meaning are the platform's (CONTENT_FILTERS), so every filter check is a platform rule; the walk itself keeps the document's
+ * rules whatever its query. A filtered walk is judged against an unfiltered one (filter-oracle.ts), an item on a boundary day going either way.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from '../contracts/endpoints.ts';
 import type { DateFilter } from '../contracts/pagination.ts';
@@ -84,11 +83,8 @@ test.describe('an inverted range', () => {
       const response = await api.list('listContent', query);
       const data = (response.body as { data?: unknown[] } | undefined)?.data;
       const ok = response.status === 200 ? Array.isArray(data) && data.length === 0 : response.status >= 400 && response.status <= 499;
-      verdict.platform(
-        'platform.filters',
-        ok,
-        `expected an empty page or a 4xx, got ${response.status} with ${data?.length ?? 0} items (GET ${response.request.url})`,
-      );
+      const message = `expected an empty page or a 4xx, got ${response.status} with ${data?.length ?? 0} items (GET ${response.request.url})`;
+      verdict.platform('platform.filters', ok, message);
     });
   }
 });
@@ -110,11 +106,9 @@ test.describe('a provider key', () => {
       const own = api.as(await tokens.forScopes(['content:read'], 'provider'));
       const oracle = await takeOracle(own);
       const others = [...oracle.items.values()].filter((item) => item.attributes?.provider !== provider).map((item) => item.id);
-      verdict.contract(
-        'provider.isolation',
-        others.length === 0,
-        () => `items of other providers in the walk of the key of "${provider}": ${others.slice(0, 5).join(', ')}`,
-      );
+      const isolated = others.length === 0;
+      const message = () => `items of other providers in the walk of the key of "${provider}": ${others.slice(0, 5).join(', ')}`;
+      verdict.contract('provider.isolation', isolated, message);
       await expectFilteredWalk(own, verdict, oracle, { 'filter[start_date]': 0.5 });
     },
   );

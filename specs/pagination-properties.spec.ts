@@ -1,8 +1,7 @@
 /**
- * fast-check query permutations: whatever the query of the content list, a walk keeps every rule of the walk and the
- * filters keep their meaning against an unfiltered walk, or the query is refused where the platform would refuse it
- * (judgeQuery judges each run). Budget: DEFAULT_RUNS × RUN_PAGES + 1 = 41 requests at most, a fifth of the default
- * rate of 200 a minute, and SHRINK_REQUESTS more to shrink a failure. A failure prints its seed (LP_PROPERTY_SEED).
+ * fast-check query permutations: whatever the query of the content list, a walk keeps every rule of the walk and the filters keep their meaning against an
+ * unfiltered walk, or the query is refused where the platform would refuse it (judgeQuery judges each run). Budget: DEFAULT_RUNS × RUN_PAGES + 1 = 41 requests
+ * at most, a fifth of the default rate of 200 a minute, and SHRINK_REQUESTS more to shrink a failure. A failure prints its seed (LP_PROPERTY_SEED).
  */
 import fc from 'fast-check';
 import { contentQuery, describeQuery } from '../harness/arbitraries/query.arbitrary.ts';
@@ -47,9 +46,8 @@ test.describe('any content query', () => {
           throw new Error(outcome.problems.map((p) => `${p.rule}: ${line(p)}`).join('\n'));
         }
       });
-      const numRuns = config.propertyRuns ?? DEFAULT_RUNS;
       const details = await fc.check(property, {
-        numRuns,
+        numRuns: config.propertyRuns ?? DEFAULT_RUNS,
         ...(config.propertySeed === undefined ? {} : { seed: config.propertySeed }),
         ...(config.propertyPath === undefined ? {} : { path: config.propertyPath }),
       });

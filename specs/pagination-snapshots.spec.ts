@@ -1,8 +1,7 @@
 /**
- * Snapshots of a list walk. The isolation and expiry tests change the data or move the clock: @serial, with a control
- * plane; without one, expiry and a snapshot kept alive are the real-time @slow tests, which walk beside the serial
- * phase's spends (playwright.config.ts) with the provider key where there is one. Each walk uses only the newest
- * `next`: the document says nothing of what an older one does.
+ * Snapshots of a list walk. The isolation and expiry tests change the data or move the clock: @serial, with a control plane; without one, expiry and a snapshot
+ * kept alive are the real-time @slow tests, which walk beside the serial phase's spends (playwright.config.ts) with the provider key where there is one. Each
+ * walk uses only the newest `next`: the document says nothing of what an older one does.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { SNAPSHOT_TTL_SECONDS } from '../contracts/limits.ts';
@@ -19,9 +18,8 @@ import { expectTraversal, type ListItem, servedLimit, type Walked, type WalkList
 /** Pages of the walk paused twice: a quarter of the set a page gives at least three pages for three items or more. */
 const PAUSED_WALK_PAGES = 4;
 /**
- * The pause after the second page: short of the 2 minutes by the real seconds a loaded machine may
- * let pass between the end of the pause and the next request arriving (each counts on the target's
- * clock too), so that a slow machine is never read as a snapshot that died early.
+ * The pause after the second page: short of the 2 minutes by the real seconds a loaded machine may let pass between the end of the pause and the next request
+ * arriving (each counts on the target's clock too), so that a slow machine is never read as a snapshot that died early.
  */
 const SECOND_PAUSE_SECONDS = SNAPSHOT_TTL_SECONDS - 10;
 /** The pause after the first page: with the second, the third request comes well over 2 minutes after the first. */
@@ -33,7 +31,7 @@ const EXPIRY_PAUSE_SECONDS = SNAPSHOT_TTL_SECONDS + 5;
  * Lets `seconds` pass from `sentAtMs` (when the page before was requested) on the target's clock: moved, or waited for.
  * In real time the walk may resume `lateSeconds` late at most (it may wait for the key's lock), else it is not checked.
  */
-type Pause = (seconds: number, sentAtMs: number, lateSeconds?: number) => Promise<void>;
+type Pause = (seconds: number, sentAtMs: number, lateSeconds?: number) => Promise<unknown>;
 
 /** A walk of about `pages` pages (default three, or more where the target refuses larger pages) over the whole data set, with a hook between pages. */
 async function walkInPages(api: ApiClient, oracle: Oracle, pages = 3, afterPage?: WalkListOptions['afterPage']): Promise<Walked> {
@@ -65,11 +63,8 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
         });
         expectTraversal(walked);
         const walk = `the walk from GET ${walked.firstUrl}`;
-        verdict.contract(
-          'snapshot.isolation',
-          !(created && walked.items.has(created.id)),
-          () => `expected ${walk} not to show item ${created?.id}, created after its first page, got it`,
-        );
+        const hidden = !(created && walked.items.has(created.id));
+        verdict.contract('snapshot.isolation', hidden, () => `expected ${walk} not to show item ${created?.id}, created after its first page, got it`);
         const shown = walked.items.get(modified?.id ?? '')?.attributes;
         verdict.contract(
           'snapshot.isolation',
@@ -82,13 +77,9 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
           walked.items.size === oracle.items.size,
           () => `expected ${walk} to hold the ${oracle.items.size} items of the data set when it began, got ${walked.items.size}`,
         );
-
         const fresh = await takeOracle(api);
-        verdict.contract(
-          'snapshot.isolation',
-          created !== undefined && fresh.items.has(created.id),
-          () => `expected a new walk to show item ${created?.id}, created meanwhile, got none`,
-        );
+        const createdShown = created !== undefined && fresh.items.has(created.id);
+        verdict.contract('snapshot.isolation', createdShown, () => `expected a new walk to show item ${created?.id}, created meanwhile, got none`);
         const title = fresh.items.get(modified?.id ?? '')?.attributes?.title;
         verdict.contract(
           'snapshot.isolation',
@@ -107,9 +98,7 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
     checks('snapshot.alive'),
     async ({ api, control, verdict }) => {
       // The pause counts from when the page was requested, less the time the answer took: the snapshot's clock starts no earlier.
-      await expectAliveAfterPauses(api, verdict, async (seconds, sentAtMs) => {
-        await control.advance(seconds - (Date.now() - sentAtMs) / 1000);
-      });
+      await expectAliveAfterPauses(api, verdict, (seconds, sentAtMs) => control.advance(seconds - (Date.now() - sentAtMs) / 1000));
     },
   );
 
@@ -124,11 +113,8 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       expectRefusedAfterPause(verdict, paused.pages[1]?.response, '120 s');
       const again = await walkInPages(api, oracle);
       expectTraversal(again, 'the walk started again without next');
-      verdict.contract(
-        'snapshot.traversal',
-        again.items.size === oracle.items.size,
-        () => `expected the walk started again without next to yield ${oracle.items.size} items, got ${again.items.size}`,
-      );
+      const message = () => `expected the walk started again without next to yield ${oracle.items.size} items, got ${again.items.size}`;
+      verdict.contract('snapshot.traversal', again.items.size === oracle.items.size, message);
     },
   );
 });
@@ -172,23 +158,15 @@ async function expectAliveAfterPauses(api: ApiClient, verdict: Verdict, pause: P
     if (page === 2) await pause(SECOND_PAUSE_SECONDS, sentAtMs, (SNAPSHOT_TTL_SECONDS - SECOND_PAUSE_SECONDS) / 2);
   });
   const paused = `the walk paused ${FIRST_PAUSE_SECONDS} s after its first page and ${SECOND_PAUSE_SECONDS} s after its second`;
-  verdict.contract(
-    'snapshot.alive',
-    walked.pages.length >= 3,
-    () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`,
-  );
+  const message = () => `expected three pages at least, the third ${SECOND_PAUSE_SECONDS} s after the second, got ${walked.pages.length} (${paused})`;
+  verdict.contract('snapshot.alive', walked.pages.length >= 3, message);
   expectTraversal(walked, paused);
-  verdict.contract(
-    'snapshot.alive',
-    walked.items.size === oracle.items.size,
-    () => `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`,
-  );
+  verdict.contract('snapshot.alive', walked.items.size === oracle.items.size, `expected ${oracle.items.size} items, got ${walked.items.size} (${paused})`);
 }
 
 /**
- * Runs a real-time walk (`pausedSeconds` of pauses in all) beside the serial phase: with the provider key where there
- * is one, whose budget the spends leave alone, holding its lock (harness/run/key-lock.ts) whenever it sends, so that
- * a test counting that key's requests one by one never counts the walk's.
+ * Runs a real-time walk (`pausedSeconds` of pauses in all) beside the serial phase: with the provider key where there is one, whose budget the spends leave
+ * alone, holding its lock (harness/run/key-lock.ts) whenever it sends, so that a test counting that key's requests one by one never counts the walk's.
  */
 async function walkingBeside(
   api: ApiClient,
@@ -207,10 +185,8 @@ async function walkingBeside(
       await new Promise((resolve) => setTimeout(resolve, sentAtMs + seconds * 1000 - Date.now()));
       await lock.acquire();
       const late = (Date.now() - sentAtMs) / 1000 - seconds;
-      test.skip(
-        late > lateSeconds,
-        `Not checked: the walk resumed ${late.toFixed(1)} s after its ${seconds} s pause, the key held by a test counting its requests.`,
-      );
+      const why = `Not checked: the walk resumed ${late.toFixed(1)} s after its ${seconds} s pause, the key held by a test counting its requests.`;
+      test.skip(late > lateSeconds, why);
     });
   } finally {
     lock.release();
@@ -218,17 +194,11 @@ async function walkingBeside(
 }
 
 function expectRefusedAfterPause(verdict: Verdict, response: ApiResponse | undefined, pause: string): void {
-  verdict.contract(
-    'snapshot.traversal',
-    response !== undefined,
-    `expected a second page to ask with the newest next after ${pause} without a request, got none`,
-  );
+  const asked = response !== undefined;
+  verdict.contract('snapshot.traversal', asked, `expected a second page to ask with the newest next after ${pause} without a request, got none`);
   if (!response) return;
   // The newest next after the pause without a request.
   expect(response).toHaveStatus('4xx', 'snapshot.expiry');
-  verdict.platform(
-    'platform.obsolete-status',
-    response.status === 410,
-    `expected 410 for the next value of an obsolete snapshot, got ${response.status} (GET ${response.request.url})`,
-  );
+  const message = `expected 410 for the next value of an obsolete snapshot, got ${response.status} (GET ${response.request.url})`;
+  verdict.platform('platform.obsolete-status', response.status === 410, message);
 }

@@ -1,7 +1,6 @@
 /**
- * Walks checked page by page by the rules of the walk; the document promises neither full pages before the last nor
- * an order, so neither is asserted. The full data set comes from an unfiltered walk (the oracle): against a live
- * service a difference counts only if the data set is unchanged afterwards.
+ * Walks checked page by page by the rules of the walk; the document promises neither full pages before the last nor an order, so neither is asserted. The full
+ * data set comes from an unfiltered walk (the oracle): against a live service a difference counts only if the data set is unchanged afterwards.
  */
 import { walkPageBound } from '../contracts/pagination.ts';
 import { type Oracle, takeOracle, unchangedSince } from '../harness/walks/filter-oracle.ts';
@@ -10,10 +9,8 @@ import { expectTraversal, servedLimit, walkList } from '../harness/walks/list-wa
 
 /** Walks of several pages need a few items, and walks of the whole set a data set the oracle could walk. */
 function skipUnlessWalkable(oracle: Oracle): void {
-  test.skip(
-    !oracle.complete,
-    'The data set is larger than the oracle walks (5 pages of 1000): walking it whole at several limits would spend too much of the budget.',
-  );
+  const why = 'The data set is larger than the oracle walks (5 pages of 1000): walking it whole at several limits would spend too much of the budget.';
+  test.skip(!oracle.complete, why);
   test.skip(oracle.items.size < 3, `The target holds ${oracle.items.size} content item(s): no walk of several pages.`);
 }
 

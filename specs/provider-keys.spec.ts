@@ -1,8 +1,7 @@
 /**
- * Document, Authentication 3: a key associated with a provider reaches only data associated with
- * that provider, whatever it sends: its own walk, and a next value handed out to another key (what
- * such a value yields is not shown: a refusal, or the provider's own data, is legal; another
- * provider's items are not). Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
+ * Document, Authentication 3: a key associated with a provider reaches only data associated with that provider, whatever it sends: its own walk, and a next
+ * value handed out to another key (what such a value yields is not shown: a refusal, or the provider's own data, is legal; another provider's items are not).
+ * Needs a provider key (LP_PROVIDER_*; the embedded mock has one).
  */
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { nextValue, withNext } from '../contracts/pagination.ts';
@@ -39,11 +38,8 @@ test.describe('a provider key', () => {
       const walked = await walkList(own, api.url('listContent', { limit }), { limit, maxPages: MAX_PAGES });
       expectTraversal(walked);
       const others = othersOf([...walked.items.values()] as Item[], provider);
-      verdict.contract(
-        'provider.isolation',
-        others.length === 0,
-        () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`,
-      );
+      const isolated = others.length === 0;
+      verdict.contract('provider.isolation', isolated, () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`);
     },
   );
 

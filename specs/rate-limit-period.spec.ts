@@ -1,11 +1,9 @@
 /**
- * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period", X-Rate-Limit-Reset "when the limit
- * resets" (judgeWindowPeriod). A custom rate is legal, so the period is compared only with what the
- * target's own resets show: of two windows each opened by its first request, the second opened once
- * the first's reset has passed, the second resets at least one period after the first. Without
- * LP_RATE the default rate is assumed until the target contradicts it (the `working rate` annotation).
- * These compare windows the control plane moves the clock through; in real time, the spend of
- * rate-limit.spec.ts judges the period on the window it opens, a period's wait saved.
+ * Document, Limits: X-Rate-Limit-Limit is the "Rate limit period", X-Rate-Limit-Reset "when the limit resets" (judgeWindowPeriod). A custom rate is legal, so
+ * the period is compared only with what the target's own resets show: of two windows each opened by its first request, the second opened once the first's reset
+ * has passed, the second resets at least one period after the first. Without LP_RATE the default rate is assumed until the target contradicts it (the `working
+ * rate` annotation). These compare windows the control plane moves the clock through; in real time, the spend of rate-limit.spec.ts judges the period on the
+ * window it opens, a period's wait saved.
  */
 import type { Rate } from '../contracts/duration.ts';
 import { DEFAULT_RATE } from '../contracts/limits.ts';
@@ -39,10 +37,9 @@ for (const [it, suffix, needs, told] of [
 }
 
 /**
- * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the
- * mock's); without one the document's default, `assumed` until the target's answers contradict it
- * (openWindow). `source`: what it was read from, for the `working rate` annotation. Undefined for a
- * key that is not limited (LP_RATE=0).
+ * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the mock's); without one the document's default, `assumed`
+ * until the target's answers contradict it (openWindow). `source`: what it was read from, for the `working rate` annotation. Undefined for a key that is not
+ * limited (LP_RATE=0).
  */
 function workingBudget(rate: Rate | null | undefined) {
   if (rate === null) return undefined;
@@ -75,20 +72,17 @@ async function twoWindows(api: ApiClient, clock: TargetClock, budget: WorkingBud
 }
 
 /**
- * A response that opened a window, waiting for resets (at most OPENING_TRIES) until one does; else the
- * test is skipped. An assumed budget the first answer does not show gives way to the target's own: after
- * one period without a request (X-Rate-Limit-Limit's), no earlier request counts in any kind of window,
- * so the next request opens one and its Remaining + 1 is the budget in force.
+ * A response that opened a window, waiting for resets (at most OPENING_TRIES) until one does; else the test is skipped. An assumed budget the first answer does
+ * not show gives way to the target's own: after one period without a request (X-Rate-Limit-Limit's), no earlier request counts in any kind of window, so the
+ * next request opens one and its Remaining + 1 is the budget in force.
  */
 async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ headers: RateLimitHeaders; request: string }> {
   const { clock } = client;
   let answer = await listOne(client);
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
     const period = answer.headers.period;
-    await clock.reach(
-      (await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs,
-      `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`,
-    );
+    const what = `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`;
+    await clock.reach((await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs, what);
     answer = await listOne(client);
     const shown = answer.headers.remaining + 1;
     budget.source = `${shown}/${answer.headers.period}, the budget a window opened after an idle period shows (the document's default ${budget.source.split(',')[0]} assumed first: no rate told)`;

@@ -1,8 +1,7 @@
 /**
- * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and
- * Errors (429 with Retry-After). Every test spends a client's whole budget (@quota: alone, in the
- * serial project). A window's end is reached by moving the target's clock, or without a control plane
- * waited for in real time: one spend shows what it can (two windows), since each wait is a period.
+ * Document, Limits (200 requests per minute per API client, or a custom rate the headers reflect) and Errors (429 with Retry-After). Every test spends a
+ * client's whole budget (@quota: alone, in the serial project). A window's end is reached by moving the target's clock, or without a control plane waited for
+ * in real time: one spend shows what it can (two windows), since each wait is a period.
  */
 import type { TestStepInfo } from '@playwright/test';
 import type { Rate } from '../contracts/duration.ts';
@@ -47,10 +46,9 @@ test.describe('a client that spends its budget', () => {
       const fresh = await tokens.issue();
       const client = new RateClient(api.as(spender.accessToken), targetClock, verdict, SHARED);
       const usersScope = target.client.scopes.some((scope) => scope.startsWith('users:'));
-      // "One API client, all endpoints": the first window is spent on users where the key may list them.
-      // Spent to its last request, never past it: no 429 starts a block a limiter may extend, so only a
-      // reset that did not come can refuse the request after it.
-      const last = requireLastRequest(await spendBudget(client, usersScope ? 'listUsers' : 'listContent', false));
+      // "One API client, all endpoints": the first window is spent on users where the key may list them. Spent to its last request, never past it: no 429
+      // starts a block a limiter may extend, so only a reset that did not come can refuse the request after it.
+      const last = requireLastRequest(await spendBudget(client, usersScope ? 'listUsers' : 'listContent', false), verdict);
       const ready =
         await test.step('a request once X-Rate-Limit-Reset of the answer that said Remaining 0 has passed is served, in a window a period long', async (step) => {
           await targetClock.reach(resetPassedMs(last) + targetClock.slackMs, 'X-Rate-Limit-Reset of the answer that said Remaining 0');
@@ -63,7 +61,7 @@ test.describe('a client that spends its budget', () => {
           return true;
         });
       if (!ready) return;
-      const retryAfter = requireRefusal(await spendBudget(client)) && client.observer.seen.retry?.value;
+      const retryAfter = requireRefusal(await spendBudget(client), verdict) && client.observer.seen.retry?.value;
       const notChecked = 'Not checked: X-Rate-Limit-Reset of the refusal may have passed before the request was answered.';
       await test.step('a new token of the same client is refused', async (step) => {
         // A budget per client, not per token.
@@ -87,10 +85,8 @@ test.describe('a client that spends its budget', () => {
       if (!retryAfter) return;
       await test.step('a request once the latest Retry-After has passed is served, with the budget back', async () => {
         // The latest refusal's: each refusal during a block may extend it, as the document warns.
-        await targetClock.reach(
-          client.observer.retryNamedAtMs() ?? 0,
-          `the time Retry-After "${client.observer.seen.retry?.value ?? retryAfter}" of the latest 429 named`,
-        );
+        const what = `the time Retry-After "${client.observer.seen.retry?.value ?? retryAfter}" of the latest 429 named`;
+        await targetClock.reach(client.observer.retryNamedAtMs() ?? 0, what);
         await client.list();
       });
       verdict.checked('rate.429', 'rate.retry-after', 'rate.headers', 'platform.retry-after-reset');
@@ -99,10 +95,9 @@ test.describe('a client that spends its budget', () => {
 });
 
 /**
- * rate.period on the answer that opened a window once `spent`'s reset had passed: opened by it alone
- * (Remaining + 1 is the budget in force: LP_RATE's, or the document's default), its window resets at
- * least one period after `spent`'s in every kind of window, a sliding one too (nothing of `spent`'s
- * window still counts). Without the budget known to be in force it is not judged.
+ * rate.period on the answer that opened a window once `spent`'s reset had passed: opened by it alone (Remaining + 1 is the budget in force: LP_RATE's, or the
+ * document's default), its window resets at least one period after `spent`'s in every kind of window, a sliding one too (nothing of `spent`'s window still
+ * counts). Without the budget known to be in force it is not judged.
  */
 function expectPeriod(
   opened: RateLimitHeaders,
@@ -153,7 +148,7 @@ customRateTest.describe('a custom rate', () => {
           `expected X-Rate-Limit-Remaining ${configured.requests - 1 - known} (or less by the ${tokenRequests} token requests sent in the window) ` +
           `for the first request after ${known} in its window of a key whose rate is ${rate}, got ${spent.first.remaining} (${request})`,
       );
-      requireRefusal(spent);
+      requireRefusal(spent, verdict);
       customRateTest.skip(
         spent.gaveBack,
         `Not checked: budget came back during the spend (a window ended, or a sliding window gave some back), so the ${spent.served} requests served before the 429 say nothing of the budget.`,
@@ -169,10 +164,9 @@ customRateTest.describe('a custom rate', () => {
 });
 
 /**
- * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one
- * request makes sure the token is there, then (unless it found a fresh window) no request of the client
- * is less than a period old. `known`: requests certainly counted in the window before the spend's
- * first; `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
+ * One window of a key whose rate is `configured`, spent to its first 429 from a known start: one request makes sure the token is there, then (unless it found a
+ * fresh window) no request of the client is less than a period old. `known`: requests certainly counted in the window before the spend's first;
+ * `tokenRequests`: token requests sent meanwhile, which may count too ("all endpoints").
  */
 async function countOneWindow(client: RateClient, tokens: { readonly sent: number }, configured: Rate) {
   const { clock } = client;

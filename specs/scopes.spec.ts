@@ -1,8 +1,7 @@
 /**
- * Document, Endpoints 1 ("the token is valid only for the operations and resources named by the
- * scopes of the request") and Authentication 5: a token whose scopes name only another resource is
- * refused (contract). Which scope each endpoint needs is not shown: the platform docs' table
- * (contracts/endpoints.ts `acceptedScopes`) is a platform rule, and so is the status of the refusal.
+ * Document, Endpoints 1 ("the token is valid only for the operations and resources named by the scopes of the request") and Authentication 5: a token whose
+ * scopes name only another resource is refused (contract). Which scope each endpoint needs is not shown: the platform docs' table (contracts/endpoints.ts
+ * `acceptedScopes`) is a platform rule, and so is the status of the refusal.
  */
 import { RESOURCE_ENDPOINTS } from '../contracts/endpoints.ts';
 import { probeQuery, type ResourceEndpointId } from '../harness/client/api.ts';
@@ -23,11 +22,8 @@ test.describe('a token with a single scope', () => {
         const id = endpoint.id as ResourceEndpointId;
         const response = await api.as(await tokens.forScopes([scope])).list(id, probeQuery(id));
         if (accepted) {
-          verdict.platform(
-            'platform.endpoint-scopes',
-            response.status === 200,
-            `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`,
-          );
+          const served = response.status === 200;
+          verdict.platform('platform.endpoint-scopes', served, `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`);
         } else if (resourceOf(scope) !== resourceOf(endpoint.acceptedScopes[0] ?? '')) {
           verdict.refusal('scopes.limit-token', response);
         }

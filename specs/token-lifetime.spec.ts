@@ -1,8 +1,7 @@
 /**
- * Document, state table (token valid → time passes → token expired when its age reaches its
- * lifetime) and Authentication 7 (`expires_in` is the lifetime in seconds). Needs the control plane
- * to move the target's clock; @serial because moving it affects every token of the target. A refused
- * token gets a 4xx and no data (contract; the platform's 401 a platform rule).
+ * Document, state table (token valid → time passes → token expired when its age reaches its lifetime) and Authentication 7 (`expires_in` is the lifetime in
+ * seconds). Needs the control plane to move the target's clock; @serial because moving it affects every token of the target. A refused token gets a 4xx and no
+ * data (contract; the platform's 401 a platform rule).
  */
 import { checks, expect, test } from './fixtures/index.ts';
 

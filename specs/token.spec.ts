@@ -1,9 +1,8 @@
 /**
- * Document, Endpoints 1 "Request an access token", Resources "Access token response", Authentication 1, 5, 7.
- * The status of a refusal is not shown: the contract is a 4xx without a token; the platform's 403 for
- * credentials and scopes is checked as a platform rule. Whether a JSON body or a missing scope is
- * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON.
- * Every 2xx token response is judged by the token rules wherever it comes (harness/verdict/response-rules.ts).
+ * Document, Endpoints 1 "Request an access token", Resources "Access token response", Authentication 1, 5, 7. The status of a refusal is not shown: the
+ * contract is a 4xx without a token; the platform's 403 for credentials and scopes is checked as a platform rule. Whether a JSON body or a missing scope is
+ * refused is the mock's choice (platform): RFC 6749 makes scope optional, and a service may read JSON. Every 2xx token response is judged by the token rules
+ * wherever it comes (harness/verdict/response-rules.ts).
  */
 import type { RuleId } from '../contracts/rules/index.ts';
 import { type ApiResponse, checks, expect, test, type Verdict } from './fixtures/index.ts';
@@ -35,11 +34,8 @@ test.describe('a valid token request', () => {
 
   test('gives expires_in a positive whole number of seconds', checks('lifetime.expires-in'), async ({ tokens, verdict }) => {
     const token = await tokens.forScopes();
-    verdict.contract(
-      'lifetime.expires-in',
-      Number.isInteger(token.expiresIn) && token.expiresIn > 0,
-      `expected a positive whole expires_in, got ${token.expiresIn}`,
-    );
+    const positiveWhole = Number.isInteger(token.expiresIn) && token.expiresIn > 0;
+    verdict.contract('lifetime.expires-in', positiveWhole, `expected a positive whole expires_in, got ${token.expiresIn}`);
   });
 
   // Its bound needs the lifetime the organization set: a default is no configuration, and the need names what is missing.
@@ -50,11 +46,8 @@ test.describe('a valid token request', () => {
       const lifetime = target.tokenLifetimeSeconds as number;
       const token = await tokens.forScopes();
       verdict.contract('lifetime.expires-in-bound', token.expiresIn <= lifetime, `expires_in ${token.expiresIn} for a lifetime of ${lifetime} s`);
-      verdict.platform(
-        'platform.fresh-expires-in',
-        token.expiresIn >= lifetime - EXPIRES_IN_SLACK_SECONDS,
-        `expected expires_in of a token new to this run within ${EXPIRES_IN_SLACK_SECONDS} s of the lifetime ${lifetime}, got ${token.expiresIn}`,
-      );
+      const message = `expected expires_in of a token new to this run within ${EXPIRES_IN_SLACK_SECONDS} s of the lifetime ${lifetime}, got ${token.expiresIn}`;
+      verdict.platform('platform.fresh-expires-in', token.expiresIn >= lifetime - EXPIRES_IN_SLACK_SECONDS, message);
     },
   );
 });
@@ -101,9 +94,7 @@ test.describe('a token request gets no token for', () => {
     test(refusal.title, checks(refusal.rule, ...(refusal.status ? [refusal.status] : [])), async ({ tokens, verdict }) => {
       const response = await tokens.request(refusal.form(tokens.form()), { json: refusal.json === true });
       judgeTokenRefusal(verdict, refusal.rule, response);
-      if (refusal.status) {
-        verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
-      }
+      if (refusal.status) verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
     });
   }
 
@@ -115,11 +106,8 @@ test.describe('a token request gets no token for', () => {
       const unheld = target.client.unheldScopes[0] as string;
       const response = await tokens.request(tokens.form([unheld]));
       judgeTokenRefusal(verdict, 'token.held-scopes', response);
-      verdict.platform(
-        'platform.token-refusal-status',
-        response.status === 403,
-        `expected 403 for scope ${unheld}, got ${response.status} (POST ${response.request.url})`,
-      );
+      const forbidden = response.status === 403;
+      verdict.platform('platform.token-refusal-status', forbidden, `expected 403 for scope ${unheld}, got ${response.status} (POST ${response.request.url})`);
     },
   );
 });

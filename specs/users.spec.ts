@@ -1,7 +1,6 @@
 /**
- * Document, Endpoints 4 "List users": the endpoint exists and, like every list, answers with the list
- * envelope of resource objects (contract). Its fields, `type`, query parameters and scopes are not
- * shown: the reference notes' `type` users is a platform rule (judged on every users page,
+ * Document, Endpoints 4 "List users": the endpoint exists and, like every list, answers with the list envelope of resource objects (contract). Its fields,
+ * `type`, query parameters and scopes are not shown: the reference notes' `type` users is a platform rule (judged on every users page,
  * harness/verdict/response-rules.ts), and their `limit` is asked for only where the target serves it.
  */
 import { checks, expect, test } from './fixtures/index.ts';

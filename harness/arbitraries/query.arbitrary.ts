@@ -1,11 +1,9 @@
 /**
- * Queries for GET /api/v2/content, generated with what the API document (and the platform docs)
- * expect of each: `valid` must give a walk that satisfies every invariant; `open` may give a 4xx with
- * the error shape or such a walk (the document does not say which); `invalid` must give a 4xx.
+ * Queries for GET /api/v2/content, generated with what the API document (and the platform docs) expect of each: `valid` must give a walk that satisfies every
+ * invariant; `open` may give a 4xx with the error shape or such a walk (the document does not say which); `invalid` must give a 4xx.
  *
- * What varies: `limit` (its edges, ordinary values, and values the document leaves open), each date
- * filter present or absent with days around the data's range and at its edges, the parameters'
- * order, one parameter given twice, brackets of `filter[...]` sent encoded or not.
+ * What varies: `limit` (its edges, ordinary values, and values the document leaves open), each date filter present or absent with days around the data's range
+ * and at its edges, the parameters' order, one parameter given twice, brackets of `filter[...]` sent encoded or not.
  */
 import fc from 'fast-check';
 import { CONTENT_FILTERS, type ContentFilterName } from '../../contracts/endpoints.ts';
@@ -58,9 +56,8 @@ function dateAround(range: DayRange): fc.Arbitrary<string> {
 const invalidDate: fc.Arbitrary<string> = fc.constantFrom('2024-02-30', '2023-13-01', '2023-00-10', 'yesterday', 'not-a-date', '2024-13-45');
 
 /**
- * Real days written otherwise than `yyyy-mm-dd`, and an empty value: the document does not say
- * whether a service refuses them or reads them (a lenient date parser reads `2024/01/01`), so they
- * are open, with every reading the service may choose.
+ * Real days written otherwise than `yyyy-mm-dd`, and an empty value: the document does not say whether a service refuses them or reads them (a lenient date
+ * parser reads `2024/01/01`), so they are open, with every reading the service may choose.
  */
 const otherSpelling: fc.Arbitrary<{ value: string; readings: readonly (string | null)[]; note: string }> = fc.constantFrom(
   { value: '2024/01/01', readings: ['2024-01-01'], note: 'a date written with slashes: a 4xx or read as 2024-01-01' },
@@ -93,9 +90,8 @@ function filterParam(name: ContentFilterName, range: DayRange): fc.Arbitrary<Que
 }
 
 /**
- * A whole query: limit and each filter present or absent, shuffled, sometimes one parameter given
- * twice (with the same or another value: the document does not say which counts, so open), brackets
- * encoded or not.
+ * A whole query: limit and each filter present or absent, shuffled, sometimes one parameter given twice (with the same or another value: the document does not
+ * say which counts, so open), brackets encoded or not.
  */
 export function contentQuery(ranges: DataRanges): fc.Arbitrary<GeneratedQuery> {
   const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
@@ -141,13 +137,11 @@ export function expectationOf(query: GeneratedQuery): Expectation {
   if (query.params.some((p) => p.expectation === 'open')) return 'open';
   const day = (name: ContentFilterName) => query.params.find((p) => p.name === name)?.value;
   // An inverted (or empty) range: an empty result or a 4xx; the filter oracle says which items may still come.
-  for (const [from, before] of [
+  const ranges = [
     [day('filter[start_date]'), day('filter[end_date]')],
     [day('filter[modified_after]'), day('filter[modified_before]')],
-  ]) {
-    if (from !== undefined && before !== undefined && from >= before) return 'open';
-  }
-  return 'valid';
+  ];
+  return ranges.some(([from, before]) => from !== undefined && before !== undefined && from >= before) ? 'open' : 'valid';
 }
 
 /** Every filter of the query with the days the service may read it as (a filter given twice: both values). */
@@ -163,9 +157,8 @@ export function filtersOf(query: GeneratedQuery): DateFilter[] {
 
 /** The page size the query asks for, when it asks for exactly one valid one; undefined when left out or open. */
 export function limitOf(query: GeneratedQuery): number | undefined {
-  const limits = query.params.filter((p) => p.name === 'limit');
-  const only = limits[0];
-  return limits.length === 1 && only?.expectation === 'valid' ? Number(only.value) : undefined;
+  const [only, ...more] = query.params.filter((p) => p.name === 'limit');
+  return more.length === 0 && only?.expectation === 'valid' ? Number(only.value) : undefined;
 }
 
 export function toSearch(query: GeneratedQuery): string {

@@ -1,10 +1,9 @@
 /**
- * `npm run build:suite`: the contract suite as an installable package in dist/suite/, `lp-contract`
- * (harness/package/README.md). Playwright compiles no TypeScript under node_modules, so the package carries the
- * suite compiled to JavaScript file by file, in the tree's own layout: the config, every spec of specs/ as the tree
- * has it at build time and every module they reach (found by esbuild, not listed here), the rules and profile
- * commands and harness/package/cli.ts, the `lp-contract` command. The k6 bundles ship built in k6/. Its
- * dependencies are the packages that code imports, at the project's ranges: no development tool.
+ * `npm run build:suite`: the contract suite as an installable package in dist/suite/, `lp-contract` (harness/package/README.md). Playwright compiles no
+ * TypeScript under node_modules, so the package carries the suite compiled to JavaScript file by file, in the tree's own layout: the config, every spec of
+ * specs/ as the tree has it at build time and every module they reach (found by esbuild, not listed here), the rules and profile commands and
+ * harness/package/cli.ts, the `lp-contract` command. The k6 bundles ship built in k6/. Its dependencies are the packages that code imports, at the project's
+ * ranges: no development tool.
  */
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,7 +79,6 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
     else dependencies[name] = range;
   }
   if (problems.length > 0) throw new Error(`the suite package is not fit to ship:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-
   await build({
     entryPoints: sources.filter((file) => file.endsWith('.ts')),
     absWorkingDir: root,
@@ -103,13 +101,10 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
   const bin = path.join(outdir, BIN_FILE);
   writeFileSync(bin, `#!/usr/bin/env node\n${readFileSync(bin, 'utf8')}`);
   chmodSync(bin, 0o755);
-
-  // The k6 scripts, bundled and checked for k6 v0.47 as npm run load builds them; the metafile and the validators'
-  // copy kept for inspection stay out.
+  // The k6 scripts, bundled and checked for k6 v0.47 as npm run load builds them; the metafile and the validators' copy kept for inspection stay out.
   const k6 = await buildLoad({ root, outdir: path.join(outdir, 'k6') });
   rmSync(path.join(k6.outdir, 'meta.json'));
   rmSync(path.join(k6.outdir, 'generated'), { recursive: true });
-
   const manifest = {
     name: PACKAGE_NAME,
     version: rootPackage.version,
@@ -120,21 +115,14 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
     dependencies,
     keywords: ['contract-testing', 'api-testing', 'playwright', 'k6', 'learning-platform'],
   };
-  writePackageFiles(
-    outdir,
-    manifest,
-    path.join(root, 'harness', 'package', 'README.md'),
-    `lp-contract is released under the ${rootPackage.license} licence.\n`,
-  );
+  const licence = `lp-contract is released under the ${rootPackage.license} licence.\n`;
+  writePackageFiles(outdir, manifest, path.join(root, 'harness', 'package', 'README.md'), licence);
   return { outdir, files: sources.length, dependencies, bytes: folderBytes(outdir), version: rootPackage.version };
 }
 
-/** Bytes of every file under `dir`. */
 function folderBytes(dir: string): number {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((sum, file) => {
-    const stat = statSync(path.join(dir, file));
-    return stat.isFile() ? sum + stat.size : sum;
-  }, 0);
+  const stats = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((file) => statSync(path.join(dir, file)));
+  return stats.reduce((sum, stat) => sum + (stat.isFile() ? stat.size : 0), 0);
 }
 
 const USAGE = `Usage: npm run build:suite
@@ -156,6 +144,4 @@ async function main(args: readonly string[]): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  runMain(() => main(process.argv.slice(2)), 'build:suite: ');
-}
+if (require.main === module) runMain(() => main(process.argv.slice(2)), 'build:suite: ');

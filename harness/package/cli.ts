@@ -1,8 +1,7 @@
 /**
- * `lp-contract`, the command of the lp-contract package (npm run build:suite): the contract suite, `rules`, `profile`
- * and the k6 scripts, run from any folder against the target its LP_* settings name, the environment and a `.env` of
- * the current folder (the environment wins). The suite run is `playwright test --project=contract` with this
- * package's config, as `npm run contract` is in a clone: the same target line, preflight, summary and exit status.
+ * `lp-contract`, the command of the lp-contract package (npm run build:suite): the contract suite, `rules`, `profile` and the k6 scripts, run from any folder
+ * against the target its LP_* settings name, the environment and a `.env` of the current folder (the environment wins). The suite run is `playwright test
+ * --project=contract` with this package's config, as `npm run contract` is in a clone: the same target line, preflight, summary and exit status.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -93,8 +92,7 @@ async function runSuite(args: readonly string[]): Promise<number> {
   const results = path.join(out, 'test-results');
   if (code !== 0 && refusedSentence(results) !== undefined) return 2;
   if (code !== 0) return trippedSentence(results) === undefined ? code : STOPPED_EXIT;
-  // Skipped tests alone exit 0 in Playwright: a run that checked nothing (a --rule whose tests all need what the target
-  // lacks) must not read as a pass in CI.
+  // Skipped tests alone exit 0 in Playwright: a run that checked nothing (a --rule whose tests all need what the target lacks) must not read as a pass in CI.
   const summary = JSON.parse(readFileSync(path.join(out, 'summary', 'last.json'), 'utf8')) as { passed: number };
   if (summary.passed > 0) return 0;
   console.error('lp-contract: the run checked nothing (every test it selected was skipped, each with its reason above): not a pass.');

@@ -1,9 +1,8 @@
 /**
- * The longest a contract run can take, said before it starts (by the summary reporter): a simple bound from what waits in real
- * time. The tests themselves are a few minutes even on a busy machine; what can make a run long is
- * stated by the settings that allow it: @quota tests spending a real key's budget (LP_QUOTA=1 without
- * a control plane: up to two rate windows each, a sliding window being waited out once), @slow tests
- * (LP_FULL=1: a snapshot lifetime each), and the workers' logout of their tokens (one window at most).
+ * The longest a contract run can take, said before it starts (by the summary reporter): a simple bound from what waits in real time. The tests themselves are a
+ * few minutes even on a busy machine; what can make a run long is stated by the settings that allow it: @quota tests spending a real key's budget (LP_QUOTA=1
+ * without a control plane: up to two rate windows each, a sliding window being waited out once), @slow tests (LP_FULL=1: a snapshot lifetime each), and the
+ * workers' logout of their tokens (one window at most).
  */
 import { DEFAULT_RATE, SNAPSHOT_TTL_SECONDS } from '../../contracts/limits.ts';
 import type { SuiteConfig } from '../run/config.ts';
@@ -18,12 +17,10 @@ const CLEANUP_CAP_SECONDS = 90;
 export function boundLine(config: SuiteConfig, counts: { quota: number; slow: number }): string {
   const t = config.target;
   const control = t.kind === 'mock' ? !t.blind : t.controlUrl !== undefined;
-  const rate = (t.kind === 'remote' ? t.rate : undefined) ?? DEFAULT_RATE;
-  const period = rate.periodSeconds;
+  const period = ((t.kind === 'remote' ? t.rate : undefined) ?? DEFAULT_RATE).periodSeconds;
   const parts = [`${TESTS_SECONDS / 60} min for the tests`];
   let seconds = TESTS_SECONDS;
-  const quotaWaits = !control && config.quota && counts.quota > 0;
-  if (quotaWaits) {
+  if (!control && config.quota && counts.quota > 0) {
     seconds += counts.quota * (2 * period + SLACK_SECONDS);
     parts.push(`${counts.quota} @quota tests × (2 windows of ${period} s + ${SLACK_SECONDS} s) with LP_QUOTA=1`);
   }

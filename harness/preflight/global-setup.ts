@@ -1,8 +1,7 @@
 /**
- * The preflight of every Playwright run that includes a contract project. Its first lines (the target,
- * warnings) are printed by playwright.config.ts as it loads (`--list` shows them too); this
- * globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack: the
- * runner prints it (and CI logs show it), the summary reporter closes the run red.
+ * The preflight of every Playwright run that includes a contract project. Its first lines (the target, warnings) are printed by playwright.config.ts as it
+ * loads (`--list` shows them too); this globalSetup probes a remote target before any worker starts. A failure ends the run with its one sentence, no stack:
+ * the runner prints it (and CI logs show it), the summary reporter closes the run red.
  */
 import type { FullConfig } from '@playwright/test';
 import { refuseRun, resetBreaker } from '../run/breaker.ts';
@@ -15,11 +14,7 @@ import { rateWaitBoundMs } from '../client/throttle.ts';
 export function selectsContract(argv: readonly string[]): boolean {
   // Only `playwright test` runs a project: another tool reading the config (knip) is told nothing.
   if (process.env.TEST_WORKER_INDEX !== undefined || argv[2] !== 'test') return false;
-  const projects: string[] = [];
-  argv.forEach((arg, i) => {
-    if (arg.startsWith('--project=')) projects.push(arg.slice('--project='.length));
-    else if (arg === '--project') projects.push(argv[i + 1] ?? '');
-  });
+  const projects = argv.flatMap((arg, i) => (arg.startsWith('--project=') ? [arg.slice('--project='.length)] : arg === '--project' ? [argv[i + 1] ?? ''] : []));
   return projects.length === 0 || projects.some((name) => name.startsWith('contract') || name.includes('*'));
 }
 
@@ -30,9 +25,9 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   const t = readConfig().target;
   if (t.kind === 'mock') return;
   const probed = await probeRemote({ ...t, ...t.client, ...urlSettings(process.env) }, { maxWaitMs: rateWaitBoundMs(t.rate) });
-  const { tokens } = probed;
+  const { issued, loggedOut, notLoggedOut } = probed.tokens;
   // Beside the workers' `[tokens] worker N: …` lines.
-  console.log(`[tokens] preflight: ${tokens.issued} issued, ${tokens.loggedOut} logged out, ${tokens.notLoggedOut} not logged out`);
+  console.log(`[tokens] preflight: ${issued} issued, ${loggedOut} logged out, ${notLoggedOut} not logged out`);
   if (probed.ok) return console.log('preflight: the base URL answered, the key got a token and its logout was accepted.');
   for (const project of config.projects) refuseRun(project.outputDir, probed.sentence);
   const error = new Error(probed.sentence);

@@ -16,9 +16,8 @@ export function urlSettings(env: Env): { authSetting: string; baseSetting: strin
 }
 
 /**
- * What the preflight says before any request: the target as every report of the run names it
- * (harness/report/target-description.ts) and, for a remote one, the scopes the key is asked for; then a warning per
- * unknown `LP_*` name.
+ * What the preflight says before any request: the target as every report of the run names it (harness/report/target-description.ts) and, for a remote one, the
+ * scopes the key is asked for; then a warning per unknown `LP_*` name.
  */
 export function preflightLines(config: SuiteConfig, env: Env): string[] {
   const t = config.target;

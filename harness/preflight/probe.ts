@@ -1,8 +1,7 @@
 /**
- * The preflight's requests to a remote target, at most three with short timeouts, so a wrong setting costs seconds
- * and one sentence naming it: a tokenless list request (is the base URL an API host? asked first, so no token is
- * issued that could not be logged out), a token request (does the key work?), a logout with that token (both URLs
- * name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
+ * The preflight's requests to a remote target, at most three with short timeouts, so a wrong setting costs seconds and one sentence naming it: a tokenless list
+ * request (is the base URL an API host? asked first, so no token is issued that could not be logged out), a token request (does the key work?), a logout with
+ * that token (both URLs name one service; no token left valid). Node's fetch, not Playwright: `npm run load` and `npm run profile` use it too.
  */
 import { API_PREFIX, ENDPOINTS } from '../../contracts/endpoints.ts';
 import { RETRY_AFTER_RESOLUTION_MS, retryAfterSeconds } from '../../contracts/rate-limit.ts';
@@ -70,7 +69,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   const none: ProbeTokens = { issued: 0, loggedOut: 0, notLoggedOut: 0 };
   const left: ProbeTokens = { issued: 1, loggedOut: 0, notLoggedOut: 1 };
   const refuse = (sentence: string, tokens = none): ProbeResult => ({ ok: false, tokens, sentence });
-
   // 1. The base URL, without a token.
   const listUrl = `${target.baseUrl}${ENDPOINTS.listContent.path}?limit=1`;
   const base = await send(listUrl, { method: 'GET', headers: { accept: 'application/json' } });
@@ -88,7 +86,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
       `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
     );
   }
-
   // 2. A token of the key.
   const tokenUrl = `${target.authUrl}${ENDPOINTS.token.path}`;
   const form = { grant_type: 'client_credentials', client_id: target.clientId, client_secret: target.clientSecret, scope: formatScopeList(target.scopes) };
@@ -103,7 +100,6 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
     // A 2xx with a token in a shape we did not read is still a token: none is left unreported.
     return refuse(tokenRefusal(target, tokenUrl, issued, short(issued)), accessToken === undefined ? none : left);
   }
-
   // 3. Log that token out on the base URL.
   const logoutUrl = `${target.baseUrl}${ENDPOINTS.logout.path}`;
   const logout = await send(logoutUrl, {
@@ -113,22 +109,13 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
     body: JSON.stringify(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
   });
   if (typeof logout !== 'string' && logout.status >= 200 && logout.status <= 299) return { ok: true, tokens: { issued: 1, loggedOut: 1, notLoggedOut: 0 } };
-  if (typeof logout === 'string') {
-    return refuse(
-      `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`,
-      left,
-    );
-  }
-  if (logout.status === 401 || logout.status === 403) {
-    return refuse(
-      `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`,
-      left,
-    );
-  }
-  return refuse(
-    `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`,
-    left,
-  );
+  const why =
+    typeof logout === 'string'
+      ? `${target.baseSetting}: ${target.baseUrl} stopped answering (POST ${logoutUrl}: ${logout}); the preflight's token could not be logged out and stays valid until it expires.`
+      : logout.status === 401 || logout.status === 403
+        ? `${target.authSetting} and ${target.baseSetting} name different services: the base URL refused the token the auth URL issued (POST ${logoutUrl}: ${short(logout)}); that token was not logged out there.`
+        : `${target.baseSetting}: the logout of the preflight's token answered ${short(logout)} (POST ${logoutUrl}); that token stays valid until it expires.`;
+  return refuse(why, left);
 }
 
 function tokenRefusal(target: ProbeTarget, url: string, answer: Answer, shown: string): string {
@@ -158,8 +145,7 @@ function budgetSpent(request: string, answer: Answer, what: string): string {
 function failureReason(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-  const cause = e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
-  return `no response, ${cause}`;
+  return `no response, ${e.cause?.code ?? e.cause?.message ?? e.message ?? String(error)}`;
 }
 
 function shortBody(text: string): string {

@@ -1,13 +1,11 @@
 /**
- * Probes of the token endpoint, logout, the api origin's bearer authentication and scopes, and the users
- * list (profile groups `tokens`, `logout`, `auth`, `errors` and `users`).
+ * Probes of the token endpoint, logout, the api origin's bearer authentication and scopes, and the users list (profile groups `tokens`, `logout`, `auth`,
+ * `errors` and `users`).
  *
- * Wrong credentials are sent under an unknown client_id, never the key's own with a wrong secret: a
- * service that locks a key out after failed attempts must not lock out the key under test. Each logout
- * probe ends a token of its own: `{}` (which every legal service takes) for the answer, then an empty
- * body, then a body that is no JSON. The auth probes come after the query probes: a refused query's body
- * tells ASP.NET's error bodies apart. A scope's reach is learnt with a token holding only that scope, so
- * an option needs the key to hold the scope (LP_SCOPES).
+ * Wrong credentials are sent under an unknown client_id, never the key's own with a wrong secret: a service that locks a key out after failed attempts must not
+ * lock out the key under test. Each logout probe ends a token of its own: `{}` (which every legal service takes) for the answer, then an empty body, then a
+ * body that is no JSON. The auth probes come after the query probes: a refused query's body tells ASP.NET's error bodies apart. A scope's reach is learnt with
+ * a token holding only that scope, so an option needs the key to hold the scope (LP_SCOPES).
  */
 import { formatPeriod } from '../../contracts/duration.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
@@ -30,7 +28,6 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   const answer = p.answers.at(-1)!;
   const type = token.tokenType;
   p.decide('tokens.tokenType', type === 'bearer' || type === 'Bearer' ? type : undefined, `token_type of a token issued was "${type.slice(0, 20)}"`, answer);
-
   // Without LP_TOKEN_LIFETIME, lifetimes are set in whole minutes (60 days, an hour): the next whole minute is the lifetime.
   const configured = p.target.tokenLifetimeSeconds;
   const lifetime = configured ?? Math.ceil(token.expiresIn / 60) * 60;
@@ -38,16 +35,14 @@ export async function mainToken(p: Probe): Promise<IssuedToken> {
   // A countdown is a few seconds short of the configured lifetime, or one second short of a whole minute.
   const form = short === 0 ? 'lifetime' : short >= 1 && short <= (configured === undefined ? 1 : 5) ? 'countdown' : undefined;
   const against = configured === undefined ? `${lifetime} s, a whole number of minutes` : `the configured lifetime ${lifetime} s (LP_TOKEN_LIFETIME)`;
-  if (form !== undefined) {
+  if (form === undefined) {
+    const why = `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`;
+    p.unknown(['tokens.expiresIn', 'tokens.lifetime'], why, answer);
+  } else {
     const basis = `expires_in ${token.expiresIn} is ${short === 0 ? '' : `${short} s short of `}${against}`;
     p.decide('tokens.expiresIn', form, basis, answer);
     p.decide('tokens.lifetime', formatPeriod(lifetime), basis, answer);
-  } else
-    p.unknown(
-      ['tokens.expiresIn', 'tokens.lifetime'],
-      `expires_in ${token.expiresIn} is neither ${against} nor just below it; LP_TOKEN_LIFETIME tells the lifetime`,
-      answer,
-    );
+  }
   p.unknown('tokens.requestLimit', 'a limit on token requests shows only under a burst of them, which the prober does not send');
   return token;
 }
@@ -56,25 +51,21 @@ export async function probeTokens(p: Probe, mainToken: string): Promise<void> {
   const { clientId, scopes: held, unheldScopes } = p.target.client;
   const request = p.tokens.request;
   const form = (scopes?: readonly string[]) => p.tokens.form(scopes);
-
   const again = await p.tokens.issue();
   const reused = again.accessToken === mainToken;
   const basis = `a second request for the same scopes got ${reused ? 'the same' : 'a new'} access token`;
   p.decide('tokens.reuse', reused ? 'live-token' : 'fresh', basis, p.answers.at(-1)!);
-
   const bad = await request({ ...form(), client_id: `${clientId}-profile-probe-unknown`, client_secret: 'profile-probe-wrong-secret' });
   p.settle('tokens.badCredentialsStatus', 'a token request with an unknown client_id', statusIn(bad, TOKEN_REFUSAL_STATUSES), bad);
   const shape = isRefusal(bad) ? tokenErrorShape(bad) : undefined;
   const body = `the refused token request with an unknown client_id has a body of ${shape ?? 'none of the shapes a profile names'}`;
   p.decide('tokens.errorBody', shape, body, bad);
-
   // A scope the key does not hold: one LP_UNHELD_SCOPES declares, else a guess from LP_SCOPES (a key holding it after all leaves the option unknown).
   const unheld = unheldScopes[0] ?? SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
   const answer = await request(form([unheld]));
   if (isSuccess(answer)) {
     p.unknown('tokens.unheldScopeStatus', `the key holds ${unheld} after all (LP_SCOPES does not list it): no scope left to refuse`, answer);
   } else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
-
   const json = await request(form(), { json: true });
   p.settle('tokens.acceptJsonBody', 'a valid token request with a JSON body', outcome(json, true, false), json);
   const mislabelled = await request(form(), { contentType: 'application/json' });
@@ -107,7 +98,6 @@ export async function probeLogout(p: Probe): Promise<void> {
   const bodied = plain.text.trim() !== '';
   const response = plain.status === 204 ? '204' : plain.status === 200 ? (bodied ? '200-json' : '200-empty') : undefined;
   p.settle('logout.response', `a logout with {} (${bodied ? 'a' : 'no'} body)`, response, plain);
-
   const empty = await logout(p, '');
   if (!isSuccess(empty)) return p.settle('logout.request', 'a logout with an empty body', isRefusal(empty) ? 'json-object' : undefined, empty);
   const text = await logout(p, 'profile probe: not JSON');
@@ -122,7 +112,6 @@ export async function probeAuth(p: Probe): Promise<void> {
   const shape = apiErrorShape(refusedToken, refusal);
   const basis = `the body of the refused unknown token (and of a refused query, where one was met) is ${shape ?? 'of none of the shapes a profile names'}`;
   p.decide('errors.body', shape, basis, ...[refusedToken, refusal].filter((a) => a !== undefined));
-
   // missingScopeStatus: a token of the other list's scope only.
   const users = held.find((s) => s.startsWith('users:'));
   const content = held.find((s) => s.startsWith('content:'));
@@ -132,7 +121,6 @@ export async function probeAuth(p: Probe): Promise<void> {
     const refused = await p.listAs(scope, endpoint, { limit: 1 });
     p.settle('auth.missingScopeStatus', `a token holding only ${scope} on ${endpoint}`, statusIn(refused, [401, 403, 404]), refused);
   }
-
   // Whether `<resource>:write` alone lists too (`<resource>:read` always does: the reference notes and the schema).
   for (const [option, resource, endpoint] of [
     ['auth.contentScopes', 'content', 'listContent'],
@@ -160,7 +148,6 @@ export async function probeUsers(p: Probe): Promise<void> {
   // A refused query (not a refused token or rate) says limit is unknown there, as a larger page does.
   const limit = answer.status === 200 && count >= 1 ? (count <= USERS_LIMIT ? 'platform' : 'unknown') : p.refusals.includes(answer) ? 'unknown' : undefined;
   p.settle('users.limit', `GET users?limit=${USERS_LIMIT} (${count} users on the page)`, limit, answer);
-
   const first = users[0];
   if (answer.status !== 200 || first === undefined)
     return p.unknown(['users.type', 'users.attributes'], `GET users got ${answer.status} and ${count} users`, answer);
@@ -180,9 +167,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`):
- * an `errors` array (the platform's), `error` with `error_description` (RFC 6749 and 6750 alike, told
- * apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
+ * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`): an `errors` array (the platform's), `error` with
+ * `error_description` (RFC 6749 and 6750 alike, told apart by the origin), an `errors` object beside `title` (ASP.NET's validation problem), `title` and
  * `status` (problem details), or no JSON: empty, HTML or text. Undefined: none of them.
  */
 function shapeOf(response: Answer): ApiErrorBodyShape | 'oauth' | undefined {

@@ -1,8 +1,6 @@
 /**
- * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the
- * suite's way, with its production guard) from its answers alone, and writes it with its evidence
- * (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a
- * bad flag or setting.
+ * `npm run profile`: learns the behaviour profile of the target the LP_* settings name (read the suite's way, with its production guard) from its answers
+ * alone, and writes it with its evidence (docs/profiles.md). Exit codes: 0 done, 1 drift from --compare or a run that could not start, 2 a bad flag or setting.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +58,6 @@ async function main(): Promise<number> {
   // readConfig refused a production host already (the one guard); kept as a last line before any request.
   const refusal = productionRefusal(target, config.allowProduction);
   if (refusal !== undefined) return usage(refusal);
-
   try {
     console.log(`profile: probing ${target.baseUrl} (token host ${target.authUrl})`);
     const observation = await observe(target, settings);

@@ -1,7 +1,6 @@
 /**
- * `npm run profile -- --compare <saved>`: which options changed since a saved profile. Only options
- * both sides name are compared: an option the saved file leaves to `extends`, or that no probe could
- * decide now, is listed apart, never counted as drift.
+ * `npm run profile -- --compare <saved>`: which options changed since a saved profile. Only options both sides name are compared: an option the saved file
+ * leaves to `extends`, or that no probe could decide now, is listed apart, never counted as drift.
  */
 import { readJsonFile } from '../../mock/clients.ts';
 import { BUILT_IN_PROFILES, describeProfileError, isProfileName, ruleOfOption } from '../../mock/profile.ts';

@@ -1,10 +1,8 @@
 /**
- * Probes of the content list (profile groups `query`, `filters`, `pagination` and `timestamps`): what the
- * service does with a parameter it does not know, one given twice, an unreadable value and a limit out
- * of range; the default and largest limit; whether the platform's date filters exist and keep their
- * named day; snapshot pagination (but `obsoleteStatus`, which needs a snapshot left alone for its whole
- * lifetime: rate-limit.ts), each probe on a snapshot of its own so that what one does to its cursors
- * cannot change what another sees; the timestamps of every item the other probes were served.
+ * Probes of the content list (profile groups `query`, `filters`, `pagination` and `timestamps`): what the service does with a parameter it does not know, one
+ * given twice, an unreadable value and a limit out of range; the default and largest limit; whether the platform's date filters exist and keep their named day;
+ * snapshot pagination (but `obsoleteStatus`, which needs a snapshot left alone for its whole lifetime: rate-limit.ts), each probe on a snapshot of its own so
+ * that what one does to its cursors cannot change what another sees; the timestamps of every item the other probes were served.
  */
 import { PAGE_LIMIT } from '../../contracts/limits.ts';
 import { nextValue } from '../../contracts/pagination.ts';
@@ -30,7 +28,6 @@ type List = (query: Query) => Promise<ApiResponse>;
 
 export async function probeQuery(p: Probe, token: string): Promise<void> {
   const list: List = (query) => p.api.list('listContent', query, { token });
-
   const unknown = await list({ limit: 1, profile_probe: '1' });
   p.settle('query.unknownParameter', 'a parameter the endpoint does not know', outcome(unknown, 'ignore', 'refuse'), unknown);
   const repeated = await list('limit=1&limit=2');
@@ -38,7 +35,6 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   p.settle('query.repeatedParameter', `limit=1&limit=2 (${dataOf(repeated).length} item(s) on the page)`, isRefusal(repeated) ? 'refuse' : served, repeated);
   const invalid = await list({ limit: 'abc' });
   p.settle('query.invalidValue', 'limit=abc', outcome(invalid, 'ignore', 'refuse'), invalid);
-
   const plain = await list({});
   const count = dataOf(plain).length;
   const paged = plain.status === 200 && nextUrl(plain) !== undefined && count > 0;
@@ -46,10 +42,8 @@ export async function probeQuery(p: Probe, token: string): Promise<void> {
   p.decide('query.limitDefault', paged ? count : undefined, basis, plain);
   const zero = await list({ limit: 0 });
   p.settle('query.limitOutOfRange', 'limit=0', outcome(zero, 'clamp', 'refuse'), zero);
-
   await probeFilters(p, list);
   await probeLimitMax(p, list);
-
   // invalidStatus: the status of a refused query; failing any, of a next value the service never issued.
   const refused = p.refusals.find((r) => r.status === 400 || r.status === 422);
   const answer = refused ?? (await list({ limit: 1, next: 'ProfileProbeNoSuchCursor' }));
@@ -106,7 +100,6 @@ async function probeFilters(p: Probe, list: List): Promise<void> {
   const refusedAsUnknown = isRefusal(future) && p.value('query.unknownParameter') === 'refuse';
   const value = future.status === 200 ? (items === 0 ? 'platform' : 'none') : refusedAsUnknown ? 'none' : undefined;
   p.settle('filters.dateFilters', `filter[start_date]=${FAR_FUTURE} (${items} item(s) on the page)`, value, future);
-
   if (p.value('filters.dateFilters') !== 'platform') return p.unknown('filters.fromDay', 'the service has no date filters');
   const item = dayFilters(p, 'inclusive');
   if (item === undefined) return p.unknown('filters.fromDay', 'no content item with a readable created-at was seen');
@@ -128,7 +121,6 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
     p.unknown(options, `the first page of limit=${PAGE} (${first.status}) has no links.self and links.next to read`, first);
     return finalPage(p, token);
   }
-
   p.decide('pagination.self', self.includes('?') ? 'with-query' : 'without-query', `links.self of GET ?limit=${PAGE} is ${self}`, first);
   const pairs = parseQuery(next.includes('?') ? next.slice(next.indexOf('?')) : '');
   const cursor = pairs.find(([name]) => name === 'next')?.[1] ?? '';
@@ -141,13 +133,11 @@ export async function probePagination(p: Probe, token: string): Promise<void> {
   const extra = [...members, ...[...attributes].filter((name) => !DOCUMENTED_ATTRIBUTES.has(name)).map((name) => `attribute ${name}`)];
   const basis = extra.length > 0 ? `beyond the document: ${extra.join(', ')}` : 'only the members and attributes the document names';
   p.decide('pagination.extraMembers', extra.length > 0, basis, first);
-
   // olderCursors: follow links.next, then follow the same links.next again.
   const second = await get(next);
   const again = await get(next);
   if (!isSuccess(second)) p.unknown('pagination.olderCursors', `following links.next got ${second.status}`, second);
   else p.settle('pagination.olderCursors', 'a next value already followed, followed again,', outcome(again, 'valid-while-active', 'refuse'), second, again);
-
   // nextWithoutQuery: a fresh snapshot's next value, sent without the query that started it.
   const fresh = await p.api.list('listContent', { limit: PAGE }, { token });
   const freshCursor = nextValue(nextUrl(fresh) ?? '');
@@ -206,23 +196,18 @@ function tally<T extends string | number>(values: readonly T[], label: (value: T
 }
 
 /**
- * The fractional seconds of the items' timestamps and the form of publish-date, read off every item the
- * other probes were served: no request of its own. A service that drops trailing zeros shows its digits
- * only where the time has them: the most digits seen is then a floor, not the count written (a service
- * that keeps milliseconds and writes 7 digits trimmed shows at most 3). Only 7, the most a profile
- * names, decides fractionDigits there.
+ * The fractional seconds of the items' timestamps and the form of publish-date, read off every item the other probes were served: no request of its own. A
+ * service that drops trailing zeros shows its digits only where the time has them: the most digits seen is then a floor, not the count written (a service that
+ * keeps milliseconds and writes 7 digits trimmed shows at most 3). Only 7, the most a profile names, decides fractionDigits there.
  */
 export function decideTimestamps(p: Probe): void {
   const attributes = p.items.map((item) => (item.attributes ?? {}) as Record<string, unknown>);
   const dates = attributes.map((a) => a['publish-date']).filter((value) => typeof value === 'string');
-  const forms = tally(
-    dates.map((date) => PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(date))?.[0] ?? 'other'),
-    (form, n) => `${n} ${form}`,
-  );
+  const kinds = dates.map((date) => PUBLISH_DATE_FORMS.find(([, pattern]) => pattern.test(date))?.[0] ?? 'other');
+  const forms = tally(kinds, (form, n) => `${n} ${form}`);
   const [only] = forms.counts.keys();
   const basis = only === undefined ? 'no item with a publish-date was seen' : `the forms of the publish-dates seen: ${forms.text}`;
   p.decide('timestamps.publishDate', forms.counts.size === 1 && only !== 'other' ? only : undefined, basis);
-
   const strings = attributes.flatMap((a) => TIMESTAMPS.map((name) => a[name])).filter((value) => typeof value === 'string');
   const digits = strings.map(fractionDigits).filter((n) => n !== undefined);
   const { counts, text } = tally(digits, (d, n) => `${n} with ${d} digit(s)`);

@@ -1,8 +1,7 @@
 /**
- * One observation of a target: the probe groups in their order, then the profile file and the
- * evidence built from what they recorded. The order matters for the budget: the timed probes want a
- * silent key, so they come first; the 429 probe spends what is left of a window, so it comes last,
- * after every token but the one it reads with is logged out.
+ * One observation of a target: the probe groups in their order, then the profile file and the evidence built from what they recorded. The order matters for the
+ * budget: the timed probes want a silent key, so they come first; the 429 probe spends what is left of a window, so it comes last, after every token but the
+ * one it reads with is logged out.
  */
 import { BUILT_IN_PROFILES, describeProfileError, PROFILE_NAMES, type ProfileName, ruleOfOption } from '../../mock/profile.ts';
 import { validateProfile } from '../../schemas/index.ts';
@@ -38,7 +37,6 @@ export async function observe(target: Target, settings: ProbeSettings) {
     // The schema's one rule across options: a links.next that carries only next is served without the query.
     p.decide('pagination.nextWithoutQuery', 'accept', 'implied: links.next carries only next, and links.next is the address of the next page');
   }
-
   const before = await logOut(p, (t) => t !== token);
   const beforeQuota = p.counter.sent;
   await run('429', probeQuota);
@@ -48,7 +46,6 @@ export async function observe(target: Target, settings: ProbeSettings) {
   const undecided = ALL_OPTIONS.filter((option) => !p.records.has(option));
   p.unknown(undecided, stopped.length > 0 ? `no probe decided it; ${stopped.join('; ')}` : 'no probe decided it');
   const spent = { total: p.counter.sent, beforeQuota, inQuota: p.counter.sent - beforeQuota - after.issued };
-
   const at = new Date().toISOString();
   const unknown: { option: OptionKey; reason: string }[] = [];
   const groups: Record<string, Record<string, unknown>> = {};

@@ -43,7 +43,6 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   const next = nextUrl(opening);
   const tooLong = (ms: number) => ms > SHORT_WAIT_MS && !p.settings.full;
   const longWait = (ms: number) => `${Math.round(ms / 1000)} s is longer than ${SHORT_WAIT_MS / 1000} s: LP_FULL=1 allows it`;
-
   if (periodMs === undefined) p.unknown('rateLimit.window', `the first answer has no readable rate headers (${headers.ok ? '' : headers.error})`, opening);
   else if (tooLong(periodMs)) p.unknown('rateLimit.window', `waiting out a window of ${longWait(periodMs)}`, opening);
   if (next === undefined) p.unknown('pagination.obsoleteStatus', 'the first page has no links.next', opening);
@@ -52,7 +51,6 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   const period = periodMs === undefined || tooLong(periodMs) ? undefined : periodMs;
   const snapshot = next === undefined || tooLong(snapshotMs) ? undefined : next;
   if (period === undefined && snapshot === undefined) return;
-
   await sleep(Math.max(period ?? 0, snapshot === undefined ? 0 : snapshotMs) + SLACK_MS);
   if (period !== undefined) await sleep((((period / 4 - (Date.now() % period)) % period) + period) % period);
   const tA = Date.now();
@@ -62,7 +60,6 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
     p.settle('pagination.obsoleteStatus', what, statusIn(a, [400, 404, 410]), a);
   }
   if (period === undefined) return;
-
   const readA = rateOf(a);
   if (!readA.ok) return p.unknown('rateLimit.window', `the answer after the silence has no readable rate headers: ${readA.error}`, a);
   const rA = readA.value.remaining;
@@ -170,14 +167,11 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   if (refused === undefined) return unknown(`no 429 came within ${spend} requests`);
   // The observer read the 429's Retry-After with the one reader (contracts/rate-limit.ts): its form is the choice.
   const retry = observer.seen.retry;
-  if (!retry)
-    p.unknown(
-      'rateLimit.retryAfter',
-      `Retry-After ${JSON.stringify(refused.answer.headers['retry-after'] ?? '')} is neither delta-seconds nor an HTTP-date`,
-      refused.answer,
-    );
-  else p.decide('rateLimit.retryAfter', retry.form, `Retry-After: ${retry.value}`, refused.answer);
-
+  if (retry) p.decide('rateLimit.retryAfter', retry.form, `Retry-After: ${retry.value}`, refused.answer);
+  else {
+    const why = `Retry-After ${JSON.stringify(refused.answer.headers['retry-after'] ?? '')} is neither delta-seconds nor an HTTP-date`;
+    p.unknown('rateLimit.retryAfter', why, refused.answer);
+  }
   const end = await duringBlock(p, refused, list, periodMs);
   // Honour the block before the last logout: requests during it may extend it.
   await sleep(Math.min(end - Date.now(), MAX_BLOCK_PERIODS * periodMs) + 200);

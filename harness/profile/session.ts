@@ -1,9 +1,8 @@
 /**
- * What every probe of `npm run profile` shares: the suite's own transport, token helper and api client
- * (so a probe sends, redacts and paces exactly as a contract test does), the requests counted against
- * one rate window's budget, every answer in order, the tokens to log out at the end, and the record of
- * each option: the value observed with its basis, or "unknown" with the reason, and the exchanges that
- * showed it. The prober learns from the API's behaviour alone: no control plane, no clock moved.
+ * What every probe of `npm run profile` shares: the suite's own transport, token helper and api client (so a probe sends, redacts and paces exactly as a
+ * contract test does), the requests counted against one rate window's budget, every answer in order, the tokens to log out at the end, and the record of each
+ * option: the value observed with its basis, or "unknown" with the reason, and the exchanges that showed it. The prober learns from the API's behaviour alone:
+ * no control plane, no clock moved.
  */
 import { DEFAULT_RATE } from '../../contracts/limits.ts';
 import { ENDPOINTS } from '../../contracts/endpoints.ts';
@@ -58,9 +57,8 @@ class ProbeTransport extends Transport {
     const { counter, answers } = this.probe;
     if (counter.sent >= counter.cap) throw new Error(`the request budget (${counter.cap} requests, one rate window) is spent`);
     counter.sent++;
-    const answer = await super.send(request);
-    answers.push(answer);
-    return answer;
+    answers.push(await super.send(request));
+    return answers.at(-1) as ApiResponse;
   }
 }
 
@@ -147,13 +145,11 @@ export class Probe {
   }
 }
 
-/** The items of a list answer's `data`, or an empty list. */
 export function dataOf(response: ApiResponse): Record<string, unknown>[] {
   const data = (response.body as { data?: unknown } | undefined)?.data;
   return Array.isArray(data) ? (data.filter((d) => typeof d === 'object' && d !== null) as Record<string, unknown>[]) : [];
 }
 
-/** `links` of a list answer, or undefined. */
 export function linksOf(response: ApiResponse): Record<string, unknown> | undefined {
   const links = (response.body as { links?: unknown } | undefined)?.links;
   return typeof links === 'object' && links !== null ? (links as Record<string, unknown>) : undefined;

@@ -5,6 +5,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { ControlClient } from '../client/control.ts';
 import { RATE_WAIT_SLACK_MS } from '../client/throttle.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 /** The target's time, and a way to let it pass. */
 export interface TargetClock {
   /** True when the target's clock is read and moved through its control plane; false: real time, ours. */
@@ -15,7 +16,7 @@ export interface TargetClock {
   now(): Promise<number>;
   /**
    * Returns once `now()` is at least `ms`: moves the target's clock, or sleeps, growing the test's
-   * timeout by as much; a wait longer than `maxWaitMs` skips the test, saying `what` it waited for.
+   * timeout by as much; a wait longer than `maxWaitMs` is not made: the test is not checked, saying `what` it waited for.
    */
   reach(ms: number, what?: string): Promise<void>;
   /** The longest wait `reach` makes in real time (throttle.ts, rateWaitBoundMs); unbounded when the clock is moved. */
@@ -37,7 +38,11 @@ export function controlledClock(control: ControlClient): TargetClock {
 }
 
 /** The clock of a target without one: ours, waited for in real time. */
-export function realTimeClock(testInfo: TestInfo, { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number }): TargetClock {
+export function realTimeClock(
+  testInfo: TestInfo,
+  verdict: Verdict,
+  { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number },
+): TargetClock {
   return {
     moved: false,
     slackMs,
@@ -47,11 +52,12 @@ export function realTimeClock(testInfo: TestInfo, { maxWaitMs, slackMs }: { read
       const wait = ms - Date.now();
       if (wait <= 0) return;
       // What the target said to make this wait so long was judged where it was read; the run never waits for it.
-      testInfo.skip(
-        wait > maxWaitMs,
-        `Not checked: it needs ${what} (${new Date(ms).toISOString()}), ${Math.ceil(wait / 1000)} s away: longer than the ` +
-          `${maxWaitMs / 1000} s a run waits in real time (one period of the rate in force and ${RATE_WAIT_SLACK_MS / 1000} s).`,
-      );
+      if (wait > maxWaitMs) {
+        verdict.notChecked(
+          `Not checked: it needs ${what} (${new Date(ms).toISOString()}), ${Math.ceil(wait / 1000)} s away: longer than the ` +
+            `${maxWaitMs / 1000} s a run waits in real time (one period of the rate in force and ${RATE_WAIT_SLACK_MS / 1000} s).`,
+        );
+      }
       testInfo.setTimeout(testInfo.timeout + wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
     },

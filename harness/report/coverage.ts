@@ -1,8 +1,7 @@
 /**
- * What a run (or a listing) says of each rule of contracts/rules/: which tests state it, what they
- * need, and, after a run, whether it held, broke, deviated or was not checked and why. A rule counts
- * as checked only through a test that ran (passed or failed): a skipped test checks nothing, and its
- * skip sentence says why. Pure: the summary reporter and `npm run rules` feed it test records.
+ * What a run (or a listing) says of each rule of contracts/rules/: which tests state it, what they need, and, after a run, whether it held, broke, deviated or
+ * was not checked and why. A rule counts as checked only through a test that ran (passed or failed): a skipped test checks nothing, and its skip sentence says
+ * why. Pure: the summary reporter and `npm run rules` feed it test records.
  */
 import { AREA_IDS, RULE_IDS, RULES, type RuleArea, type RuleId } from '../../contracts/rules/index.ts';
 import type { Rule } from '../../contracts/rules/rule.ts';

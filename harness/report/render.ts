@@ -1,7 +1,6 @@
 /**
- * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs`),
- * `renderRunText` (the end of a run's terminal output) and `renderRunHtml` (the page beside the HTML
- * report), the last two as lines of common/report.ts, as k6's reports are.
+ * The rule catalogue as people read it: `renderRulesMarkdown` (docs/rules.md, `npm run docs`), `renderRunText` (the end of a run's terminal output) and
+ * `renderRunHtml` (the page beside the HTML report), the last two as lines of common/report.ts, as k6's reports are.
  */
 import { RULE_AREAS, RULES } from '../../contracts/rules/index.ts';
 import { escapeHtml, htmlPage, htmlTable, lineText, linesTable, type ReportLine } from '../../common/report.ts';

@@ -22,8 +22,7 @@ Nothing runs against a target: the tests are only listed (playwright test --list
 
 /** The contract suite's tests as `--list` sees them (every test, slow ones included), with their declarations. */
 export function listedTests(): TestRecord[] {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !/^(LP_|PLAYWRIGHT_)/.test(name)) env[name] = value;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && !/^(LP_|PLAYWRIGHT_)/.test(name)));
   const run = spawnSync(process.execPath, [PLAYWRIGHT, 'test', '--list', `--reporter=${__filename}`, '--project=contract', '--project=contract-serial'], {
     cwd: ROOT,
     env: { ...env, LP_TARGET: 'mock' },
@@ -56,6 +55,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  runMain(main, 'rules: ', 2);
-}
+if (require.main === module) runMain(main, 'rules: ', 2);

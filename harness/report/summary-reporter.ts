@@ -1,9 +1,8 @@
 /**
- * The run's bound (harness/preflight/bound.ts) once its tests are known, right after the list reporter's `Running N
- * tests` line. The end of every run's output: what it checked per rule and what not and why, what the rate limit and the tokens
- * cost it, where the reports are, and the closing line CI reads (`N passed, N failed[, N skipped][, N platform
- * deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and
- * the rules page beside it, each naming the run's target.
+ * The run's bound (harness/preflight/bound.ts) once its tests are known, right after the list reporter's `Running N tests` line. The end of every run's output:
+ * what it checked per rule and what not and why, what the rate limit and the tokens cost it, where the reports are, and the closing line CI reads (`N passed, N
+ * failed[, N skipped][, N platform deviations]`). It writes reports/summary/<run>.json (tools/test-all.ts adds runs up), the HTML report's title and the rules
+ * page beside it, each naming the run's target.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,7 +95,6 @@ export default class SummaryReporter implements Reporter {
     // green, nor one that stopped itself (harness/run/breaker.ts: its tests were skipped, its sentence said once).
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
-
     const rules = records.some((r) => r.declared.length > 0) ? coverage(records) : undefined;
     const target = this.#target;
     mkdirSync(this.#summaryDir, { recursive: true });
@@ -110,7 +108,6 @@ export default class SummaryReporter implements Reporter {
       rules: rules?.map(({ id, state, why, firstFailure }) => ({ id, state, why, ...(firstFailure === undefined ? {} : { firstFailure }) })),
     };
     writeFileSync(this.#summaryFile, `${JSON.stringify(summary, null, 1)}\n`);
-
     const lines: string[] = [];
     if (rules) {
       // The html reporter reads its title in its own onEnd, which comes after this one's: the verdict heads the report.
@@ -131,11 +128,8 @@ export default class SummaryReporter implements Reporter {
       );
     }
     const [issued = 0, loggedOut, ended, notLoggedOut] = this.#tokens;
-    if (issued > 0) {
-      lines.push(
-        `\nTokens: ${issued} issued, ${loggedOut} logged out, ${ended} already ended (logged out or expired by a test), ${notLoggedOut} not logged out`,
-      );
-    }
+    const tokens = `${issued} issued, ${loggedOut} logged out, ${ended} already ended (logged out or expired by a test), ${notLoggedOut} not logged out`;
+    if (issued > 0) lines.push(`\nTokens: ${tokens}`);
     if (stopped !== undefined) lines.push(`\nThe run stopped: ${stopped}`);
     if (rules) lines.push(`\nTarget: ${target ?? 'not named (the config gives the summary reporter no target)'}`);
     this.#printed = [...lines, formatCounts(counts)];

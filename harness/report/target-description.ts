@@ -22,10 +22,9 @@ export function describeTarget(config: SuiteConfig): string {
       target.faults.length > 0 ? `faults ${target.faults.join(', ')}` : 'no faults',
       target.blind ? 'control plane hidden' : 'control plane',
     ];
-    return withheld(
-      `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`,
-      clients.map((c) => c.secret),
-    );
+    const line = `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`;
+    const secrets = clients.map((c) => c.secret);
+    return withheld(line, secrets);
   }
   const place = placeOf(target);
   const where = [place.environment, place.dataCenter ? `data center ${place.dataCenter}` : undefined].filter((p) => p !== undefined).join(', ');
@@ -36,19 +35,15 @@ export function describeTarget(config: SuiteConfig): string {
 }
 
 /**
- * The environment and data center of a remote target where its hosts tell them: the hosts table
- * (contracts/environments.ts) names both; another production host (an organization's) names the
- * environment only, as does a betatest host; any other host (a mock, a proxy) names neither.
+ * The environment and data center of a remote target where its hosts tell them: the hosts table (contracts/environments.ts) names both; another production host
+ * (an organization's) names the environment only, as does a betatest host; any other host (a mock, a proxy) names neither.
  */
 function placeOf(urls: { readonly authUrl: string; readonly baseUrl: string }): { environment?: string; dataCenter?: string } {
   const api = hostOf(urls.baseUrl);
   const auth = hostOf(urls.authUrl);
-  for (const environment of ENVIRONMENTS) {
-    for (const dataCenter of DATA_CENTERS) {
-      const hosts = HOSTS[environment][dataCenter];
-      if (hostOf(hosts.baseUrl) === api && hostOf(hosts.authUrl) === auth) return { environment, dataCenter };
-    }
-  }
+  const places = ENVIRONMENTS.flatMap((environment) => DATA_CENTERS.map((dataCenter) => ({ environment, dataCenter, hosts: HOSTS[environment][dataCenter] })));
+  const known = places.find(({ hosts }) => hostOf(hosts.baseUrl) === api && hostOf(hosts.authUrl) === auth);
+  if (known) return { environment: known.environment, dataCenter: known.dataCenter };
   if (isProductionUrl(urls.baseUrl) || isProductionUrl(urls.authUrl)) return { environment: 'production' };
   if ([api, auth].some((host) => host?.split('.').includes('betatest'))) return { environment: 'betatest' };
   return {};

@@ -1,8 +1,7 @@
 /**
- * The end of a worker: every token it was issued is logged out, its refresh token with it, so that none
- * is left valid on the target. An access token that ended alone (a test logged it out without its
- * refresh token, or it expired) may leave its refresh token alive: that one is traded for a token, and
- * both end with one logout.
+ * The end of a worker: every token it was issued is logged out, its refresh token with it, so that none is left valid on the target. An access token that ended
+ * alone (a test logged it out without its refresh token, or it expired) may leave its refresh token alive: that one is traded for a token, and both end with
+ * one logout.
  */
 import { ApiClient } from '../client/api.ts';
 import { rateWaitBoundMs } from '../client/throttle.ts';

@@ -1,8 +1,7 @@
 /**
- * One holder at a time of a key's requests, across the run's worker processes: the tests that count a key's budget
- * request by request hold it, and so do the real-time walks that use the same key beside them, between their pauses.
- * A file made atomically in the run's output directory, naming its holder's process; a holder that died, or held it
- * longer than anyone does (a few requests), loses it.
+ * One holder at a time of a key's requests, across the run's worker processes: the tests that count a key's budget request by request hold it, and so do the
+ * real-time walks that use the same key beside them, between their pauses. A file made atomically in the run's output directory, naming its holder's process; a
+ * holder that died, or held it longer than anyone does (a few requests), loses it.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * A broken rule as an Error: named `<rule id> (<level>)`, so that Playwright reports it as
- * `<rule id> (<level>): <expected, got, the request>`, the first line the fault matrix and
- * harness/report/coverage.ts read a rule from. Thrown by the `toHoldRule` matcher (matchers.ts) and by
- * the harness where a broken rule stops the test (a token the target does not hand out).
+ * A broken rule as an Error: named `<rule id> (<level>)`, so that Playwright reports it as `<rule id> (<level>): <expected, got, the request>`, the first line
+ * the fault matrix and harness/report/coverage.ts read a rule from. Thrown by the `toHoldRule` matcher (matchers.ts) and by the harness where a broken rule
+ * stops the test (a token the target does not hand out).
  */
 import { RULES, type RuleId } from '../../contracts/rules/index.ts';
 import { testFrames } from './step.ts';
@@ -28,8 +27,7 @@ export class BrokenRule extends Error {
     super(unlikeFrames(message));
     this.rule = rule;
     this.name = `${rule} (${RULES[rule].level})`;
-    // Located at the test's line even outside a boxed step (a spec judging a rule itself); inside one,
-    // Playwright puts the box's stack in its place.
+    // Located at the test's line even outside a boxed step (a spec judging a rule itself); inside one, Playwright puts the box's stack in its place.
     this.stack = `${this.name}: ${this.message}\n${testFrames(this.stack)}`;
   }
 }

@@ -1,22 +1,19 @@
 /**
- * Steps of the report, so that a failure is located at the spec line that asked for the response and
- * a test's report shows each request with the rules judged on it.
+ * Steps of the report, so that a failure is located at the spec line that asked for the response and a test's report shows each request with the rules judged
+ * on it.
  *
- * `boxed(title, body)` makes the function a spec calls (`api.list`, `tokens.issue`, a walk, a budget
- * spend): it opens a boxed step (Playwright's `{ box: true }`), which records the stack minus the
- * frame that opened it. That frame is the wrapper made here, so the stack starts at whoever called the
- * wrapper: the spec, when a spec called it. Steps and expectations nested inside, however deep, take the
- * outermost boxed step's stack, so every failure inside is reported at that spec line. The wrapper
- * must call `test.step` itself and be async and await it: a helper between them would be the caller
- * recorded, and a bare `return test.step(…)` from a non-async function loses the async stack.
+ * `boxed(title, body)` makes the function a spec calls (`api.list`, `tokens.issue`, a walk, a budget spend): it opens a boxed step (Playwright's `{ box: true
+ * }`), which records the stack minus the frame that opened it. That frame is the wrapper made here, so the stack starts at whoever called the wrapper: the
+ * spec, when a spec called it. Steps and expectations nested inside, however deep, take the outermost boxed step's stack, so every failure inside is reported
+ * at that spec line. The wrapper must call `test.step` itself and be async and await it: a helper between them would be the caller recorded, and a bare `return
+ * test.step(…)` from a non-async function loses the async stack.
  *
- * The harness also runs outside any test (a worker fixture's teardown, harness/profile/cli.ts, the
- * preflight): there `test.step` throws, so the body is called directly.
+ * The harness also runs outside any test (a worker fixture's teardown, harness/profile/cli.ts, the preflight): there `test.step` throws, so the body is called
+ * directly.
  */
 import path from 'node:path';
 import { test } from '@playwright/test';
 
-/** The harness's own directory. */
 const HARNESS_DIR = path.resolve(__dirname, '..');
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
@@ -25,9 +22,8 @@ function frames(stack: string | undefined): string[] {
 }
 
 /**
- * `stack`'s frames outside the harness and node_modules (async frames included), so that a rule broken inside the
- * harness is located where the test called in; the whole stack when none is (the harness run from a script, a chain
- * of promises that lost its async frames).
+ * `stack`'s frames outside the harness and node_modules (async frames included), so that a rule broken inside the harness is located where the test called in;
+ * the whole stack when none is (the harness run from a script, a chain of promises that lost its async frames).
  */
 export function testFrames(stack: string | undefined): string {
   const all = frames(stack);

@@ -1,9 +1,7 @@
 /**
- * What a run's reports say of it: a child run of the project's own configuration (three tests of
- * one spec file: cheap, against an embedded mock with a profile and a fault, so that the run has a
- * broken rule and deviations) in a temporary directory; every report it writes must name the target, rules.html
- * must say why the rule broke and list the deviations, and the run must end by saying where its
- * reports are.
+ * What a run's reports say of it: a child run of the project's own configuration (three tests of one spec file: cheap, against an embedded mock with a profile
+ * and a fault, so that the run has a broken rule and deviations) in a temporary directory; every report it writes must name the target, rules.html must say why
+ * the rule broke and list the deviations, and the run must end by saying where its reports are.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,10 +42,8 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         /^reports\/junit\.xml$/,
         /^reports\/summary\/child\.json$/,
       ]) {
-        expect(
-          named.some((where) => place.test(where)),
-          `the target named in ${place.source} (named in: ${named.join(', ')})`,
-        ).toBe(true);
+        const found = named.some((where) => place.test(where));
+        expect(found, `the target named in ${place.source} (named in: ${named.join(', ')})`).toBe(true);
       }
 
       const junit = readFileSync(path.join(work, 'reports', 'junit.xml'), 'utf8');

@@ -1,7 +1,6 @@
 /**
- * Spending the quota safely: the production guard of tests that spend the rate
- * budget, and the configuration reader's refusals (one sentence naming the variable). Both are
- * tested as functions: nothing here calls a real service.
+ * Spending the quota safely: the production guard of tests that spend the rate budget, and the configuration reader's refusals (one sentence naming the
+ * variable). Both are tested as functions: nothing here calls a real service.
  */
 import { ConfigError, type Env, productionRefusal, readConfig } from '../../harness/run/config.ts';
 import { expect, TAGS, test } from '../fixtures/index.ts';

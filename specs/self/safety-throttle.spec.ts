@@ -1,7 +1,6 @@
 /**
- * How the suite backs off (document, Errors: after a 429, honour Retry-After, do not retry at once, back off
- * exponentially). The suite's own client against a private mock with a tiny budget whose clock the
- * test moves: waits are recorded and skipped over, never slept through.
+ * How the suite backs off (document, Errors: after a 429, honour Retry-After, do not retry at once, back off exponentially). The suite's own client against a
+ * private mock with a tiny budget whose clock the test moves: waits are recorded and skipped over, never slept through.
  */
 import type { Rate } from '../../contracts/duration.ts';
 import { DEFAULT_RETRY_POLICY, retryAfterSeconds, retryDelayMs } from '../../contracts/rate-limit.ts';
@@ -28,10 +27,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     const token = await h.token();
     const statuses: number[] = [];
     for (let i = 0; i < 3 * TINY.requests; i++) statuses.push((await h.list(token, ORG.id)).status);
-    expect(
-      statuses.filter((s) => s !== 200),
-      'statuses other than 200',
-    ).toEqual([]);
+    const refused = statuses.filter((s) => s !== 200);
+    expect(refused, 'statuses other than 200').toEqual([]);
     expect(h.retries, '429s met').toEqual([]);
     expect(h.waits.length, 'waits for a window to reset').toBeGreaterThan(0);
     for (const wait of h.waits) expect(wait, 'a throttle wait').toBeLessThanOrEqual(TINY.periodSeconds * 1000 + 100);
@@ -55,9 +52,7 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     for (let i = 0; i < TINY.requests; i++) await h.list(token);
     expect((await h.list(token)).status, 'the last answer').toBe(429);
     expect(h.retries.length, 'retries').toBe(DEFAULT_RETRY_POLICY.maxAttempts - 1);
-    const backoffs = h.waits.map((ms, i) => {
-      return ms - (retryAfterSeconds(h.retries[i]?.retryAfter, mock.clock.now()) ?? 0) * 1000;
-    });
+    const backoffs = h.waits.map((ms, i) => ms - (retryAfterSeconds(h.retries[i]?.retryAfter, mock.clock.now()) ?? 0) * 1000);
     expect(backoffs, 'waits grow from one retry to the next').toEqual([...backoffs].sort((a, b) => a - b));
   });
 
@@ -68,10 +63,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     for (let i = 0; i < TINY.requests; i++) await h.list(token);
     await expect(h.list(token), 'the request refused for longer than the bound').rejects.toThrow(/rate limited for \d+ s more, longer than the 1 s/);
     expect(h.waits, 'waits').toEqual([]);
-    expect(
-      told.map((t) => [t.why, t.maxWaitMs, t.waitMs > 1000, t.retryAfter !== undefined]),
-      'what the caller was told',
-    ).toEqual([['retry', 1000, true, true]]);
+    const heard = told.map((t) => [t.why, t.maxWaitMs, t.waitMs > 1000, t.retryAfter !== undefined]);
+    expect(heard, 'what the caller was told').toEqual([['retry', 1000, true, true]]);
   });
 
   test('lets quota-tagged tests see every 429 as it comes', async () => {
@@ -90,10 +83,8 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
       const h = rateHarness(throttled, { quota: true });
       await h.token();
       await h.token();
-      expect(
-        h.retries.map((r) => r.retryAfter),
-        'the 429 of the second token request, retried after its Retry-After',
-      ).toEqual(['10']);
+      const retriedAfter = h.retries.map((r) => r.retryAfter);
+      expect(retriedAfter, 'the 429 of the second token request, retried after its Retry-After').toEqual(['10']);
     } finally {
       await throttled.close();
     }

@@ -1,9 +1,7 @@
 /**
- * The suite's own safety: no configured secret and no issued token appears in any report, trace,
- * attachment or log. A child run of the embedded mock with the project's reporters (a few specs
- * that handle credentials, and a canary that fails on purpose) writes into a temporary directory;
- * every file there (zips and the HTML report's embedded data opened) and the run's log are searched
- * for each secret and each token issued. Tokens reach this process only as fingerprints.
+ * The suite's own safety: no configured secret and no issued token appears in any report, trace, attachment or log. A child run of the embedded mock with the
+ * project's reporters (a few specs that handle credentials, and a canary that fails on purpose) writes into a temporary directory; every file there (zips and
+ * the HTML report's embedded data opened) and the run's log are searched for each secret and each token issued. Tokens reach this process only as fingerprints.
  */
 import { expect, TAGS, test } from '../fixtures/index.ts';
 import { CHILD_TEST_TIMEOUT_MS } from '../../harness/self-check/child-run.ts';
@@ -26,10 +24,8 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
       /^reports\/junit\.xml$/,
       /^reports\/test-results\/.*error-context\.md$/,
     ]) {
-      expect(
-        run.markedIn.some((where) => place.test(where)),
-        `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`,
-      ).toBe(true);
+      const marked = run.markedIn.some((where) => place.test(where));
+      expect(marked, `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`).toBe(true);
     }
   });
 
@@ -37,10 +33,8 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
     test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const run = await leakRun(['--trace', 'on', 'specs/token.spec.ts', 'specs/self/safety/leak-canary.spec.ts']);
     expect(run.summary, `the child run: only the canary fails\n${run.log.slice(-2000)}`).toMatchObject({ failed: 1 });
-    expect(
-      run.markedIn.filter((where) => /trace\.zip!/.test(where)),
-      'the marker in a trace',
-    ).not.toEqual([]);
+    const inTraces = run.markedIn.filter((where) => /trace\.zip!/.test(where));
+    expect(inTraces, 'the marker in a trace').not.toEqual([]);
     expect(run.leaks, 'secrets and tokens found in the run’s output').toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
 /**
- * Pointed at a target that breaks one rule, the suite fails and the failure names the rule (or, for a
- * platform rule, reports a platform deviation naming it). A child run starts the embedded mock once per fault of self-check/cases.ts (and
- * once without), runs the test that states the rule, and reports: each test must fail against its
- * fault with the expected message, and pass against the sound mock.
+ * Pointed at a target that breaks one rule, the suite fails and the failure names the rule (or, for a platform rule, reports a platform deviation naming it). A
+ * child run starts the embedded mock once per fault of self-check/cases.ts (and once without), runs the test that states the rule, and reports: each test must
+ * fail against its fault with the expected message, and pass against the sound mock.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,10 +41,8 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   for (const c of FAULT_CASES) {
     test(`${c.fault}: "${c.title}" fails, saying so`, () => {
       const mine = outcomes.filter((o) => o.project === c.fault);
-      expect(
-        mine.map((o) => o.title),
-        `tests run against ${c.fault}\n${log.slice(-1500)}`,
-      ).toEqual([c.title]);
+      const titles = mine.map((o) => o.title);
+      expect(titles, `tests run against ${c.fault}\n${log.slice(-1500)}`).toEqual([c.title]);
       if (c.level === 'platform') {
         expect(mine[0]?.status, `outcome against ${c.fault} (a platform rule: reported, not failed)`).toBe('expected');
         expect(mine[0]?.deviations.join('\n')).toMatch(c.message);
@@ -59,9 +56,8 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   test('the same tests pass against the mock without faults', () => {
     const sound = outcomes.filter((o) => o.project === 'no-fault');
     expect(sound.length, 'tests run against the sound mock').toBe(FAULT_CASES.length);
-    expect(sound.filter((o) => o.status !== 'expected' || o.deviations.length > 0).map((o) => `${o.title}: ${o.message}${o.deviations.join('; ')}`)).toEqual(
-      [],
-    );
+    const unsound = sound.filter((o) => o.status !== 'expected' || o.deviations.length > 0).map((o) => `${o.title}: ${o.message}${o.deviations.join('; ')}`);
+    expect(unsound).toEqual([]);
   });
 });
 

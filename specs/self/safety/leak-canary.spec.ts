@@ -1,13 +1,12 @@
 /**
- * Run only by the secret-leak gate's child run (specs/self/safety/leak.config.ts). It handles a token the
- * way a failing spec would (failure messages quoting a token response, an attachment, a log line)
- * and fails on purpose, so the gate sees every kind of output a real failure produces. The marker
- * proves the gate looked where it claims: it must be found in each kind of output.
+ * Run only by the secret-leak gate's child run (specs/self/safety/leak.config.ts). It handles a token the way a failing spec would (failure messages quoting a
+ * token response, an attachment, a log line) and fails on purpose, so the gate sees every kind of output a real failure produces. The marker proves the gate
+ * looked where it claims: it must be found in each kind of output.
  */
 import { validateContentList } from '../../../schemas/index.ts';
 import { expect, test } from '../../fixtures/index.ts';
 import { redact } from '../../../harness/client/redact.ts';
-import { LEAK_MARKER } from '../../../harness/self-check/marker.ts';
+import { LEAK_MARKER } from '../../../harness/self-check/leak-run.ts';
 
 test(`a failing test writes failure output, attachments and logs (${LEAK_MARKER})`, async ({ api, tokens }, testInfo) => {
   const token = await tokens.issue();

@@ -1,8 +1,7 @@
 /**
- * The child run of the secret-leak gate (specs/self/safety.spec.ts): the project's own configuration
- * (reporters, contract project settings: what a real run writes), narrowed to a few specs that
- * handle credentials plus a canary that fails on purpose, so that failure output, attachments and
- * logs are written too. Run from a temporary working directory, so all of it lands there.
+ * The child run of the secret-leak gate (specs/self/safety.spec.ts): the project's own configuration (reporters, contract project settings: what a real run
+ * writes), narrowed to a few specs that handle credentials plus a canary that fails on purpose, so that failure output, attachments and logs are written too.
+ * Run from a temporary working directory, so all of it lands there.
  */
 import { defineConfig, type Project } from '@playwright/test';
 import base from '../../../playwright.config.ts';

@@ -1,7 +1,6 @@
 /**
- * Breakages the suite must catch, each a fault of the mock (mock/faults/catalogue.ts) that breaks one rule of
- * the API document, with the spec and test that state the rule and what its failure message says.
- * The fault matrix covers every fault; these few are the contract suite's own proof.
+ * Breakages the suite must catch, each a fault of the mock (mock/faults/catalogue.ts) that breaks one rule of the API document, with the spec and test that
+ * state the rule and what its failure message says. The fault matrix covers every fault; these few are the contract suite's own proof.
  */
 import type { FaultName } from '../../../mock/faults/index.ts';
 import { literalPattern } from '../../../harness/verdict/declare.ts';

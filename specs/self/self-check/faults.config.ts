@@ -1,8 +1,7 @@
 /**
- * The child run of specs/self/self-check.spec.ts: one project per fault of cases.ts, each with its own
- * embedded mock started with that fault (the `mockSettings` worker option) and only the test that
- * states the broken rule; and a project without faults running the same tests, which must pass.
- * The JSON report goes to the working directory (a temporary one).
+ * The child run of specs/self/self-check.spec.ts: one project per fault of cases.ts, each with its own embedded mock started with that fault (the
+ * `mockSettings` worker option) and only the test that states the broken rule; and a project without faults running the same tests, which must pass. The JSON
+ * report goes to the working directory (a temporary one).
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
