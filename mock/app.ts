@@ -75,8 +75,7 @@ class Mock implements MockServer {
       throw new RangeError('authPort and apiPort are for two ports; with hostNames one port serves both origins: give port.');
     if (hostNames === undefined && options.port !== undefined)
       throw new RangeError('port is the one port of hostNames; without them give authPort and apiPort.');
-    const profile = profileOf(options);
-    this.profile = profile;
+    const profile = (this.profile = profileOf(options));
     const registry = new ClientRegistry(validateClients(options.clients ?? DEFAULT_CLIENTS, 'clients'), {
       rate: options.rate === undefined ? (parseRate(profile.rateLimit.rate) ?? null) : options.rate,
       // The schema's pattern makes it a period.
@@ -90,8 +89,7 @@ class Mock implements MockServer {
     const replies = new Replies({ api: profile.errors.body, token: profile.tokens.errorBody });
     const controlReplies = new Replies();
     // The mock judges its callers unless told not to (mock/client-findings.ts); findings go to the log too.
-    const findings = options.findings === false ? undefined : new ClientFindings({ clock: this.clock, log: options.log });
-    this.#findings = findings;
+    const findings = (this.#findings = options.findings === false ? undefined : new ClientFindings({ clock: this.clock, log: options.log }));
     // The core's components, each wrapped by its seam where one is given.
     const clients = seams.clients?.(registry, core) ?? registry;
     this.#tokens = new TokenStore({ clock: this.clock, indexLive: profile.tokens.reuse === 'live-token' });

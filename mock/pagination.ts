@@ -133,20 +133,15 @@ export class Snapshots {
 
   /** Registers the page `next` leads to under a fresh cursor (rule 3), stamps the request and returns the cursor. */
   issue(next: Continuation, previous: string | undefined): string {
-    const { snapshot } = next;
     const fresh = this.#freshCursor();
     const cursor = this.#choose === undefined ? fresh : this.#choose(fresh, previous);
     // A fresh cursor (96 random bits) was never retired; a letter cursor, or one a seam chose, may have been.
     if (cursor !== fresh || this.#letters) this.#tombstones.delete(cursor);
     this.#cursors.set(cursor, next);
-    if (snapshot.cursor === undefined) {
-      // Its first cursor: a snapshot is in the order exactly while it holds one, so it is not there yet.
-      snapshot.cursor = cursor;
-      snapshot.lastRequestMs = this.#clock.now();
-      this.#order.push(snapshot);
-      return cursor;
-    }
-    if (snapshot.cursor !== cursor && snapshot.more?.includes(cursor) !== true) (snapshot.more ??= []).push(cursor);
+    // Its first cursor puts the snapshot in the order (touch): a snapshot is there exactly while it holds one.
+    const { snapshot } = next;
+    if (snapshot.cursor === undefined) snapshot.cursor = cursor;
+    else if (snapshot.cursor !== cursor && snapshot.more?.includes(cursor) !== true) (snapshot.more ??= []).push(cursor);
     this.touch(snapshot);
     return cursor;
   }
@@ -167,12 +162,7 @@ export class Snapshots {
 
   /** The control plane's "obsolete now": every active snapshot, or the one `cursor` belongs to, is dropped as the 2 minutes would drop it. */
   expire(cursor?: string): number {
-    if (cursor !== undefined) {
-      const found = this.#cursors.get(cursor);
-      if (found !== undefined) this.#drop(found.snapshot);
-      return found === undefined ? 0 : 1;
-    }
-    const active = this.#order.all();
+    const active = cursor === undefined ? this.#order.all() : [this.#cursors.get(cursor)?.snapshot].filter((s) => s !== undefined);
     for (const snapshot of active) this.#drop(snapshot);
     return active.length;
   }

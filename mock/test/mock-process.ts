@@ -46,9 +46,7 @@ export function clientsFile(clients: readonly ClientConfig[]): string {
 
 /** Children still running, killed when the driver exits: one listener for all (Node warns past ten). */
 const running = new Set<ChildProcessWithoutNullStreams>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
 
 /** Stops every child still running: on a driver's end, its error, or a signal. */
 export async function stopAll(): Promise<void> {
@@ -118,15 +116,13 @@ export async function startNode(name: string, args: readonly string[], onStderr:
 }
 
 /** Starts `npm run mock -- <args>` (or the faults CLI), on free ports unless `args` name them, and resolves once it printed its URLs. */
-export async function startMockProcess(args: readonly string[], options: MockProcessOptions = {}) {
-  const { nodeFlags = [], entry = 'mock' } = options;
+export async function startMockProcess(args: readonly string[], { nodeFlags = [], entry = 'mock' }: MockProcessOptions = {}) {
   const log: string[] = [];
   const child = await startNode('The mock', tsNodeArgs(MOCK_ENTRIES[entry], args, nodeFlags), (line) => {
     if (/^(auth|api) [A-Z]+ \//.test(line) && log.length < MAX_LOG_LINES) log.push(line);
   });
-  const urls = JSON.parse(child.ready) as ReadyLine;
   /** Its request log so far, one line per request (`api GET /api/v2/users 200 1.2ms`), when started with `--log`. */
-  return { ...child, ...urls, requestLog: (): readonly string[] => [...log] };
+  return { ...child, ...(JSON.parse(child.ready) as ReadyLine), requestLog: (): readonly string[] => [...log] };
 }
 
 /** Starts the mock, says where it listens, runs `body` against it and stops it, whatever `body` does. */
@@ -145,10 +141,7 @@ export async function pooled<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: n
   const results: T[] = new Array(tasks.length);
   let next = 0;
   const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await (tasks[index] as () => Promise<T>)();
-    }
+    for (let index = next++; index < tasks.length; index = next++) results[index] = await (tasks[index] as () => Promise<T>)();
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return results;
