@@ -111,9 +111,8 @@ export class ControlPlane {
     const parsed = parseJsonBody(body);
     if (!parsed.ok) return this.#refuse(`Expected a JSON object of content attributes: ${parsed.error}.`);
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
-    const value = parsed.value;
-    const attributes = isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value;
-    const result = apply(attributes);
+    const { value } = parsed;
+    const result = apply(isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value);
     return result.ok ? this.#o.replies.json(status, JSON.stringify(result.item)) : this.#o.replies.api(result.error);
   }
 

@@ -22,8 +22,7 @@ function parseArgs(args: readonly string[]): { out: string } | { error: string }
   try {
     ({ values } = parseFlags({ args: [...args], options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { error: `--out needs a file path. ${USAGE}` };
+    if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { error: `--out needs a file path. ${USAGE}` };
     const arg = /'([^']+)'/.exec((error as Error).message)?.[1] ?? '?';
     return { error: `unknown argument "${arg}". ${USAGE}${helpPointer('openapi')}` };
   }

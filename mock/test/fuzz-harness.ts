@@ -252,10 +252,8 @@ export function problemWith(request: FuzzRequest, outcome: RawOutcome): string |
 
 /** Whether the client broke off its request, so node closes first: a body short of its Content-Length, or a bad chunk after an Upgrade head. */
 function abandoned(request: FuzzRequest): boolean {
-  if (request.framing === 'short') return true;
   const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
-  const upgrade = header('upgrade') !== undefined && /upgrade/i.test(header('connection') ?? '');
-  return upgrade && request.framing === 'bad-chunk';
+  return request.framing === 'short' || (request.framing === 'bad-chunk' && header('upgrade') !== undefined && /upgrade/i.test(header('connection') ?? ''));
 }
 
 function apiShapeProblem(status: number, value: unknown): string | undefined {

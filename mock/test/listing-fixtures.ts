@@ -23,8 +23,7 @@ export function setup(options: { items?: number; profile?: ProfileFile } = {}) {
     for (let i = 0; i < 10_000; i++) {
       const next = pages.at(-1).links.next;
       if (!next) return pages;
-      const query = next.slice(next.indexOf('?') + 1);
-      const page = list(query, more);
+      const page = list(next.slice(next.indexOf('?') + 1), more);
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       pages.push(page.body);
     }

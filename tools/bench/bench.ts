@@ -222,8 +222,7 @@ async function start(size: Size): Promise<Figure[]> {
 
 async function memory(size: Size, scratch: string): Promise<Figure[]> {
   const mock = await startMock();
-  const tokenReply = await capture(tokenShot(mock.authUrl));
-  const bare = await startBare(scratch, { token: tokenReply });
+  const bare = await startBare(scratch, { token: await capture(tokenShot(mock.authUrl)) });
   const idle = { mock: peakRss(mock), bare: peakRss(bare) };
   // Bounded by count, so both servers answer the same storm; the time bound only stops a stuck one.
   const storm = async (server: NodeChild, auth: string) => {
