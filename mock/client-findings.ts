@@ -120,8 +120,7 @@ export class ClientFindings {
   report(): FindingsReport {
     const counts = Object.fromEntries(CLIENT_RULE_IDS.map((id) => [id, 0])) as Record<ClientRuleId, number>;
     for (const rules of this.#byClient.values()) for (const [rule, count] of rules) counts[rule] += count;
-    const clients = this.#conduct.clients();
-    return { findings: this.#findings.slice(), counts, total: this.#total, dropped: this.#total - this.#findings.length, clients };
+    return { findings: this.#findings.slice(), counts, total: this.#total, dropped: this.#total - this.#findings.length, clients: this.#conduct.clients() };
   }
 
   /** JUnit XML: a testsuite per client_id judged, a testcase per client rule, a failure per finding kept (and one saying how many more were only counted). */

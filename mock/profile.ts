@@ -111,12 +111,10 @@ function shown(value: unknown): string {
 }
 
 function valueAt(data: unknown, pointer: string): unknown {
-  let here = data;
-  for (const segment of pointer.split('/').slice(1)) {
-    if (typeof here !== 'object' || here === null) return undefined;
-    here = (here as Record<string, unknown>)[segment];
-  }
-  return here;
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce((here, segment) => (typeof here === 'object' && here !== null ? (here as Record<string, unknown>)[segment] : undefined), data);
 }
 
 /** The schema of the option at `key` (`group.option` or a top-level member). */
@@ -161,8 +159,7 @@ export function describeProfileError(errors: readonly ErrorObject[] | null | und
   if ((error.keyword === 'required' && params.missingProperty === 'nextWithoutQuery') || (error.keyword === 'const' && key === 'pagination.nextWithoutQuery'))
     return cursorOnlyRule(error.keyword === 'required' ? 'nothing' : got);
   const schema = schemaOf(key);
-  const group = key.split('.').length === 1;
-  if (group && error.keyword === 'type') return `${key} must be an object of options, got ${got}.`;
+  if (!key.includes('.') && error.keyword === 'type') return `${key} must be an object of options, got ${got}.`;
   if (Array.isArray(schema?.enum)) return `${key} must be one of ${(schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}.`;
   if (schema?.type === 'boolean') return `${key} must be true or false, got ${got}.`;
   if (schema?.type === 'integer') return `${key} must be an integer from ${String(schema.minimum)} to ${String(schema.maximum)}, got ${got}.`;
