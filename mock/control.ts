@@ -48,50 +48,48 @@ interface ControlParts {
 }
 
 export class ControlPlane {
-  readonly #o: ControlParts;
   readonly #routes: Readonly<Record<string, ControlRoute>>;
   /** Built on first request: the origins are known once the mock listens, and never change after. */
   #openapi: string | undefined;
 
-  constructor(parts: ControlParts) {
-    this.#o = parts;
-    const profile = JSON.stringify(parts.profile);
-    const { replies } = parts;
+  constructor(private readonly o: ControlParts) {
+    const profile = JSON.stringify(o.profile);
+    const { replies } = o;
     const route = (methods: string[], respond: ControlRoute['respond']): ControlRoute => ({ methods, respond });
     this.#routes = {
       [`${CONTROL_PREFIX}/clock`]: route(['GET', 'POST'], (r) => (r.method === 'GET' ? this.#now() : this.#advance(r.body))),
       [`${CONTROL_PREFIX}/reset`]: route(['POST'], () => {
-        parts.reset();
+        o.reset();
         return replies.empty(204);
       }),
-      [`${CONTROL_PREFIX}/content`]: route(['POST'], (r) => this.#change(r.body, (attributes) => parts.resources.createContent(attributes), 201)),
-      [`${CONTROL_PREFIX}/stats`]: route(['GET'], () => replies.json(200, JSON.stringify(parts.stats()))),
+      [`${CONTROL_PREFIX}/content`]: route(['POST'], (r) => this.#change(r.body, (attributes) => o.resources.createContent(attributes), 201)),
+      [`${CONTROL_PREFIX}/stats`]: route(['GET'], () => replies.json(200, JSON.stringify(o.stats()))),
       [`${CONTROL_PREFIX}/profile`]: route(['GET'], () => replies.json(200, profile)),
-      [`${CONTROL_PREFIX}/openapi.json`]: route(['GET'], () => replies.json(200, (this.#openapi ??= JSON.stringify(buildOpenApiDocument(parts.origins()))))),
+      [`${CONTROL_PREFIX}/openapi.json`]: route(['GET'], () => replies.json(200, (this.#openapi ??= JSON.stringify(buildOpenApiDocument(o.origins()))))),
       [`${CONTROL_PREFIX}/rate-limit`]: route(['POST'], (r) => this.#spend(r.body)),
       [`${CONTROL_PREFIX}/tokens/expire`]: route(['POST'], (r) => this.#expireTokens(r.body)),
       [`${CONTROL_PREFIX}/snapshots/expire`]: route(['POST'], (r) => this.#expireSnapshots(r.body)),
-      ...parts.routes,
+      ...o.routes,
     };
   }
 
   respond(request: ControlRequest): Reply {
     const { method, path } = request;
     const id = path.slice(CONTENT_ITEM_PREFIX.length);
-    const modify = (r: ControlRequest) => this.#change(r.body, (a) => this.#o.resources.modifyContent(decodePathSegment(id), a), 200);
+    const modify = (r: ControlRequest) => this.#change(r.body, (a) => this.o.resources.modifyContent(decodePathSegment(id), a), 200);
     const isItem = path.startsWith(CONTENT_ITEM_PREFIX) && id !== '' && !id.includes('/');
     const route = isItem ? { methods: ['PATCH'], respond: modify } : Object.hasOwn(this.#routes, path) ? this.#routes[path] : undefined;
     if (route === undefined) {
       const known = Object.entries(this.#routes).map(([known, r]) => `${r.methods[0]} ${known}`);
-      return this.#o.replies.api(apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see ${known.join(', ')}.`));
+      return this.o.replies.api(apiErrors.notFound(`No control endpoint at ${path.slice(0, 100)}; see ${known.join(', ')}.`));
     }
     if (route.methods.includes(method)) return route.respond(request);
     const allowed = route.methods.join(', ');
-    return this.#o.replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed}.`), ['Allow', allowed]);
+    return this.o.replies.api(apiErrors.methodNotAllowed(`${path.slice(0, 100)} answers ${allowed}.`), ['Allow', allowed]);
   }
 
   #now(): Reply {
-    return this.#o.replies.json(200, JSON.stringify({ now: new Date(this.#o.clock.now()).toISOString() }));
+    return this.o.replies.json(200, JSON.stringify({ now: new Date(this.o.clock.now()).toISOString() }));
   }
 
   #advance(body: Buffer): Reply {
@@ -100,10 +98,10 @@ export class ControlPlane {
     const seconds = isPlainObject(parsed.value) ? parsed.value.advanceSeconds : undefined;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
       return this.#refuse(`advanceSeconds must be a non-negative finite number of seconds, got ${shown(seconds)}.`, 'advanceSeconds');
-    const max = this.#o.clock.maxAdvanceSeconds();
+    const max = this.o.clock.maxAdvanceSeconds();
     if (seconds > max)
       return this.#refuse(`advanceSeconds ${shown(seconds)} would take the clock past 9999-12-31; at most ${Math.floor(max)} s are left.`, 'advanceSeconds');
-    this.#o.clock.advance(seconds);
+    this.o.clock.advance(seconds);
     return this.#now();
   }
 
@@ -113,50 +111,50 @@ export class ControlPlane {
     // Both the bare attributes and a JSON:API-like {"attributes": {...}} are accepted.
     const { value } = parsed;
     const result = apply(isPlainObject(value) && Object.keys(value).length === 1 && isPlainObject(value.attributes) ? value.attributes : value);
-    return result.ok ? this.#o.replies.json(status, JSON.stringify(result.item)) : this.#o.replies.api(result.error);
+    return result.ok ? this.o.replies.json(status, JSON.stringify(result.item)) : this.o.replies.api(result.error);
   }
 
   #spend(raw: Buffer): Reply {
     const body = objectBody(raw, '{"clientId": "…", "remaining": n}');
-    if (!body.ok) return this.#o.replies.api(body.error);
+    if (!body.ok) return this.o.replies.api(body.error);
     const { clientId, remaining = 0 } = body.value;
     if (typeof clientId !== 'string') return this.#badClientId(clientId);
     if (typeof remaining !== 'number' || !Number.isSafeInteger(remaining) || remaining < 0)
       return this.#refuse(`remaining must be a non-negative integer, got ${shown(remaining)}.`, 'remaining');
-    const client = this.#o.clients.get(clientId);
+    const client = this.o.clients.get(clientId);
     if (client === undefined) return this.#unknownClient(clientId);
     if (client.rate === null) return this.#refuse(`${shown(clientId)} has no rate limit (rate 0): there is no budget to spend.`, 'clientId');
     if (client.rate.requests - remaining > MAX_SPENT_REQUESTS)
       return this.#refuse(`At most ${MAX_SPENT_REQUESTS} requests can be spent at once; ask for a larger remaining.`, 'remaining');
-    const resetMs = this.#o.limiter.spend(client, remaining) as number;
+    const resetMs = this.o.limiter.spend(client, remaining) as number;
     const left = Math.min(remaining, client.rate.requests);
-    return this.#o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
+    return this.o.replies.json(200, JSON.stringify({ clientId, remaining: left, resetAt: new Date(resetMs).toISOString() }));
   }
 
   #expireTokens(raw: Buffer): Reply {
     const body = objectBody(raw, '{"clientId": "…"} or {"token": "…"}');
-    if (!body.ok) return this.#o.replies.api(body.error);
+    if (!body.ok) return this.o.replies.api(body.error);
     const { clientId, token } = body.value;
     if ((clientId === undefined) === (token === undefined))
       return this.#refuse('Give exactly one of clientId (all its access tokens) and token (one access token).');
     if (token !== undefined) {
       // The token itself is never repeated back: answers and logs carry no token.
       if (typeof token !== 'string') return this.#refuse('token must be an access token string.', 'token');
-      const valid = this.#o.tokens.verify(token) !== undefined;
-      if (valid) this.#o.tokens.expireAccess(token);
-      return this.#o.replies.json(200, JSON.stringify({ expired: valid ? 1 : 0 }));
+      const valid = this.o.tokens.verify(token) !== undefined;
+      if (valid) this.o.tokens.expireAccess(token);
+      return this.o.replies.json(200, JSON.stringify({ expired: valid ? 1 : 0 }));
     }
     if (typeof clientId !== 'string') return this.#badClientId(clientId);
-    if (this.#o.clients.get(clientId) === undefined) return this.#unknownClient(clientId);
-    return this.#o.replies.json(200, JSON.stringify({ clientId, expired: this.#o.tokens.expireAccessOf(clientId) }));
+    if (this.o.clients.get(clientId) === undefined) return this.#unknownClient(clientId);
+    return this.o.replies.json(200, JSON.stringify({ clientId, expired: this.o.tokens.expireAccessOf(clientId) }));
   }
 
   #expireSnapshots(raw: Buffer): Reply {
     const body = objectBody(raw, '{} or {"next": "…"}');
-    if (!body.ok) return this.#o.replies.api(body.error);
+    if (!body.ok) return this.o.replies.api(body.error);
     const { next } = body.value;
     if (next !== undefined && (typeof next !== 'string' || next === '')) return this.#refuse('next must be a next value (cursor) the mock issued.', 'next');
-    return this.#o.replies.json(200, JSON.stringify({ expired: this.#o.resources.expireSnapshots(next) }));
+    return this.o.replies.json(200, JSON.stringify({ expired: this.o.resources.expireSnapshots(next) }));
   }
 
   #badClientId(clientId: unknown): Reply {
@@ -164,11 +162,11 @@ export class ControlPlane {
   }
 
   #unknownClient(clientId: string): Reply {
-    return this.#o.replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
+    return this.o.replies.api(apiErrors.notFound(`No client has the client_id ${shown(clientId)}.`));
   }
 
   #refuse(detail: string, parameter?: string): Reply {
-    return this.#o.replies.api(apiErrors.invalidBody(detail, parameter));
+    return this.o.replies.api(apiErrors.invalidBody(detail, parameter));
   }
 }
 

@@ -62,12 +62,8 @@ const HOST_MISSING = 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3
 
 function tableOf(origin: Origin): Table {
   const table = new Map<string, Map<string, Endpoint>>();
-  for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
-    if (endpoint.origin !== origin) continue;
-    const methods = table.get(endpoint.path) ?? new Map<string, Endpoint>();
-    methods.set(endpoint.method, endpoint);
-    table.set(endpoint.path, methods);
-  }
+  for (const endpoint of (Object.values(ENDPOINTS) as Endpoint[]).filter((e) => e.origin === origin))
+    table.set(endpoint.path, (table.get(endpoint.path) ?? new Map<string, Endpoint>()).set(endpoint.method, endpoint));
   return table;
 }
 
@@ -78,12 +74,10 @@ function served(table: Table): string {
 }
 
 export class Router {
-  readonly #o: RouterOptions;
   readonly #tables: Readonly<Record<Origin, Table>> = { auth: tableOf('auth'), api: tableOf('api') };
   readonly #notFound: Readonly<Record<Origin, string>>;
 
-  constructor(o: RouterOptions) {
-    this.#o = o;
+  constructor(private readonly o: RouterOptions) {
     this.#notFound = {
       auth: `No endpoint at this path: the auth origin serves only ${served(this.#tables.auth)}.`,
       api: `No endpoint at this path: the api origin serves ${served(this.#tables.api)}.`,
@@ -108,10 +102,10 @@ export class Router {
       const name = hostName(req.headers.host);
       if (name === undefined) {
         const detail = `${served}: a request must name one in its Host header.`;
-        return this.#send(res, this.#o.replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
+        return this.#send(res, this.o.replies.api({ status: 400, code: 'host-missing', title: 'Bad Request', detail }));
       }
       const detail = `${served}, not ${JSON.stringify(name.slice(0, 100))} (the Host header's name).`;
-      this.#send(res, this.#o.replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
+      this.#send(res, this.o.replies.api({ status: 421, code: 'misdirected-request', title: 'Misdirected Request', detail }));
     };
   }
 
@@ -127,16 +121,16 @@ export class Router {
   internalError(res: ServerResponse, error: unknown): void {
     if (res.headersSent) return void res.destroy();
     const detail = `The mock failed on this request (${error instanceof Error ? error.name : 'error'}); this is a bug of the mock.`;
-    this.#send(res, this.#o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
+    this.#send(res, this.o.controlReplies.api({ status: 500, code: 'internal-error', title: 'Internal error.', detail }));
   }
 
   /** The Date header's value now (the mock's clock, not node's). */
   date(): string {
-    return this.#o.date();
+    return this.o.date();
   }
 
   #send(res: ServerResponse, reply: Reply): void {
-    send(res, reply, this.#o.date());
+    send(res, reply, this.o.date());
   }
 
   #route(origin: Origin, req: IncomingMessage, res: ServerResponse): void {
@@ -155,11 +149,11 @@ export class Router {
         const allowed = [...methods.keys()].join(', ');
         return this.#send(res, this.#error(origin, apiErrors.methodNotAllowed(`${path} answers ${allowed} only.`), ['Allow', allowed]));
       }
-      const handler = this.#o.handlers[endpoint.id];
+      const handler = this.o.handlers[endpoint.id];
       const exchange = (body: Buffer) => handler({ authorization: req.headers.authorization, contentType: req.headers['content-type'], search, body });
       return endpoint.method === 'GET' ? this.#send(res, exchange(EMPTY)) : this.#withBody(req, res, origin, exchange);
     }
-    const control = this.#o.control;
+    const control = this.o.control;
     if (origin === 'api' && control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       if (method !== 'POST' && method !== 'PATCH') return this.#send(res, control.respond({ method, path, body: EMPTY, search }));
       return this.#withBody(req, res, 'control', (body) => control.respond({ method, path, body, search }));
@@ -178,7 +172,7 @@ export class Router {
     const headers = ['Connection', 'close'];
     const detail = `${reason[0]?.toUpperCase()}${reason.slice(1)}.`;
     const error: ApiError = { status, code: status === 413 ? 'payload-too-large' : 'invalid-body', title: 'Invalid request body.', detail };
-    return who === 'control' ? this.#o.controlReplies.api(error, headers) : this.#error(who, error, headers);
+    return who === 'control' ? this.o.controlReplies.api(error, headers) : this.#error(who, error, headers);
   }
 
   /** A refusal before routing (or before a request is read), in the error shape of the origin. */
@@ -188,8 +182,8 @@ export class Router {
 
   /** An error of the api origin as it is, or of the auth origin as an OAuth invalid_request. */
   #error(origin: Origin, error: ApiError, headers: string[] = []): Reply {
-    if (origin === 'api') return this.#o.replies.api(error, headers);
-    return this.#o.replies.oauth({ status: error.status, error: 'invalid_request', description: error.detail }, headers);
+    if (origin === 'api') return this.o.replies.api(error, headers);
+    return this.o.replies.oauth({ status: error.status, error: 'invalid_request', description: error.detail }, headers);
   }
 }
 
