@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { mockValidatorsSource } from '../schemas/standalone.ts';
-import { refuseArguments, runMain } from '../common/flags.ts';
+import { refuseArguments, runMain, usage } from '../common/flags.ts';
 import { ROOT } from '../common/root.ts';
 import { startPackage, writePackageFiles } from '../common/package-files.ts';
 
@@ -17,13 +17,7 @@ export const BIN_NAME = 'lp-mock';
 /** Where the bundle goes inside the package (package.json `bin`). */
 export const BIN_FILE = 'bin/lp-mock.js';
 
-export interface MockBuild {
-  readonly outdir: string;
-  /** The bundle, absolute. */
-  readonly bin: string;
-  readonly bytes: number;
-  readonly version: string;
-}
+export type MockBuild = Awaited<ReturnType<typeof buildMock>>;
 
 /** The package's manifest: nothing at run time but Node itself. */
 function packageManifest(version: string, license: string): Record<string, unknown> {
@@ -92,8 +86,8 @@ function standaloneValidatorsPlugin(root: string): Plugin {
   };
 }
 
-/** Builds the package into `outdir` (default dist/mock, emptied first) from the project at `root`. */
-export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}): Promise<MockBuild> {
+/** Builds the package into `outdir` (default dist/mock, emptied first) from the project at `root`; `bin` is the bundle's absolute path. */
+export async function buildMock({ root = ROOT, outdir = path.join(root, 'dist', 'mock') }: { root?: string; outdir?: string } = {}) {
   const rootPackage = startPackage(root, outdir);
   mkdirSync(path.join(outdir, 'bin'), { recursive: true });
   const bin = path.join(outdir, BIN_FILE);
@@ -140,10 +134,7 @@ const USAGE = `Usage: npm run build:mock
 
 async function main(args: readonly string[]): Promise<number> {
   const refused = refuseArguments('build:mock', 'build:mock', args, USAGE);
-  if (refused) {
-    console.error(refused);
-    return 2;
-  }
+  if (refused) usage(refused);
   // What it throws is printed after `build:mock: ` by runMain, exit code 1.
   const built = await buildMock();
   console.log(`${path.relative(ROOT, built.bin)}  ${(built.bytes / 1024).toFixed(1)} KiB  (${PACKAGE_NAME}@${built.version})`);
