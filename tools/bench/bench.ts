@@ -83,8 +83,7 @@ async function startBare(scratch: string, replies: Record<string, CapturedReply>
 /** One exchange with the mock, kept whole for the bare server to replay. */
 async function capture(shot: Shot): Promise<CapturedReply> {
   const res = await fetch(shot.url, { method: shot.method, headers: shot.headers as Record<string, string>, ...(shot.body ? { body: shot.body } : {}) });
-  const headers: string[] = [];
-  for (const [name, value] of res.headers) if (!AUTOMATIC.has(name)) headers.push(name, value);
+  const headers = [...res.headers].filter(([name]) => !AUTOMATIC.has(name)).flat();
   return { status: res.status, headers, body: await res.text() };
 }
 
