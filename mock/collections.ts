@@ -79,8 +79,7 @@ export class ContentCollection implements Collection {
   #render(version: ContentVersion): string {
     // Attributes the real service sends beyond the document (platform docs, Content listing).
     const extra = this.profile.pagination.extraMembers ? { 'degreed-url': `https://degreed.example.com/content/${version.id}`, visibility: 'Public' } : {};
-    const attributes = { ...version.attributes, ...extra };
-    return JSON.stringify({ type: 'content', id: version.id, attributes });
+    return JSON.stringify({ type: 'content', id: version.id, attributes: { ...version.attributes, ...extra } });
   }
 }
 
