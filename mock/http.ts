@@ -25,7 +25,6 @@ export interface Reply {
   readonly body: string | readonly [head: string, tail: Buffer];
 }
 
-/** A reply's body as one text. */
 export function bodyText(body: Reply['body']): string {
   return typeof body === 'string' ? body : body[0] + body[1].toString('utf8');
 }

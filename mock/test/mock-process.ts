@@ -100,7 +100,6 @@ export async function startNode(name: string, args: readonly string[], onStderr:
     ready: String(ready[0]),
     /** How it ended (`exit code 1`, `signal SIGSEGV`), or undefined while it runs. */
     ended: () => status,
-    /** The last lines it wrote on stderr. */
     stderrTail: () => stderr,
     /** Resident memory in KiB: VmRSS now, VmHWM its peak; NaN without /proc. */
     memoryKiB: (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(procFile(pid, 'status'))?.[1] ?? Number.NaN),

@@ -87,7 +87,6 @@ const controlCall: fc.Arbitrary<{ method: string; target: string; body: string }
   },
 );
 
-/** A request to the control plane. */
 export const controlRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({ call: controlCall, contentType, framing })
   .map(({ call, ...rest }) => fuzzRequestOf({ origin: 'api', ...call, ...rest }));
