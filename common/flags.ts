@@ -1,12 +1,12 @@
 /**
- * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util
- * parseArgs with usage text generated from their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
+ * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util parseArgs with usage text generated from
+ * their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
  */
 import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
 
 /**
- * Runs a command's `main` and exits with the code it returns. What it throws ends the command: with
- * `onError` a prefix, that prefix and the message on stderr, exit `code`; with a function, what it reports and returns.
+ * Runs a command's `main` and exits with the code it returns. What it throws ends the command: with `onError` a prefix, that prefix and the message on stderr,
+ * exit `code`; with a function, what it reports and returns.
  */
 export function runMain(main: () => Promise<number>, onError: string | ((error: unknown) => number), code = 1): void {
   main().then(
@@ -20,8 +20,8 @@ export function runMain(main: () => Promise<number>, onError: string | ((error: 
 }
 
 /**
- * How a user types the command of `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the
- * lp-contract package, whose build defines LP_SUITE_COMMAND as it compiles this file.
+ * How a user types the command of `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the lp-contract package, whose build
+ * defines LP_SUITE_COMMAND as it compiles this file.
  */
 export function commandName(script: string): string {
   const installed = process.env.LP_SUITE_COMMAND;
@@ -34,8 +34,8 @@ export function helpPointer(script: string): string {
 }
 
 /**
- * Prints `usage` on stdout and exits 0 when `--help` or `-h` is among `args`. Only before a `--`:
- * after it, parseArgs reads every argument as a positional, and so does this.
+ * Prints `usage` on stdout and exits 0 when `--help` or `-h` is among `args`. Only before a `--`: after it, parseArgs reads every argument as a positional, and
+ * so does this.
  */
 export function answerHelp(args: readonly string[], usage: string): void {
   const end = args.indexOf('--');

@@ -1,6 +1,6 @@
 /**
- * What the project's package builds share (mock/build.ts, harness/package/build.ts): the root manifest they take their
- * version, licence and dependency ranges from, and the files every package ships beside its code.
+ * What the project's package builds share (mock/build.ts, harness/package/build.ts): the root manifest they take their version, licence and dependency ranges
+ * from, and the files every package ships beside its code.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it
- * means. The contract suite, the load scripts (k6's `__ENV`) and the scripts all read through
- * `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence;
- * `.env.example` and docs/configuration.md are generated from this table (`npm run docs`).
+ * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it means. The contract suite, the load scripts (k6's `__ENV`)
+ * and the scripts all read through `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence; `.env.example` and
+ * docs/configuration.md are generated from this table (`npm run docs`).
  *
  * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
@@ -18,8 +17,8 @@ interface Bounds {
 }
 
 /**
- * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a
- * bad text (`expected`), and `read`: the value of a text, or undefined when it is not one.
+ * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a bad text (`expected`), and `read`: the value of a text,
+ * or undefined when it is not one.
  */
 function kind<T>(hint: string, expected: string | ((spec: Bounds) => string), read: (text: string, spec: Bounds) => T | undefined) {
   return { hint, expected, read };
@@ -350,9 +349,8 @@ export function requireSetting<N extends SettingName>(env: Env, name: N, why: st
 }
 
 /**
- * Warnings, one sentence each naming the closest setting, for the `LP_*` names of `env` with a value that
- * no setting has: a misspelt setting (`LP_QOUTA=1`) would otherwise be ignored without a word, and the run
- * would not be the one its user asked for. The run goes on (a name may belong to another tool).
+ * Warnings, one sentence each naming the closest setting, for the `LP_*` names of `env` with a value that no setting has: a misspelt setting (`LP_QOUTA=1`)
+ * would otherwise be ignored without a word, and the run would not be the one its user asked for. The run goes on (a name may belong to another tool).
  */
 export function unknownSettingWarnings(env: Env): string[] {
   const known = Object.keys(SETTINGS);

@@ -1,7 +1,6 @@
 /**
- * Every endpoint of the API document: method, origin, path, what authenticates it and which scopes
- * it accepts. The mock routes from this table, the specs build their matrices from it, the OpenAPI
- * document is generated from it.
+ * Every endpoint of the API document: method, origin, path, what authenticates it and which scopes it accepts. The mock routes from this table, the specs build
+ * their matrices from it, the OpenAPI document is generated from it.
  */
 import type { Scope } from './scopes.ts';
 

@@ -1,6 +1,6 @@
 /**
- * The numbers of the API document (and, where it says "not shown", of the platform docs).
- * Each is written here once; the mock, the specs and the load scripts import it.
+ * The numbers of the API document (and, where it says "not shown", of the platform docs). Each is written here once; the mock, the specs and the load scripts
+ * import it.
  */
 import type { Rate } from './duration.ts';
 

@@ -21,8 +21,8 @@ export function walkPageBound(items: number, limit: number): number {
 }
 
 /**
- * The `next` query parameter of a URL (decoded, as parseQuery reads it); undefined when it has none.
- * The mock's client judge reads it on every list request: without `%` or a bare `next`, one search finds it.
+ * The `next` query parameter of a URL (decoded, as parseQuery reads it); undefined when it has none. The mock's client judge reads it on every list request:
+ * without `%` or a bare `next`, one search finds it.
  */
 export function nextValue(url: string): string | undefined {
   const start = url.indexOf('?');
@@ -46,9 +46,8 @@ export function withNext(firstUrl: string, cursor: string): string {
 // Date filters
 
 /**
- * One filter of a request and the days the service may read its value as: one day for a `yyyy-mm-dd`
- * value; several where the document leaves the reading open (a value given twice, another spelling
- * of a date); `null` for "the service may ignore it" (an empty value).
+ * One filter of a request and the days the service may read its value as: one day for a `yyyy-mm-dd` value; several where the document leaves the reading open
+ * (a value given twice, another spelling of a date); `null` for "the service may ignore it" (an empty value).
  */
 export interface DateFilter {
   readonly name: ContentFilterName;
@@ -61,9 +60,8 @@ export type FilterVerdict = 'in' | 'out' | 'edge';
 const DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
- * What the filters make of an item, judged by its own `created-at` and `modified-at`: `out` when any
- * filter drops it whichever way it is read, `in` when every filter keeps it whichever way, else `edge`.
- * An item without a readable timestamp is `edge` (its schema check names it).
+ * What the filters make of an item, judged by its own `created-at` and `modified-at`: `out` when any filter drops it whichever way it is read, `in` when every
+ * filter keeps it whichever way, else `edge`. An item without a readable timestamp is `edge` (its schema check names it).
  */
 export function filterVerdict(attributes: Readonly<Record<string, unknown>> | undefined, filters: readonly DateFilter[]): FilterVerdict {
   let verdict: FilterVerdict = 'in';

@@ -1,13 +1,11 @@
 /**
- * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a
- * fixed window from the client's first request, fixed windows aligned to multiples of the period, or a
- * sliding window in which each request counts for one period. With `extends-block`, each request
- * refused during a block moves its end to one period after it (the document warns that immediate
- * retries can extend it). Also how the headers write a count's reset and Retry-After.
+ * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a fixed window from the client's first request, fixed
+ * windows aligned to multiples of the period, or a sliding window in which each request counts for one period. With `extends-block`, each request refused
+ * during a block moves its end to one period after it (the document warns that immediate retries can extend it). Also how the headers write a count's reset and
+ * Retry-After.
  *
- * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal
- * targets with it (load/lib/limiter-model.ts). Time is passed in; k6-safe (no Node modules, no `URL`,
- * no `u`-flag regexes).
+ * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts). Time is passed
+ * in; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).
  */
 import type { Rate } from './duration.ts';
 
@@ -29,8 +27,8 @@ export interface WindowCount {
   /** Counts a request at `now`, or refuses it when the budget is spent. */
   take(rate: Rate, now: number): Counted;
   /**
-   * Sets what is left of the budget now to `remaining` (0 to rate.requests), as if the requests before
-   * had spent the rest: a window starts now where none is open. Returns when the limit resets.
+   * Sets what is left of the budget now to `remaining` (0 to rate.requests), as if the requests before had spent the rest: a window starts now where none is
+   * open. Returns when the limit resets.
    */
   spend(rate: Rate, remaining: number, now: number): number;
   /** Nothing counted limits the client any more at `now`: the count may be dropped. */
@@ -159,8 +157,8 @@ class SlidingCount implements WindowCount {
 export type ResetDigits = 0 | 3 | 7;
 
 /**
- * X-Rate-Limit-Reset with 0, 3 or 7 fractional digits. Rounded `up` (the mock), the reset is never
- * early; `down` is a legal target that cuts, naming an instant up to a second before its window ends.
+ * X-Rate-Limit-Reset with 0, 3 or 7 fractional digits. Rounded `up` (the mock), the reset is never early; `down` is a legal target that cuts, naming an instant
+ * up to a second before its window ends.
  */
 export function resetFormat(digits: ResetDigits, rounding: 'up' | 'down' = 'up'): (ms: number) => string {
   const whole = rounding === 'up' ? Math.ceil : Math.floor;

@@ -1,7 +1,6 @@
 /**
- * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and
- * when a client may send again after a 429 ("honor `Retry-After`; do not retry at once; use exponential
- * backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
+ * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and when a client may send again after a 429 ("honor
+ * `Retry-After`; do not retry at once; use exponential backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';
@@ -17,8 +16,8 @@ export interface RateLimitHeaders {
 }
 
 /**
- * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional
- * digits, and a Reset written to the second is up to one second off the window's end, either way.
+ * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional digits, and a Reset written to the second is up to one
+ * second off the window's end, either way.
  */
 export const RESET_RESOLUTION_MS = 1000;
 
@@ -87,18 +86,18 @@ export interface RetryAfterTime {
   /** Which of RFC 9110's two forms it takes: delta-seconds count from the answer, an HTTP-date is on the target's clock. */
   readonly form: 'seconds' | 'http-date';
   /**
-   * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target
-   * answered, which the client knows only to lie between sending the request and receiving the answer.
+   * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target answered, which the client knows only to lie between
+   * sending the request and receiving the answer.
    */
   readonly earliestMs: number;
   readonly latestMs: number;
 }
 
 /**
- * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: the same instant);
- * an error sentence when missing or unreadable. The document does not give its format, so both forms of RFC 9110 are
- * read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the target's
- * clock: with the response's `Date` header it becomes a wait, as RFC 9110 reads it; without one, both clocks are one.
+ * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: the same instant); an error sentence when missing or
+ * unreadable. The document does not give its format, so both forms of RFC 9110 are read: delta-seconds (`30`) and an HTTP-date
+ * (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the target's clock: with the response's `Date` header it becomes a wait, as RFC 9110 reads it; without
+ * one, both clocks are one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs = sentMs, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');
@@ -120,8 +119,8 @@ export function retryAfterSeconds(value: string | undefined, nowMs: number): num
 }
 
 /**
- * The instant from which the next request may be sent: the latest instant Retry-After can name, plus
- * its resolution (a target that rounds its wait down names an instant up to a second early).
+ * The instant from which the next request may be sent: the latest instant Retry-After can name, plus its resolution (a target that rounds its wait down names
+ * an instant up to a second early).
  */
 export function retryAllowedAtMs(time: RetryAfterTime): number {
   return time.latestMs + RETRY_AFTER_RESOLUTION_MS;
@@ -141,9 +140,8 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseMs: 500, capMs: 8000, minMs: 250 };
 
 /**
- * Milliseconds to wait before retry number `retry` (1 for the first) after a 429: Retry-After (or
- * nothing when the target sent none or an unreadable one) plus an exponential backoff with "equal
- * jitter" (half fixed, half random), so that clients hit by the same 429 do not come back together.
+ * Milliseconds to wait before retry number `retry` (1 for the first) after a 429: Retry-After (or nothing when the target sent none or an unreadable one) plus
+ * an exponential backoff with "equal jitter" (half fixed, half random), so that clients hit by the same 429 do not come back together.
  */
 export function retryDelayMs(retry: number, retryAfterSeconds: number | undefined, random: () => number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
   const backoff = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retry - 1));

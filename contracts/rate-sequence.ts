@@ -1,10 +1,8 @@
 /**
- * One client's requests within its rate windows, kept for the sequence rules of the rate limit
- * (contracts/rules/rate-limit.ts): fed the client's exchanges in the order the target counted them
- * (one request at a time, or a batch in its order), token requests too (origin `auth`: they may
- * count), it turns each into one immutable step of facts: the headers read, the requests between it
- * and the answer before, what may have come back since, the block after a 429, whether it opened a
- * window, the clocks' slack. The rules judge the step; the driver then commits it here. Pure and k6-safe.
+ * One client's requests within its rate windows, kept for the sequence rules of the rate limit (contracts/rules/rate-limit.ts): fed the client's exchanges in
+ * the order the target counted them (one request at a time, or a batch in its order), token requests too (origin `auth`: they may count), it turns each into
+ * one immutable step of facts: the headers read, the requests between it and the answer before, what may have come back since, the block after a 429, whether
+ * it opened a window, the clocks' slack. The rules judge the step; the driver then commits it here. Pure and k6-safe.
  */
 import type { Rate } from './duration.ts';
 import {
@@ -44,8 +42,8 @@ export interface RateSequenceOptions {
 }
 
 /**
- * Requests of the client between two responses, neither included: `counted`, served requests of a
- * resource endpoint; `uncertain`, the rest (token requests, refusals, answers not read), which may count.
+ * Requests of the client between two responses, neither included: `counted`, served requests of a resource endpoint; `uncertain`, the rest (token requests,
+ * refusals, answers not read), which may count.
  */
 type Between = Readonly<Record<'counted' | 'uncertain', number>>;
 
@@ -236,8 +234,8 @@ export class RateSequence implements Sequence<RateStep> {
   }
 
   /**
-   * The window measured from its first request, for the budget reported at its first 429; a Remaining
-   * that does not fall or a request that may have counted unseen ends the measurement.
+   * The window measured from its first request, for the budget reported at its first 429; a Remaining that does not fall or a request that may have counted
+   * unseen ends the measurement.
    */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
     if (fresh && headers !== undefined) {

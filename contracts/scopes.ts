@@ -1,6 +1,5 @@
 /**
- * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind);
- * the names come from the platform's public documentation.
+ * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind); the names come from the platform's public documentation.
  */
 
 export const SCOPES = [
@@ -26,8 +25,8 @@ export function isScopeForm(text: string): boolean {
 }
 
 /**
- * The document says scopes are comma-delimited; some clients send them space-separated, so both
- * separators (and a mix) are read. Empty entries are dropped; order and duplicates are not kept.
+ * The document says scopes are comma-delimited; some clients send them space-separated, so both separators (and a mix) are read. Empty entries are dropped;
+ * order and duplicates are not kept.
  */
 export function parseScopeList(text: string): string[] {
   const seen = new Set<string>();

@@ -1,7 +1,6 @@
 /**
- * Absolute URLs and query strings without `URL` or `URLSearchParams`, which k6 v0.47 does not define
- * (docs/load.md, "The k6 runtime"): what the judges of contracts/rules/ read off a request and a
- * `links` member, and what load/lib/url.ts builds requests with. k6-safe.
+ * Absolute URLs and query strings without `URL` or `URLSearchParams`, which k6 v0.47 does not define (docs/load.md, "The k6 runtime"): what the judges of
+ * contracts/rules/ read off a request and a `links` member, and what load/lib/url.ts builds requests with. k6-safe.
  */
 
 /** The name/value pairs of a query string (with or without `?`), decoded; `+` is a space (form encoding). */
@@ -51,8 +50,8 @@ export function splitUrl(url: string): UrlParts | undefined {
 }
 
 /**
- * The origin as `new URL(…).origin` writes it: scheme and host in lower case, the scheme's default
- * port dropped, so that a target writing `HTTPS://Host:443` names the same origin as `https://host`.
+ * The origin as `new URL(…).origin` writes it: scheme and host in lower case, the scheme's default port dropped, so that a target writing `HTTPS://Host:443`
+ * names the same origin as `https://host`.
  */
 export function normalOrigin(origin: string): string {
   const lower = origin.toLowerCase();

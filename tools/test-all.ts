@@ -1,9 +1,7 @@
 /**
- * `npm test`: every test of the project against the embedded mock, then the contract suite once more
- * against the mock started from its CLI as a remote target (the way CI meets a real service), which
- * must then hold no valid token: the run logged out every token it was issued. Last, one line adding
- * up both runs. Each phase's Playwright run has its own folder under reports/ (its html reporter
- * empties it first), and reports/index.html links them.
+ * `npm test`: every test of the project against the embedded mock, then the contract suite once more against the mock started from its CLI as a remote target
+ * (the way CI meets a real service), which must then hold no valid token: the run logged out every token it was issued. Last, one line adding up both runs.
+ * Each phase's Playwright run has its own folder under reports/ (its html reporter empties it first), and reports/index.html links them.
  */
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,8 +43,8 @@ async function run(phase: Phase, args: readonly string[], env: Readonly<Record<s
 }
 
 /**
- * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the
- * driver's own, and writes reports/index.html linking the phases.
+ * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the driver's own, and writes
+ * reports/index.html linking the phases.
  */
 function summarize(failures: number): Counts {
   const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
@@ -84,8 +82,8 @@ async function main(args: readonly string[]): Promise<number> {
   const failures: string[] = [];
 
   console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');
-  // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
-  // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
+  // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget. A worker per core at least (Playwright's default is
+  // half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
   const embedded = await run('embedded', [workers], { LP_TARGET: 'mock' });
   if (embedded) failures.push(embedded);

@@ -1,6 +1,6 @@
 /**
- * The one result type of the project: a value, or an error saying what was wrong. `E` is a sentence by
- * default; the mock carries its error objects in it. k6-safe.
+ * The one result type of the project: a value, or an error saying what was wrong. `E` is a sentence by default; the mock carries its error objects in it.
+ * k6-safe.
  */
 export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 

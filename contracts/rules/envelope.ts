@@ -1,7 +1,4 @@
-/**
- * The rules of the list envelope (document, Resources, Envelope of a list response and Resource
- * object), each judged on every served page of a list.
- */
+/** The rules of the list envelope (document, Resources, Envelope of a list response and Resource object), each judged on every served page of a list. */
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
 import { nextValue } from '../pagination.ts';
 import type { WalkStep } from '../walk-sequence.ts';

@@ -1,7 +1,6 @@
 /**
- * What the judges of a list page share: the page read as the document's envelope (or nothing, when
- * it is none: envelope.shape says so, and the other page rules do not apply), and the request's URL
- * read without `URL`. k6-safe.
+ * What the judges of a list page share: the page read as the document's envelope (or nothing, when it is none: envelope.shape says so, and the other page rules
+ * do not apply), and the request's URL read without `URL`. k6-safe.
  */
 import { normalOrigin, parseQuery, splitUrl, type UrlParts } from '../url.ts';
 import { type Exchange, isServed, type JudgeContext } from './exchange.ts';

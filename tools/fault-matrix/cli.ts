@@ -1,7 +1,6 @@
 /**
- * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false
- * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
- * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
+ * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false alarm against any legal profile, in both columns
+ * (areas.ts). One Playwright child run (faults.config.ts), then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +18,8 @@ import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
- * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5
- * minutes on 2 idle cores, several times that on a loaded one; a run stopped by our own limit would
- * count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
+ * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5 minutes on 2 idle cores, several times that on a loaded
+ * one; a run stopped by our own limit would count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
  */
 const DEFAULT_LIMIT_MINUTES = 45;
 const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]

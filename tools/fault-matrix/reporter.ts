@@ -1,7 +1,6 @@
 /**
- * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every
- * test's outcome as JSON (matrix.ts: RunOutcome) for cli.ts. Messages are redacted: this is the last
- * place to catch a credential before a CI log does.
+ * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every test's outcome as JSON (matrix.ts: RunOutcome) for
+ * cli.ts. Messages are redacted: this is the last place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,8 +95,8 @@ export default class FaultMatrixReporter implements Reporter {
       deviations: [
         ...new Set((result?.annotations ?? []).filter((a) => a.type === ANNOTATIONS.deviation).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
-      // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
-      // ended skipped ("not checked"), and must be located at a spec line like any other.
+      // Every error of the run, whatever the outcome: a soft failure is one even in a test that then ended skipped ("not checked"), and must be located at a
+      // spec line like any other.
       failures: (result?.errors ?? []).map((e) => ({
         file: e.location ? this.#relative(e.location.file) : '',
         line: e.location?.line ?? 0,
