@@ -80,14 +80,12 @@ async function main(args: readonly string[]): Promise<number> {
   for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)])
     rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
   const failures: string[] = [];
-
   console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');
   // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget. A worker per core at least (Playwright's default is
   // half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
   const embedded = await run('embedded', [workers], { LP_TARGET: 'mock' });
   if (embedded) failures.push(embedded);
-
   console.log('\n▶ 2/2 the contract suite against the mock started from its CLI, as a remote target');
   let mock: MockProcess | undefined;
   // The mock is killed by mock/test/mock-process.ts's own exit handler.
@@ -138,7 +136,6 @@ async function main(args: readonly string[]): Promise<number> {
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
   }
-
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
   const total = summarize(failures.length);
   console.log(`\n  reports: reports/index.html (each phase's html/ and junit.xml: reports/embedded/, reports/cli-remote/)`);

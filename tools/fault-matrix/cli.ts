@@ -72,7 +72,6 @@ async function main(): Promise<number> {
       ]);
   const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...projects.map((p) => `--project=${p}`)], env, limitMinutes * 60_000);
   if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
-
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
   const matrix = buildMatrix(run, chosen);
   console.log(`\n${renderReport(matrix, { whole: false })}`);

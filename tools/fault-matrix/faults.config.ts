@@ -43,11 +43,7 @@ const base = {
 
 type Fixtures = [{ faultGroup: readonly FaultName[] }, { mockSettings: MockTargetSettings }];
 
-const wholeSuite = (name: string, mock: MockTargetSettings): Project<Fixtures[0], Fixtures[1]> => ({
-  ...base,
-  name,
-  use: { ...base.use, mockSettings: mock },
-});
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<Fixtures[0], Fixtures[1]> => ({ ...base, name, use: { ...base.use, mockSettings: mock } });
 
 const waits = (name: FaultName, column: Column) => column === 'blind' && areas.waitsForWindows(name);
 
