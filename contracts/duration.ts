@@ -19,14 +19,11 @@ export function parsePeriod(text: string): number | undefined {
 /** The shortest exact notation of a number of seconds: 60 → `1m`, 90 → `90s`, 86400 → `1d`. */
 export function formatPeriod(seconds: number): string {
   if (!Number.isInteger(seconds) || seconds <= 0) throw new RangeError(`not a period: ${seconds} s`);
-  for (const unit of ['d', 'h', 'm'] as const) {
-    if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
-  }
+  for (const unit of ['d', 'h', 'm'] as const) if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
   return `${seconds}s`;
 }
 
 export interface Rate {
-  /** Requests allowed in one window. */
   readonly requests: number;
   /** Window length in seconds. */
   readonly periodSeconds: number;

@@ -14,7 +14,6 @@ export type WindowKind = 'first-request' | 'clock-aligned' | 'sliding';
 /** What requests refused during a block do: nothing, or move its end to one period after each. */
 export type DuringBlock = 'ignored' | 'extends-block';
 
-/** One request as the limiter counted it. */
 interface Counted {
   readonly refused: boolean;
   /** Requests left after this one (0 when refused). */

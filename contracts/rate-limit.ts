@@ -81,7 +81,6 @@ export function parseRateLimitHeaders(get: HeaderLookup): Result<RateLimitHeader
 
 /** The instant a 429's Retry-After names, as closely as the client can know it. */
 export interface RetryAfterTime {
-  /** The header as sent. */
   readonly value: string;
   /** Which of RFC 9110's two forms it takes: delta-seconds count from the answer, an HTTP-date is on the target's clock. */
   readonly form: 'seconds' | 'http-date';

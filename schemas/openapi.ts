@@ -43,9 +43,9 @@ export function embedSchema(schema: JsonSchema): JsonObject {
   const rewrite = (node: unknown): Json => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== 'object') return node as Json;
-    const out: JsonObject = {};
-    for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value);
-    return out;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value)]),
+    );
   };
   const { $id: _id, $schema: _schema, ...body } = schema;
   return rewrite(body) as JsonObject;
@@ -256,10 +256,9 @@ export function buildOpenApiDocument(origins?: ServedOrigins) {
   const rateLimitSchema = SCHEMA_BY_KEY.rateLimitHeaders.properties as Record<string, JsonObject>;
   const headers: Record<string, JsonObject> = {};
   for (const name of Object.values(RATE_LIMIT_HEADERS)) {
-    const schema = rateLimitSchema[name];
-    if (!schema) throw new Error(`schemas/rate-limit-headers.schema.json has no property "${name}" (contracts/limits.ts RATE_LIMIT_HEADERS)`);
-    const { description = '', ...rest } = schema;
-    headers[canonicalHeader(name)] = { description, schema: rest };
+    const { description = '', ...schema } = rateLimitSchema[name] ?? {};
+    if (!rateLimitSchema[name]) throw new Error(`schemas/rate-limit-headers.schema.json has no property "${name}" (contracts/limits.ts RATE_LIMIT_HEADERS)`);
+    headers[canonicalHeader(name)] = { description, schema };
   }
   headers[canonicalHeader(RETRY_AFTER_HEADER)] = {
     description:

@@ -17,7 +17,6 @@ export interface Exchange {
   readonly header: HeaderLookup;
   /** The parsed JSON body; undefined when the body is empty or not JSON. */
   readonly body: unknown;
-  /** The body as it came. */
   readonly text: string;
   /** Epoch ms the request left and its answer came: what a sequence rule reads time from. */
   readonly sentMs?: number;

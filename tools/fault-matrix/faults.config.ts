@@ -20,9 +20,7 @@ import { type FaultGroups, groupProject, singleFaults } from './groups.ts';
 // The fault matrix proves the suite against the mock's faults: a remote target would ignore them and every fault would read as uncaught. Checked here, so a
 // direct `playwright test --config` is refused too.
 const wanted = process.env.LP_TARGET?.trim();
-if (wanted && wanted !== 'mock') {
-  throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
-}
+if (wanted && wanted !== 'mock') throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
 
 /** The embedded mock of a project: blind, it hides its control plane and keeps a short rate window (areas.ts). */
 function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
