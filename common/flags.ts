@@ -48,8 +48,7 @@ export function answerHelp(args: readonly string[], usage: string): void {
 /** For a script that reads no argument: `--help` answered, any other argument refused with the sentence returned. */
 export function refuseArguments(script: string, name: string, args: readonly string[], usage: string): string | undefined {
   answerHelp(args, usage);
-  if (args.length === 0) return undefined;
-  return `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
+  return args.length === 0 ? undefined : `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
 }
 
 /** node:util parseArgs for `npm run <script>`, `--help` answered first; a refusal thrown with the help pointer. */
@@ -67,13 +66,7 @@ export function parseCommandLine<T extends ParseArgsConfig & { args: readonly st
 }
 
 /** One integer flag: its default, its bounds, and the line `--help` shows for it (`shown` replaces the default there). */
-export interface IntegerFlag {
-  readonly default: number;
-  readonly min: number;
-  readonly max: number;
-  readonly about: string;
-  readonly shown?: string;
-}
+export type IntegerFlag = { readonly default: number; readonly min: number; readonly max: number; readonly about: string; readonly shown?: string };
 
 /** The usage text of `npm run <script>`'s integer flags: one line each, with its bounds and its default. */
 function integerUsage(script: string, spec: Readonly<Record<string, IntegerFlag>>): string {

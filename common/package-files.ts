@@ -5,11 +5,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface RootManifest {
-  readonly version: string;
-  readonly license: string;
-  readonly devDependencies: Readonly<Record<string, string>>;
-}
+export type RootManifest = { readonly version: string; readonly license: string; readonly devDependencies: Readonly<Record<string, string>> };
 
 /** The project's package.json; `outdir` emptied, so that a file of an older build (a renamed one) never ships with the new one. */
 export function startPackage(root: string, outdir: string): RootManifest {

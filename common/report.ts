@@ -60,11 +60,7 @@ function attributes(name: string, c: { tests: number; failures: number; skipped:
  * A line of a run's report (a rule, a threshold, a check): its state, and what it says: what held, how it broke, why it was not checked. A deviation is a
  * broken platform rule, reported without failing the run.
  */
-export interface ReportLine {
-  readonly name: string;
-  readonly state: 'ok' | 'broken' | 'deviates' | 'not checked';
-  readonly detail: string;
-}
+export type ReportLine = { readonly name: string; readonly state: 'ok' | 'broken' | 'deviates' | 'not checked'; readonly detail: string };
 
 const MARK = { ok: 'ok  ', broken: 'FAIL', deviates: 'warn', 'not checked': '--  ' } as const;
 const CELL = { ok: 'pass', broken: 'FAIL', deviates: 'deviation', 'not checked': 'not checked' } as const;

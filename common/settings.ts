@@ -10,11 +10,7 @@ import { hostOf } from '../contracts/environments.ts';
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
-interface Bounds {
-  readonly choices?: readonly string[];
-  readonly min?: number;
-  readonly max?: number;
-}
+type Bounds = { readonly choices?: readonly string[]; readonly min?: number; readonly max?: number };
 
 /**
  * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a bad text (`expected`), and `read`: the value of a text,

@@ -49,10 +49,7 @@ export function withNext(firstUrl: string, cursor: string): string {
  * One filter of a request and the days the service may read its value as: one day for a `yyyy-mm-dd` value; several where the document leaves the reading open
  * (a value given twice, another spelling of a date); `null` for "the service may ignore it" (an empty value).
  */
-export interface DateFilter {
-  readonly name: ContentFilterName;
-  readonly readings: readonly (string | null)[];
-}
+export type DateFilter = { readonly name: ContentFilterName; readonly readings: readonly (string | null)[] };
 
 /** `in`: every reading keeps the item; `out`: every reading drops it; `edge`: it depends on how the boundary day (or the value) is read. */
 export type FilterVerdict = 'in' | 'out' | 'edge';

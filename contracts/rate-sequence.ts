@@ -238,18 +238,12 @@ export class RateSequence implements Sequence<RateStep> {
    * unseen ends the measurement.
    */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
-    if (fresh && headers !== undefined) {
-      this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };
-      return;
-    }
     const measure = this.measure;
-    if (measure === undefined || !served) return;
-    if (headers === undefined || between.uncertain > 0 || headers.remaining >= measure.remaining) {
-      this.measure = undefined;
-      return;
+    if (fresh && headers !== undefined) this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };
+    else if (measure !== undefined && served) {
+      if (headers === undefined || between.uncertain > 0 || headers.remaining >= measure.remaining) this.measure = undefined;
+      else Object.assign(measure, { served: measure.served + 1 + between.counted, remaining: headers.remaining });
     }
-    measure.served += 1 + between.counted;
-    measure.remaining = headers.remaining;
   }
 
   /** Date says when the target made the response, to the second; that was between sending and receiving: the bounds it leaves. */

@@ -11,11 +11,7 @@ import type { Exchange } from './rules/exchange.ts';
 import type { Sequence } from './rules/observe.ts';
 
 /** A resource object as a walk collects it; `attributes` unchecked beyond the page's own rules. */
-export interface ListItem {
-  readonly type?: unknown;
-  readonly id: string;
-  readonly attributes?: Readonly<Record<string, unknown>>;
-}
+export type ListItem = { readonly type?: unknown; readonly id: string; readonly attributes?: Readonly<Record<string, unknown>> };
 
 export interface WalkOptions {
   /**

@@ -34,10 +34,7 @@ export interface SchemaError {
 }
 
 /** A schema validator: true when `data` matches, and `errors` after a failed call. */
-interface SchemaValidator {
-  (data: unknown): boolean;
-  errors?: readonly SchemaError[] | null | undefined;
-}
+type SchemaValidator = { (data: unknown): boolean; errors?: readonly SchemaError[] | null | undefined };
 
 /** The validators the judges use, named as schemas/validators.ts and k6's standalone module export them: either module is the table. */
 export interface SchemaValidators {
@@ -67,10 +64,7 @@ export interface JudgeContext {
 }
 
 /** A broken rule: what was expected, what came back (the caller adds the request). */
-export interface Broken {
-  readonly expected: string;
-  readonly got: string;
-}
+export type Broken = { readonly expected: string; readonly got: string };
 
 /** undefined: the rule does not apply to this exchange; null: it held; else how it broke. */
 export type Judgement = Broken | null | undefined;

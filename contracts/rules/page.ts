@@ -5,10 +5,7 @@
 import { normalOrigin, parseQuery, splitUrl, type UrlParts } from '../url.ts';
 import { type Exchange, isServed, type JudgeContext } from './exchange.ts';
 
-export interface Page {
-  readonly links: { readonly self: string; readonly next?: unknown };
-  readonly data: readonly unknown[];
-}
+export type Page = { readonly links: { readonly self: string; readonly next?: unknown }; readonly data: readonly unknown[] };
 
 /** A served page of `list` (any list when absent) that is a list envelope; undefined for any other exchange. */
 export function pageOf(exchange: Exchange, context: JudgeContext, list?: 'content' | 'users'): Page | undefined {

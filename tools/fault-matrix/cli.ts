@@ -93,10 +93,7 @@ function testRules(env: NodeJS.ProcessEnv): string[][] {
     env,
     maxBuffer: 64 << 20,
   });
-  interface Listed {
-    suites?: Listed[];
-    specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[];
-  }
+  type Listed = { suites?: Listed[]; specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[] };
   const tests = (suite: Listed): Listed['specs'] & object => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(tests)];
   return tests(JSON.parse(list.toString('utf8')) as Listed).flatMap((spec) =>
     spec.tests.map((t) => t.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? '')),
