@@ -93,23 +93,10 @@ export default defineConfig({
     },
     { name: 'contract-serial-start', testMatch: [], teardown: 'contract-serial' },
     ...(slowBeside ? [{ name: 'contract-slow-start', testMatch: [], teardown: 'contract-slow' }] : []),
-    {
-      // Tests that count requests, move the target's clock or end a token others may share: alone, after the others.
-      name: 'contract-serial',
-      ...contract,
-      grep: phase(SERIAL),
-      workers: 1,
-      ...(slowBeside ? {} : { teardown: 'contract-slow' }),
-      // As a teardown it runs whole, whatever file or --grep filters say: add --no-deps (with --project=contract or
-      // --project=contract-serial) to run only the tests of one file.
-    },
-    {
-      // Tests that wait in real time (LP_FULL=1), each in a worker of its own.
-      name: 'contract-slow',
-      ...contract,
-      grep: phase(SLOW),
-      grepInvert: SERIAL,
-      fullyParallel: true,
-    },
+    // Tests that count requests, move the target's clock or end a token others may share: alone, after the others. As a teardown it runs whole, whatever file
+    // or --grep filters say: add --no-deps (with --project=contract or --project=contract-serial) to run only the tests of one file.
+    { name: 'contract-serial', ...contract, grep: phase(SERIAL), workers: 1, ...(slowBeside ? {} : { teardown: 'contract-slow' }) },
+    // Tests that wait in real time (LP_FULL=1), each in a worker of its own.
+    { name: 'contract-slow', ...contract, grep: phase(SLOW), grepInvert: SERIAL, fullyParallel: true },
   ],
 });
