@@ -19,10 +19,7 @@ export function runMain(main: () => Promise<number>, onError: string | ((error: 
   );
 }
 
-/**
- * How a user types the command of `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the lp-contract package, whose build
- * defines LP_SUITE_COMMAND as it compiles this file.
- */
+/** How a user types `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the package, whose build defines LP_SUITE_COMMAND. */
 export function commandName(script: string): string {
   const installed = process.env.LP_SUITE_COMMAND;
   return installed === undefined ? `npm run ${script} --` : `${installed} ${script}`;
@@ -33,10 +30,7 @@ export function helpPointer(script: string): string {
   return ` (${commandName(script)} --help)`;
 }
 
-/**
- * Prints `usage` on stdout and exits 0 when `--help` or `-h` is among `args`. Only before a `--`: after it, parseArgs reads every argument as a positional, and
- * so does this.
- */
+/** Prints `usage` on stdout and exits 0 on `--help` or `-h` before any `--` in `args` (after it, parseArgs reads every argument as a positional). */
 export function answerHelp(args: readonly string[], usage: string): void {
   const end = args.indexOf('--');
   const flags = end === -1 ? args : args.slice(0, end);

@@ -1,7 +1,4 @@
-/**
- * What the project's package builds share (mock/build.ts, harness/package/build.ts): the root manifest they take their version, licence and dependency ranges
- * from, and the files every package ships beside its code.
- */
+/** What the package builds (mock/build.ts, harness/package/build.ts) share: the root manifest (version, licence, dependency ranges), the files each ships. */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

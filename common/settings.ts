@@ -12,10 +12,7 @@ import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
 type Bounds = { readonly choices?: readonly string[]; readonly min?: number; readonly max?: number };
 
-/**
- * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a bad text (`expected`), and `read`: the value of a text,
- * or undefined when it is not one.
- */
+/** A kind of setting: its values' name in docs/configuration.md (`hint`), "X must be …" of a bad text (`expected`), `read`: a text's value, or undefined. */
 function kind<T>(hint: string, expected: string | ((spec: Bounds) => string), read: (text: string, spec: Bounds) => T | undefined) {
   return { hint, expected, read };
 }

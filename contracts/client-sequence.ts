@@ -147,10 +147,7 @@ export class ClientSequence implements Sequence<ClientStep> {
     return [...this.#clients.keys()];
   }
 
-  /**
-   * A query as a finding shows it: a value is redacted when it is `next`, when its name sounds like a credential, or when it is a token or cursor the service
-   * handed out (wherever a client put it).
-   */
+  /** A query as a finding shows it: `next`, credential-like names, and tokens or cursors the service handed out (wherever a client put them) redacted. */
   shownQuery(search: string, withNext = false): string {
     const shown: string[] = [];
     for (const [name, value] of parseQuery(search)) {

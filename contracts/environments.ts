@@ -39,10 +39,7 @@ export function hostOf(url: string): string | undefined {
   return match?.[1] ? match[1].toLowerCase() : undefined;
 }
 
-/**
- * Whether a URL points at a production host: any host under degreed.com that is not a betatest host (this covers the table and the organization-specific
- * scheme). Unknown hosts are not production.
- */
+/** Whether a URL names a production host: any host under degreed.com but a betatest one (the table and the organization scheme); unknown hosts are not. */
 export function isProductionUrl(url: string): boolean {
   const host = hostOf(url);
   if (!host) return false;

@@ -20,10 +20,7 @@ export function walkPageBound(items: number, limit: number): number {
   return Math.max(1, Math.ceil(items / limit)) + PAGE_SLACK;
 }
 
-/**
- * The `next` query parameter of a URL (decoded, as parseQuery reads it); undefined when it has none. The mock's client judge reads it on every list request:
- * without `%` or a bare `next`, one search finds it.
- */
+/** A URL's `next` parameter (as parseQuery decodes it) or undefined. The mock's client judge reads each list request's: one search without `%`, bare `next`. */
 export function nextValue(url: string): string | undefined {
   const start = url.indexOf('?');
   // Most queries carry no next, nor an encoded name that could be one: answered without copying them.

@@ -155,10 +155,7 @@ class SlidingCount implements WindowCount {
 /** How X-Rate-Limit-Reset is written: 0, 3 or 7 fractional digits. */
 export type ResetDigits = 0 | 3 | 7;
 
-/**
- * X-Rate-Limit-Reset with 0, 3 or 7 fractional digits. Rounded `up` (the mock), the reset is never early; `down` is a legal target that cuts, naming an instant
- * up to a second before its window ends.
- */
+/** X-Rate-Limit-Reset with 0, 3 or 7 fractional digits: rounded `up` (the mock) never early; `down`, a legal target that cuts, up to a second early. */
 export function resetFormat(digits: ResetDigits, rounding: 'up' | 'down' = 'up'): (ms: number) => string {
   const whole = rounding === 'up' ? Math.ceil : Math.floor;
   if (digits === 0) return (ms) => `${new Date(whole(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;

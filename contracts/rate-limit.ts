@@ -15,10 +15,7 @@ export interface RateLimitHeaders {
   readonly resetMs: number;
 }
 
-/**
- * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional digits, and a Reset written to the second is up to one
- * second off the window's end, either way.
- */
+/** How far X-Rate-Limit-Reset may be from its instant: "ISO 8601" fixes no fractional digits, so one written to the second is up to a second off either way. */
 export const RESET_RESOLUTION_MS = 1000;
 
 /** This Reset's resolution: on a whole second it may have been written to the second; with a fraction, to the millisecond. */
@@ -84,10 +81,7 @@ export interface RetryAfterTime {
   readonly value: string;
   /** Which of RFC 9110's two forms it takes: delta-seconds count from the answer, an HTTP-date is on the target's clock. */
   readonly form: 'seconds' | 'http-date';
-  /**
-   * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target answered, which the client knows only to lie between
-   * sending the request and receiving the answer.
-   */
+  /** Earliest and latest instants it can name (epoch ms): delta-seconds count from the answer, known only to lie between sending and receiving. */
   readonly earliestMs: number;
   readonly latestMs: number;
 }
@@ -117,10 +111,7 @@ export function retryAfterSeconds(value: string | undefined, nowMs: number): num
   return time.ok ? (time.value.earliestMs - nowMs) / 1000 : undefined;
 }
 
-/**
- * The instant from which the next request may be sent: the latest instant Retry-After can name, plus its resolution (a target that rounds its wait down names
- * an instant up to a second early).
- */
+/** When the next request may be sent: the latest instant Retry-After can name plus its resolution (a wait rounded down names one up to a second early). */
 export function retryAllowedAtMs(time: RetryAfterTime): number {
   return time.latestMs + RETRY_AFTER_RESOLUTION_MS;
 }

@@ -41,10 +41,7 @@ export interface RateSequenceOptions {
   readonly shared?: boolean;
 }
 
-/**
- * Requests of the client between two responses, neither included: `counted`, served requests of a resource endpoint; `uncertain`, the rest (token requests,
- * refusals, answers not read), which may count.
- */
+/** Requests of the client between two responses, neither included: `counted`, served resource requests; `uncertain` (token requests, refusals…) may count. */
 type Between = Readonly<Record<'counted' | 'uncertain', number>>;
 
 interface Block {
@@ -233,10 +230,7 @@ export class RateSequence implements Sequence<RateStep> {
     return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
   }
 
-  /**
-   * The window measured from its first request, for the budget reported at its first 429; a Remaining that does not fall or a request that may have counted
-   * unseen ends the measurement.
-   */
+  /** The window measured from its first request, for the budget of its first 429; a Remaining not falling, or a request maybe counted unseen, ends it. */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
     const measure = this.measure;
     if (fresh && headers !== undefined) this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };

@@ -49,10 +49,7 @@ export function splitUrl(url: string): UrlParts | undefined {
   return match ? { origin: match[1] ?? '', path: match[2] ?? '', query: match[3] ?? '', fragment: match[4] ?? '' } : undefined;
 }
 
-/**
- * The origin as `new URL(…).origin` writes it: scheme and host in lower case, the scheme's default port dropped, so that a target writing `HTTPS://Host:443`
- * names the same origin as `https://host`.
- */
+/** The origin as `new URL(…).origin` writes it: scheme and host in lower case, default port dropped (`HTTPS://Host:443` is `https://host`). */
 export function normalOrigin(origin: string): string {
   const lower = origin.toLowerCase();
   if (lower.startsWith('https://') && lower.endsWith(':443')) return lower.slice(0, -4);

@@ -239,10 +239,7 @@ function operationFor(endpoint: Endpoint): JsonObject {
 /** The two origins of one running service (e.g. the mock's authUrl and baseUrl). */
 type ServedOrigins = Pick<Hosts, 'authUrl' | 'baseUrl'>;
 
-/**
- * Builds the document; a fresh object on each call. With `origins`, the servers (and the token URL) are those origins only, as the service at them serves its
- * own document; without, the platform hosts.
- */
+/** Builds the document (a fresh object per call): its servers and token URL are `origins` alone where given, as that service serves it; else the platform's. */
 export function buildOpenApiDocument(origins?: ServedOrigins) {
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {

@@ -42,10 +42,7 @@ async function run(phase: Phase, args: readonly string[], env: Readonly<Record<s
   return code === 0 ? undefined : `phase ${n} exited with ${code}`;
 }
 
-/**
- * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the driver's own, and writes
- * reports/index.html linking the phases.
- */
+/** Adds up the phases' summaries (none: the phase did not run) and `failures` of the driver's own, and writes reports/index.html linking the phases. */
 function summarize(failures: number): Counts {
   const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {

@@ -250,10 +250,7 @@ const remainingStep = perStep((step: RateStep): { breaks?: 'rate.429' | 'rate.re
   return { breaks: 'rate.remaining', broken: { expected: `X-Rate-Limit-Remaining ${expected}${lapsed}`, got } };
 });
 
-/**
- * THE judge of the period (rate.period): `opened` and `next` each opened a window, `next` sent once `opened`'s Reset had passed: in any kind of window the new
- * one resets at least one period later.
- */
+/** THE judge of rate.period: `opened` and `next` each opened a window, `next` after `opened`'s Reset: in any window the new one resets a period later. */
 export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): (Broken & { readonly rule: 'rate.period' }) | undefined {
   const apartMs = next.resetMs - opened.resetMs;
   if (apartMs >= opened.periodSeconds * 1000 - resetResolutionMs(opened) - resetResolutionMs(next)) return undefined;

@@ -1,7 +1,4 @@
-/**
- * Schema errors as readable lines, for the judges of contracts/rules/ and for schemas/index.ts: the same words whether the validator is Ajv compiled in Node or
- * a standalone one bundled for k6. k6-safe.
- */
+/** Schema errors as readable lines for contracts/rules/ and schemas/index.ts, the same from Ajv in Node or a standalone validator bundled for k6. k6-safe. */
 import { REDACTED } from '../../util/redact.ts';
 import type { SchemaError } from './exchange.ts';
 

@@ -23,10 +23,7 @@ export const SOUND_PROJECT = 'sound';
 export const faultProject = (name: FaultName) => `fault:${name}`;
 export const variantProject = (name: string) => `profile:${name}`;
 
-/**
- * Every project runs twice: with the embedded mock's control plane, and blind, as a remote service run with LP_QUOTA=1 is seen (clocks and budgets only waited
- * for).
- */
+/** Every project runs twice: with the embedded mock's control plane, and blind, as a remote run with LP_QUOTA=1 sees it (clocks, budgets only waited for). */
 export type Column = 'control' | 'blind';
 export const COLUMNS: readonly Column[] = ['control', 'blind'];
 

@@ -66,10 +66,7 @@ export function coveringProfiles(): Profile[] {
   );
 }
 
-/**
- * Legal services that only a combination of values shows, which the covering profiles (one value of each option at a time, the others mostly strict's) never
- * put together.
- */
+/** Legal services only a combination of values shows, which the covering profiles (one option off strict at a time, mostly) never put together. */
 export function combinedProfiles(): Profile[] {
   // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown parameters, serves a filtered query whole. Only platform.filters
   // may say so.
