@@ -19,8 +19,7 @@ import { selectsContract } from './harness/preflight/global-setup.ts';
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
-// What this run is pointed at (no secret in it), named in every report by the summary reporter: not in config `metadata`, which the HTML report shows only
-// behind a URL flag.
+// What this run is pointed at (no secret in it), named in every report by the summary reporter; not in `metadata`: the HTML report hides that behind a flag.
 const target = describeTarget(suite);
 // Everything a run writes, test-results included, is under LP_OUT_DIR: runs at once with one each leave each other alone (Playwright empties its output folder
 // as a run starts, and the breaker keeps its shared files there).
@@ -31,8 +30,7 @@ const only = readSetting(process.env, 'LP_ONLY');
 const ONLY = only === undefined ? undefined : onlyGrep(only);
 // `.ts` here, `.js` in the package, which carries this file and the harness compiled.
 const EXT = path.extname(__filename);
-// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this); a child run does not inherit it (child-run.ts clears
-// PLAYWRIGHT_*).
+// The JUnit testsuites element names the target (the junit reporter reads this); child runs do not inherit it (child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
 // The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
@@ -59,8 +57,7 @@ export default defineConfig({
   globalSetup: path.join(__dirname, 'harness', 'preflight', `global-setup${EXT}`),
   forbidOnly: !!process.env.CI,
   outputDir: path.join(OUT_DIR, 'test-results'),
-  // The summary reporter comes before html: it gives the html report its title (the verdict) in its onEnd, and prints its summary, the run's last lines, once
-  // every reporter has ended.
+  // The summary reporter comes before html: its onEnd titles the html report (the verdict), and it prints the run's last lines once every reporter ended.
   reporter: [
     ['list'],
     [

@@ -75,8 +75,7 @@ function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins |
       return { url: `${urlOf(hosts)}${pathPrefix}`, description: `${environment} ${dataCenter.toUpperCase()} {${placeholder}}${inferred}` };
     }),
   );
-  // Server variables carry no `description`: the OpenAPI 3.1 schema that swagger-parser ships spells it `descriptions` and refuses the real one, so the
-  // server's description explains the variable.
+  // Server variables carry no `description`: swagger-parser's OpenAPI 3.1 schema spells it `descriptions`, refusing the real one; the server's says it instead.
   return [
     ...table,
     {

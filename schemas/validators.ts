@@ -10,8 +10,7 @@ import { AJV_OPTIONS, CONTENT_ATTRIBUTE_NAMES, contentAttributeRef, SCHEMA_BY_KE
 import type { ContentAttributes, ErrorBody, ProfileFile, TokenResponse } from './types.ts';
 
 const ajv = new Ajv2020({ schemas: [...SCHEMAS], ...AJV_OPTIONS });
-// Added once so that specs may compile ad-hoc schemas with formats; schemas/*.schema.json use none (patterns instead), because their standalone code for k6
-// must not import ajv-formats.
+// Added once for specs that compile ad-hoc schemas with formats; schemas/*.schema.json use patterns: their standalone k6 code must not import ajv-formats.
 addFormats(ajv);
 
 function compiled<T>(key: SchemaKey): ValidateFunction<T> {

@@ -61,8 +61,7 @@ export const CLIENT_RULES = {
     section: 'Errors; Limits',
     quote: '429 Too Many Requests: The client exceeds its assigned rate limit. / Default request rate: 200 requests per minute, one API client, all endpoints.',
     basis: 'stated',
-    // A request already found too early after a 429 is not counted twice; the first 429 without warning is news to the client (another process of it may have
-    // spent the budget).
+    // A request found too early after a 429 is not counted twice; a first 429 without warning is news (another process of the client may have spent it).
     said: ({ rated, exchange, early, sentMs, spentUntilMs }) =>
       !rated || exchange.status !== 429
         ? undefined

@@ -17,8 +17,7 @@ import { type Column, COLUMNS, inColumn } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 import { type FaultGroups, groupProject, singleFaults } from './groups.ts';
 
-// The fault matrix proves the suite against the mock's faults: a remote target would ignore them and every fault would read as uncaught. Checked here, so a
-// direct `playwright test --config` is refused too.
+// A remote target would ignore the mock's faults, each then read as uncaught. Checked here, so that a direct `playwright test --config` is refused too.
 const wanted = process.env.LP_TARGET?.trim();
 if (wanted && wanted !== 'mock') throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
 

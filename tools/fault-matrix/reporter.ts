@@ -95,8 +95,7 @@ export default class FaultMatrixReporter implements Reporter {
       deviations: [
         ...new Set((result?.annotations ?? []).filter((a) => a.type === ANNOTATIONS.deviation).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
-      // Every error of the run, whatever the outcome: a soft failure is one even in a test that then ended skipped ("not checked"), and must be located at a
-      // spec line like any other.
+      // Every error, whatever the outcome: a soft failure is one even in a test then skipped ("not checked"), and must be located at a spec line too.
       failures: (result?.errors ?? []).map((e) => ({
         file: e.location ? this.#relative(e.location.file) : '',
         line: e.location?.line ?? 0,
