@@ -31,9 +31,7 @@ export function readTargetHosts(env: Env, notSet: (name: 'LP_AUTH_URL' | 'LP_BAS
   return { authUrl, baseUrl, production: environment === 'production' || isProductionUrl(authUrl) || isProductionUrl(baseUrl) };
 }
 
-/**
- * The production guard: throws productionRefusal's sentence as a SettingError unless the target is not production or LP_ALLOW_PRODUCTION=1 says so on purpose.
- */
+/** The production guard: throws productionRefusal's sentence as a SettingError unless the target is not production or LP_ALLOW_PRODUCTION=1 allows it. */
 export function refuseProduction(urls: { readonly authUrl: string; readonly baseUrl: string }, allowProduction: boolean): void {
   const refusal = productionRefusal(urls, allowProduction);
   if (refusal !== undefined) throw new SettingError(refusal);

@@ -1,8 +1,7 @@
 /**
  * A service's callers, kept for the client rules (contracts/rules/client.ts): each exchange a service answered becomes one step of facts (its client, the token
- * sent and what is known of it, the 429s of its client, the walk of its `next`). Every table is bounded (tokens, refresh tokens and cursors are forgotten
- * oldest first, clients past MAX_CLIENTS share one entry). A finding names the request by method, path and query, with `next` and every credential-looking
- * value redacted. k6-safe.
+ * sent and what is known of it, its client's 429s, the walk of its `next`). Every table is bounded (tokens, refresh tokens and cursors are forgotten oldest
+ * first, clients past MAX_CLIENTS share one entry). A finding names the request by method, path and query, `next` and credential-like values redacted. k6-safe.
  */
 import { BoundedMap } from '../util/bounded-map.ts';
 import { REDACTED, Redactor } from '../util/redact.ts';

@@ -1,6 +1,4 @@
-/**
- * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind); the names come from the platform's public documentation.
- */
+/** Scope names. The API document gives only the form (`content:read`: resource, colon, access kind); the names come from the platform's public docs. */
 
 export const SCOPES = [
   'content:read',
