@@ -1,13 +1,11 @@
 /**
- * What a walk of a paginated list (contracts/rules/walk.ts) and the date filters rest on, as pure
- * k6-safe code: no `URL`, no timers, no Node modules (docs/load.md, "The k6 runtime").
+ * What a walk of a paginated list (contracts/rules/walk.ts) and the date filters rest on, as pure k6-safe code: no `URL`, no timers, no Node modules
+ * (docs/load.md, "The k6 runtime").
  *
- * - The next request is "the same request with `next` set to the value taken from `links.next`"
- *   (List content items, rule 2): withNext, nextValue.
- * - Date filters (reference notes): `filter[start_date]` created from, `filter[end_date]` created
- *   before, `filter[modified_after]` / `filter[modified_before]` on modified-at, all `yyyy-mm-dd`. How
- *   the service treats the boundary day itself is not documented: an item whose timestamp falls on a
- *   bound's day may be in or out (`edge`); every other item is decided exactly.
+ * - The next request is "the same request with `next` set to the value taken from `links.next`" (List content items, rule 2): withNext, nextValue.
+ * - Date filters (reference notes): `filter[start_date]` created from, `filter[end_date]` created before, `filter[modified_after]` / `filter[modified_before]`
+ *   on modified-at, all `yyyy-mm-dd`. How the service treats the boundary day itself is not documented: an item whose timestamp falls on a bound's day may be
+ *   in or out (`edge`); every other item is decided exactly.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { decodeComponent, parseQuery } from './url.ts';
@@ -66,8 +64,7 @@ export function filterVerdict(attributes: Readonly<Record<string, unknown>> | un
     const day = typeof stamp === 'string' && DAY.test(stamp) ? stamp.slice(0, 10) : undefined;
     const each = filter.readings.map((reading): FilterVerdict => {
       if (reading === null) return 'in';
-      if (day === undefined) return 'edge';
-      if (day === reading) return 'edge';
+      if (day === undefined || day === reading) return 'edge';
       return (contract.bound === 'from' ? day > reading : day < reading) ? 'in' : 'out';
     });
     const one: FilterVerdict = each.every((v) => v === 'in') ? 'in' : each.every((v) => v === 'out') ? 'out' : 'edge';

@@ -58,8 +58,8 @@ export function isAlignedBoundary(ms: number, periodMs: number): boolean {
 
 /**
  * The count of one client in a window of `kind`.
- * @param resolutionMs fixed windows end on a multiple of this: 1000 where X-Rate-Limit-Reset is written
- *   in whole seconds, so that the reset it names is the window's end, not up to a second after it.
+ * @param resolutionMs fixed windows end on a multiple of this: 1000 where X-Rate-Limit-Reset is written in whole seconds, so that the reset it names is the
+ *   window's end, not up to a second after it.
  */
 export function windowCount(kind: WindowKind, duringBlock: DuringBlock, resolutionMs = 1): WindowCount {
   const extendsBlock = duringBlock === 'extends-block';
