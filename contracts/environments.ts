@@ -43,8 +43,7 @@ export function hostOf(url: string): string | undefined {
 export function isProductionUrl(url: string): boolean {
   const host = hostOf(url);
   if (!host) return false;
-  const underDegreed = host === 'degreed.com' || host.endsWith('.degreed.com');
-  return underDegreed && !host.split('.').includes('betatest');
+  return (host === 'degreed.com' || host.endsWith('.degreed.com')) && !host.split('.').includes('betatest');
 }
 
 /**

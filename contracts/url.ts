@@ -6,16 +6,11 @@
 /** The name/value pairs of a query string (with or without `?`), decoded; `+` is a space (form encoding). */
 export function parseQuery(search: string): Array<[string, string]> {
   const text = search.startsWith('?') ? search.slice(1) : search;
-  if (text === '') return [];
-  const pairs: Array<[string, string]> = [];
-  for (const part of text.split('&')) {
-    if (part === '') continue;
+  return text.split('&').flatMap((part): Array<[string, string]> => {
+    if (part === '') return [];
     const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
-    const value = eq < 0 ? '' : part.slice(eq + 1);
-    pairs.push([decodeComponent(name), decodeComponent(value)]);
-  }
-  return pairs;
+    return [eq < 0 ? [decodeComponent(part), ''] : [decodeComponent(part.slice(0, eq)), decodeComponent(part.slice(eq + 1))]];
+  });
 }
 
 /** A query or form component, decoded (`+` is a space). */

@@ -38,11 +38,8 @@ export function standaloneValidatorsSource(exports: Readonly<Record<string, stri
  */
 export function mockValidatorsSource(): string {
   const keys = Object.keys(SCHEMA_IDS) as SchemaKey[];
-  const exports = exportsOf(keys);
   // Attribute names hold hyphens: the generated exports are numbered, the Map below names them.
-  CONTENT_ATTRIBUTE_NAMES.forEach((name, i) => {
-    exports[`contentAttribute${i}`] = contentAttributeRef(name);
-  });
+  const exports = { ...exportsOf(keys), ...Object.fromEntries(CONTENT_ATTRIBUTE_NAMES.map((name, i) => [`contentAttribute${i}`, contentAttributeRef(name)])) };
   const lines = [
     standaloneValidatorsSource(exports, AJV_OPTIONS),
     `import { CONTENT_ATTRIBUTE_NAMES, SCHEMA_BY_KEY } from './registry.ts';`,
