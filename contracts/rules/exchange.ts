@@ -93,6 +93,5 @@ export function isRefusal(exchange: Pick<Exchange, 'status' | 'body'>): boolean 
 }
 
 export function quoted(context: JudgeContext, text: string, max: number): string {
-  if (context.quote !== undefined) return context.quote(text, max);
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return context.quote?.(text, max) ?? (text.length > max ? `${text.slice(0, max)}…` : text);
 }

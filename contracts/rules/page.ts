@@ -36,9 +36,7 @@ export function sortedQuery(url: UrlParts): string {
 
 /** Every value of a query parameter of the request. */
 export function queryValues(url: UrlParts, name: string): string[] {
-  return parseQuery(url.query)
-    .filter(([key]) => key === name)
-    .map(([, value]) => value);
+  return parseQuery(url.query).flatMap(([key, value]) => (key === name ? [value] : []));
 }
 
 /** Items of a page whose problems a finding lists before it counts the rest. */
