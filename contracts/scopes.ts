@@ -24,9 +24,7 @@ export function isScopeForm(text: string): boolean {
 
 /** Comma-delimited in the document; some clients separate scopes by spaces, so both (and a mix) are read. Empty entries dropped; order, duplicates not kept. */
 export function parseScopeList(text: string): string[] {
-  const seen = new Set<string>();
-  for (const part of text.split(/[\s,]+/)) if (part !== '') seen.add(part);
-  return [...seen];
+  return [...new Set(text.split(/[\s,]+/).filter((part) => part !== ''))];
 }
 
 /** The wire form the document prescribes for a token request. */

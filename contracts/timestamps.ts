@@ -28,8 +28,7 @@ export function formatZonelessTimestamp(ms: number, digits = 3): string {
  */
 export function namesCalendarMoment(text: string): boolean {
   const fields = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
-  if (fields === null) return false;
-  return !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
+  return fields !== null && !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
 }
 
 /** Milliseconds of 00:00 UTC of a `yyyy-mm-dd` date that exists on the calendar; NaN otherwise. */
