@@ -44,11 +44,10 @@ async function main(): Promise<number> {
   const limitMinutes = values.limit === undefined ? DEFAULT_LIMIT_MINUTES : Number(values.limit);
   if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${values.limit}".`);
   const unknown = positionals.find((arg) => !isFaultName(arg) && !isMatrixProfile(arg));
-  if (unknown !== undefined) {
+  if (unknown !== undefined)
     throw new Error(
       `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
     );
-  }
   const full = positionals.length === 0;
   const chosen = {
     faults: full ? [...FAULT_NAMES] : positionals.filter(isFaultName),
