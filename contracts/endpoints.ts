@@ -34,11 +34,7 @@ export interface Endpoint {
 }
 
 const LIMIT: QueryParameter = { name: 'limit', description: 'Number of items per page (default 100, maximum 1000).', schema: { type: 'integer' } };
-const NEXT: QueryParameter = {
-  name: 'next',
-  description: 'Cursor from links.next of the previous response; selects the following page.',
-  schema: { type: 'string' },
-};
+const NEXT = { name: 'next', description: 'Cursor from links.next of the previous response; selects the following page.', schema: { type: 'string' } } as const;
 
 /** Date filters of the content listing (platform docs); values are `yyyy-mm-dd`. */
 export const CONTENT_FILTERS = [

@@ -30,12 +30,8 @@ type Phase = keyof typeof PHASES;
 /** A phase's Playwright run, its reports in its own folder; resolves with why it failed, or undefined. */
 async function run(phase: Phase, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
   const n = Object.keys(PHASES).indexOf(phase) + 1;
-  const folder = path.join(ROOT, 'reports', phase);
-  const reports = {
-    LP_SUMMARY_NAME: phase,
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(folder, 'html'),
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(folder, 'junit.xml'),
-  };
+  const dir = path.join(ROOT, 'reports', phase);
+  const reports = { LP_SUMMARY_NAME: phase, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'html'), PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(dir, 'junit.xml') };
   const code = await runPlaywright(`npm test: phase ${n}`, args, { ...process.env, ...env, ...reports }, PHASE_LIMIT_MS);
   // A phase stopped at the limit is not a failure of the target.
   if (code === null) return `phase ${n} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;

@@ -36,13 +36,9 @@ const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((op
 type Draft = Record<ProfileGroup, Record<string, unknown>>;
 const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile as unknown as Draft)[group][option];
 
-/** Per option, the values it allows that none of `profiles` shows. */
-const unshown = (profiles: readonly Profile[]) =>
-  OPTIONS.map(([group, option]) => ({
-    group,
-    option,
-    values: valuesOf(group, option).filter((v) => !profiles.some((p) => same(valueIn(p, group, option), v))),
-  }));
+/** Per option, the values it allows that none of `seen` shows. */
+const unshown = (seen: readonly Profile[]) =>
+  OPTIONS.map(([group, option]) => ({ group, option, values: valuesOf(group, option).filter((v) => !seen.some((p) => same(valueIn(p, group, option), v))) }));
 
 /** Strict with the options `set` changes, checked complete. */
 function profileOf(name: string, description: string, set: (draft: Draft) => void): Profile {

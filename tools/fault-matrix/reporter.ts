@@ -68,10 +68,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects = [...this.#projects].map(([project, tests]) => ({
-      project,
-      tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
-    }));
+    const projects = [...this.#projects].map(([project, tests]) => ({ project, tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t)) }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });
     writeFileSync(this.#outputFile, `${JSON.stringify(outcome, null, 1)}\n`);
@@ -83,7 +80,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (_brokenRule). */
-  #outcome(test: TestCase, result: TestResult | undefined): TestOutcome {
+  #outcome(test: TestCase, result?: TestResult): TestOutcome {
     const status: TestStatus = result === undefined ? 'notRun' : result.status === 'skipped' || result.status === 'passed' ? result.status : 'failed';
     return {
       file: this.#relative(test.location.file),
