@@ -25,10 +25,7 @@ interface Counted {
 export interface WindowCount {
   /** Counts a request at `now`, or refuses it when the budget is spent. */
   take(rate: Rate, now: number): Counted;
-  /**
-   * Sets what is left of the budget now to `remaining` (0 to rate.requests), as if the requests before had spent the rest: a window starts now where none is
-   * open. Returns when the limit resets.
-   */
+  /** Sets the budget left now to `remaining` (0 to rate.requests), as if earlier requests spent the rest (opening a window if none is); returns the reset. */
   spend(rate: Rate, remaining: number, now: number): number;
   /** Nothing counted limits the client any more at `now`: the count may be dropped. */
   ended(now: number): boolean;
