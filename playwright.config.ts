@@ -73,8 +73,7 @@ export default defineConfig({
       testDir: '.',
       testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'tools/**/*.test.ts'],
     },
-    // The suite's tests of itself (child runs, the production guard, the secret-leak gate, the reports), against embedded mocks of their own: a remote run
-    // would only repeat them.
+    // The suite's tests of itself (child runs, production guard, secret-leak gate, reports), on embedded mocks of their own: a remote run would repeat them.
     ...(suite.target.kind === 'remote' ? [] : [{ name: 'self', testDir: path.join(__dirname, 'specs', 'self'), testMatch: SELF_FILES, use: contractUse }]),
     {
       // Everything that may share the key's budget with other workers.
@@ -83,9 +82,8 @@ export default defineConfig({
       ...(ONLY ? { grep: ONLY } : {}),
       grepInvert: [SERIAL, SLOW],
       fullyParallel: true,
-      // The serial tests run after these, in a phase of their own, whether these passed or not: a teardown project is not skipped when the project it tears
-      // down fails, as a dependent would be. Each of the two empty projects gives one teardown, so that the serial and the real-time tests both follow these,
-      // side by side.
+      // The serial tests run after these, in a phase of their own, however these fared: a teardown project is not skipped when the project it tears down fails,
+      // as a dependent would be. The two empty projects give one teardown each, so that the serial and the real-time tests follow these, side by side.
       dependencies: slowBeside ? ['contract-serial-start', 'contract-slow-start'] : ['contract-serial-start'],
     },
     { name: 'contract-serial-start', testMatch: [], teardown: 'contract-serial' },

@@ -64,8 +64,7 @@ export function coveringProfiles(): Profile[] {
 
 /** Legal services only a combination of values shows, which the covering profiles (one option off strict at a time, mostly) never put together. */
 export function combinedProfiles(): Profile[] {
-  // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown parameters, serves a filtered query whole. Only platform.filters
-  // may say so.
+  // Filter names are not shown: a service that knows none and ignores unknown parameters serves a filtered query whole: only platform.filters may say so.
   return [
     profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
       draft.filters.dateFilters = 'none';
