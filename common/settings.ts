@@ -1,9 +1,7 @@
 /**
  * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it means. The contract suite, the load scripts (k6's `__ENV`)
  * and the scripts all read through `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence; `.env.example` and
- * docs/configuration.md are generated from this table (`npm run docs`).
- *
- * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
+ * docs/configuration.md are generated from this table (`npm run docs`). k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { hostOf } from '../contracts/environments.ts';

@@ -1,7 +1,6 @@
 /**
- * The shapes of schemas/*.schema.json that code builds or reads as TypeScript types, for the validators of schemas/index.ts (a passing
- * `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape allows members beyond the ones the document names, as its schema does, hence the
- * index signatures.
+ * The shapes of schemas/*.schema.json that code builds or reads, as TypeScript types for the validators of schemas/index.ts (a passing
+ * `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape allows members beyond the document's, as its schema does: hence the index signatures.
  */
 import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 

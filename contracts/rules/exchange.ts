@@ -1,8 +1,7 @@
 /**
- * What a rule's judge sees and says: one exchange (a response with its request) in, what was expected and what came back out. The same judges serve the
- * contract suite (harness/verdict/response-rules.ts builds the exchange from its ApiResponse) and the k6 scripts (load/lib/checks.ts from a k6 response).
- * Schema validation is injected: the suite passes the validators schemas/index.ts compiles, the k6 bundles the standalone ones generated at build time, since
- * k6 compiles no schema. k6-safe.
+ * What a rule's judge sees and says: one exchange (a response with its request) in, what was expected and what came back out. The same judges serve the suite
+ * (harness/verdict/response-rules.ts builds the exchange from its ApiResponse) and the k6 scripts (load/lib/checks.ts, from a k6 response). Schema validation
+ * is injected: the suite passes the validators schemas/index.ts compiles, k6 the standalone ones generated at build time (k6 compiles no schema). k6-safe.
  */
 import type { HeaderLookup } from '../rate-limit.ts';
 
