@@ -1,7 +1,6 @@
 /**
- * One runner for every test: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`). Report paths resolve against the
- * working directory, so the suite's child runs, started in a temporary one, write none here. The lp-contract package carries this file compiled to JavaScript,
- * with the specs and the harness beside it.
+ * One runner for all tests: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`). Report paths resolve against the
+ * working directory, so child runs (in a temporary one) write none here. The lp-contract package ships it compiled, with the specs and harness.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';

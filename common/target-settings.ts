@@ -1,7 +1,6 @@
 /**
- * The remote target as the settings name it, read once for the contract suite, `npm run profile` and the load scripts: its two hosts (LP_AUTH_URL /
- * LP_BASE_URL, or the host table through LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST), and the production guard every run passes before it sends
- * anything. k6-safe: no `URL`, no Node modules.
+ * The remote target the settings name, read once for the suite, `npm run profile` and the load scripts: its hosts (LP_AUTH_URL / LP_BASE_URL, or the host table
+ * by LP_ENVIRONMENT and LP_DATA_CENTER, or LP_ORG_HOST) and the production guard every run passes before sending anything. k6-safe: no `URL`, no Node modules.
  */
 import { type DataCenter, type Environment, HOSTS, isProductionUrl, organizationHosts, productionRefusal } from '../contracts/environments.ts';
 import { type Env, readDefaulted, readSetting, SettingError } from './settings.ts';

@@ -87,10 +87,9 @@ export interface RetryAfterTime {
 }
 
 /**
- * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: the same instant); an error sentence when missing or
- * unreadable. The document does not give its format, so both forms of RFC 9110 are read: delta-seconds (`30`) and an HTTP-date
- * (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the target's clock: with the response's `Date` header it becomes a wait, as RFC 9110 reads it; without
- * one, both clocks are one.
+ * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: `sentMs`); an error sentence when missing or unreadable. The
+ * document gives no format, so both RFC 9110 forms are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the
+ * target's clock: the response's `Date` header makes it a wait, as RFC 9110 reads it; without one, both clocks are one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs = sentMs, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');

@@ -32,9 +32,8 @@ export function standaloneValidatorsSource(exports: Readonly<Record<string, stri
 }
 
 /**
- * The module that takes schemas/validators.ts's place in the mock's installable bundle: the same exports and Ajv options, as standalone code. Each validator
- * gets the `.schema` a compiled one carries, which check() reads to name the schema. It imports the schema objects from schemas/registry.ts, so `resolveDir`
- * must be schemas/.
+ * The module that takes schemas/validators.ts's place in the mock's installable bundle: the same exports and Ajv options, standalone. Each validator gets the
+ * `.schema` a compiled one carries, which check() names the schema by. It imports the schemas from schemas/registry.ts, so `resolveDir` is schemas/.
  */
 export function mockValidatorsSource(): string {
   const keys = Object.keys(SCHEMA_IDS) as SchemaKey[];

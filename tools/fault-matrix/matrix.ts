@@ -1,9 +1,8 @@
 /**
- * The fault matrix from a child run's outcome (as reporter.ts writes it), in two columns (areas.ts). Pure.
+ * The fault matrix from a child run's outcome (reporter.ts), in two columns (areas.ts). Pure.
  *
- * A test catches a fault when it fails against the mock with that fault and not against the sound mock of the same column; for a platform rule, a new platform
- * deviation of that rule catches it too. In the blind column, a fault whose rule no test could check without a control plane is not seen, and says so: it
- * counts neither way.
+ * A test catches a fault when it fails against the mock with that fault and not against the sound mock of the same column; for a platform rule, a new deviation
+ * of it catches it too. In the blind column, a fault whose rule no test could check without a control plane is not seen, and says so: it counts neither way.
  *
  * Every error of a fault project's tests (soft ones too) must be located in specs/*.spec.ts and read `<rule id> (<level>): …`, never Playwright's bare
  * `Expected: true`: each that does not fails the run.
