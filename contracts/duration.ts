@@ -1,7 +1,5 @@
 /**
- * Periods as the API writes them: `1m`, `12h`, `1d` (X-Rate-Limit-Limit), and the same notation for the mock's flags (`--token-ttl 60d`, `--snapshot-ttl 2m`,
- * `--rate 200/1m`).
- *
+ * Periods as the API writes them: `1m`, `12h`, `1d` (X-Rate-Limit-Limit), as the mock's flags do (`--token-ttl 60d`, `--snapshot-ttl 2m`, `--rate 200/1m`).
  * k6-safe: load scripts import this file, so no Node or browser globals and no `u`-flag regexes.
  */
 

@@ -1,8 +1,7 @@
 /**
  * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a fixed window from the client's first request, fixed
- * windows aligned to multiples of the period, or a sliding window in which each request counts for one period. With `extends-block`, each request refused
- * during a block moves its end to one period after it (the document warns that immediate retries can extend it). Also how the headers write a count's reset and
- * Retry-After.
+ * windows aligned to multiples of the period, or a sliding one in which each request counts for one period. With `extends-block`, each request refused during a
+ * block moves its end to one period after it (the document warns immediate retries can extend it). Also how headers write a count's reset and Retry-After.
  *
  * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts). Time is passed
  * in; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).

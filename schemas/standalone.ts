@@ -23,8 +23,8 @@ const K6_AJV_OPTIONS: Options = { ...AJV_OPTIONS, verbose: false, unicodeRegExp:
 
 /**
  * ES module source of ajv standalone validators, one export per entry of `exports` (a schema `$id`, with a JSON pointer for a sub-schema), each
- * `(data) => boolean` with `.errors` after a call. The code may `require` a few tiny `ajv/dist/runtime/*` helpers (`minLength` counts code points with one):
- * esbuild inlines them.
+ * `(data) => boolean` with `.errors` after a call. It may `require` tiny `ajv/dist/runtime/*` helpers (`minLength` counts code points with one): esbuild
+ * inlines them.
  */
 export function standaloneValidatorsSource(exports: Readonly<Record<string, string>> = K6_VALIDATOR_EXPORTS, options: Options = K6_AJV_OPTIONS): string {
   const standalone = new Ajv2020({ ...options, schemas: [...SCHEMAS], code: { source: true, esm: true } });
