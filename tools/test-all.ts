@@ -83,8 +83,7 @@ async function main(args: readonly string[]): Promise<number> {
   let mock: MockProcess | undefined;
   // The mock is killed by mock/test/mock-process.ts's own exit handler.
   const stopOnSignal = () => process.exit(130);
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stopOnSignal);
   try {
     mock = await startMockProcess([]);
     process.stdout.write(`  mock CLI at ${mock.authUrl} (auth) and ${mock.baseUrl} (api)\n`);
@@ -126,8 +125,7 @@ async function main(args: readonly string[]): Promise<number> {
     failures.push((error as Error).message);
   } finally {
     if (mock) await mock.stop();
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
+    for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, stopOnSignal);
   }
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
   const total = summarize(failures.length);
