@@ -12,14 +12,13 @@ import type { Rule } from './rule.ts';
 
 export { MAX_TRACKED } from '../client-sequence.ts';
 
+type Said = (step: ClientStep) => string | false | undefined;
+
 /**
  * A rule of this file: level and area `client`, and its observer from `said`: what the client did instead, in a sentence (the finding expects the statement);
  * false where the rule held, undefined where it does not apply.
  */
-function clientRule<const R extends Omit<Extract<Rule, { level: 'client' }>, 'level' | 'area' | 'observe'>>({
-  said,
-  ...rule
-}: R & { said: (step: ClientStep) => string | false | undefined }) {
+function clientRule<const R extends Omit<Extract<Rule, { level: 'client' }>, 'level' | 'area' | 'observe'>>({ said, ...rule }: R & { said: Said }) {
   const observe = (step: ClientStep): Judgement => {
     const got = said(step);
     return got === undefined ? undefined : got === false ? null : { expected: rule.statement, got };
