@@ -24,10 +24,7 @@ function numeric(hint: string, noun: string, pattern: RegExp) {
   return kind(
     hint,
     ({ min = -SAFE, max = SAFE }) => `${noun} from ${min} to ${max}`,
-    (text, { min = -SAFE, max = SAFE }) => {
-      const value = pattern.test(text) ? Number(text) : Number.NaN;
-      return value >= min && value <= max ? value : undefined;
-    },
+    (text, { min = -SAFE, max = SAFE }) => (pattern.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined),
   );
 }
 
@@ -296,8 +293,7 @@ export class SettingError extends Error {
 
 /** The text of a setting, trimmed; unset and blank are the same (an `.env` line `LP_X=` means "not set"). */
 export function settingText(env: Env, name: SettingName): string | undefined {
-  const trimmed = env[name]?.trim();
-  return trimmed === '' ? undefined : trimmed;
+  return env[name]?.trim() || undefined;
 }
 
 /** The value of a setting: its text read by its type, else its default, else undefined. Throws a SettingError. */
@@ -346,13 +342,11 @@ const closest = (name: string, known: readonly string[]) =>
 function editDistance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i <= a.length; i++) {
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, at(i - 2, j - 2) + 1);
       (rows[i] as number[])[j] = d;
     }
-  }
   return at(a.length, b.length);
 }
