@@ -55,8 +55,7 @@ export function parseHttpDate(text: string): number {
 export type HeaderLookup = (name: string) => string | undefined;
 
 export function headerLookup(headers: Readonly<Record<string, string | undefined>>): HeaderLookup {
-  const lower: Record<string, string | undefined> = {};
-  for (const key of Object.keys(headers)) lower[key.toLowerCase()] = headers[key];
+  const lower = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
   return (name) => lower[name.toLowerCase()];
 }
 

@@ -309,10 +309,7 @@ export class RateObserver extends SequenceDriver<RateRuleId, RateStep, RateSeque
     return this.sequence.block?.namedMs;
   }
 
-  /**
-   * The next request crosses `what` (a new token of the client, another client's requests): neither renews nor spends the budget, so its step of Remaining
-   * judges per-client counting.
-   */
+  /** The next request crosses `what` (a new token, another client's requests): no budget renewed or spent, so its Remaining judges per-client counting. */
   crossing(what: string): void {
     this.sequence.crossing(what);
   }

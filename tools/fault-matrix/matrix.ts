@@ -110,10 +110,7 @@ export function buildMatrix(run: RunOutcome, selection: { faults: readonly Fault
   };
 }
 
-/**
- * `caughtBy`: sorted test names; `ran`: tests that ran against it (not skipped); `unseen` (blind column only): no test that checks the fault's rule ran there;
- * `why`: why it counts as uncaught (or unseen).
- */
+/** `caughtBy`: sorted test names; `ran`: tests run (not skipped); `unseen` (blind only): no test checking the rule ran; `why`: why uncaught (or unseen). */
 function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>) {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
@@ -204,13 +201,12 @@ export function renderReport(m: Matrix, o: { whole: boolean } = { whole: true })
   ];
   if (o.whole) {
     lines.push('', '### The tests that caught each fault', '');
-    for (const f of m.faults) {
+    for (const f of m.faults)
       for (const column of COLUMNS) {
         const c = f.columns[column];
         if (c.caught) lines.push(`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`));
         else lines.push(`- \`${f.fault}\` (${column}): not caught (${c.why})`);
       }
-    }
   }
   lines.push(
     '',
