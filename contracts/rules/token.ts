@@ -100,6 +100,5 @@ function judgeTokenResponse(exchange: Exchange, context: JudgeContext): Judgemen
 
 function judgeTokenTypeCase(exchange: Exchange): Judgement {
   const type = tokenBody(exchange)?.token_type;
-  if (typeof type !== 'string') return undefined;
-  return held(type === 'bearer', 'token_type "bearer"', () => `"${type}"`);
+  return typeof type === 'string' ? held(type === 'bearer', 'token_type "bearer"', () => `"${type}"`) : undefined;
 }

@@ -57,8 +57,7 @@ export function formProblem(site: TestOutcome['failures'][number]): string | und
   const head = RULE_HEAD.exec(site.message);
   if (head === null || !isRuleId(head[1] ?? '')) problems.push('does not start with a rule id and level');
   if (site.message.includes('Expected: true')) problems.push('says "Expected: true"');
-  if (problems.length === 0) return undefined;
-  return `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
+  return problems.length === 0 ? undefined : `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
 }
 
 const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
