@@ -1,7 +1,6 @@
 /**
- * The rules of content items (document, Resources, Resource object and Content item attributes; List content items), and the platform's choices the document
- * leaves open. The page rules are judged on every served page of the content list; the schema (content-attributes.schema.json) holds the platform's timestamps,
- * so what the document allows of a timestamp is told apart here.
+ * The rules of content items (document, Resources, Resource object and Content item attributes; List content items) and the platform's choices it leaves open.
+ * Page rules judge every served content page; content-attributes.schema.json holds the platform's timestamps: what the document allows is told apart here.
  */
 import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
