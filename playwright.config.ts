@@ -1,7 +1,6 @@
 /**
- * One runner for every test: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`).
- * Report paths resolve against the working directory, so the suite's child runs, started in a temporary one, write none here.
- * The lp-contract package carries this file compiled to JavaScript, with the specs and the harness beside it.
+ * One runner for all tests: unit tests (`unit`), the suite's tests of itself (`self`), the contract suite (`contract*`). Report paths resolve against the
+ * working directory, so child runs (in a temporary one) write none here. The lp-contract package ships it compiled, with the specs and harness.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -19,11 +18,10 @@ import { selectsContract } from './harness/preflight/global-setup.ts';
 dotenv.config({ quiet: true });
 // Throws a ConfigError (one sentence naming the variable) before any test starts.
 const suite = readConfig();
-// What this run is pointed at (no secret in it), named in every report by the summary reporter: not in config
-// `metadata`, which the HTML report shows only behind a URL flag.
+// What this run is pointed at (no secret in it), named in every report by the summary reporter; not in `metadata`: the HTML report hides that behind a flag.
 const target = describeTarget(suite);
-// Everything a run writes, test-results included, is under LP_OUT_DIR: runs at once with one each leave each other alone
-// (Playwright empties its output folder as a run starts, and the breaker keeps its shared files there).
+// Everything a run writes, test-results included, is under LP_OUT_DIR: runs at once with one each leave each other alone (Playwright empties its output folder
+// as a run starts, and the breaker keeps its shared files there).
 const OUT_DIR = path.resolve(readDefaulted(process.env, 'LP_OUT_DIR'));
 const HTML_DIR = path.join(OUT_DIR, 'html');
 const JUNIT_FILE = path.join(OUT_DIR, 'junit.xml');
@@ -31,19 +29,17 @@ const only = readSetting(process.env, 'LP_ONLY');
 const ONLY = only === undefined ? undefined : onlyGrep(only);
 // `.ts` here, `.js` in the package, which carries this file and the harness compiled.
 const EXT = path.extname(__filename);
-// The JUnit file names the target in its testsuites element (Playwright's junit reporter reads this); a child run
-// does not inherit it (child-run.ts clears PLAYWRIGHT_*).
+// The JUnit testsuites element names the target (the junit reporter reads this); child runs do not inherit it (child-run.ts clears PLAYWRIGHT_*).
 process.env.PLAYWRIGHT_JUNIT_SUITE_NAME ??= `Learning Platform API contract suite against ${target}`;
 // The preflight's first lines, once, in the runner: the target the run tests, and unknown LP_* names.
 if (selectsContract(process.argv)) for (const line of preflightLines(suite, process.env)) console.log(line);
 
 const SERIAL = /@quota|@serial/;
 const SLOW = /@slow/;
-// The real-time waits (@slow) run beside the serial tests, their few requests with the provider key, which the serial
-// tests' spends leave alone; without a second key they would meet the refusals of the one key's spends, so they follow them.
+// The real-time waits (@slow) run beside the serial tests, their few requests with the provider key, which the serial tests' spends leave alone; without a
+// second key they would meet the refusals of the one key's spends, so they follow them.
 const slowBeside = !(suite.target.kind === 'remote' && suite.target.provider === undefined);
-// Tests a target cannot serve are not left out here but skipped by their fixture with a sentence, so the report
-// says which rules it did not check, and why.
+// Tests a target cannot serve are not left out here but skipped by their fixture with a sentence, so the report says which rules it did not check, and why.
 const SPEC_FILES = /specs[\\/][^\\/]+\.spec\.[jt]s$/;
 const SELF_FILES = /specs[\\/]self[\\/][^\\/]+\.spec\.ts$/;
 
@@ -60,8 +56,7 @@ export default defineConfig({
   globalSetup: path.join(__dirname, 'harness', 'preflight', `global-setup${EXT}`),
   forbidOnly: !!process.env.CI,
   outputDir: path.join(OUT_DIR, 'test-results'),
-  // The summary reporter comes before html: it gives the html report its title (the verdict) in its
-  // onEnd, and prints its summary, the run's last lines, once every reporter has ended.
+  // The summary reporter comes before html: its onEnd titles the html report (the verdict), and it prints the run's last lines once every reporter ended.
   reporter: [
     ['list'],
     [
@@ -77,8 +72,7 @@ export default defineConfig({
       testDir: '.',
       testMatch: ['contracts/**/*.test.ts', 'schemas/**/*.test.ts', 'mock/**/*.test.ts', 'harness/**/*.test.ts', 'load/**/*.test.ts', 'tools/**/*.test.ts'],
     },
-    // The suite's tests of itself (child runs, the production guard, the secret-leak gate, the reports),
-    // against embedded mocks of their own: a remote run would only repeat them.
+    // The suite's tests of itself (child runs, production guard, secret-leak gate, reports), on embedded mocks of their own: a remote run would repeat them.
     ...(suite.target.kind === 'remote' ? [] : [{ name: 'self', testDir: path.join(__dirname, 'specs', 'self'), testMatch: SELF_FILES, use: contractUse }]),
     {
       // Everything that may share the key's budget with other workers.
@@ -87,30 +81,16 @@ export default defineConfig({
       ...(ONLY ? { grep: ONLY } : {}),
       grepInvert: [SERIAL, SLOW],
       fullyParallel: true,
-      // The serial tests run after these, in a phase of their own, whether these passed or not: a teardown project is
-      // not skipped when the project it tears down fails, as a dependent would be. Each of the two empty projects
-      // gives one teardown, so that the serial and the real-time tests both follow these, side by side.
+      // The serial tests run after these, in a phase of their own, however these fared: a teardown project is not skipped when the project it tears down fails,
+      // as a dependent would be. The two empty projects give one teardown each, so that the serial and the real-time tests follow these, side by side.
       dependencies: slowBeside ? ['contract-serial-start', 'contract-slow-start'] : ['contract-serial-start'],
     },
     { name: 'contract-serial-start', testMatch: [], teardown: 'contract-serial' },
     ...(slowBeside ? [{ name: 'contract-slow-start', testMatch: [], teardown: 'contract-slow' }] : []),
-    {
-      // Tests that count requests, move the target's clock or end a token others may share: alone, after the others.
-      name: 'contract-serial',
-      ...contract,
-      grep: phase(SERIAL),
-      workers: 1,
-      ...(slowBeside ? {} : { teardown: 'contract-slow' }),
-      // As a teardown it runs whole, whatever file or --grep filters say: add --no-deps (with --project=contract or
-      // --project=contract-serial) to run only the tests of one file.
-    },
-    {
-      // Tests that wait in real time (LP_FULL=1), each in a worker of its own.
-      name: 'contract-slow',
-      ...contract,
-      grep: phase(SLOW),
-      grepInvert: SERIAL,
-      fullyParallel: true,
-    },
+    // Tests that count requests, move the target's clock or end a token others may share: alone, after the others. As a teardown it runs whole, whatever file
+    // or --grep filters say: add --no-deps (with --project=contract or --project=contract-serial) to run only the tests of one file.
+    { name: 'contract-serial', ...contract, grep: phase(SERIAL), workers: 1, ...(slowBeside ? {} : { teardown: 'contract-slow' }) },
+    // Tests that wait in real time (LP_FULL=1), each in a worker of its own.
+    { name: 'contract-slow', ...contract, grep: phase(SLOW), grepInvert: SERIAL, fullyParallel: true },
   ],
 });

@@ -1,12 +1,12 @@
 /**
- * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util
- * parseArgs with usage text generated from their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
+ * The command lines of the npm scripts: `--help` answered before any flag is read, integer flags read by node:util parseArgs with usage text generated from
+ * their table (a bad one exits 2 naming the flag and its bounds), `runMain`.
  */
 import { type ParseArgsConfig, parseArgs as parseFlags } from 'node:util';
 
 /**
- * Runs a command's `main` and exits with the code it returns. What it throws ends the command: with
- * `onError` a prefix, that prefix and the message on stderr, exit `code`; with a function, what it reports and returns.
+ * Runs a command's `main` and exits with the code it returns. What it throws ends the command: with `onError` a prefix, that prefix and the message on stderr,
+ * exit `code`; with a function, what it reports and returns.
  */
 export function runMain(main: () => Promise<number>, onError: string | ((error: unknown) => number), code = 1): void {
   main().then(
@@ -19,10 +19,7 @@ export function runMain(main: () => Promise<number>, onError: string | ((error: 
   );
 }
 
-/**
- * How a user types the command of `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the
- * lp-contract package, whose build defines LP_SUITE_COMMAND as it compiles this file.
- */
+/** How a user types `npm run <script>`: `npm run <script> --` in a clone, `lp-contract <script>` from the package, whose build defines LP_SUITE_COMMAND. */
 export function commandName(script: string): string {
   const installed = process.env.LP_SUITE_COMMAND;
   return installed === undefined ? `npm run ${script} --` : `${installed} ${script}`;
@@ -33,10 +30,7 @@ export function helpPointer(script: string): string {
   return ` (${commandName(script)} --help)`;
 }
 
-/**
- * Prints `usage` on stdout and exits 0 when `--help` or `-h` is among `args`. Only before a `--`:
- * after it, parseArgs reads every argument as a positional, and so does this.
- */
+/** Prints `usage` on stdout and exits 0 on `--help` or `-h` before any `--` in `args` (after it, parseArgs reads every argument as a positional). */
 export function answerHelp(args: readonly string[], usage: string): void {
   const end = args.indexOf('--');
   const flags = end === -1 ? args : args.slice(0, end);
@@ -48,8 +42,7 @@ export function answerHelp(args: readonly string[], usage: string): void {
 /** For a script that reads no argument: `--help` answered, any other argument refused with the sentence returned. */
 export function refuseArguments(script: string, name: string, args: readonly string[], usage: string): string | undefined {
   answerHelp(args, usage);
-  if (args.length === 0) return undefined;
-  return `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
+  return args.length === 0 ? undefined : `${name}: takes no arguments, got ${args.map((arg) => `"${arg}"`).join(' ')}.${helpPointer(script)}`;
 }
 
 /** node:util parseArgs for `npm run <script>`, `--help` answered first; a refusal thrown with the help pointer. */
@@ -67,13 +60,7 @@ export function parseCommandLine<T extends ParseArgsConfig & { args: readonly st
 }
 
 /** One integer flag: its default, its bounds, and the line `--help` shows for it (`shown` replaces the default there). */
-export interface IntegerFlag {
-  readonly default: number;
-  readonly min: number;
-  readonly max: number;
-  readonly about: string;
-  readonly shown?: string;
-}
+export type IntegerFlag = { readonly default: number; readonly min: number; readonly max: number; readonly about: string; readonly shown?: string };
 
 /** The usage text of `npm run <script>`'s integer flags: one line each, with its bounds and its default. */
 function integerUsage(script: string, spec: Readonly<Record<string, IntegerFlag>>): string {

@@ -1,15 +1,8 @@
-/**
- * What the project's package builds share (mock/build.ts, harness/package/build.ts): the root manifest they take their
- * version, licence and dependency ranges from, and the files every package ships beside its code.
- */
+/** What the package builds (mock/build.ts, harness/package/build.ts) share: the root manifest (version, licence, dependency ranges), the files each ships. */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface RootManifest {
-  readonly version: string;
-  readonly license: string;
-  readonly devDependencies: Readonly<Record<string, string>>;
-}
+export type RootManifest = { readonly version: string; readonly license: string; readonly devDependencies: Readonly<Record<string, string>> };
 
 /** The project's package.json; `outdir` emptied, so that a file of an older build (a renamed one) never ships with the new one. */
 export function startPackage(root: string, outdir: string): RootManifest {

@@ -1,7 +1,6 @@
 /**
- * The one set of renderers of what a run found: a finding's one line of text, JUnit XML and HTML
- * pages, with the project's one XML escaper and one HTML escaper. The Playwright summary reporter
- * (harness/report/), k6's handleSummary (load/lib/summary.ts), `npm test`'s index page and the mock's
+ * The one set of renderers of what a run found: a finding's one line of text, JUnit XML and HTML pages, with the project's one XML escaper and one HTML
+ * escaper. The Playwright summary reporter (harness/report/), k6's handleSummary (load/lib/summary.ts), `npm test`'s index page and the mock's
  * `GET /_mock/findings` all write through it. k6-safe: no Node API, ES2017.
  */
 import { type Finding, findingText } from '../contracts/rules/finding.ts';
@@ -58,14 +57,10 @@ function attributes(name: string, c: { tests: number; failures: number; skipped:
 }
 
 /**
- * A line of a run's report (a rule, a threshold, a check): its state, and what it says: what held, how it
- * broke, why it was not checked. A deviation is a broken platform rule, reported without failing the run.
+ * A line of a run's report (a rule, a threshold, a check): its state, and what it says: what held, how it broke, why it was not checked. A deviation is a
+ * broken platform rule, reported without failing the run.
  */
-export interface ReportLine {
-  readonly name: string;
-  readonly state: 'ok' | 'broken' | 'deviates' | 'not checked';
-  readonly detail: string;
-}
+export type ReportLine = { readonly name: string; readonly state: 'ok' | 'broken' | 'deviates' | 'not checked'; readonly detail: string };
 
 const MARK = { ok: 'ok  ', broken: 'FAIL', deviates: 'warn', 'not checked': '--  ' } as const;
 const CELL = { ok: 'pass', broken: 'FAIL', deviates: 'deviation', 'not checked': 'not checked' } as const;

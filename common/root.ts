@@ -1,7 +1,6 @@
 /**
- * Where the project is, and how a child process runs one of its TypeScript entry files.
- * tsx runs every `.ts` entry (npm scripts and children alike); this file sits in common/, so the
- * project root is its parent whatever the working directory.
+ * Where the project is, and how a child process runs one of its TypeScript entry files. tsx runs every `.ts` entry (npm scripts and children alike); this file
+ * sits in common/, so the project root is its parent whatever the working directory.
  */
 import path from 'node:path';
 

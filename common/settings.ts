@@ -1,26 +1,16 @@
 /**
- * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it
- * means. The contract suite, the load scripts (k6's `__ENV`) and the scripts all read through
- * `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence;
- * `.env.example` and docs/configuration.md are generated from this table (`npm run docs`).
- *
- * k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
+ * Every `LP_*` setting of the project, declared once: its type, default, who reads it and what it means. The contract suite, the load scripts (k6's `__ENV`)
+ * and the scripts all read through `readSetting`, so a value means the same everywhere and a bad one is refused with the same sentence; `.env.example` and
+ * docs/configuration.md are generated from this table (`npm run docs`). k6-safe: no `URL`, no Node modules, no `u`-flag regexes.
  */
 import { parsePeriod, parseRate } from '../contracts/duration.ts';
 import { hostOf } from '../contracts/environments.ts';
 import { PAGE_LIMIT } from '../contracts/limits.ts';
 import { isScopeForm, parseScopeList } from '../contracts/scopes.ts';
 
-interface Bounds {
-  readonly choices?: readonly string[];
-  readonly min?: number;
-  readonly max?: number;
-}
+type Bounds = { readonly choices?: readonly string[]; readonly min?: number; readonly max?: number };
 
-/**
- * A kind of setting: how docs/configuration.md names its values (`hint`), what "X must be …" says of a
- * bad text (`expected`), and `read`: the value of a text, or undefined when it is not one.
- */
+/** A kind of setting: its values' name in docs/configuration.md (`hint`), "X must be …" of a bad text (`expected`), `read`: a text's value, or undefined. */
 function kind<T>(hint: string, expected: string | ((spec: Bounds) => string), read: (text: string, spec: Bounds) => T | undefined) {
   return { hint, expected, read };
 }
@@ -34,10 +24,7 @@ function numeric(hint: string, noun: string, pattern: RegExp) {
   return kind(
     hint,
     ({ min = -SAFE, max = SAFE }) => `${noun} from ${min} to ${max}`,
-    (text, { min = -SAFE, max = SAFE }) => {
-      const value = pattern.test(text) ? Number(text) : Number.NaN;
-      return value >= min && value <= max ? value : undefined;
-    },
+    (text, { min = -SAFE, max = SAFE }) => (pattern.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined),
   );
 }
 
@@ -270,20 +257,8 @@ export const SETTINGS = {
     },
     LP_DURATION: { type: 'period', readers: ['load'], doc: 'pagination and token-lifecycle: how long they run. Default: two windows, at least 30 s.' },
     LP_PAGE_LIMIT: { type: 'integer', readers: ['load'], default: '50', min: PAGE_LIMIT.min, max: PAGE_LIMIT.max, doc: 'pagination: limit of each walk.' },
-    LP_EXPECTED_ITEMS: {
-      type: 'integer',
-      readers: ['load'],
-      min: 0,
-      max: 10_000_000,
-      doc: 'pagination: items each content walk must yield. Unset: not checked.',
-    },
-    LP_MAX_PAGES: {
-      type: 'integer',
-      readers: ['load'],
-      min: 1,
-      max: 100_000,
-      doc: 'pagination: pages after which a walk stops (a sample of a large data set).',
-    },
+    LP_EXPECTED_ITEMS: { type: 'integer', readers: ['load'], min: 0, max: 1e7, doc: 'pagination: items each content walk must yield. Unset: not checked.' },
+    LP_MAX_PAGES: { type: 'integer', readers: ['load'], min: 1, max: 1e5, doc: 'pagination: pages after which a walk stops (a sample of a large data set).' },
     LP_ITERATIONS: { type: 'integer', readers: ['load'], default: '3', min: 1, max: 100, doc: 'smoke: iterations.' },
     LP_PROBE_WINDOWS: { type: 'integer', readers: ['load'], default: '2', min: 1, max: 10, doc: 'rate-limit: windows the probe spans.' },
   }),
@@ -318,8 +293,7 @@ export class SettingError extends Error {
 
 /** The text of a setting, trimmed; unset and blank are the same (an `.env` line `LP_X=` means "not set"). */
 export function settingText(env: Env, name: SettingName): string | undefined {
-  const trimmed = env[name]?.trim();
-  return trimmed === '' ? undefined : trimmed;
+  return env[name]?.trim() || undefined;
 }
 
 /** The value of a setting: its text read by its type, else its default, else undefined. Throws a SettingError. */
@@ -350,9 +324,8 @@ export function requireSetting<N extends SettingName>(env: Env, name: N, why: st
 }
 
 /**
- * Warnings, one sentence each naming the closest setting, for the `LP_*` names of `env` with a value that
- * no setting has: a misspelt setting (`LP_QOUTA=1`) would otherwise be ignored without a word, and the run
- * would not be the one its user asked for. The run goes on (a name may belong to another tool).
+ * Warnings, one sentence each naming the closest setting, for the `LP_*` names of `env` with a value that no setting has: a misspelt setting (`LP_QOUTA=1`)
+ * would otherwise be ignored without a word, and the run would not be the one its user asked for. The run goes on (a name may belong to another tool).
  */
 export function unknownSettingWarnings(env: Env): string[] {
   const known = Object.keys(SETTINGS);
@@ -369,13 +342,11 @@ const closest = (name: string, known: readonly string[]) =>
 function editDistance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i <= a.length; i++) {
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, at(i - 2, j - 2) + 1);
       (rows[i] as number[])[j] = d;
     }
-  }
   return at(a.length, b.length);
 }

@@ -1,8 +1,6 @@
 /**
- * The remote target as the settings name it, read once for the contract suite, `npm run profile` and
- * the load scripts: its two hosts (LP_AUTH_URL / LP_BASE_URL, or the host table through
- * LP_ENVIRONMENT with LP_DATA_CENTER, or LP_ORG_HOST), and the production guard every run passes
- * before it sends anything. k6-safe: no `URL`, no Node modules.
+ * The remote target the settings name, read once for the suite, `npm run profile` and the load scripts: its hosts (LP_AUTH_URL / LP_BASE_URL, or the host table
+ * by LP_ENVIRONMENT and LP_DATA_CENTER, or LP_ORG_HOST) and the production guard every run passes before sending anything. k6-safe: no `URL`, no Node modules.
  */
 import { type DataCenter, type Environment, HOSTS, isProductionUrl, organizationHosts, productionRefusal } from '../contracts/environments.ts';
 import { type Env, readDefaulted, readSetting, SettingError } from './settings.ts';
@@ -17,9 +15,8 @@ export interface TargetHosts {
 }
 
 /**
- * {auth_url} and {base_url}: explicit URLs win one by one over the host table (LP_ORG_HOST's hosts, else
- * LP_ENVIRONMENT's in LP_DATA_CENTER). Without either, a SettingError with the caller's sentence `notSet`
- * for the one missing (LP_BASE_URL when both are): the suite and the load scripts say what else would do.
+ * {auth_url} and {base_url}: explicit URLs win one by one over the host table (LP_ORG_HOST's hosts, else LP_ENVIRONMENT's in LP_DATA_CENTER). Without either, a
+ * SettingError with the caller's sentence `notSet` for the one missing (LP_BASE_URL when both are): the suite and the load scripts say what else would do.
  */
 export function readTargetHosts(env: Env, notSet: (name: 'LP_AUTH_URL' | 'LP_BASE_URL') => string): TargetHosts {
   const environment = readSetting(env, 'LP_ENVIRONMENT') as Environment | undefined;
@@ -33,10 +30,7 @@ export function readTargetHosts(env: Env, notSet: (name: 'LP_AUTH_URL' | 'LP_BAS
   return { authUrl, baseUrl, production: environment === 'production' || isProductionUrl(authUrl) || isProductionUrl(baseUrl) };
 }
 
-/**
- * The production guard: throws productionRefusal's sentence as a SettingError unless the target is
- * not production or LP_ALLOW_PRODUCTION=1 says so on purpose.
- */
+/** The production guard: throws productionRefusal's sentence as a SettingError unless the target is not production or LP_ALLOW_PRODUCTION=1 allows it. */
 export function refuseProduction(urls: { readonly authUrl: string; readonly baseUrl: string }, allowProduction: boolean): void {
   const refusal = productionRefusal(urls, allowProduction);
   if (refusal !== undefined) throw new SettingError(refusal);

@@ -1,9 +1,7 @@
 /**
- * A service's callers, kept for the client rules (contracts/rules/client.ts): each exchange a service
- * answered becomes one step of facts (its client, the token sent and what is known of it, the 429s of
- * its client, the walk of its `next`). Every table is bounded (tokens, refresh tokens and cursors are
- * forgotten oldest first, clients past MAX_CLIENTS share one entry). A finding names the request by
- * method, path and query, with `next` and every credential-looking value redacted. k6-safe.
+ * A service's callers, kept for the client rules (contracts/rules/client.ts): each exchange a service answered becomes one step of facts (its client, the token
+ * sent and what is known of it, its client's 429s, the walk of its `next`). Every table is bounded (tokens, refresh tokens and cursors are forgotten oldest
+ * first, clients past MAX_CLIENTS share one entry). A finding names the request by method, path and query, `next` and credential-like values redacted. k6-safe.
  */
 import { BoundedMap } from '../util/bounded-map.ts';
 import { REDACTED, Redactor } from '../util/redact.ts';
@@ -18,9 +16,8 @@ export const MAX_TRACKED = 20_000;
 /** Client_ids judged separately; further ones (any text can be sent as a client_id) share one entry. */
 const MAX_CLIENTS = 1000;
 /**
- * A needless token: a new one for the same scopes while the one before had not been refused, not
- * logged out, had more than RENEW_WINDOW of its lifetime left, within its client's first
- * REUSE_SPAN_REQUESTS resource requests.
+ * A needless token: a new one for the same scopes while the one before had not been refused, not logged out, had more than RENEW_WINDOW of its lifetime left,
+ * within its client's first REUSE_SPAN_REQUESTS resource requests.
  */
 const TOKEN_REUSE = { REUSE_SPAN_REQUESTS: 50, RENEW_WINDOW: 0.1 } as const;
 /** A client's sleep of exactly Retry-After may land this much early on timers and clock reads. */
@@ -149,10 +146,7 @@ export class ClientSequence implements Sequence<ClientStep> {
     return [...this.#clients.keys()];
   }
 
-  /**
-   * A query as a finding shows it: a value is redacted when it is `next`, when its name sounds like a
-   * credential, or when it is a token or cursor the service handed out (wherever a client put it).
-   */
+  /** A query as a finding shows it: `next`, credential-like names, and tokens or cursors the service handed out (wherever a client put them) redacted. */
   shownQuery(search: string, withNext = false): string {
     const shown: string[] = [];
     for (const [name, value] of parseQuery(search)) {

@@ -1,7 +1,5 @@
 /**
- * Periods as the API writes them: `1m`, `12h`, `1d` (X-Rate-Limit-Limit), and the same notation for the
- * mock's flags (`--token-ttl 60d`, `--snapshot-ttl 2m`, `--rate 200/1m`).
- *
+ * Periods as the API writes them: `1m`, `12h`, `1d` (X-Rate-Limit-Limit), as the mock's flags do (`--token-ttl 60d`, `--snapshot-ttl 2m`, `--rate 200/1m`).
  * k6-safe: load scripts import this file, so no Node or browser globals and no `u`-flag regexes.
  */
 
@@ -19,14 +17,11 @@ export function parsePeriod(text: string): number | undefined {
 /** The shortest exact notation of a number of seconds: 60 → `1m`, 90 → `90s`, 86400 → `1d`. */
 export function formatPeriod(seconds: number): string {
   if (!Number.isInteger(seconds) || seconds <= 0) throw new RangeError(`not a period: ${seconds} s`);
-  for (const unit of ['d', 'h', 'm'] as const) {
-    if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
-  }
+  for (const unit of ['d', 'h', 'm'] as const) if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
   return `${seconds}s`;
 }
 
 export interface Rate {
-  /** Requests allowed in one window. */
   readonly requests: number;
   /** Window length in seconds. */
   readonly periodSeconds: number;

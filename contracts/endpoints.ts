@@ -1,7 +1,6 @@
 /**
- * Every endpoint of the API document: method, origin, path, what authenticates it and which scopes
- * it accepts. The mock routes from this table, the specs build their matrices from it, the OpenAPI
- * document is generated from it.
+ * Every endpoint of the API document: method, origin, path, what authenticates it and which scopes it accepts. The mock routes from this table, the specs build
+ * their matrices from it, the OpenAPI document is generated from it.
  */
 import type { Scope } from './scopes.ts';
 
@@ -35,11 +34,7 @@ export interface Endpoint {
 }
 
 const LIMIT: QueryParameter = { name: 'limit', description: 'Number of items per page (default 100, maximum 1000).', schema: { type: 'integer' } };
-const NEXT: QueryParameter = {
-  name: 'next',
-  description: 'Cursor from links.next of the previous response; selects the following page.',
-  schema: { type: 'string' },
-};
+const NEXT = { name: 'next', description: 'Cursor from links.next of the previous response; selects the following page.', schema: { type: 'string' } } as const;
 
 /** Date filters of the content listing (platform docs); values are `yyyy-mm-dd`. */
 export const CONTENT_FILTERS = [
@@ -50,6 +45,11 @@ export const CONTENT_FILTERS = [
 ] as const;
 export type ContentFilterName = (typeof CONTENT_FILTERS)[number]['name'];
 
+/** What the two OAuth endpoints share: no scope, no pagination, no query. */
+const OAUTH = { acceptedScopes: [], scopesSource: 'none', paginated: false, query: [] } as const;
+/** What the two resource endpoints share: scoped per the platform docs, paginated. */
+const LIST = { method: 'GET', origin: 'api', authentication: 'bearer', scopesSource: 'platform-docs', paginated: true } as const;
+
 export const ENDPOINTS = {
   token: {
     id: 'token',
@@ -58,11 +58,8 @@ export const ENDPOINTS = {
     path: '/oauth/token',
     summary: 'Request an access token (OAuth 2.0 client credentials)',
     authentication: 'client-credentials',
-    acceptedScopes: [],
-    scopesSource: 'none',
     requestContentType: 'application/x-www-form-urlencoded',
-    paginated: false,
-    query: [],
+    ...OAUTH,
   },
   logout: {
     id: 'logout',
@@ -71,35 +68,24 @@ export const ENDPOINTS = {
     path: '/oauth/token',
     summary: 'Log out: the access token (and the refresh token, if provided) expires immediately',
     authentication: 'bearer',
-    acceptedScopes: [],
-    scopesSource: 'none',
     requestContentType: 'application/json',
-    paginated: false,
-    query: [],
+    ...OAUTH,
   },
   listContent: {
+    ...LIST,
     id: 'listContent',
-    method: 'GET',
-    origin: 'api',
     path: '/api/v2/content',
     summary: 'List content items',
-    authentication: 'bearer',
     acceptedScopes: ['content:read', 'content:write'],
-    scopesSource: 'platform-docs',
-    paginated: true,
     resourceType: 'content',
     query: [LIMIT, NEXT, ...CONTENT_FILTERS.map((f) => ({ name: f.name, description: f.description, schema: { type: 'string', format: 'date' } }) as const)],
   },
   listUsers: {
+    ...LIST,
     id: 'listUsers',
-    method: 'GET',
-    origin: 'api',
     path: '/api/v2/users',
     summary: 'List users',
-    authentication: 'bearer',
     acceptedScopes: ['users:read', 'users:write'],
-    scopesSource: 'platform-docs',
-    paginated: true,
     resourceType: 'users',
     query: [LIMIT, NEXT],
   },

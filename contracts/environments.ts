@@ -1,7 +1,6 @@
 /**
- * Where the real service lives: environment × data center (platform docs, Hosts), the
- * organization-specific scheme, and the production guard of every run (suite, profile, load).
- * Every entry can be overridden by explicit URLs. k6-safe (no `URL`).
+ * Where the real service lives: environment × data center (platform docs, Hosts), the organization-specific scheme, and the production guard of every run
+ * (suite, profile, load). Every entry can be overridden by explicit URLs. k6-safe (no `URL`).
  */
 
 export const ENVIRONMENTS = ['betatest', 'production'] as const;
@@ -40,22 +39,17 @@ export function hostOf(url: string): string | undefined {
   return match?.[1] ? match[1].toLowerCase() : undefined;
 }
 
-/**
- * Whether a URL points at a production host: any host under degreed.com that is not a betatest host
- * (this covers the table and the organization-specific scheme). Unknown hosts are not production.
- */
+/** Whether a URL names a production host: any host under degreed.com but a betatest one (the table and the organization scheme); unknown hosts are not. */
 export function isProductionUrl(url: string): boolean {
   const host = hostOf(url);
   if (!host) return false;
-  const underDegreed = host === 'degreed.com' || host.endsWith('.degreed.com');
-  return underDegreed && !host.split('.').includes('betatest');
+  return (host === 'degreed.com' || host.endsWith('.degreed.com')) && !host.split('.').includes('betatest');
 }
 
 /**
- * The production guard, one sentence for the suite, `npm run profile` and the load scripts: the
- * sentence refusing a target with a production host, or undefined when it may be used. Every run
- * spends the key's rate budget a little (tokens, reads), and a production key's budget is shared with
- * the organization's real integrations: a target that resolves there by mistake must send nothing.
+ * The production guard, one sentence for the suite, `npm run profile` and the load scripts: the sentence refusing a target with a production host, or undefined
+ * when it may be used. Every run spends the key's rate budget a little (tokens, reads), and a production key's budget is shared with the organization's real
+ * integrations: a target that resolves there by mistake must send nothing.
  */
 export function productionRefusal(urls: { readonly authUrl: string; readonly baseUrl: string }, allowProduction: boolean): string | undefined {
   if (allowProduction) return undefined;

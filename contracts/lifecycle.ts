@@ -1,7 +1,4 @@
-/**
- * The two time rules of the document's state table (States and transitions) that decide a state.
- * The mock decides with these functions; the specs probe the boundaries they name.
- */
+/** The two time rules of the document's state table (States and transitions): the mock decides a state with them, the specs probe the boundaries they name. */
 
 /** A token expires when its age *reaches* its lifetime: valid at lifetime − 1 ms, expired at lifetime. */
 export function tokenExpired(issuedAtMs: number, lifetimeSeconds: number, nowMs: number): boolean {

@@ -1,7 +1,4 @@
-/**
- * The numbers of the API document (and, where it says "not shown", of the platform docs).
- * Each is written here once; the mock, the specs and the load scripts import it.
- */
+/** The numbers of the API document (of the platform docs where it says "not shown"), each written once for the mock, the specs and the load scripts. */
 import type { Rate } from './duration.ts';
 
 /** Default request rate: 200 requests per minute per API client, all endpoints (document, Limits). */

@@ -1,7 +1,4 @@
-/**
- * What the API document leaves open, with every behaviour the suite must accept for it
- * (the real platform's public documentation and fixtures). A spec that fails on one of these is a false alarm.
- */
+/** What the API document leaves open, with every behaviour the suite must accept (the platform's public docs and fixtures): failing on one is a false alarm. */
 
 /** Wrong credentials, unknown client, a scope the key does not hold: the real platform says 403, RFC 6749 400/401. */
 export const TOKEN_REFUSAL_STATUSES = [400, 401, 403] as const;

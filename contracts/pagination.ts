@@ -1,13 +1,11 @@
 /**
- * What a walk of a paginated list (contracts/rules/walk.ts) and the date filters rest on, as pure
- * k6-safe code: no `URL`, no timers, no Node modules (docs/load.md, "The k6 runtime").
+ * What a walk of a paginated list (contracts/rules/walk.ts) and the date filters rest on, as pure k6-safe code: no `URL`, no timers, no Node modules
+ * (docs/load.md, "The k6 runtime").
  *
- * - The next request is "the same request with `next` set to the value taken from `links.next`"
- *   (List content items, rule 2): withNext, nextValue.
- * - Date filters (reference notes): `filter[start_date]` created from, `filter[end_date]` created
- *   before, `filter[modified_after]` / `filter[modified_before]` on modified-at, all `yyyy-mm-dd`. How
- *   the service treats the boundary day itself is not documented: an item whose timestamp falls on a
- *   bound's day may be in or out (`edge`); every other item is decided exactly.
+ * - The next request is "the same request with `next` set to the value taken from `links.next`" (List content items, rule 2): withNext, nextValue.
+ * - Date filters (reference notes): `filter[start_date]` created from, `filter[end_date]` created before, `filter[modified_after]` / `filter[modified_before]`
+ *   on modified-at, all `yyyy-mm-dd`. How the service treats the boundary day itself is not documented: an item whose timestamp falls on a bound's day may be
+ *   in or out (`edge`); every other item is decided exactly.
  */
 import { CONTENT_FILTERS, type ContentFilterName } from './endpoints.ts';
 import { decodeComponent, parseQuery } from './url.ts';
@@ -20,10 +18,7 @@ export function walkPageBound(items: number, limit: number): number {
   return Math.max(1, Math.ceil(items / limit)) + PAGE_SLACK;
 }
 
-/**
- * The `next` query parameter of a URL (decoded, as parseQuery reads it); undefined when it has none.
- * The mock's client judge reads it on every list request: without `%` or a bare `next`, one search finds it.
- */
+/** A URL's `next` parameter (as parseQuery decodes it) or undefined. The mock's client judge reads each list request's: one search without `%`, bare `next`. */
 export function nextValue(url: string): string | undefined {
   const start = url.indexOf('?');
   // Most queries carry no next, nor an encoded name that could be one: answered without copying them.
@@ -46,14 +41,10 @@ export function withNext(firstUrl: string, cursor: string): string {
 // Date filters
 
 /**
- * One filter of a request and the days the service may read its value as: one day for a `yyyy-mm-dd`
- * value; several where the document leaves the reading open (a value given twice, another spelling
- * of a date); `null` for "the service may ignore it" (an empty value).
+ * One filter of a request and the days the service may read its value as: one day for a `yyyy-mm-dd` value; several where the document leaves the reading open
+ * (a value given twice, another spelling of a date); `null` for "the service may ignore it" (an empty value).
  */
-export interface DateFilter {
-  readonly name: ContentFilterName;
-  readonly readings: readonly (string | null)[];
-}
+export type DateFilter = { readonly name: ContentFilterName; readonly readings: readonly (string | null)[] };
 
 /** `in`: every reading keeps the item; `out`: every reading drops it; `edge`: it depends on how the boundary day (or the value) is read. */
 export type FilterVerdict = 'in' | 'out' | 'edge';
@@ -61,9 +52,8 @@ export type FilterVerdict = 'in' | 'out' | 'edge';
 const DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
- * What the filters make of an item, judged by its own `created-at` and `modified-at`: `out` when any
- * filter drops it whichever way it is read, `in` when every filter keeps it whichever way, else `edge`.
- * An item without a readable timestamp is `edge` (its schema check names it).
+ * What the filters make of an item, judged by its own `created-at` and `modified-at`: `out` when any filter drops it whichever way it is read, `in` when every
+ * filter keeps it whichever way, else `edge`. An item without a readable timestamp is `edge` (its schema check names it).
  */
 export function filterVerdict(attributes: Readonly<Record<string, unknown>> | undefined, filters: readonly DateFilter[]): FilterVerdict {
   let verdict: FilterVerdict = 'in';
@@ -74,8 +64,7 @@ export function filterVerdict(attributes: Readonly<Record<string, unknown>> | un
     const day = typeof stamp === 'string' && DAY.test(stamp) ? stamp.slice(0, 10) : undefined;
     const each = filter.readings.map((reading): FilterVerdict => {
       if (reading === null) return 'in';
-      if (day === undefined) return 'edge';
-      if (day === reading) return 'edge';
+      if (day === undefined || day === reading) return 'edge';
       return (contract.bound === 'from' ? day > reading : day < reading) ? 'in' : 'out';
     });
     const one: FilterVerdict = each.every((v) => v === 'in') ? 'in' : each.every((v) => v === 'out') ? 'out' : 'edge';

@@ -1,13 +1,10 @@
 /**
- * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a
- * fixed window from the client's first request, fixed windows aligned to multiples of the period, or a
- * sliding window in which each request counts for one period. With `extends-block`, each request
- * refused during a block moves its end to one period after it (the document warns that immediate
- * retries can extend it). Also how the headers write a count's reset and Retry-After.
+ * How a rate limiter counts one client's requests, in each kind of window the document leaves open: a fixed window from the client's first request, fixed
+ * windows aligned to multiples of the period, or a sliding one in which each request counts for one period. With `extends-block`, each request refused during a
+ * block moves its end to one period after it (the document warns immediate retries can extend it). Also how headers write a count's reset and Retry-After.
  *
- * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal
- * targets with it (load/lib/limiter-model.ts). Time is passed in; k6-safe (no Node modules, no `URL`,
- * no `u`-flag regexes).
+ * The one model of a limiter: the mock counts with it, and the load scripts' Node tests model legal targets with it (load/lib/limiter-model.ts). Time is passed
+ * in; k6-safe (no Node modules, no `URL`, no `u`-flag regexes).
  */
 import type { Rate } from './duration.ts';
 
@@ -16,7 +13,6 @@ export type WindowKind = 'first-request' | 'clock-aligned' | 'sliding';
 /** What requests refused during a block do: nothing, or move its end to one period after each. */
 export type DuringBlock = 'ignored' | 'extends-block';
 
-/** One request as the limiter counted it. */
 interface Counted {
   readonly refused: boolean;
   /** Requests left after this one (0 when refused). */
@@ -28,10 +24,7 @@ interface Counted {
 export interface WindowCount {
   /** Counts a request at `now`, or refuses it when the budget is spent. */
   take(rate: Rate, now: number): Counted;
-  /**
-   * Sets what is left of the budget now to `remaining` (0 to rate.requests), as if the requests before
-   * had spent the rest: a window starts now where none is open. Returns when the limit resets.
-   */
+  /** Sets the budget left now to `remaining` (0 to rate.requests), as if earlier requests spent the rest (opening a window if none is); returns the reset. */
   spend(rate: Rate, remaining: number, now: number): number;
   /** Nothing counted limits the client any more at `now`: the count may be dropped. */
   ended(now: number): boolean;
@@ -61,8 +54,8 @@ export function isAlignedBoundary(ms: number, periodMs: number): boolean {
 
 /**
  * The count of one client in a window of `kind`.
- * @param resolutionMs fixed windows end on a multiple of this: 1000 where X-Rate-Limit-Reset is written
- *   in whole seconds, so that the reset it names is the window's end, not up to a second after it.
+ * @param resolutionMs fixed windows end on a multiple of this: 1000 where X-Rate-Limit-Reset is written in whole seconds, so that the reset it names is the
+ *   window's end, not up to a second after it.
  */
 export function windowCount(kind: WindowKind, duringBlock: DuringBlock, resolutionMs = 1): WindowCount {
   const extendsBlock = duringBlock === 'extends-block';
@@ -158,10 +151,7 @@ class SlidingCount implements WindowCount {
 /** How X-Rate-Limit-Reset is written: 0, 3 or 7 fractional digits. */
 export type ResetDigits = 0 | 3 | 7;
 
-/**
- * X-Rate-Limit-Reset with 0, 3 or 7 fractional digits. Rounded `up` (the mock), the reset is never
- * early; `down` is a legal target that cuts, naming an instant up to a second before its window ends.
- */
+/** X-Rate-Limit-Reset with 0, 3 or 7 fractional digits: rounded `up` (the mock) never early; `down`, a legal target that cuts, up to a second early. */
 export function resetFormat(digits: ResetDigits, rounding: 'up' | 'down' = 'up'): (ms: number) => string {
   const whole = rounding === 'up' ? Math.ceil : Math.floor;
   if (digits === 0) return (ms) => `${new Date(whole(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;

@@ -1,7 +1,6 @@
 /**
- * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and
- * when a client may send again after a 429 ("honor `Retry-After`; do not retry at once; use exponential
- * backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
+ * Reading the X-Rate-Limit-* headers and Retry-After off a response (document, Limits and Errors), and when a client may send again after a 429 ("honor
+ * `Retry-After`; do not retry at once; use exponential backoff"); what they must say is judged in rules/rate-limit.ts. Pure and k6-safe.
  */
 import { parsePeriod } from './duration.ts';
 import { fail, ok, type Result } from '../util/result.ts';
@@ -16,10 +15,7 @@ export interface RateLimitHeaders {
   readonly resetMs: number;
 }
 
-/**
- * How far X-Rate-Limit-Reset may be from the instant it stands for: "ISO 8601" fixes no fractional
- * digits, and a Reset written to the second is up to one second off the window's end, either way.
- */
+/** How far X-Rate-Limit-Reset may be from its instant: "ISO 8601" fixes no fractional digits, so one written to the second is up to a second off either way. */
 export const RESET_RESOLUTION_MS = 1000;
 
 /** This Reset's resolution: on a whole second it may have been written to the second; with a fraction, to the millisecond. */
@@ -59,8 +55,7 @@ export function parseHttpDate(text: string): number {
 export type HeaderLookup = (name: string) => string | undefined;
 
 export function headerLookup(headers: Readonly<Record<string, string | undefined>>): HeaderLookup {
-  const lower: Record<string, string | undefined> = {};
-  for (const key of Object.keys(headers)) lower[key.toLowerCase()] = headers[key];
+  const lower = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
   return (name) => lower[name.toLowerCase()];
 }
 
@@ -82,23 +77,18 @@ export function parseRateLimitHeaders(get: HeaderLookup): Result<RateLimitHeader
 
 /** The instant a 429's Retry-After names, as closely as the client can know it. */
 export interface RetryAfterTime {
-  /** The header as sent. */
   readonly value: string;
   /** Which of RFC 9110's two forms it takes: delta-seconds count from the answer, an HTTP-date is on the target's clock. */
   readonly form: 'seconds' | 'http-date';
-  /**
-   * The earliest and latest instants it can name (epoch ms): delta-seconds count from when the target
-   * answered, which the client knows only to lie between sending the request and receiving the answer.
-   */
+  /** Earliest and latest instants it can name (epoch ms): delta-seconds count from the answer, known only to lie between sending and receiving. */
   readonly earliestMs: number;
   readonly latestMs: number;
 }
 
 /**
- * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: the same instant);
- * an error sentence when missing or unreadable. The document does not give its format, so both forms of RFC 9110 are
- * read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the target's
- * clock: with the response's `Date` header it becomes a wait, as RFC 9110 reads it; without one, both clocks are one.
+ * THE reader of Retry-After: that of a 429 sent at `sentMs` and received at `receivedMs` (default: `sentMs`); an error sentence when missing or unreadable. The
+ * document gives no format, so both RFC 9110 forms are read: delta-seconds (`30`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`). An HTTP-date is on the
+ * target's clock: the response's `Date` header makes it a wait, as RFC 9110 reads it; without one, both clocks are one.
  */
 export function retryAfterTime(value: string | undefined, sentMs: number, receivedMs = sentMs, date?: string): Result<RetryAfterTime> {
   if (value === undefined) return fail('Retry-After is missing');
@@ -119,10 +109,7 @@ export function retryAfterSeconds(value: string | undefined, nowMs: number): num
   return time.ok ? (time.value.earliestMs - nowMs) / 1000 : undefined;
 }
 
-/**
- * The instant from which the next request may be sent: the latest instant Retry-After can name, plus
- * its resolution (a target that rounds its wait down names an instant up to a second early).
- */
+/** When the next request may be sent: the latest instant Retry-After can name plus its resolution (a wait rounded down names one up to a second early). */
 export function retryAllowedAtMs(time: RetryAfterTime): number {
   return time.latestMs + RETRY_AFTER_RESOLUTION_MS;
 }
@@ -141,9 +128,8 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseMs: 500, capMs: 8000, minMs: 250 };
 
 /**
- * Milliseconds to wait before retry number `retry` (1 for the first) after a 429: Retry-After (or
- * nothing when the target sent none or an unreadable one) plus an exponential backoff with "equal
- * jitter" (half fixed, half random), so that clients hit by the same 429 do not come back together.
+ * Milliseconds to wait before retry number `retry` (1 for the first) after a 429: Retry-After (or nothing when the target sent none or an unreadable one) plus
+ * an exponential backoff with "equal jitter" (half fixed, half random), so that clients hit by the same 429 do not come back together.
  */
 export function retryDelayMs(retry: number, retryAfterSeconds: number | undefined, random: () => number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
   const backoff = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retry - 1));

@@ -1,10 +1,8 @@
 /**
- * One client's requests within its rate windows, kept for the sequence rules of the rate limit
- * (contracts/rules/rate-limit.ts): fed the client's exchanges in the order the target counted them
- * (one request at a time, or a batch in its order), token requests too (origin `auth`: they may
- * count), it turns each into one immutable step of facts: the headers read, the requests between it
- * and the answer before, what may have come back since, the block after a 429, whether it opened a
- * window, the clocks' slack. The rules judge the step; the driver then commits it here. Pure and k6-safe.
+ * One client's requests within its rate windows, kept for the sequence rules of the rate limit (contracts/rules/rate-limit.ts): fed the client's exchanges in
+ * the order the target counted them (one request at a time, or a batch in its order), token requests too (origin `auth`: they may count), it turns each into
+ * one immutable step of facts: the headers read, the requests between it and the answer before, what may have come back since, the block after a 429, whether
+ * it opened a window, the clocks' slack. The rules judge the step; the driver then commits it here. Pure and k6-safe.
  */
 import type { Rate } from './duration.ts';
 import {
@@ -43,10 +41,7 @@ export interface RateSequenceOptions {
   readonly shared?: boolean;
 }
 
-/**
- * Requests of the client between two responses, neither included: `counted`, served requests of a
- * resource endpoint; `uncertain`, the rest (token requests, refusals, answers not read), which may count.
- */
+/** Requests of the client between two responses, neither included: `counted`, served resource requests; `uncertain` (token requests, refusals…) may count. */
 type Between = Readonly<Record<'counted' | 'uncertain', number>>;
 
 interface Block {
@@ -235,23 +230,14 @@ export class RateSequence implements Sequence<RateStep> {
     return this.history.every((sent) => sent.sentMs < this.forgottenBeforeMs || !stillCounts(sent.receivedMs, sentMs, periodMs));
   }
 
-  /**
-   * The window measured from its first request, for the budget reported at its first 429; a Remaining
-   * that does not fall or a request that may have counted unseen ends the measurement.
-   */
+  /** The window measured from its first request, for the budget of its first 429; a Remaining not falling, or a request maybe counted unseen, ends it. */
   private track(served: boolean, fresh: boolean, headers: RateLimitHeaders | undefined, between: Between): void {
-    if (fresh && headers !== undefined) {
-      this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };
-      return;
-    }
     const measure = this.measure;
-    if (measure === undefined || !served) return;
-    if (headers === undefined || between.uncertain > 0 || headers.remaining >= measure.remaining) {
-      this.measure = undefined;
-      return;
+    if (fresh && headers !== undefined) this.measure = { promised: headers.remaining + 1, remaining: headers.remaining, served: 1 };
+    else if (measure !== undefined && served) {
+      if (headers === undefined || between.uncertain > 0 || headers.remaining >= measure.remaining) this.measure = undefined;
+      else Object.assign(measure, { served: measure.served + 1 + between.counted, remaining: headers.remaining });
     }
-    measure.served += 1 + between.counted;
-    measure.remaining = headers.remaining;
   }
 
   /** Date says when the target made the response, to the second; that was between sending and receiving: the bounds it leaves. */

@@ -1,7 +1,4 @@
-/**
- * Scope names. The API document gives only the form (`content:read`: resource, colon, access kind);
- * the names come from the platform's public documentation.
- */
+/** Scope names. The API document gives only the form (`content:read`: resource, colon, access kind); the names come from the platform's public docs. */
 
 export const SCOPES = [
   'content:read',
@@ -25,14 +22,9 @@ export function isScopeForm(text: string): boolean {
   return SCOPE_FORM.test(text);
 }
 
-/**
- * The document says scopes are comma-delimited; some clients send them space-separated, so both
- * separators (and a mix) are read. Empty entries are dropped; order and duplicates are not kept.
- */
+/** Comma-delimited in the document; some clients separate scopes by spaces, so both (and a mix) are read. Empty entries dropped; order, duplicates not kept. */
 export function parseScopeList(text: string): string[] {
-  const seen = new Set<string>();
-  for (const part of text.split(/[\s,]+/)) if (part !== '') seen.add(part);
-  return [...seen];
+  return [...new Set(text.split(/[\s,]+/).filter((part) => part !== ''))];
 }
 
 /** The wire form the document prescribes for a token request. */

@@ -1,7 +1,6 @@
 /**
- * Timestamps of content attributes: "timestamp without time zone, ISO 8601 style with fractional
- * seconds" (document). The real service writes 1 to 7 fractional digits, e.g. `2022-03-13T21:31:12.44`
- * (platform docs). schemas/content-attributes.schema.json holds the same pattern (a test keeps them equal).
+ * Timestamps of content attributes: "timestamp without time zone, ISO 8601 style with fractional seconds" (document). The real service writes 1 to 7 fractional
+ * digits, e.g. `2022-03-13T21:31:12.44` (platform docs). schemas/content-attributes.schema.json holds the same pattern (a test keeps them equal).
  */
 
 export const ZONELESS_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{1,7}$';
@@ -24,14 +23,12 @@ export function formatZonelessTimestamp(ms: number, digits = 3): string {
 }
 
 /**
- * Whether a timestamp's date and time fields name a moment of the calendar: the date reads back
- * unchanged (2020-02-30 does not), hours below 24, minutes below 60, seconds to 60 (a leap second).
- * The pattern alone lets every such field through.
+ * Whether a timestamp's date and time fields name a moment of the calendar: the date reads back unchanged (2020-02-30 does not), hours below 24, minutes below
+ * 60, seconds to 60 (a leap second). The pattern alone lets every such field through.
  */
 export function namesCalendarMoment(text: string): boolean {
   const fields = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
-  if (fields === null) return false;
-  return !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
+  return fields !== null && !Number.isNaN(parseDate(fields[1] ?? '')) && Number(fields[2]) <= 23 && Number(fields[3]) <= 59 && Number(fields[4]) <= 60;
 }
 
 /** Milliseconds of 00:00 UTC of a `yyyy-mm-dd` date that exists on the calendar; NaN otherwise. */

@@ -1,22 +1,16 @@
 /**
- * Absolute URLs and query strings without `URL` or `URLSearchParams`, which k6 v0.47 does not define
- * (docs/load.md, "The k6 runtime"): what the judges of contracts/rules/ read off a request and a
- * `links` member, and what load/lib/url.ts builds requests with. k6-safe.
+ * Absolute URLs and query strings without `URL` or `URLSearchParams`, which k6 v0.47 does not define (docs/load.md, "The k6 runtime"): what the judges of
+ * contracts/rules/ read off a request and a `links` member, and what load/lib/url.ts builds requests with. k6-safe.
  */
 
 /** The name/value pairs of a query string (with or without `?`), decoded; `+` is a space (form encoding). */
 export function parseQuery(search: string): Array<[string, string]> {
   const text = search.startsWith('?') ? search.slice(1) : search;
-  if (text === '') return [];
-  const pairs: Array<[string, string]> = [];
-  for (const part of text.split('&')) {
-    if (part === '') continue;
+  return text.split('&').flatMap((part): Array<[string, string]> => {
+    if (part === '') return [];
     const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
-    const value = eq < 0 ? '' : part.slice(eq + 1);
-    pairs.push([decodeComponent(name), decodeComponent(value)]);
-  }
-  return pairs;
+    return [eq < 0 ? [decodeComponent(part), ''] : [decodeComponent(part.slice(0, eq)), decodeComponent(part.slice(eq + 1))]];
+  });
 }
 
 /** A query or form component, decoded (`+` is a space). */
@@ -50,10 +44,7 @@ export function splitUrl(url: string): UrlParts | undefined {
   return match ? { origin: match[1] ?? '', path: match[2] ?? '', query: match[3] ?? '', fragment: match[4] ?? '' } : undefined;
 }
 
-/**
- * The origin as `new URL(…).origin` writes it: scheme and host in lower case, the scheme's default
- * port dropped, so that a target writing `HTTPS://Host:443` names the same origin as `https://host`.
- */
+/** The origin as `new URL(…).origin` writes it: scheme and host in lower case, default port dropped (`HTTPS://Host:443` is `https://host`). */
 export function normalOrigin(origin: string): string {
   const lower = origin.toLowerCase();
   if (lower.startsWith('https://') && lower.endsWith(':443')) return lower.slice(0, -4);

@@ -1,10 +1,9 @@
 /**
- * A walk of a paginated list (document, List content items, pagination rules 1–3), kept for the rules that observe its
- * steps (PaginationWalk in contracts/rules/walk.ts drives them): fed the answer to each of its requests in order, it
- * turns each into one step of facts and says which URL to request next, "the same request with `next` set to the value
- * taken from `links.next`" (rule 2): the first request's URL, byte for byte, with `&next=…` appended, never
- * `links.next` followed as is. The final page is not shown by the document: `next` absent, null or "" ends a walk, and
- * so does an empty page (reference notes). Pure and k6-safe.
+ * A walk of a paginated list (document, List content items, pagination rules 1–3), kept for the rules that observe its steps (PaginationWalk in
+ * contracts/rules/walk.ts drives them): fed the answer to each of its requests in order, it turns each into one step of facts and says which URL to request
+ * next, "the same request with `next` set to the value taken from `links.next`" (rule 2): the first request's URL, byte for byte, with `&next=…` appended,
+ * never `links.next` followed as is. The final page is not shown by the document: `next` absent, null or "" ends a walk, and so does an empty page (reference
+ * notes). Pure and k6-safe.
  */
 import { isFinalNext } from './open-behaviours.ts';
 import { nextValue, withNext } from './pagination.ts';
@@ -12,16 +11,12 @@ import type { Exchange } from './rules/exchange.ts';
 import type { Sequence } from './rules/observe.ts';
 
 /** A resource object as a walk collects it; `attributes` unchecked beyond the page's own rules. */
-export interface ListItem {
-  readonly type?: unknown;
-  readonly id: string;
-  readonly attributes?: Readonly<Record<string, unknown>>;
-}
+export type ListItem = { readonly type?: unknown; readonly id: string; readonly attributes?: Readonly<Record<string, unknown>> };
 
 export interface WalkOptions {
   /**
-   * The `limit` the first request carries. Undefined when the request's limit is left out or open (out
-   * of range, not an integer, given twice): the document then bounds the walk's length by maxPages alone.
+   * The `limit` the first request carries. Undefined when the request's limit is left out or open (out of range, not an integer, given twice): the document
+   * then bounds the walk's length by maxPages alone.
    */
   readonly limit: number | undefined;
   /** Pages after which the walk stops as endless (a snapshot.traversal finding). Default 1000. */

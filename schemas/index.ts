@@ -1,7 +1,6 @@
 /**
- * The schemas of schemas/*.schema.json and what judges bodies with them: the schema objects and ids
- * (registry.ts), the validators compiled once (validators.ts), readable errors (formatErrors, check),
- * and the standalone code generators for the bundles (standalone.ts).
+ * The schemas of schemas/*.schema.json and what judges bodies with them: the schema objects and ids (registry.ts), the validators compiled once
+ * (validators.ts), readable errors (formatErrors, check), and the standalone code generators for the bundles (standalone.ts).
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { fail, type Result } from '../util/result.ts';

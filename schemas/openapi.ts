@@ -1,7 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the API, generated from the contract (endpoints, scopes, limits, hosts,
- * open behaviours) and the JSON Schemas of schemas/: nothing here repeats a number or a shape.
- * `npm run openapi` writes it to dist/openapi.json.
+ * The OpenAPI 3.1 document of the API, generated from the contract (endpoints, scopes, limits, hosts, open behaviours) and the JSON Schemas of schemas/:
+ * nothing here repeats a number or a shape. `npm run openapi` writes it to dist/openapi.json.
  *
  * Node only (it embeds the schema files and resolves $refs with `URL`): load/tsconfig.json leaves it out.
  */
@@ -26,9 +25,8 @@ export function componentName(key: SchemaKey): string {
 const schemaRef = (key: SchemaKey): JsonObject => ({ $ref: `#/components/schemas/${componentName(key)}` });
 
 /**
- * A schema of schemas/ as a component: its `$id` and `$schema` go (an `$id` would become the base
- * URI of the `#/components/...` references inside it), and every `$ref` to a schema file, relative or
- * absolute, becomes a reference to that file's component, fragment kept.
+ * A schema of schemas/ as a component: its `$id` and `$schema` go (an `$id` would become the base URI of the `#/components/...` references inside it), and
+ * every `$ref` to a schema file, relative or absolute, becomes a reference to that file's component, fragment kept.
  */
 export function embedSchema(schema: JsonSchema): JsonObject {
   const componentById = new Map(Object.entries(SCHEMA_BY_KEY).map(([key, s]) => [s.$id, `#/components/schemas/${componentName(key as SchemaKey)}`]));
@@ -45,9 +43,9 @@ export function embedSchema(schema: JsonSchema): JsonObject {
   const rewrite = (node: unknown): Json => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== 'object') return node as Json;
-    const out: JsonObject = {};
-    for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value);
-    return out;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? componentRef(value) : rewrite(value)]),
+    );
   };
   const { $id: _id, $schema: _schema, ...body } = schema;
   return rewrite(body) as JsonObject;
@@ -62,15 +60,13 @@ const headerRef = (lowerCaseName: string): JsonObject => ({ $ref: `#/components/
 const parameterKey = (name: string): string => name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+$/, '');
 
 /**
- * Servers of an origin: the table of the platform docs (betatest US first, so that tools default to
- * a test host), the organization-specific scheme, and the document's own placeholder as a variable
- * (for the mock or any other host). `pathPrefix` is appended to every URL (see pathFor).
+ * Servers of an origin: the table of the platform docs (betatest US first, so that tools default to a test host), the organization-specific scheme, and the
+ * document's own placeholder as a variable (for the mock or any other host). `pathPrefix` is appended to every URL (see pathFor).
  */
 function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins | undefined): JsonObject[] {
   const placeholder = origin === 'auth' ? 'auth_url' : 'base_url';
   const urlOf = (hosts: ServedOrigins) => (origin === 'auth' ? hosts.authUrl : hosts.baseUrl);
-  // A document served by one running service names that service only: a client generated from it
-  // must reach the service that served it, not a platform host.
+  // A document served by one running service names that service only: a client generated from it must reach the service that served it, not a platform host.
   if (origins !== undefined) return [{ url: `${urlOf(origins)}${pathPrefix}`, description: `This service's {${placeholder}}.` }];
   const table: JsonObject[] = ENVIRONMENTS.flatMap((environment) =>
     DATA_CENTERS.map((dataCenter) => {
@@ -79,8 +75,7 @@ function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins |
       return { url: `${urlOf(hosts)}${pathPrefix}`, description: `${environment} ${dataCenter.toUpperCase()} {${placeholder}}${inferred}` };
     }),
   );
-  // Server variables carry no `description`: the OpenAPI 3.1 schema that swagger-parser ships spells
-  // it `descriptions` and refuses the real one, so the server's description explains the variable.
+  // Server variables carry no `description`: swagger-parser's OpenAPI 3.1 schema spells it `descriptions`, refusing the real one; the server's says it instead.
   return [
     ...table,
     {
@@ -97,10 +92,9 @@ function serversFor(origin: Origin, pathPrefix: string, origins: ServedOrigins |
 }
 
 /**
- * Path key and server prefix of an endpoint. OpenAPI allows one operation per method and path, but
- * token and logout are both `POST /oauth/token` on different origins. Logout stays at its path on
- * {base_url} (the document's default origin); the other keeps only its last segment and moves the rest
- * into its servers' URLs, so that server + path is still the endpoint's address.
+ * Path key and server prefix of an endpoint. OpenAPI allows one operation per method and path, but token and logout are both `POST /oauth/token` on different
+ * origins. Logout stays at its path on {base_url} (the document's default origin); the other keeps only its last segment and moves the rest into its servers'
+ * URLs, so that server + path is still the endpoint's address.
  */
 function pathFor(endpoint: Endpoint): { key: string; serverPrefix: string; clashesWith?: Endpoint } {
   const clashesWith = Object.values(ENDPOINTS).find((other) => other.id !== endpoint.id && other.method === endpoint.method && other.path === endpoint.path);
@@ -244,10 +238,7 @@ function operationFor(endpoint: Endpoint): JsonObject {
 /** The two origins of one running service (e.g. the mock's authUrl and baseUrl). */
 type ServedOrigins = Pick<Hosts, 'authUrl' | 'baseUrl'>;
 
-/**
- * Builds the document; a fresh object on each call. With `origins`, the servers (and the token URL)
- * are those origins only, as the service at them serves its own document; without, the platform hosts.
- */
+/** Builds the document (a fresh object per call): its servers and token URL are `origins` alone where given, as that service serves it; else the platform's. */
 export function buildOpenApiDocument(origins?: ServedOrigins) {
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of Object.values(ENDPOINTS) as Endpoint[]) {
@@ -261,10 +252,9 @@ export function buildOpenApiDocument(origins?: ServedOrigins) {
   const rateLimitSchema = SCHEMA_BY_KEY.rateLimitHeaders.properties as Record<string, JsonObject>;
   const headers: Record<string, JsonObject> = {};
   for (const name of Object.values(RATE_LIMIT_HEADERS)) {
-    const schema = rateLimitSchema[name];
-    if (!schema) throw new Error(`schemas/rate-limit-headers.schema.json has no property "${name}" (contracts/limits.ts RATE_LIMIT_HEADERS)`);
-    const { description = '', ...rest } = schema;
-    headers[canonicalHeader(name)] = { description, schema: rest };
+    const { description = '', ...schema } = rateLimitSchema[name] ?? {};
+    if (!rateLimitSchema[name]) throw new Error(`schemas/rate-limit-headers.schema.json has no property "${name}" (contracts/limits.ts RATE_LIMIT_HEADERS)`);
+    headers[canonicalHeader(name)] = { description, schema };
   }
   headers[canonicalHeader(RETRY_AFTER_HEADER)] = {
     description:

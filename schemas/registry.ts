@@ -1,7 +1,6 @@
 /**
- * The schemas of schemas/*.schema.json as objects, by key and by `$id`: what every Ajv instance adds
- * (schemas/validators.ts at run time, schemas/standalone.ts at build time) and what the OpenAPI
- * document embeds. No Ajv here: the mock bundle reads these objects without compiling anything.
+ * The schemas of schemas/*.schema.json as objects, by key and by `$id`: what every Ajv instance adds (schemas/validators.ts at run time, schemas/standalone.ts
+ * at build time) and what the OpenAPI document embeds. No Ajv here: the mock bundle reads these objects without compiling anything.
  */
 import contentAttributes from './content-attributes.schema.json';
 import contentItem from './content-item.schema.json';
@@ -51,9 +50,8 @@ export const SCHEMA_IDS = Object.fromEntries(Object.entries(SCHEMA_BY_KEY).map((
 export const SCHEMAS: readonly JsonSchema[] = Object.values(SCHEMA_BY_KEY);
 
 /**
- * The options of every Ajv instance that judges bodies, so that all give the same errors. Verbose keeps the offending
- * value on each error, for formatErrors. `x-rule`, the rule a profile option is an open point of (profile.schema.json),
- * is an annotation: strict mode refuses a keyword it was not told of.
+ * The options of every Ajv instance that judges bodies, so that all give the same errors. Verbose keeps the offending value on each error, for formatErrors.
+ * `x-rule`, the rule a profile option is an open point of (profile.schema.json), is an annotation: strict mode refuses a keyword it was not told of.
  */
 export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true, keywords: ['x-rule'] };
 

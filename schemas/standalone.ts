@@ -1,6 +1,6 @@
 /**
- * ajv standalone code generated from schemas/ at build time, for the bundles that must not compile a schema when they
- * start: the k6 scripts (load/cli/build.ts) and the installable mock (mock/build.ts); only the Ajv options differ.
+ * ajv standalone code generated from schemas/ at build time, for the bundles that must not compile a schema when they start: the k6 scripts (load/cli/build.ts)
+ * and the installable mock (mock/build.ts); only the Ajv options differ.
  */
 import Ajv2020, { type Options } from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
@@ -16,15 +16,15 @@ function exportsOf(keys: readonly SchemaKey[]): Record<string, string> {
 }
 
 /**
- * For k6: AJV_OPTIONS without ajv-formats (its URL regex stops a k6 v0.47 bundle from loading), with non-`u` regexes
- * (docs/load.md, "The k6 runtime"), and not verbose (the k6 checks only count failures).
+ * For k6: AJV_OPTIONS without ajv-formats (its URL regex stops a k6 v0.47 bundle from loading), with non-`u` regexes (docs/load.md, "The k6 runtime"), and not
+ * verbose (the k6 checks only count failures).
  */
 const K6_AJV_OPTIONS: Options = { ...AJV_OPTIONS, verbose: false, unicodeRegExp: false };
 
 /**
- * ES module source of ajv standalone validators, one export per entry of `exports` (a schema `$id`, with a JSON
- * pointer for a sub-schema), each `(data) => boolean` with `.errors` after a call. The code may `require` a few tiny
- * `ajv/dist/runtime/*` helpers (`minLength` counts code points with one): esbuild inlines them.
+ * ES module source of ajv standalone validators, one export per entry of `exports` (a schema `$id`, with a JSON pointer for a sub-schema), each
+ * `(data) => boolean` with `.errors` after a call. It may `require` tiny `ajv/dist/runtime/*` helpers (`minLength` counts code points with one): esbuild
+ * inlines them.
  */
 export function standaloneValidatorsSource(exports: Readonly<Record<string, string>> = K6_VALIDATOR_EXPORTS, options: Options = K6_AJV_OPTIONS): string {
   const standalone = new Ajv2020({ ...options, schemas: [...SCHEMAS], code: { source: true, esm: true } });
@@ -32,17 +32,13 @@ export function standaloneValidatorsSource(exports: Readonly<Record<string, stri
 }
 
 /**
- * The module that takes schemas/validators.ts's place in the mock's installable bundle: the same exports and Ajv
- * options, as standalone code. Each validator gets the `.schema` a compiled one carries, which check() reads to name
- * the schema. It imports the schema objects from schemas/registry.ts, so `resolveDir` must be schemas/.
+ * The module that takes schemas/validators.ts's place in the mock's installable bundle: the same exports and Ajv options, standalone. Each validator gets the
+ * `.schema` a compiled one carries, which check() names the schema by. It imports the schemas from schemas/registry.ts, so `resolveDir` is schemas/.
  */
 export function mockValidatorsSource(): string {
   const keys = Object.keys(SCHEMA_IDS) as SchemaKey[];
-  const exports = exportsOf(keys);
   // Attribute names hold hyphens: the generated exports are numbered, the Map below names them.
-  CONTENT_ATTRIBUTE_NAMES.forEach((name, i) => {
-    exports[`contentAttribute${i}`] = contentAttributeRef(name);
-  });
+  const exports = { ...exportsOf(keys), ...Object.fromEntries(CONTENT_ATTRIBUTE_NAMES.map((name, i) => [`contentAttribute${i}`, contentAttributeRef(name)])) };
   const lines = [
     standaloneValidatorsSource(exports, AJV_OPTIONS),
     `import { CONTENT_ATTRIBUTE_NAMES, SCHEMA_BY_KEY } from './registry.ts';`,

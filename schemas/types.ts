@@ -1,7 +1,6 @@
 /**
- * The shapes of schemas/*.schema.json that code builds or reads as TypeScript types, for the validators
- * of schemas/index.ts (a passing `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape
- * allows members beyond the ones the document names, as its schema does, hence the index signatures.
+ * The shapes of schemas/*.schema.json that code builds or reads, as TypeScript types for the validators of schemas/index.ts (a passing
+ * `validateTokenResponse(x)` narrows `x` to `TokenResponse`). Every shape allows members beyond the document's, as its schema does: hence the index signatures.
  */
 import type { DuringBlock, ResetDigits, WindowKind } from '../contracts/rate-limit-window.ts';
 
@@ -72,9 +71,8 @@ export type ApiErrorBodyShape = 'errors-array' | 'rfc6750' | 'problem-json' | 'a
 export type TokenErrorBodyShape = 'oauth' | 'errors-array' | 'problem-json' | 'empty' | 'text' | 'html';
 
 /**
- * A complete behaviour profile (schemas/profile.schema.json): one value for every choice the API
- * document leaves open. A profile file may set only some options (ProfileFile); the mock fills the
- * rest from the profile it `extends`.
+ * A complete behaviour profile (schemas/profile.schema.json): one value for every choice the API document leaves open. A profile file may set only some options
+ * (ProfileFile); the mock fills the rest from the profile it `extends`.
  */
 export interface Profile {
   name: string;

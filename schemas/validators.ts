@@ -1,8 +1,7 @@
 /**
- * The validators, compiled once when this module loads: one Ajv, every schema added once by its `$id`, one typed
- * validator per shape. The mock's installable bundle gets, in its place, the same validators as standalone code
- * generated at build time (schemas/standalone.ts mockValidatorsSource), so that the packaged mock compiles no schema at
- * start: every export here must have its namesake there (esbuild refuses the bundle otherwise).
+ * The validators, compiled once when this module loads: one Ajv, every schema added once by its `$id`, one typed validator per shape. The mock's installable
+ * bundle gets, in its place, the same validators as standalone code generated at build time (schemas/standalone.ts mockValidatorsSource), so that the packaged
+ * mock compiles no schema at start: every export here must have its namesake there (esbuild refuses the bundle otherwise).
  */
 import type { ValidateFunction } from 'ajv/dist/2020';
 import Ajv2020 from 'ajv/dist/2020';
@@ -11,8 +10,7 @@ import { AJV_OPTIONS, CONTENT_ATTRIBUTE_NAMES, contentAttributeRef, SCHEMA_BY_KE
 import type { ContentAttributes, ErrorBody, ProfileFile, TokenResponse } from './types.ts';
 
 const ajv = new Ajv2020({ schemas: [...SCHEMAS], ...AJV_OPTIONS });
-// Added once so that specs may compile ad-hoc schemas with formats; schemas/*.schema.json use none
-// (patterns instead), because their standalone code for k6 must not import ajv-formats.
+// Added once for specs that compile ad-hoc schemas with formats; schemas/*.schema.json use patterns: their standalone k6 code must not import ajv-formats.
 addFormats(ajv);
 
 function compiled<T>(key: SchemaKey): ValidateFunction<T> {
@@ -34,9 +32,8 @@ export const validateRateLimitHeaders = compiled('rateLimitHeaders');
 export const validateProfile = compiled<ProfileFile>('profile');
 
 /**
- * One validator per content attribute, compiled from content-attributes.schema.json's own `properties`
- * (by JSON pointer, in the same Ajv instance): for checking attributes one at a time, as the mock's control
- * plane does with partial bodies, under exactly the rules the suite checks served items with.
+ * One validator per content attribute, compiled from content-attributes.schema.json's own `properties` (by JSON pointer, in the same Ajv instance): for
+ * checking attributes one at a time, as the mock's control plane does with partial bodies, under exactly the rules the suite checks served items with.
  */
 export const CONTENT_ATTRIBUTE_VALIDATORS: ReadonlyMap<string, ValidateFunction> = new Map(
   CONTENT_ATTRIBUTE_NAMES.map((name) => {

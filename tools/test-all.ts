@@ -1,9 +1,7 @@
 /**
- * `npm test`: every test of the project against the embedded mock, then the contract suite once more
- * against the mock started from its CLI as a remote target (the way CI meets a real service), which
- * must then hold no valid token: the run logged out every token it was issued. Last, one line adding
- * up both runs. Each phase's Playwright run has its own folder under reports/ (its html reporter
- * empties it first), and reports/index.html links them.
+ * `npm test`: every test of the project against the embedded mock, then the contract suite once more against the mock started from its CLI as a remote target
+ * (the way CI meets a real service), which must then hold no valid token: the run logged out every token it was issued. Last, one line adding up both runs.
+ * Each phase's Playwright run has its own folder under reports/ (its html reporter empties it first), and reports/index.html links them.
  */
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,22 +30,15 @@ type Phase = keyof typeof PHASES;
 /** A phase's Playwright run, its reports in its own folder; resolves with why it failed, or undefined. */
 async function run(phase: Phase, args: readonly string[], env: Readonly<Record<string, string>>): Promise<string | undefined> {
   const n = Object.keys(PHASES).indexOf(phase) + 1;
-  const folder = path.join(ROOT, 'reports', phase);
-  const reports = {
-    LP_SUMMARY_NAME: phase,
-    PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(folder, 'html'),
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(folder, 'junit.xml'),
-  };
+  const dir = path.join(ROOT, 'reports', phase);
+  const reports = { LP_SUMMARY_NAME: phase, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(dir, 'html'), PLAYWRIGHT_JUNIT_OUTPUT_FILE: path.join(dir, 'junit.xml') };
   const code = await runPlaywright(`npm test: phase ${n}`, args, { ...process.env, ...env, ...reports }, PHASE_LIMIT_MS);
   // A phase stopped at the limit is not a failure of the target.
   if (code === null) return `phase ${n} was stopped at the limit of ${PHASE_LIMIT_MS / 60_000} minutes (something hangs)`;
   return code === 0 ? undefined : `phase ${n} exited with ${code}`;
 }
 
-/**
- * Adds up each phase's summary (a phase that died before its reporter wrote one did not run), with `failures` of the
- * driver's own, and writes reports/index.html linking the phases.
- */
+/** Adds up the phases' summaries (none: the phase did not run) and `failures` of the driver's own, and writes reports/index.html linking the phases. */
 function summarize(failures: number): Counts {
   const total: Counts = { passed: 0, failed: 0, skipped: 0, flaky: 0, deviations: 0 };
   const rows = (Object.keys(PHASES) as Phase[]).map((phase) => {
@@ -82,20 +73,17 @@ async function main(args: readonly string[]): Promise<number> {
   for (const name of ['index.html', 'html', 'junit.xml', 'summary', ...Object.keys(PHASES)])
     rmSync(path.join(ROOT, 'reports', name), { recursive: true, force: true });
   const failures: string[] = [];
-
   console.log('\n▶ 1/2 every project (unit, self and contract) against the embedded mock');
-  // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget.
-  // A worker per core at least (Playwright's default is half of them): many tests mostly wait for a child process.
+  // LP_TARGET=mock even when .env points the suite at a real service: `npm test` never spends its budget. A worker per core at least (Playwright's default is
+  // half of them): many tests mostly wait for a child process.
   const workers = `--workers=${Math.max(2, availableParallelism())}`;
   const embedded = await run('embedded', [workers], { LP_TARGET: 'mock' });
   if (embedded) failures.push(embedded);
-
   console.log('\n▶ 2/2 the contract suite against the mock started from its CLI, as a remote target');
   let mock: MockProcess | undefined;
   // The mock is killed by mock/test/mock-process.ts's own exit handler.
   const stopOnSignal = () => process.exit(130);
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stopOnSignal);
   try {
     mock = await startMockProcess([]);
     process.stdout.write(`  mock CLI at ${mock.authUrl} (auth) and ${mock.baseUrl} (api)\n`);
@@ -137,10 +125,8 @@ async function main(args: readonly string[]): Promise<number> {
     failures.push((error as Error).message);
   } finally {
     if (mock) await mock.stop();
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
+    for (const signal of ['SIGINT', 'SIGTERM']) process.off(signal, stopOnSignal);
   }
-
   for (const failure of failures) process.stdout.write(`  ${failure}\n`);
   const total = summarize(failures.length);
   console.log(`\n  reports: reports/index.html (each phase's html/ and junit.xml: reports/embedded/, reports/cli-remote/)`);

@@ -1,8 +1,6 @@
 /**
- * A Map that holds at most `max` entries and forgets the oldest half at a time: entries go into a young
- * map, which becomes the old one (the old one dropped whole) once it holds half of `max`. Dropping a
- * map whole costs nothing per entry, where forgetting one entry per new one cost a delete, a ring of
- * keys and the holes deletes leave in a Map. k6-safe.
+ * A Map of at most `max` entries that forgets the oldest half at once: entries go into a young map, which becomes the old one (the old dropped whole) once it
+ * holds half of `max`. Dropping a map whole costs nothing per entry; forgetting one entry per new one cost a delete, a ring of keys and a Map's holes. k6-safe.
  */
 export class BoundedMap<K, V> {
   #young = new Map<K, V>();

@@ -1,10 +1,9 @@
 /**
- * The one redactor of the project, for the suite (harness/client/redact.ts keeps a worker's registry
- * of it), the scripts and the k6 bundles (load/lib/summary.ts): k6-safe, no Node APIs, no `u` regexes.
+ * The one redactor of the project, for the suite (harness/client/redact.ts keeps a worker's registry of it), the scripts and the k6 bundles
+ * (load/lib/summary.ts): k6-safe, no Node APIs, no `u` regexes.
  *
- * Two layers: patterns that catch a credential by its place (an Authorization header, a form field,
- * a token member of JSON), and the exact values known to be secret (configured secrets and every
- * token issued), which catch one wherever it lands.
+ * Two layers: patterns that catch a credential by its place (an Authorization header, a form field, a token member of JSON), and the exact values known to be
+ * secret (configured secrets and every token issued), which catch one wherever it lands.
  */
 
 export const REDACTED = '[redacted]';

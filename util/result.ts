@@ -1,7 +1,4 @@
-/**
- * The one result type of the project: a value, or an error saying what was wrong. `E` is a sentence by
- * default; the mock carries its error objects in it. k6-safe.
- */
+/** The one result type: a value, or an error saying what was wrong (a sentence by default; the mock carries its error objects). k6-safe. */
 export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {

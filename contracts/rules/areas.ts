@@ -1,8 +1,6 @@
 /**
- * The groups of rules, in the order every report lists them: a rule names its area, a fault breaks a
- * rule and so has its area, and the fault matrix runs the spec files of that area
- * (tools/fault-matrix/areas.ts). A list, not an object's keys: JavaScript would list the integer-like `429`
- * before every other key.
+ * The groups of rules, in the order every report lists them: a rule names its area, a fault breaks a rule and so has its area, and the fault matrix runs the
+ * spec files of that area (tools/fault-matrix/areas.ts). A list, not an object's keys: JavaScript would list the integer-like `429` before every other key.
  */
 const AREA_LIST = [
   { id: 'token', title: 'Token issuance' },

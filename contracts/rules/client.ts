@@ -1,10 +1,8 @@
 /**
- * What the API document asks of a CLIENT (not of the service), each rule with its observer of one step
- * of a service's callers (contracts/client-sequence.ts), and ClientConduct, the driver (observe.ts) over
- * them: fed every exchange a service (the mock) answered, in order, it says which of these rules each
- * broke and of which client. The numbers the document does not give (how many token requests are too
- * many, how much a backoff must grow) are the judge's choices, below and in the sequence. No verdict on
- * a service rests on these rules. k6-safe.
+ * What the API document asks of a CLIENT (not of the service), each rule with its observer of one step of a service's callers (contracts/client-sequence.ts),
+ * and ClientConduct, the driver (observe.ts) over them: fed every exchange a service (the mock) answered, in order, it says which of these rules each broke and
+ * of which client. The numbers the document does not give (how many token requests are too many, how much a backoff must grow) are the judge's choices, below
+ * and in the sequence. No verdict on a service rests on these rules. k6-safe.
  */
 import { ClientSequence, type ClientStep, FORM, printable } from '../client-sequence.ts';
 import { parseQuery } from '../url.ts';
@@ -14,15 +12,13 @@ import type { Rule } from './rule.ts';
 
 export { MAX_TRACKED } from '../client-sequence.ts';
 
+type Said = (step: ClientStep) => string | false | undefined;
+
 /**
- * A rule of this file: level and area `client`, and its observer from `said`: what the client did
- * instead, in a sentence (the finding expects the statement); false where the rule held, undefined
- * where it does not apply.
+ * A rule of this file: level and area `client`, and its observer from `said`: what the client did instead, in a sentence (the finding expects the statement);
+ * false where the rule held, undefined where it does not apply.
  */
-function clientRule<const R extends Omit<Extract<Rule, { level: 'client' }>, 'level' | 'area' | 'observe'>>({
-  said,
-  ...rule
-}: R & { said: (step: ClientStep) => string | false | undefined }) {
+function clientRule<const R extends Omit<Extract<Rule, { level: 'client' }>, 'level' | 'area' | 'observe'>>({ said, ...rule }: R & { said: Said }) {
   const observe = (step: ClientStep): Judgement => {
     const got = said(step);
     return got === undefined ? undefined : got === false ? null : { expected: rule.statement, got };
@@ -33,9 +29,8 @@ function clientRule<const R extends Omit<Extract<Rule, { level: 'client' }>, 'le
 /** `client.token-reuse`: more needless new tokens than this (a token lasts 60 days: even two are a sign; three leave room for a restart or two). */
 const NEEDLESS_TOKEN_LIMIT = 2;
 /**
- * `client.backoff-grows`: from the third 429 in a row on, each wait (429 answered → next request) must
- * be at least FACTOR times the one before and MIN_GROWTH_MS longer; a doubling backoff passes with room
- * for jitter, a fixed or immediate retry does not.
+ * `client.backoff-grows`: from the third 429 in a row on, each wait (429 answered → next request) must be at least FACTOR times the one before and
+ * MIN_GROWTH_MS longer; a doubling backoff passes with room for jitter, a fixed or immediate retry does not.
  */
 const BACKOFF = { FACTOR: 1.5, MIN_GROWTH_MS: 100 } as const;
 
@@ -65,8 +60,7 @@ export const CLIENT_RULES = {
     section: 'Errors; Limits',
     quote: '429 Too Many Requests: The client exceeds its assigned rate limit. / Default request rate: 200 requests per minute, one API client, all endpoints.',
     basis: 'stated',
-    // A request already found too early after a 429 is not counted twice; the first 429 without
-    // warning is news to the client (another process of it may have spent the budget).
+    // A request found too early after a 429 is not counted twice; a first 429 without warning is news (another process of the client may have spent it).
     said: ({ rated, exchange, early, sentMs, spentUntilMs }) =>
       !rated || exchange.status !== 429
         ? undefined

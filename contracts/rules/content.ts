@@ -1,8 +1,6 @@
 /**
- * The rules of content items (document, Resources, Resource object and Content item attributes; List
- * content items), and the platform's choices the document leaves open. The page rules are judged on
- * every served page of the content list; the schema (content-attributes.schema.json) holds the
- * platform's timestamps, so what the document allows of a timestamp is told apart here.
+ * The rules of content items (document, Resources, Resource object and Content item attributes; List content items) and the platform's choices it leaves open.
+ * Page rules judge every served content page; content-attributes.schema.json holds the platform's timestamps: what the document allows is told apart here.
  */
 import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
 import { absolute, listed, otherTypes, type Page, pageOf, queryValues } from './page.ts';
@@ -126,10 +124,7 @@ function attributeJudge(kind: keyof AttributeProblems, expected: string) {
 const CONTRACT_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
 /** The attributes whose format the document states: "timestamp without time zone", and "same format as created-at". */
 const TIMESTAMP_ATTRIBUTES = ['created-at', 'modified-at'];
-/**
- * The document gives publish-date only as "string timestamp or null": null or a timestamp in any format is its
- * contract, and the schema's format (created-at's, as the platform writes it) a platform rule.
- */
+/** The document gives publish-date as "string timestamp or null" only: null or any timestamp is its contract; the schema's (created-at's) a platform rule. */
 const PUBLISH_DATE = 'publish-date';
 /** A timestamp in any format writes its moment in digits: "", "none" or "not set" is no timestamp. */
 const ANY_TIMESTAMP = /\d/;

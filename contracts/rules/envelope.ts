@@ -1,7 +1,4 @@
-/**
- * The rules of the list envelope (document, Resources, Envelope of a list response and Resource
- * object), each judged on every served page of a list.
- */
+/** The rules of the list envelope (document, Resources, Envelope of a list response and Resource object), each judged on every served page of a list. */
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
 import { nextValue } from '../pagination.ts';
 import type { WalkStep } from '../walk-sequence.ts';
@@ -58,10 +55,9 @@ function judgeShape(exchange: Exchange, context: JudgeContext): Judgement {
   const { validateListEnvelope: listEnvelope, validateResourceObject: resourceObject } = context.validators;
   const body = exchange.body;
   if (!listEnvelope(body)) return { expected: 'a list envelope', got: `\n${formatErrors(listEnvelope.errors, body)}` };
-  const bad: string[] = [];
-  (body as { data: unknown[] }).data.forEach((item, i) => {
-    if (!resourceObject(item)) bad.push(`data/${i}: ${formatErrors(resourceObject.errors, item)}`);
-  });
+  const bad = (body as { data: unknown[] }).data.flatMap((item, i) =>
+    resourceObject(item) ? [] : [`data/${i}: ${formatErrors(resourceObject.errors, item)}`],
+  );
   return held(bad.length === 0, 'resource objects with type, id (not empty) and attributes', () => `\n${listed(bad)}`);
 }
 

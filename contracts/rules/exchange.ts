@@ -1,9 +1,7 @@
 /**
- * What a rule's judge sees and says: one exchange (a response with its request) in, what was expected
- * and what came back out. The same judges serve the contract suite (harness/verdict/response-rules.ts
- * builds the exchange from its ApiResponse) and the k6 scripts (load/lib/checks.ts from a k6
- * response). Schema validation is injected: the suite passes the validators schemas/index.ts compiles,
- * the k6 bundles the standalone ones generated at build time, since k6 compiles no schema. k6-safe.
+ * What a rule's judge sees and says: one exchange (a response with its request) in, what was expected and what came back out. The same judges serve the suite
+ * (harness/verdict/response-rules.ts builds the exchange from its ApiResponse) and the k6 scripts (load/lib/checks.ts, from a k6 response). Schema validation
+ * is injected: the suite passes the validators schemas/index.ts compiles, k6 the standalone ones generated at build time (k6 compiles no schema). k6-safe.
  */
 import type { HeaderLookup } from '../rate-limit.ts';
 
@@ -18,7 +16,6 @@ export interface Exchange {
   readonly header: HeaderLookup;
   /** The parsed JSON body; undefined when the body is empty or not JSON. */
   readonly body: unknown;
-  /** The body as it came. */
   readonly text: string;
   /** Epoch ms the request left and its answer came: what a sequence rule reads time from. */
   readonly sentMs?: number;
@@ -36,10 +33,7 @@ export interface SchemaError {
 }
 
 /** A schema validator: true when `data` matches, and `errors` after a failed call. */
-interface SchemaValidator {
-  (data: unknown): boolean;
-  errors?: readonly SchemaError[] | null | undefined;
-}
+type SchemaValidator = { (data: unknown): boolean; errors?: readonly SchemaError[] | null | undefined };
 
 /** The validators the judges use, named as schemas/validators.ts and k6's standalone module export them: either module is the table. */
 export interface SchemaValidators {
@@ -69,10 +63,7 @@ export interface JudgeContext {
 }
 
 /** A broken rule: what was expected, what came back (the caller adds the request). */
-export interface Broken {
-  readonly expected: string;
-  readonly got: string;
-}
+export type Broken = { readonly expected: string; readonly got: string };
 
 /** undefined: the rule does not apply to this exchange; null: it held; else how it broke. */
 export type Judgement = Broken | null | undefined;
@@ -101,6 +92,5 @@ export function isRefusal(exchange: Pick<Exchange, 'status' | 'body'>): boolean 
 }
 
 export function quoted(context: JudgeContext, text: string, max: number): string {
-  if (context.quote !== undefined) return context.quote(text, max);
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return context.quote?.(text, max) ?? (text.length > max ? `${text.slice(0, max)}…` : text);
 }

@@ -1,7 +1,6 @@
 /**
- * What every judge reports when a rule breaks, whatever ran it (a spec, a k6 script, the profile
- * prober, the mock judging its caller), and what every report renders: one shape, one vocabulary
- * (the ids of contracts/rules). k6-safe.
+ * What every judge reports when a rule breaks, whatever ran it (a spec, a k6 script, the profile prober, the mock judging its caller), and what every report
+ * renders: one shape, one vocabulary (the ids of contracts/rules). k6-safe.
  */
 import { type Broken, sentence } from './exchange.ts';
 import { RULES, type RuleId } from './index.ts';

@@ -1,9 +1,7 @@
 /**
- * Every rule the suite checks, each one object in the file of its area (this folder), assembled in
- * report order. Tests declare the rules they enforce by these ids (`checks()`), faults name the rule
- * they break (and so its area), the per-response judges are applied by judge.ts, and `npm run rules` /
- * docs/rules.md list every rule with its tests. k6-safe: load scripts name their findings by these ids too.
- * docs/adding-a-rule.md says how a rule is added.
+ * Every rule the suite checks, each one object in the file of its area (this folder), assembled in report order. Tests declare the rules they enforce by these
+ * ids (`checks()`), faults name the rule they break (and so its area), the per-response judges are applied by judge.ts, and `npm run rules` / docs/rules.md
+ * list every rule with its tests. k6-safe: load scripts name their findings by these ids too. docs/adding-a-rule.md says how a rule is added.
  */
 import { AREA_IDS } from './areas.ts';
 import { BEARER_RULES } from './bearer.ts';

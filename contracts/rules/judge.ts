@@ -1,7 +1,6 @@
 /**
- * Applies the per-response judges of contracts/rules/ to one exchange: which rules applied to it, and
- * a finding for each broken one. The suite's client (harness/verdict/response-rules.ts) and the k6
- * scripts (load/k6/verdict.ts) both judge through here.
+ * Applies the per-response judges of contracts/rules/ to one exchange: which rules applied to it, and a finding for each broken one. The suite's client
+ * (harness/verdict/response-rules.ts) and the k6 scripts (load/k6/verdict.ts) both judge through here.
  */
 import type { Exchange, JudgeContext } from './exchange.ts';
 import { type Finding, finding } from './finding.ts';

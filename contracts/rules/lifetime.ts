@@ -1,7 +1,4 @@
-/**
- * The rules of a token's lifetime (document, States and transitions; Authentication 7; Resources,
- * Access token response). expires_in is judged on every served answer of the token endpoint.
- */
+/** The rules of a token's lifetime (document, States and transitions; Authentication 7; Resources, Access token response); expires_in judged on each. */
 import { held, type Exchange, type JudgeContext, type Judgement } from './exchange.ts';
 import { inArea } from './rule.ts';
 import { tokenBody } from './token.ts';

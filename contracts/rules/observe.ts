@@ -1,10 +1,8 @@
 /**
- * The one driver of the sequence rules. A sequence (a client's requests within its rate windows, a
- * client's conduct towards the service, a walk of a paginated list) keeps its own bookkeeping and turns each exchange into one
- * step of facts; every rule of its table with an `observe` function judges that step, as a per-response
- * judge judges an exchange (undefined: not applicable, null: held, else how it broke); the driver
- * records which rules ran, makes the findings at each rule's level, then lets the sequence commit the
- * step. A new sequence rule is an entry and its function. Pure and k6-safe.
+ * The one driver of the sequence rules. A sequence (a client's requests within its rate windows, a client's conduct towards the service, a walk of a paginated
+ * list) keeps its own bookkeeping and turns each exchange into one step of facts; every rule of its table with an `observe` function judges that step, as a
+ * per-response judge judges an exchange (undefined: not applicable, null: held, else how it broke); the driver records which rules ran, makes the findings at
+ * each rule's level, then lets the sequence commit the step. A new sequence rule is an entry and its function. Pure and k6-safe.
  */
 import type { Exchange, Judgement } from './exchange.ts';
 import type { RuleFinding, RuleLevel } from './rule.ts';

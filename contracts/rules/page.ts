@@ -1,15 +1,11 @@
 /**
- * What the judges of a list page share: the page read as the document's envelope (or nothing, when
- * it is none: envelope.shape says so, and the other page rules do not apply), and the request's URL
- * read without `URL`. k6-safe.
+ * What the judges of a list page share: the page read as the document's envelope (or nothing, when it is none: envelope.shape says so, and the other page rules
+ * do not apply), and the request's URL read without `URL`. k6-safe.
  */
 import { normalOrigin, parseQuery, splitUrl, type UrlParts } from '../url.ts';
 import { type Exchange, isServed, type JudgeContext } from './exchange.ts';
 
-export interface Page {
-  readonly links: { readonly self: string; readonly next?: unknown };
-  readonly data: readonly unknown[];
-}
+export type Page = { readonly links: { readonly self: string; readonly next?: unknown }; readonly data: readonly unknown[] };
 
 /** A served page of `list` (any list when absent) that is a list envelope; undefined for any other exchange. */
 export function pageOf(exchange: Exchange, context: JudgeContext, list?: 'content' | 'users'): Page | undefined {
@@ -40,9 +36,7 @@ export function sortedQuery(url: UrlParts): string {
 
 /** Every value of a query parameter of the request. */
 export function queryValues(url: UrlParts, name: string): string[] {
-  return parseQuery(url.query)
-    .filter(([key]) => key === name)
-    .map(([, value]) => value);
+  return parseQuery(url.query).flatMap(([key, value]) => (key === name ? [value] : []));
 }
 
 /** Items of a page whose problems a finding lists before it counts the rest. */

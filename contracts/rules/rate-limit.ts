@@ -1,17 +1,14 @@
 /**
- * The rules of the rate limit and its 429 (document, Limits, its table of rate limit response headers,
- * and Errors), each with its observer of one step of a client's rate sequence (contracts/rate-sequence.ts),
- * and `RateObserver`, the driver (observe.ts) over that sequence, fed one client's exchanges in order.
- * The suite's budget spend, the k6 probe and the profile prober all run it; they only drive the requests and wait.
+ * The rules of the rate limit and its 429 (document, Limits, its table of rate limit response headers, and Errors), each with its observer of one step of a
+ * client's rate sequence (contracts/rate-sequence.ts), and `RateObserver`, the driver (observe.ts) over that sequence, fed one client's exchanges in order. The
+ * suite's budget spend, the k6 probe and the profile prober all run it; they only drive the requests and wait.
  *
- * The document says what each header holds, not which responses carry them: a served resource
- * response must (rate.headers), any answer that does must hold what the table says (a Remaining of -1
- * on a 429 is no "number of requests remaining"); that refusals and logout carry them is the
- * platform's choice. A refused token (401, 403) names no client whose budget could be counted.
+ * The document says what each header holds, not which responses carry them: a served resource response must (rate.headers), any answer that does must hold what
+ * the table says (a Remaining of -1 on a 429 is no "number of requests remaining"); that refusals and logout carry them is the platform's choice. A refused
+ * token (401, 403) names no client whose budget could be counted.
  *
- * Every legal limiter passes: a window from the client's first request, one aligned to the clock, a
- * sliding one, token requests counted or not, a Reset written with 0 to 7 fractional digits,
- * Retry-After as delta-seconds or an HTTP-date. Pure and k6-safe.
+ * Every legal limiter passes: a window from the client's first request, one aligned to the clock, a sliding one, token requests counted or not, a Reset written
+ * with 0 to 7 fractional digits, Retry-After as delta-seconds or an HTTP-date. Pure and k6-safe.
  */
 import {
   parseRateLimitHeaders,
@@ -178,9 +175,8 @@ const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * THE judgement of the headers of one answer by `rule` (rate.headers, platform.rate-headers-everywhere):
- * present on a served resource response, well formed wherever present, with a Reset within one period
- * of the answer; present on any other answer of the api origin but a refused token's.
+ * THE judgement of the headers of one answer by `rule` (rate.headers, platform.rate-headers-everywhere): present on a served resource response, well formed
+ * wherever present, with a Reset within one period of the answer; present on any other answer of the api origin but a refused token's.
  */
 function judgeHeaders(
   rule: 'rate.headers' | 'platform.rate-headers-everywhere',
@@ -228,16 +224,15 @@ function refusedWithBudget({ block, last, between, headers }: RateStep): Judgeme
 }
 
 /**
- * THE judgement of X-Rate-Limit-Remaining from one answer to the next (rate.remaining; rate.429 for a
- * request served once the budget was spent; rate.per-client for either across a new token or another
- * client's requests): within a window it falls by one per counted request. `returned`: the budget that
- * may have come back between the two (`'reset'`: not judged; undefined: unknown). Undefined where not judged.
+ * THE judgement of X-Rate-Limit-Remaining from one answer to the next (rate.remaining; rate.429 for a request served once the budget was spent; rate.per-client
+ * for either across a new token or another client's requests): within a window it falls by one per counted request. `returned`: the budget that may have come
+ * back between the two (`'reset'`: not judged; undefined: unknown). Undefined where not judged.
  */
 const remainingStep = perStep((step: RateStep): { breaks?: 'rate.429' | 'rate.remaining'; broken: Broken | null } | undefined => {
   if (step.remaining === undefined) return undefined;
   const { before, after, unseen } = step.remaining;
-  // Unknown, by the headers alone: a Reset moved by more than its resolution is a new window; one moved
-  // less may be a sliding window forgetting a request, so only a fall too large is certain.
+  // Unknown, by the headers alone: a Reset moved by more than its resolution is a new window; one moved less may be a sliding window forgetting a request, so
+  // only a fall too large is certain.
   const moved = after.resetMs - before.resetMs;
   const newWindow = moved > Math.max(resetResolutionMs(before), resetResolutionMs(after));
   const returned = step.remaining.returned ?? (newWindow ? 'reset' : moved > 0 ? Number.POSITIVE_INFINITY : 0);
@@ -255,10 +250,7 @@ const remainingStep = perStep((step: RateStep): { breaks?: 'rate.429' | 'rate.re
   return { breaks: 'rate.remaining', broken: { expected: `X-Rate-Limit-Remaining ${expected}${lapsed}`, got } };
 });
 
-/**
- * THE judge of the period (rate.period): `opened` and `next` each opened a window, `next` sent once
- * `opened`'s Reset had passed: in any kind of window the new one resets at least one period later.
- */
+/** THE judge of rate.period: `opened` and `next` each opened a window, `next` after `opened`'s Reset: in any window the new one resets a period later. */
 export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeaders): (Broken & { readonly rule: 'rate.period' }) | undefined {
   const apartMs = next.resetMs - opened.resetMs;
   if (apartMs >= opened.periodSeconds * 1000 - resetResolutionMs(opened) - resetResolutionMs(next)) return undefined;
@@ -270,9 +262,8 @@ export function judgeWindowPeriod(opened: RateLimitHeaders, next: RateLimitHeade
 }
 
 /**
- * The rate in force against the expected one (rate.budget where it was set, platform.default-rate
- * where it is the document's default): the period of X-Rate-Limit-Limit, and the budget, first
- * Remaining + 1 of a window seen from its first request (`fresh`); any later Remaining can only be lower.
+ * The rate in force against the expected one (rate.budget where it was set, platform.default-rate where it is the document's default): the period of
+ * X-Rate-Limit-Limit, and the budget, first Remaining + 1 of a window seen from its first request (`fresh`); any later Remaining can only be lower.
  */
 function judgeRateInForce({ served, headers, expected, fresh }: RateStep, explicit: boolean): Judgement {
   if (!served || headers === undefined || expected === undefined || expected.explicit !== explicit) return undefined;
@@ -318,10 +309,7 @@ export class RateObserver extends SequenceDriver<RateRuleId, RateStep, RateSeque
     return this.sequence.block?.namedMs;
   }
 
-  /**
-   * The next request crosses `what` (a new token of the client, another client's requests): neither
-   * renews nor spends the budget, so its step of Remaining judges per-client counting.
-   */
+  /** The next request crosses `what` (a new token, another client's requests): no budget renewed or spent, so its Remaining judges per-client counting. */
   crossing(what: string): void {
     this.sequence.crossing(what);
   }

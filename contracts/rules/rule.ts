@@ -1,19 +1,14 @@
 /**
  * What a rule is: one object, in the file of its area (contracts/rules/<area>.ts), at one of three levels:
  *
- * - `contract`: the API document states it. `quote` holds the document's own words, `section` where
- *   they stand. A broken contract rule fails the run.
- * - `platform`: the document leaves the point open ("not shown"), and the rule is what the real
- *   platform's public documentation records, or a stricter choice of this project's mock. A broken
- *   platform rule is reported (a "platform deviation"); it fails the run only with LP_STRICT=1.
+ * - `contract`: the API document states it. `quote` holds the document's own words, `section` where they stand. A broken contract rule fails the run.
+ * - `platform`: the document leaves the point open ("not shown"), and the rule is what the real platform's public documentation records, or a stricter
+ *   choice of this project's mock. A broken platform rule is reported (a "platform deviation"); it fails the run only with LP_STRICT=1.
+ * - `client`: what the document asks of a client; the mock reports its callers' breaches as client findings, and no verdict on a service rests on it.
  *
- * - `client`: what the document asks of a client; the mock reports its callers' breaches as client
- *   findings, and no verdict on a service rests on it.
- *
- * A rule judged on every response of a kind carries `judged` (where) and `judge` (how: a pure function
- * of one exchange, exchange.ts), which the suite's client and the k6 scripts both apply. A rule judged
- * over a sequence carries `observe`: a pure function of one step of its sequence, fed by the one
- * driver (observe.ts) over its area's table. k6-safe.
+ * A rule judged on every response of a kind carries `judged` (where) and `judge` (how: a pure function of one exchange, exchange.ts), which the suite's client
+ * and the k6 scripts both apply. A rule judged over a sequence carries `observe`: a pure function of one step of its sequence, fed by the one driver
+ * (observe.ts) over its area's table. k6-safe.
  */
 import type { RuleArea } from './areas.ts';
 import type { ExchangeJudge, Judgement } from './exchange.ts';
@@ -78,7 +73,5 @@ type AreaRule = Rule extends infer R ? (R extends Rule ? Omit<R, 'area'> : never
 
 /** The rules of one area's file, each marked with that area. */
 export function inArea<const A extends RuleArea, const T extends Record<string, AreaRule>>(area: A, rules: T) {
-  const placed: Record<string, unknown> = {};
-  for (const [id, rule] of Object.entries(rules)) placed[id] = { ...rule, area };
-  return placed as { [K in keyof T]: T[K] & { readonly area: A } };
+  return Object.fromEntries(Object.entries<object>(rules).map(([id, rule]) => [id, { ...rule, area }])) as { [K in keyof T]: T[K] & { readonly area: A } };
 }

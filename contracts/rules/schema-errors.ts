@@ -1,7 +1,4 @@
-/**
- * Schema errors as readable lines, for the judges of contracts/rules/ and for schemas/index.ts: the
- * same words whether the validator is Ajv compiled in Node or a standalone one bundled for k6. k6-safe.
- */
+/** Schema errors as readable lines for contracts/rules/ and schemas/index.ts, the same from Ajv in Node or a standalone validator bundled for k6. k6-safe. */
 import { REDACTED } from '../../util/redact.ts';
 import type { SchemaError } from './exchange.ts';
 
@@ -12,9 +9,8 @@ const MAX_ERRORS = 10;
 const MAX_VALUE_LENGTH = 80;
 
 /**
- * Ajv errors as readable lines: where (instance path), what (message and its parameter), and the
- * offending value (JSON, cut, secrets redacted). The value comes from the error itself (the shared
- * instance is verbose) or, for errors of a non-verbose validator, from `data` at the error's path.
+ * Ajv errors as readable lines: where (instance path), what (message and its parameter), and the offending value (JSON, cut, secrets redacted). The value comes
+ * from the error itself (the shared instance is verbose) or, for errors of a non-verbose validator, from `data` at the error's path.
  */
 export function formatErrors(errors: readonly SchemaError[] | null | undefined, data?: unknown): string {
   if (!errors || errors.length === 0) return 'no errors';

@@ -65,8 +65,7 @@ function observeTraversal(step: WalkStep): Judgement {
   }
   const { data, duplicates, page, cursor, lastCursor, handedOutOn, limit, maxPages } = step;
   if (data === undefined) return undefined;
-  // A repeated item ends the walk at once: a cursor that leads back to pages already seen would
-  // otherwise be followed to maxPages (minutes against a real service) before anything is said.
+  // A repeated item ends the walk at once: a cursor leading back to pages seen would be followed to maxPages (minutes against a real service) before a word.
   if (duplicates.length > 0) {
     const shown = duplicates.slice(0, 3).join(', ') + (duplicates.length > 3 ? ` and ${duplicates.length - 3} more` : '');
     const reached = lastCursor === undefined ? 'the first request (no next)' : `next=${lastCursor}`;

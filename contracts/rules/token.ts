@@ -1,7 +1,6 @@
 /**
- * The rules of token issuance (document, Endpoints, 1. Request an access token; Authentication 1, 2,
- * 5; Resources, Access token response), and the platform's choices the document leaves open. The
- * response rules are judged on every served answer of the token endpoint.
+ * The rules of token issuance (document, Endpoints, 1. Request an access token; Authentication 1, 2, 5; Resources, Access token response), and the platform's
+ * choices the document leaves open. The response rules are judged on every served answer of the token endpoint.
  */
 import { held, type Exchange, isServed, type JudgeContext, type Judgement } from './exchange.ts';
 import { inArea } from './rule.ts';
@@ -101,6 +100,5 @@ function judgeTokenResponse(exchange: Exchange, context: JudgeContext): Judgemen
 
 function judgeTokenTypeCase(exchange: Exchange): Judgement {
   const type = tokenBody(exchange)?.token_type;
-  if (typeof type !== 'string') return undefined;
-  return held(type === 'bearer', 'token_type "bearer"', () => `"${type}"`);
+  return typeof type === 'string' ? held(type === 'bearer', 'token_type "bearer"', () => `"${type}"`) : undefined;
 }

@@ -1,6 +1,5 @@
 /** The rules of the users list (document, Endpoints, 4. List users), and the platform's shape of a user. */
-import type { Exchange, JudgeContext, Judgement } from './exchange.ts';
-import { held } from './exchange.ts';
+import { type Exchange, held, type JudgeContext, type Judgement } from './exchange.ts';
 import { otherTypes, pageOf } from './page.ts';
 import { inArea } from './rule.ts';
 

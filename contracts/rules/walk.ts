@@ -1,7 +1,6 @@
 /**
- * A walk of a paginated list (contracts/walk-sequence.ts) judged page by page by the rules of its areas that observe
- * its steps, through the one driver (observe.ts); what a page shows of itself, the per-response rules judge beside it.
- * Pure and k6-safe: the suite's walks (harness/walks) and load/pagination.ts run this one observer.
+ * A walk of a paginated list (contracts/walk-sequence.ts) judged page by page by the rules of its areas that observe steps, through the one driver
+ * (observe.ts); the per-response rules judge what a page shows of itself. Pure, k6-safe: the suite's walks (harness/walks) and load/pagination.ts run it.
  */
 import { WalkSequence } from '../walk-sequence.ts';
 import { ENVELOPE_RULES } from './envelope.ts';

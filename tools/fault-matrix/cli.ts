@@ -1,7 +1,6 @@
 /**
- * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false
- * alarm against any legal profile, in both columns (areas.ts). One Playwright child run (faults.config.ts),
- * then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
+ * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false alarm against any legal profile, in both columns
+ * (areas.ts). One Playwright child run (faults.config.ts), then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +18,8 @@ import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
 /**
- * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5
- * minutes on 2 idle cores, several times that on a loaded one; a run stopped by our own limit would
- * count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
+ * Default of `--limit`, only so that a hang cannot hold a CI runner for good. The run takes about 3.5 minutes on 2 idle cores, several times that on a loaded
+ * one; a run stopped by our own limit would count what it did not reach as failures, so the limit is far above that, inside a CI job's 90 minutes.
  */
 const DEFAULT_LIMIT_MINUTES = 45;
 const USAGE = `Usage: npm run test:faults -- [flags] [<name>…]
@@ -46,11 +44,10 @@ async function main(): Promise<number> {
   const limitMinutes = values.limit === undefined ? DEFAULT_LIMIT_MINUTES : Number(values.limit);
   if (!(limitMinutes > 0 && limitMinutes <= 120)) throw new Error(`--limit takes minutes from 1 to 120, got "${values.limit}".`);
   const unknown = positionals.find((arg) => !isFaultName(arg) && !isMatrixProfile(arg));
-  if (unknown !== undefined) {
+  if (unknown !== undefined)
     throw new Error(
       `"${unknown}" is neither a fault of mock/faults/catalogue.ts nor a profile of tools/fault-matrix/profiles.ts.${helpPointer('test:faults')}`,
     );
-  }
   const full = positionals.length === 0;
   const chosen = {
     faults: full ? [...FAULT_NAMES] : positionals.filter(isFaultName),
@@ -74,7 +71,6 @@ async function main(): Promise<number> {
       ]);
   const code = await runPlaywright('test:faults: the child run', ['--config', CONFIG, ...projects.map((p) => `--project=${p}`)], env, limitMinutes * 60_000);
   if (!existsSync(results)) throw new Error(`the child run exited with ${code} and wrote no outcome (${RESULTS_FILE}); see its output above.`);
-
   const run = JSON.parse(readFileSync(results, 'utf8')) as RunOutcome;
   const matrix = buildMatrix(run, chosen);
   console.log(`\n${renderReport(matrix, { whole: false })}`);
@@ -96,10 +92,7 @@ function testRules(env: NodeJS.ProcessEnv): string[][] {
     env,
     maxBuffer: 64 << 20,
   });
-  interface Listed {
-    suites?: Listed[];
-    specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[];
-  }
+  type Listed = { suites?: Listed[]; specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[] };
   const tests = (suite: Listed): Listed['specs'] & object => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(tests)];
   return tests(JSON.parse(list.toString('utf8')) as Listed).flatMap((spec) =>
     spec.tests.map((t) => t.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? '')),

@@ -1,11 +1,9 @@
 /**
- * The child run of `npm run test:faults`: per column, one project per group of faults (groups.ts) running the tests
- * that state their rules, one per legal profile and one for the sound mock running the whole contract suite. Each
- * project's worker starts its own embedded mock, so projects share nothing.
+ * The child run of `npm run test:faults`: per column, one project per group of faults (groups.ts) running the tests that state their rules, one per legal
+ * profile and one for the sound mock running the whole contract suite. Each project's worker starts its own embedded mock, so projects share nothing.
  *
- * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the fault groups fill the
- * workers to the end. In a fault project any outcome of a test of its rule is expected (specs/fixtures:
- * `_brokenRule`): the matrix reads what happened, and a catch costs no new worker process.
+ * The long whole-suite projects run first, then the blind rate faults, which mostly wait; the fault groups fill the workers to the end. In a fault project any
+ * outcome of a test of its rule is expected (specs/fixtures: `_brokenRule`): the matrix reads what happened, and a catch costs no new worker process.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -19,12 +17,9 @@ import { type Column, COLUMNS, inColumn } from './areas.ts';
 import { MATRIX_PROFILES } from './profiles.ts';
 import { type FaultGroups, groupProject, singleFaults } from './groups.ts';
 
-// The fault matrix proves the suite against the mock's faults: a remote target would ignore them and
-// every fault would read as uncaught. Checked here, so a direct `playwright test --config` is refused too.
+// A remote target would ignore the mock's faults, each then read as uncaught. Checked here, so that a direct `playwright test --config` is refused too.
 const wanted = process.env.LP_TARGET?.trim();
-if (wanted && wanted !== 'mock') {
-  throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
-}
+if (wanted && wanted !== 'mock') throw new Error(`The fault matrix runs against the embedded mock only: unset LP_TARGET (got "${process.env.LP_TARGET}").`);
 
 /** The embedded mock of a project: blind, it hides its control plane and keeps a short rate window (areas.ts). */
 function settings(column: Column, faults: readonly FaultName[], profile?: Profile): MockTargetSettings {
@@ -45,11 +40,7 @@ const base = {
 
 type Fixtures = [{ faultGroup: readonly FaultName[] }, { mockSettings: MockTargetSettings }];
 
-const wholeSuite = (name: string, mock: MockTargetSettings): Project<Fixtures[0], Fixtures[1]> => ({
-  ...base,
-  name,
-  use: { ...base.use, mockSettings: mock },
-});
+const wholeSuite = (name: string, mock: MockTargetSettings): Project<Fixtures[0], Fixtures[1]> => ({ ...base, name, use: { ...base.use, mockSettings: mock } });
 
 const waits = (name: FaultName, column: Column) => column === 'blind' && areas.waitsForWindows(name);
 
@@ -79,8 +70,8 @@ function groupProjectOf(group: readonly FaultName[], index: number, column: Colu
 export default defineConfig<Fixtures[0], Fixtures[1]>({
   reporter: [[path.join(__dirname, 'reporter.ts'), { outputFile: path.resolve(areas.RESULTS_FILE) }]],
   outputDir: path.resolve(path.dirname(areas.RESULTS_FILE), 'test-results'),
-  // Four more workers than cores: blind projects spend much of their time waiting for rate windows, and
-  // each short fault project's worker waits for its start (on 2 idle cores: 219 s with two more, 183 s with four).
+  // Four more workers than cores: blind projects spend much of their time waiting for rate windows, and each short fault project's worker waits for its start
+  // (on 2 idle cores: 219 s with two more, 183 s with four).
   workers: availableParallelism() + 4,
   retries: 0,
   // A fault may make a test wait (a 429 retried, a walk that never ends): bounded like every test.

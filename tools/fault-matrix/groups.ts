@@ -1,8 +1,7 @@
 /**
- * The fault projects as groups: one worker runs the tests of several faults, its embedded mock switched to the fault
- * whose rule each test states (specs/fixtures: `_brokenRule`), instead of a worker process a fault. Two faults share
- * a group only when no test states both their rules: such a test would meet one of them alone. The blind faults that
- * wait for real rate windows keep a worker each, so that their waits overlap.
+ * The fault projects as groups: one worker runs the tests of several faults, its embedded mock switched to the fault whose rule each test states
+ * (specs/fixtures: `_brokenRule`), instead of a worker process a fault. Two faults share a group only when no test states both their rules: such a test would
+ * meet one of them alone. The blind faults that wait for real rate windows keep a worker each, so that their waits overlap.
  */
 import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
 import { type Column, faultProject, waitsForWindows } from './areas.ts';

@@ -1,13 +1,11 @@
 /**
- * The fault matrix from a child run's outcome (as reporter.ts writes it), in two columns (areas.ts). Pure.
+ * The fault matrix from a child run's outcome (reporter.ts), in two columns (areas.ts). Pure.
  *
- * A test catches a fault when it fails against the mock with that fault and not against the sound
- * mock of the same column; for a platform rule, a new platform deviation of that rule catches it too.
- * In the blind column, a fault whose rule no test could check without a control plane is not seen,
- * and says so: it counts neither way.
+ * A test catches a fault when it fails against the mock with that fault and not against the sound mock of the same column; for a platform rule, a new deviation
+ * of it catches it too. In the blind column, a fault whose rule no test could check without a control plane is not seen, and says so: it counts neither way.
  *
- * Every error of a fault project's tests (soft ones too) must be located in specs/*.spec.ts and read
- * `<rule id> (<level>): …`, never Playwright's bare `Expected: true`: each that does not fails the run.
+ * Every error of a fault project's tests (soft ones too) must be located in specs/*.spec.ts and read `<rule id> (<level>): …`, never Playwright's bare
+ * `Expected: true`: each that does not fails the run.
  */
 import { markdownTable, tableCell } from '../docs/generated.ts';
 import { faultCells } from '../docs/fault-matrix.ts';
@@ -59,8 +57,7 @@ export function formProblem(site: TestOutcome['failures'][number]): string | und
   const head = RULE_HEAD.exec(site.message);
   if (head === null || !isRuleId(head[1] ?? '')) problems.push('does not start with a rule id and level');
   if (site.message.includes('Expected: true')) problems.push('says "Expected: true"');
-  if (problems.length === 0) return undefined;
-  return `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
+  return problems.length === 0 ? undefined : `${problems.join(', ')}: ${site.message.split('\n')[0] ?? ''}`;
 }
 
 const FAULT_PROJECTS = new Set(FAULT_NAMES.flatMap((name) => COLUMNS.map((column) => inColumn(faultProject(name), column))));
@@ -112,10 +109,7 @@ export function buildMatrix(run: RunOutcome, selection: { faults: readonly Fault
   };
 }
 
-/**
- * `caughtBy`: sorted test names; `ran`: tests that ran against it (not skipped); `unseen` (blind column
- * only): no test that checks the fault's rule ran there; `why`: why it counts as uncaught (or unseen).
- */
+/** `caughtBy`: sorted test names; `ran`: tests run (not skipped); `unseen` (blind only): no test checking the rule ran; `why`: why uncaught (or unseen). */
 function catchOf(fault: FaultName, column: Column, project: ProjectOutcome | undefined, baseline: Set<string>) {
   const { rule } = FAULTS[fault];
   const platform = RULES[rule].level === 'platform';
@@ -154,8 +148,8 @@ function variantRow(variant: string | undefined, column: Column, project: Projec
 }
 
 /**
- * CI's summary line: each fault caught in a column passes, a fault the blind column cannot see is
- * skipped; each uncaught fault, false alarm, unfinished run, error of the run and misreport fails.
+ * CI's summary line: each fault caught in a column passes, a fault the blind column cannot see is skipped; each uncaught fault, false alarm, unfinished run,
+ * error of the run and misreport fails.
  */
 export function checkCounts(m: Matrix): { passed: number; failed: number; skipped: number } {
   const cells = m.faults.flatMap((f) => COLUMNS.map((c) => f.columns[c]));
@@ -179,9 +173,8 @@ export function headline(m: Matrix): string {
 }
 
 /**
- * The matrix in Markdown: tables hold short cells, lists the long titles. reports/faults/fault-matrix.md
- * (never tracked) holds it whole; the terminal gets it without the list of every catching test and
- * without what each profile does (docs/fault-matrix.md lists that), so that each row fits a line.
+ * The matrix in Markdown: tables hold short cells, lists the long titles. reports/faults/fault-matrix.md (never tracked) holds it whole; the terminal gets it
+ * without the list of every catching test and without what each profile does (docs/fault-matrix.md lists that), so that each row fits a line.
  */
 export function renderReport(m: Matrix, o: { whole: boolean } = { whole: true }): string {
   const cellOf = (c: Catch) =>
@@ -207,13 +200,12 @@ export function renderReport(m: Matrix, o: { whole: boolean } = { whole: true })
   ];
   if (o.whole) {
     lines.push('', '### The tests that caught each fault', '');
-    for (const f of m.faults) {
+    for (const f of m.faults)
       for (const column of COLUMNS) {
         const c = f.columns[column];
         if (c.caught) lines.push(`- \`${f.fault}\` (${column})`, ...c.caughtBy.map((title) => `  - ${title}`));
         else lines.push(`- \`${f.fault}\` (${column}): not caught (${c.why})`);
       }
-    }
   }
   lines.push(
     '',

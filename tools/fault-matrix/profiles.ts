@@ -1,14 +1,13 @@
 /**
- * The legal services of the fault matrix: the built-in platform and lenient profiles, and "covering"
- * profiles from schemas/profile.schema.json so that every value of every option runs against the whole
- * suite. Covering profile k sets the k-th value no built-in shows of every option, so the number of
- * whole-suite runs is the most such values an option has, not their sum.
+ * The legal services of the fault matrix: the built-in platform and lenient profiles, and "covering" profiles from schemas/profile.schema.json so that every
+ * value of every option runs against the whole suite. Covering profile k sets the k-th value no built-in shows of every option, so the number of whole-suite
+ * runs is the most such values an option has, not their sum.
  */
 import { BUILT_IN_PROFILES, checkComplete, type Profile, type ProfileGroup, PROFILE_GROUPS, PROFILE_OPTIONS, schemaOf } from '../../mock/profile.ts';
 
 /**
- * Values tried for options whose schema gives a range or a pattern. A rate still per minute, for the
- * suite's time; a limit maximum of 50, below the page sizes the walks would pick, makes them find one.
+ * Values tried for options whose schema gives a range or a pattern. A rate still per minute, for the suite's time; a limit maximum of 50, below the page sizes
+ * the walks would pick, makes them find one.
  */
 const REPRESENTATIVES: Readonly<Record<string, readonly unknown[]>> = {
   'query.limitDefault': [25, 1000],
@@ -37,13 +36,9 @@ const OPTIONS = PROFILE_GROUPS.flatMap((group) => PROFILE_OPTIONS[group].map((op
 type Draft = Record<ProfileGroup, Record<string, unknown>>;
 const valueIn = (profile: Profile, group: ProfileGroup, option: string) => (profile as unknown as Draft)[group][option];
 
-/** Per option, the values it allows that none of `profiles` shows. */
-const unshown = (profiles: readonly Profile[]) =>
-  OPTIONS.map(([group, option]) => ({
-    group,
-    option,
-    values: valuesOf(group, option).filter((v) => !profiles.some((p) => same(valueIn(p, group, option), v))),
-  }));
+/** Per option, the values it allows that none of `seen` shows. */
+const unshown = (seen: readonly Profile[]) =>
+  OPTIONS.map(([group, option]) => ({ group, option, values: valuesOf(group, option).filter((v) => !seen.some((p) => same(valueIn(p, group, option), v))) }));
 
 /** Strict with the options `set` changes, checked complete. */
 function profileOf(name: string, description: string, set: (draft: Draft) => void): Profile {
@@ -67,21 +62,16 @@ export function coveringProfiles(): Profile[] {
   );
 }
 
-/**
- * Legal services that only a combination of values shows, which the covering profiles (one value of
- * each option at a time, the others mostly strict's) never put together.
- */
+/** Legal services only a combination of values shows, which the covering profiles (one option off strict at a time, mostly) never put together. */
 export function combinedProfiles(): Profile[] {
-  // Filter names are not shown: a service knowing none of the platform's, and ignoring unknown
-  // parameters, serves a filtered query whole. Only platform.filters may say so.
+  // Filter names are not shown: a service that knows none and ignores unknown parameters serves a filtered query whole: only platform.filters may say so.
   return [
     profileOf('filters-ignored', 'A service that knows no filter of the platform and ignores unknown parameters.', (draft) => {
       draft.filters.dateFilters = 'none';
       draft.query.unknownParameter = 'ignore';
     }),
-    // A throttled token endpoint handing back a client's live token is seldom asked for a new one: a fresh token per
-    // request, and a limit tighter than cover-1's, make the run's own token requests meet it between the clock moves
-    // of the control plane (which end its windows).
+    // A throttled token endpoint handing back a client's live token is seldom asked for a new one: a fresh token per request, and a limit tighter than
+    // cover-1's, make the run's own token requests meet it between the clock moves of the control plane (which end its windows).
     profileOf('tokens-throttled', 'A token endpoint that issues a fresh token per request and throttles token requests, as OAuth servers do.', (draft) => {
       draft.tokens.requestLimit = '5/10s';
     }),

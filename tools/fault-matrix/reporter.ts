@@ -1,7 +1,6 @@
 /**
- * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every
- * test's outcome as JSON (matrix.ts: RunOutcome) for cli.ts. Messages are redacted: this is the last
- * place to catch a credential before a CI log does.
+ * The fault matrix's child run reporter: a progress line as each project finishes, and at the end every test's outcome as JSON (matrix.ts: RunOutcome) for
+ * cli.ts. Messages are redacted: this is the last place to catch a credential before a CI log does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,10 +68,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const projects = [...this.#projects].map(([project, tests]) => ({
-      project,
-      tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t, undefined)),
-    }));
+    const projects = [...this.#projects].map(([project, tests]) => ({ project, tests: tests.map((t) => this.#outcomes.get(t) ?? this.#outcome(t)) }));
     const outcome: RunOutcome = { status: result.status, projects, errors: this.#errors };
     mkdirSync(path.dirname(this.#outputFile), { recursive: true });
     writeFileSync(this.#outputFile, `${JSON.stringify(outcome, null, 1)}\n`);
@@ -84,7 +80,7 @@ export default class FaultMatrixReporter implements Reporter {
   }
 
   /** What the test did (notRun without a result), not whether it was expected: a fault project expects its rule's tests to fail (_brokenRule). */
-  #outcome(test: TestCase, result: TestResult | undefined): TestOutcome {
+  #outcome(test: TestCase, result?: TestResult): TestOutcome {
     const status: TestStatus = result === undefined ? 'notRun' : result.status === 'skipped' || result.status === 'passed' ? result.status : 'failed';
     return {
       file: this.#relative(test.location.file),
@@ -96,8 +92,7 @@ export default class FaultMatrixReporter implements Reporter {
       deviations: [
         ...new Set((result?.annotations ?? []).filter((a) => a.type === ANNOTATIONS.deviation).map((a) => (a.description ?? '').split(':')[0]?.trim() ?? '')),
       ].filter((rule) => rule !== ''),
-      // Every error of the run, whatever the outcome: a soft failure is one even in a test that then
-      // ended skipped ("not checked"), and must be located at a spec line like any other.
+      // Every error, whatever the outcome: a soft failure is one even in a test then skipped ("not checked"), and must be located at a spec line too.
       failures: (result?.errors ?? []).map((e) => ({
         file: e.location ? this.#relative(e.location.file) : '',
         line: e.location?.line ?? 0,
