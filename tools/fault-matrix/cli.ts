@@ -1,6 +1,7 @@
 /**
  * `npm run test:faults`: proves the contract suite catches every fault of the mock and raises no false alarm against any legal profile, in both columns
- * (areas.ts). One Playwright child run (faults.config.ts), then the matrix on the terminal and in reports/faults/fault-matrix.md, and last the line CI adds up.
+ * (areas.ts). The suite's tests listed (to group the faults: groups.ts), one Playwright child run (faults.config.ts), then the matrix on the terminal and in
+ * reports/faults/fault-matrix.md, and last the line CI adds up.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
