@@ -1,8 +1,7 @@
 /**
- * Probes of the rate limit (profile group `rateLimit`), and of `pagination.obsoleteStatus`, which also
- * needs a silent wait. The probes that wait run first, before anything else spends the budget: the
- * prober stays silent for one period (and one snapshot lifetime), so that whatever the kind of window,
- * the next request starts afresh; then three requests at chosen instants tell the kinds apart:
+ * Probes of the rate limit (profile group `rateLimit`), and of `pagination.obsoleteStatus`, which also needs a silent wait. The probes that wait run first,
+ * before anything else spends the budget: the prober stays silent for one period (and one snapshot lifetime), so that whatever the kind of window, the next
+ * request starts afresh; then three requests at chosen instants tell the kinds apart:
  *
  * - A, at a quarter past the start of a period (phase P/4): a fresh window. Its Remaining is the rate
  *   less one, and its Reset is a multiple of the period only if windows are aligned to the clock.
@@ -10,10 +9,9 @@
  * - B, once A's window has ended (A + 5P/4, and after A's Reset): a window from the first request
  *   starts afresh (Remaining as A's); a sliding window still counts C (one less than A's).
  *
- * A also follows a links.next taken before the silence: the snapshot is then obsolete, and A's status
- * is the one an obsolete next value gets. Without a control plane to move the clock, waits over
- * SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise.
- * Then, without waits, whether token requests spend the budget, and, with LP_QUOTA=1 only, the 429.
+ * A also follows a links.next taken before the silence: the snapshot is then obsolete, and A's status is the one an obsolete next value gets. Without a control
+ * plane to move the clock, waits over SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise. Then, without waits, whether token requests spend
+ * the budget, and, with LP_QUOTA=1 only, the 429.
  */
 import { parseRate } from '../../contracts/duration.ts';
 import { headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
