@@ -33,10 +33,7 @@ export interface GeneratedQuery {
 }
 
 /** A span of days of the data, in epoch ms (any time within the first and the last day). */
-export interface DayRange {
-  readonly fromMs: number;
-  readonly toMs: number;
-}
+export type DayRange = { readonly fromMs: number; readonly toMs: number };
 
 /** The data's range per filtered attribute: `created-at` for start/end date, `modified-at` for modified after/before. */
 export type DataRanges = Readonly<Record<(typeof CONTENT_FILTERS)[number]['attribute'], DayRange>>;

@@ -18,11 +18,7 @@ export interface ProbeTarget extends BreakerTarget {
   readonly scopes: readonly string[];
 }
 
-interface ProbeTokens {
-  readonly issued: number;
-  readonly loggedOut: number;
-  readonly notLoggedOut: number;
-}
+type ProbeTokens = { readonly issued: number; readonly loggedOut: number; readonly notLoggedOut: number };
 
 export type ProbeResult = { readonly ok: true; readonly tokens: ProbeTokens } | { readonly ok: false; readonly sentence: string; readonly tokens: ProbeTokens };
 

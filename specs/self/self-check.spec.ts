@@ -12,13 +12,7 @@ import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/c
 import { expect, SELF_CHECK, test } from '../fixtures/index.ts';
 import { FAULT_CASES } from './self-check/cases.ts';
 
-interface Outcome {
-  readonly project: string;
-  readonly title: string;
-  readonly status: string;
-  readonly message: string;
-  readonly deviations: string[];
-}
+type Outcome = { readonly project: string; readonly title: string; readonly status: string; readonly message: string; readonly deviations: string[] };
 
 test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   // One worker for the whole block: beforeAll's child run must happen once, not once per worker.
