@@ -70,13 +70,11 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   const readB = rateOf(b);
   const abc = [a, c, b] as const;
   if (!readB.ok) return p.unknown('rateLimit.window', `the third request's answer has no readable rate headers: ${readB.error}`, ...abc);
-  if (tB - tA > (7 * period) / 4 - SLACK_MS) {
+  if (tB - tA > (7 * period) / 4 - SLACK_MS)
     return p.unknown('rateLimit.window', `the third request came ${tB - tA} ms after the first, too late to find the second still counted`, ...abc);
-  }
   const rB = readB.value.remaining;
-  if (isAlignedBoundary(readA.value.resetMs, period) && isAlignedBoundary(readB.value.resetMs, period)) {
+  if (isAlignedBoundary(readA.value.resetMs, period) && isAlignedBoundary(readB.value.resetMs, period))
     return p.decide('rateLimit.window', 'clock-aligned', 'both resets are multiples of the period, for requests made a quarter and a half past', ...abc);
-  }
   if (rB === rA) return p.decide('rateLimit.window', 'first-request', `once the first window ended, Remaining was back at ${rB}`, ...abc);
   if (rB === rA - 1)
     return p.decide('rateLimit.window', 'sliding', `once the first request left the period, the second still counted (Remaining ${rB})`, ...abc);
