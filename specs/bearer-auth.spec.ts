@@ -27,7 +27,6 @@ for (const endpoint of RESOURCE_ENDPOINTS) {
       });
     }
   });
-
   test(
     `${endpoint.method} ${endpoint.path} refuses a refresh token as the bearer token`,
     checks('bearer.refresh-token', 'platform.unauthenticated-status'),

@@ -25,7 +25,6 @@ test.describe('a content page', () => {
       expect(await api.list('listContent', { limit: await servedLimit(api, 20) })).toHaveStatus(200);
     },
   );
-
   test(
     'of a walk over the data set: every item’s created-at and modified-at name a day and time of the calendar',
     checks('content.timestamps'),
@@ -34,7 +33,6 @@ test.describe('a content page', () => {
       await takeOracle(api);
     },
   );
-
   test('has unique ids', checks('snapshot.traversal'), async ({ api, verdict }) => {
     const response = await api.list('listContent', { limit: await servedLimit(api, 50) });
     const ids = pageOf(response).data.map((item) => (item as { id?: unknown }).id);
@@ -45,7 +43,6 @@ test.describe('a content page', () => {
       () => `expected unique ids within the page, got ${repeated.map((id) => JSON.stringify(id)).join(', ')} repeated (${describeRequest(response.request)})`,
     );
   });
-
   test(
     'names this request in links.self, and the next page in links.next',
     checks('envelope.self', 'platform.self-query', 'envelope.next-link'),
@@ -88,7 +85,6 @@ test.describe('limit', () => {
     const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
     verdict.platform('platform.limit-bounds', withinDefault, message);
   });
-
   for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc']) {
     test(`${limit} is answered with a 4xx or a page within the platform’s bounds`, checks('platform.limit-bounds'), async ({ api, verdict }) => {
       const response = await api.list('listContent', { limit });

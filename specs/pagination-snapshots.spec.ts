@@ -92,7 +92,6 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       }
     },
   );
-
   test(
     'is continued by its newest next 110 s after the previous request, though more than 2 minutes after the first',
     checks('snapshot.alive'),
@@ -101,7 +100,6 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       await expectAliveAfterPauses(api, verdict, (seconds, sentAtMs) => control.advance(seconds - (Date.now() - sentAtMs) / 1000));
     },
   );
-
   test(
     'is refused with a 4xx after 120 s without a request, and a request without next starts a new one',
     checks('snapshot.expiry', 'platform.obsolete-status'),
@@ -127,7 +125,6 @@ test.describe('a snapshot, in real time', checks([], { needs: ['real-time', 'no-
       await walkingBeside(api, target, tokens, FIRST_PAUSE_SECONDS + SECOND_PAUSE_SECONDS, (walker, pause) => expectAliveAfterPauses(walker, verdict, pause));
     },
   );
-
   test(
     'is refused with a 4xx after a little over 2 minutes without a request, and a request without next starts a new one',
     checks('snapshot.expiry', 'platform.obsolete-status'),

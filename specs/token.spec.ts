@@ -24,20 +24,17 @@ test.describe('a valid token request', () => {
       verdict.contract('token.issued', typeof accessTokenIn(response.body) === 'string', () => `expected an access_token in the answer, got none (${request})`);
     },
   );
-
   test('gives a comma-delimited list of scopes together', checks(['token.scope-list'], { needs: ['content-scope'] }), async ({ tokens, target, api }) => {
     test.skip(target.client.scopes.length < 2, 'The key holds one scope (LP_SCOPES): no list to ask for.');
     const token = await tokens.forScopes();
     // A request with the token of every scope the key holds.
     expect(await api.as(token).list('listContent', { limit: 1 })).toHaveStatus(200, 'token.scope-list');
   });
-
   test('gives expires_in a positive whole number of seconds', checks('lifetime.expires-in'), async ({ tokens, verdict }) => {
     const token = await tokens.forScopes();
     const positiveWhole = Number.isInteger(token.expiresIn) && token.expiresIn > 0;
     verdict.contract('lifetime.expires-in', positiveWhole, `expected a positive whole expires_in, got ${token.expiresIn}`);
   });
-
   // Its bound needs the lifetime the organization set: a default is no configuration, and the need names what is missing.
   test(
     'gives expires_in within the configured lifetime, counted down from it',

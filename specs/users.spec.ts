@@ -13,7 +13,6 @@ test.describe('a users page', checks(['users.list', 'envelope.shape', 'platform.
     expect(response).toHaveStatus(200);
     verdict.checked('users.list');
   });
-
   test('continues with its newest next like every list', checks('snapshot.next', 'snapshot.traversal'), async ({ api }) => {
     // Pages of two where the target reads the platform's limit; its own page size where it refuses it.
     let query: { limit: number } | undefined = { limit: 2 };

@@ -34,13 +34,11 @@ test.describe('the production guard', { tag: TAGS.self }, () => {
     expect(() => readConfig({ ...env, LP_QUOTA: '1' })).toThrow(/LP_ALLOW_PRODUCTION=1\.$/);
     expect(readConfig({ ...env, LP_ALLOW_PRODUCTION: '1' }).target.kind).toBe('remote');
   });
-
   test('refuses remote settings without LP_TARGET instead of testing the embedded mock', () => {
     const { LP_TARGET: _target, ...env } = REMOTE;
     expect(() => readConfig(env)).toThrow(/^LP_TARGET is not set but .*LP_CLIENT_ID.* set LP_TARGET=remote to test it, or LP_TARGET=mock/);
     expect(readConfig({ ...env, LP_TARGET: 'mock' }).target.kind).toBe('mock');
   });
-
   test('refuses a scope declared both held and unheld', () => {
     expect(() => readConfig({ ...REMOTE, LP_SCOPES: 'content:read', LP_UNHELD_SCOPES: 'content:read' })).toThrow(/^LP_UNHELD_SCOPES names content:read/);
   });

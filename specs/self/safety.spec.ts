@@ -28,7 +28,6 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
       expect(marked, `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`).toBe(true);
     }
   });
-
   test('reads traces too: with traces on, it finds the canary’s marker in them, and no secret (the suite’s requests are not Playwright’s: no trace records them)', async () => {
     test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const run = await leakRun(['--trace', 'on', 'specs/token.spec.ts', 'specs/self/safety/leak-canary.spec.ts']);

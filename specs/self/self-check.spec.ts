@@ -31,7 +31,6 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
       rmSync(work, { recursive: true, force: true });
     }
   });
-
   for (const c of FAULT_CASES) {
     test(`${c.fault}: "${c.title}" fails, saying so`, () => {
       const mine = outcomes.filter((o) => o.project === c.fault);
