@@ -67,7 +67,7 @@ test('content-type and duration-type take the values the platform documents', ch
 });
 
 test.describe('limit', () => {
-  for (const wanted of [PAGE_LIMIT.min, 7]) {
+  for (const wanted of [PAGE_LIMIT.min, 7])
     test(
       `${wanted} (or the most the target serves below it) is accepted, and the page holds at most that many items`,
       checks('content.limit'),
@@ -75,7 +75,6 @@ test.describe('limit', () => {
         expect(await api.list('listContent', { limit: await servedLimit(api, wanted) })).toHaveStatus(200);
       },
     );
-  }
 
   test('left out gives a page of at most the platform’s default, 100', checks('platform.limit-bounds'), async ({ api, verdict }) => {
     const response = await api.list('listContent');
@@ -85,7 +84,7 @@ test.describe('limit', () => {
     const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
     verdict.platform('platform.limit-bounds', withinDefault, message);
   });
-  for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc']) {
+  for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc'])
     test(`${limit} is answered with a 4xx or a page within the platform’s bounds`, checks('platform.limit-bounds'), async ({ api, verdict }) => {
       const response = await api.list('listContent', { limit });
       const size = response.status === 200 ? pageOf(response).data.length : 0;
@@ -93,5 +92,4 @@ test.describe('limit', () => {
       const message = `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`;
       verdict.platform('platform.limit-bounds', ok, message);
     });
-  }
 });

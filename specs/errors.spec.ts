@@ -29,10 +29,9 @@ const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { a
 ];
 
 test.describe('an error body of a resource endpoint has the platform’s shape, for', () => {
-  for (const errorCase of CASES) {
+  for (const errorCase of CASES)
     test(errorCase.title, checks(['platform.error-body'], { needs: errorCase.needs ?? [] }), async ({ api, tokens, target }) => {
       const response = await errorCase.request({ api, tokens, target });
       test.skip(response.status < 400 || response.status >= 500, `The target answered ${response.status}: no 4xx body to check.`);
     });
-  }
 });

@@ -90,11 +90,10 @@ test.describe('an inverted range', () => {
 });
 
 test.describe('an invalid date', () => {
-  for (const name of CONTENT_FILTERS.map((f) => f.name)) {
+  for (const name of CONTENT_FILTERS.map((f) => f.name))
     test(`in ${name} is refused with a 4xx`, checks('platform.query-refusals'), async ({ api, verdict }) => {
       for (const value of ['2024-02-30', 'yesterday']) judgeQueryRefused(verdict, await api.list('listContent', { [name]: value }));
     });
-  }
 });
 
 test.describe('a provider key', () => {

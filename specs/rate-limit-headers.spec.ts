@@ -31,7 +31,7 @@ rateTest.describe('every resource response', () => {
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },
   );
-  for (const endpoint of RESOURCE_ENDPOINTS) {
+  for (const endpoint of RESOURCE_ENDPOINTS)
     rateTest(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
@@ -41,7 +41,6 @@ rateTest.describe('every resource response', () => {
         verdict.checked('rate.headers');
       },
     );
-  }
 });
 
 rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {

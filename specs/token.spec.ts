@@ -87,13 +87,12 @@ const REFUSALS: readonly { title: string; rule: RuleId; status?: RuleId; json?: 
 ];
 
 test.describe('a token request gets no token for', () => {
-  for (const refusal of REFUSALS) {
+  for (const refusal of REFUSALS)
     test(refusal.title, checks(refusal.rule, ...(refusal.status ? [refusal.status] : [])), async ({ tokens, verdict }) => {
       const response = await tokens.request(refusal.form(tokens.form()), { json: refusal.json === true });
       judgeTokenRefusal(verdict, refusal.rule, response);
       if (refusal.status) verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
     });
-  }
 
   test(
     'a scope the key does not hold',

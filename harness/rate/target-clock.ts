@@ -52,12 +52,11 @@ export function realTimeClock(
       const wait = ms - Date.now();
       if (wait <= 0) return;
       // What the target said to make this wait so long was judged where it was read; the run never waits for it.
-      if (wait > maxWaitMs) {
+      if (wait > maxWaitMs)
         verdict.notChecked(
           `Not checked: it needs ${what} (${new Date(ms).toISOString()}), ${Math.ceil(wait / 1000)} s away: longer than the ` +
             `${maxWaitMs / 1000} s a run waits in real time (one period of the rate in force and ${RATE_WAIT_SLACK_MS / 1000} s).`,
         );
-      }
       testInfo.setTimeout(testInfo.timeout + wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
     },

@@ -31,7 +31,7 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
       rmSync(work, { recursive: true, force: true });
     }
   });
-  for (const c of FAULT_CASES) {
+  for (const c of FAULT_CASES)
     test(`${c.fault}: "${c.title}" fails, saying so`, () => {
       const mine = outcomes.filter((o) => o.project === c.fault);
       const titles = mine.map((o) => o.title);
@@ -44,7 +44,6 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
         expect(mine[0]?.message).toMatch(c.message);
       }
     });
-  }
 
   test('the same tests pass against the mock without faults', () => {
     const sound = outcomes.filter((o) => o.project === 'no-fault');
