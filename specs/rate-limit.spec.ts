@@ -183,7 +183,6 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   const tokenRequestsBefore = tokens.sent;
   const spent = await spendBudget(client);
   // A window aligned to the clock may have ended between the probe and the spend: then the probe does not count in the spend's window.
-  const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
-  if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
+  if (spent.first.resetMs - probe.resetMs > Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first))) known = 0;
   return { spent, known, tokenRequests: tokens.sent - tokenRequestsBefore };
 }

@@ -63,9 +63,9 @@ export async function probeTokens(p: Probe, mainToken: string): Promise<void> {
   // A scope the key does not hold: one LP_UNHELD_SCOPES declares, else a guess from LP_SCOPES (a key holding it after all leaves the option unknown).
   const unheld = unheldScopes[0] ?? SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
   const answer = await request(form([unheld]));
-  if (isSuccess(answer)) {
+  if (isSuccess(answer))
     p.unknown('tokens.unheldScopeStatus', `the key holds ${unheld} after all (LP_SCOPES does not list it): no scope left to refuse`, answer);
-  } else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
+  else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
   const json = await request(form(), { json: true });
   p.settle('tokens.acceptJsonBody', 'a valid token request with a JSON body', outcome(json, true, false), json);
   const mislabelled = await request(form(), { contentType: 'application/json' });

@@ -53,10 +53,8 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   if (period !== undefined) await sleep((((period / 4 - (Date.now() % period)) % period) + period) % period);
   const tA = Date.now();
   const a = await (snapshot === undefined ? list() : p.rawApi.get(snapshot, { token }));
-  if (snapshot !== undefined) {
-    const what = 'the next value of a snapshot left alone for its lifetime (LP_SNAPSHOT_LIFETIME)';
-    p.settle('pagination.obsoleteStatus', what, statusIn(a, [400, 404, 410]), a);
-  }
+  if (snapshot !== undefined)
+    p.settle('pagination.obsoleteStatus', 'the next value of a snapshot left alone for its lifetime (LP_SNAPSHOT_LIFETIME)', statusIn(a, [400, 404, 410]), a);
   if (period === undefined) return;
   const readA = rateOf(a);
   if (!readA.ok) return p.unknown('rateLimit.window', `the answer after the silence has no readable rate headers: ${readA.error}`, a);
