@@ -80,8 +80,7 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   const { clock } = client;
   let answer = await listOne(client);
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
-    const period = answer.headers.period;
-    const what = `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`;
+    const what = `one idle period (X-Rate-Limit-Limit ${answer.headers.period}) to read the budget in force, as no rate is told`;
     await clock.reach((await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs, what);
     answer = await listOne(client);
     const shown = answer.headers.remaining + 1;
