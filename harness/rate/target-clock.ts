@@ -38,11 +38,7 @@ export function controlledClock(control: ControlClient): TargetClock {
 }
 
 /** The clock of a target without one: ours, waited for in real time. */
-export function realTimeClock(
-  testInfo: TestInfo,
-  verdict: Verdict,
-  { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number },
-): TargetClock {
+export function realTimeClock(testInfo: TestInfo, verdict: Verdict, { maxWaitMs, slackMs }: Pick<TargetClock, 'maxWaitMs' | 'slackMs'>): TargetClock {
   return {
     moved: false,
     slackMs,
