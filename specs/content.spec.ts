@@ -80,9 +80,8 @@ test.describe('limit', () => {
     const response = await api.list('listContent');
     expect(response).toHaveStatus(200);
     const size = pageOf(response).data.length;
-    const withinDefault = size <= PAGE_LIMIT.default;
     const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
-    verdict.platform('platform.limit-bounds', withinDefault, message);
+    verdict.platform('platform.limit-bounds', size <= PAGE_LIMIT.default, message);
   });
   for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc'])
     test(`${limit} is answered with a 4xx or a page within the platform’s bounds`, checks('platform.limit-bounds'), async ({ api, verdict }) => {
