@@ -115,6 +115,4 @@ function judgeTokenRefusal(verdict: Verdict, rule: RuleId, response: ApiResponse
   verdict.judge(rule, refused, message);
 }
 
-function accessTokenIn(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>).access_token : undefined;
-}
+const accessTokenIn = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).access_token : undefined);

@@ -162,9 +162,7 @@ export async function probeUsers(p: Probe): Promise<void> {
 
 type Answer = Pick<ApiResponse, 'text' | 'body' | 'headers'>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`): an `errors` array (the platform's), `error` with

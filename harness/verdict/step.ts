@@ -17,9 +17,7 @@ import { test } from '@playwright/test';
 const HARNESS_DIR = path.resolve(__dirname, '..');
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
-function frames(stack: string | undefined): string[] {
-  return (stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
-}
+const frames = (stack: string | undefined): string[] => (stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
 
 /**
  * `stack`'s frames outside the harness and node_modules (async frames included), so that a rule broken inside the harness is located where the test called in;
