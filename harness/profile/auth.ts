@@ -196,6 +196,5 @@ export function tokenErrorShape(response: Answer): TokenErrorBodyShape | undefin
 export function apiErrorShape(unauthenticated: Answer, refusal?: Answer): ApiErrorBodyShape | undefined {
   const shape = shapeOf(unauthenticated);
   if (shape === 'oauth') return 'rfc6750';
-  if (shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation') return 'aspnet-validation';
-  return shape;
+  return shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation' ? 'aspnet-validation' : shape;
 }

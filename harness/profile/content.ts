@@ -234,6 +234,5 @@ export function fractionDigits(timestamp: string): number | undefined {
 /** The form of a next value: the mock's 22 base64url characters or 10 letters; undefined for any other. */
 export function cursorForm(value: string): 'base64url' | 'letters' | undefined {
   if (/^[A-Za-z]{10}$/.test(value)) return 'letters';
-  if (/^[A-Za-z0-9_-]{22}$/.test(value)) return 'base64url';
-  return undefined;
+  return /^[A-Za-z0-9_-]{22}$/.test(value) ? 'base64url' : undefined;
 }

@@ -52,6 +52,5 @@ export function boxed<A extends unknown[], R>(title: (...args: A) => string, bod
 
 /** A step inside a boxed one (it reports at the box's line anyway), or the body alone outside a test. */
 export async function step<R>(title: string, body: () => R | Promise<R>): Promise<R> {
-  if (!inTest()) return await body();
-  return await test.step(title, async () => await body());
+  return inTest() ? await test.step(title, async () => await body()) : await body();
 }
