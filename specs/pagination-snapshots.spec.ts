@@ -39,11 +39,7 @@ async function walkInPages(api: ApiClient, oracle: Oracle, pages = 3, afterPage?
   const limit = await servedLimit(api, Math.ceil(oracle.items.size / pages));
   // One item more than the oracle saw: the isolation test creates one, and a snapshot that sees it must fail on that, not on the bound.
   // Awaited: a returned promise loses the test's line (harness/verdict/step.ts).
-  return await walkList(api, api.url('listContent', { limit }), {
-    limit,
-    maxPages: walkPageBound(oracle.items.size + 1, limit),
-    ...(afterPage ? { afterPage } : {}),
-  });
+  return await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size + 1, limit), afterPage });
 }
 
 test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), () => {
