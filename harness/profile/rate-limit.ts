@@ -136,8 +136,7 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   const read = last === undefined ? undefined : rateOf(last);
   if (read === undefined || !read.ok) return unknown('no answer carried readable rate headers to plan the 429 probe with');
   const periodMs = read.value.periodSeconds * 1000;
-  const rate = parseRate(p.value<string>('rateLimit.rate') ?? '');
-  const requests = rate?.requests ?? p.windowRequests;
+  const requests = parseRate(p.value<string>('rateLimit.rate') ?? '')?.requests ?? p.windowRequests;
   p.counter.cap = p.counter.sent + requests + 2 + REFUSED_REQUESTS;
   // Every answer is read by the rate rules' observer: the headers, Retry-After and when the block ends are its reading.
   const observer = new RateObserver();
