@@ -71,7 +71,7 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
   for (const [spender, watcher] of [
     ['organization', 'provider'],
     ['provider', 'organization'],
-  ] as const) {
+  ] as const)
     rateTest(
       `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
       checks(['rate.per-client'], { needs: ['provider'] }),
@@ -93,5 +93,4 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
         });
       },
     );
-  }
 });

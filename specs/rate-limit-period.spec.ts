@@ -30,11 +30,10 @@ for (const [it, suffix, needs, told] of [
   [rateTest, '', [], true],
   [rateTest, ' (read as a run without LP_RATE reads it)', ['rate-known'], false],
   [withOrganizationRate(LONG_RATE), ` (a custom rate of ${LONG_RATE})`, ['rate-known'], true],
-] as const) {
+] as const)
   it(`${TITLE}${suffix}`, checks(['rate.period'], { needs: ['quota', 'control', ...needs] }), async ({ api, target, targetClock, verdict }) => {
     await twoWindows(api, targetClock, workingBudget(told ? target.rate : undefined), verdict);
   });
-}
 
 /**
  * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the mock's); without one the document's default, `assumed`

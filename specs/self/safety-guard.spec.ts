@@ -20,13 +20,12 @@ test.describe('the production guard', { tag: TAGS.self }, () => {
     { urls: { authUrl: 'https://eu.degreed.com', baseUrl: 'https://api.eu.degreed.com' }, allow: true, refused: false },
     { urls: { authUrl: 'https://betatest.degreed.com', baseUrl: 'https://api.betatest.degreed.com' }, allow: false, refused: false },
     { urls: { authUrl: 'http://127.0.0.1:4010', baseUrl: 'http://127.0.0.1:4011' }, allow: false, refused: false },
-  ]) {
+  ])
     test(`${refused ? 'refuses' : 'allows'} ${urls.baseUrl}${allow ? ' with LP_ALLOW_PRODUCTION=1' : ''}`, () => {
       const refusal = productionRefusal(urls, allow);
       if (refused) expect(refusal).toMatch(/LP_ALLOW_PRODUCTION=1/);
       else expect(refusal).toBeUndefined();
     });
-  }
 
   test('stops any run against production without LP_ALLOW_PRODUCTION=1, budget-spending or not', () => {
     const env = { ...REMOTE, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ENVIRONMENT: 'production', LP_DATA_CENTER: 'eu' };
@@ -59,7 +58,7 @@ test.describe('a missing or malformed setting stops the run with one sentence na
     { variable: 'LP_TOKEN_LIFETIME', env: { ...REMOTE, LP_TOKEN_LIFETIME: '60 days' } },
     { variable: 'LP_PROPERTY_RUNS', env: { LP_PROPERTY_RUNS: '0' } },
     { variable: 'LP_MOCK_FAULTS', env: { LP_MOCK_FAULTS: 'no-such-fault' } },
-  ]) {
+  ])
     test(variable, () => {
       let error: unknown;
       try {
@@ -73,7 +72,6 @@ test.describe('a missing or malformed setting stops the run with one sentence na
       expect(message, 'one sentence').toMatch(/^[^\n]+\.$/);
       expect(message, 'the secret is never quoted').not.toContain(REMOTE.LP_CLIENT_SECRET);
     });
-  }
 
   test('the defaults need no setting at all: the embedded mock', () => {
     expect(readConfig({}).target).toEqual({ kind: 'mock', faults: [] });

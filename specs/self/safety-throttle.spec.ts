@@ -112,9 +112,8 @@ test.describe('the retry schedule', { tag: TAGS.self }, () => {
     { retry: 2, retryAfter: 3, random: 0, expected: 3500 },
     { retry: 3, retryAfter: 3, random: 1, expected: 5000 },
     { retry: 10, retryAfter: 0, random: 1, expected: DEFAULT_RETRY_POLICY.capMs },
-  ]) {
+  ])
     test(`retry ${retry} after Retry-After ${retryAfter ?? 'none'} (jitter ${random}) waits ${expected} ms`, () => {
       expect(retryDelayMs(retry, retryAfter, () => random)).toBe(expected);
     });
-  }
 });

@@ -48,11 +48,10 @@ test.describe('the redaction helper', { tag: TAGS.self }, () => {
     { title: 'token members of JSON', text: '{"access_token":"aaaaaaaaaaaa","refresh_token":"bbbbbbbbbbbb"}', hidden: 'aaaaaaaaaaaa' },
     { title: 'a registered secret anywhere', text: 'the secret is s3cr3t-value-123.', hidden: 's3cr3t-value-123' },
     { title: 'a registered token inside a URL', text: 'GET /x?token=tok_abcdefghijklmnop', hidden: 'tok_abcdefghijklmnop' },
-  ]) {
+  ])
     test(`hides ${title}`, () => {
       const out = redactor.redact(text);
       expect(out).not.toContain(hidden);
       expect(out).toContain(REDACTED);
     });
-  }
 });
