@@ -75,7 +75,6 @@ test.describe('limit', () => {
         expect(await api.list('listContent', { limit: await servedLimit(api, wanted) })).toHaveStatus(200);
       },
     );
-
   test('left out gives a page of at most the platform’s default, 100', checks('platform.limit-bounds'), async ({ api, verdict }) => {
     const response = await api.list('listContent');
     expect(response).toHaveStatus(200);

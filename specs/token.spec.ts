@@ -93,7 +93,6 @@ test.describe('a token request gets no token for', () => {
       judgeTokenRefusal(verdict, refusal.rule, response);
       if (refusal.status) verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
     });
-
   test(
     'a scope the key does not hold',
     checks(['token.held-scopes', 'platform.token-refusal-status'], { needs: ['unheld-scope'] }),

@@ -26,7 +26,6 @@ test.describe('the production guard', { tag: TAGS.self }, () => {
       if (refused) expect(refusal).toMatch(/LP_ALLOW_PRODUCTION=1/);
       else expect(refusal).toBeUndefined();
     });
-
   test('stops any run against production without LP_ALLOW_PRODUCTION=1, budget-spending or not', () => {
     const env = { ...REMOTE, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ENVIRONMENT: 'production', LP_DATA_CENTER: 'eu' };
     expect(() => readConfig(env)).toThrow(/^The target https:\/\/api\.eu\.degreed\.com is production: .*LP_ALLOW_PRODUCTION=1\.$/);
@@ -72,7 +71,6 @@ test.describe('a missing or malformed setting stops the run with one sentence na
       expect(message, 'one sentence').toMatch(/^[^\n]+\.$/);
       expect(message, 'the secret is never quoted').not.toContain(REMOTE.LP_CLIENT_SECRET);
     });
-
   test('the defaults need no setting at all: the embedded mock', () => {
     expect(readConfig({}).target).toEqual({ kind: 'mock', faults: [] });
   });

@@ -44,7 +44,6 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
         expect(mine[0]?.message).toMatch(c.message);
       }
     });
-
   test('the same tests pass against the mock without faults', () => {
     const sound = outcomes.filter((o) => o.project === 'no-fault');
     expect(sound.length, 'tests run against the sound mock').toBe(FAULT_CASES.length);
