@@ -19,7 +19,6 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   test.describe.configure({ mode: 'default' });
   let outcomes: Outcome[] = [];
   let log = '';
-
   test.beforeAll(async () => {
     test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const work = mkdtempSync(path.join(tmpdir(), 'lp-self-check-'));
