@@ -18,10 +18,7 @@ interface QueryParam {
   /** Why this parameter makes the query open or invalid, for a readable counterexample. */
   readonly note?: string;
   readonly expectation: Expectation;
-  /**
-   * Of a filter: the `yyyy-mm-dd` days the service may read the value as (null: it may ignore an
-   * empty value). Absent for `limit` and for values that must be refused.
-   */
+  /** Of a filter: the `yyyy-mm-dd` days the service may read the value as (null: it may ignore an empty value); absent for `limit` and for invalid values. */
   readonly readings?: readonly (string | null)[];
 }
 
