@@ -18,8 +18,7 @@ const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { a
   {
     title: 'a token without the scope of the endpoint',
     needs: ['content-scope'],
-    // The key's content scopes, whichever it holds: a token of them names no users. Awaited: a returned promise loses
-    // the test's line (harness/verdict/step.ts).
+    // The key's content scopes, whichever it holds: their token names no users. Awaited: a returned promise loses the test's line (harness/verdict/step.ts).
     request: async ({ api, tokens, target }) =>
       await api.as(await tokens.forScopes(target.client.scopes.filter((scope) => scope.startsWith('content:')))).list('listUsers', probeQuery('listUsers')),
   },
