@@ -1,7 +1,4 @@
-/**
- * The target's clock for the rate-limit specs: moved through the control plane where there is one and
- * waited for in real time where there is none, so that one spec body serves both.
- */
+/** The target's clock for the rate-limit specs: moved through a control plane where there is one, else waited for in real time: one spec body serves both. */
 import type { TestInfo } from '@playwright/test';
 import type { ControlClient } from '../client/control.ts';
 import { RATE_WAIT_SLACK_MS } from '../client/throttle.ts';
