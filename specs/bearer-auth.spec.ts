@@ -19,15 +19,12 @@ const BAD_AUTHORIZATIONS: readonly { title: string; header: (tokens: Tokens) => 
 
 for (const endpoint of RESOURCE_ENDPOINTS) {
   test.describe(`${endpoint.method} ${endpoint.path} refuses (a 4xx, never data)`, checks('bearer.required', 'platform.unauthenticated-status'), () => {
-    for (const bad of BAD_AUTHORIZATIONS) {
+    for (const bad of BAD_AUTHORIZATIONS)
       test(bad.title, async ({ api, tokens, verdict }) => {
         const id = endpoint.id as ResourceEndpointId;
-        const response = await api.list(id, probeQuery(id), { authorization: await bad.header(tokens) });
-        verdict.refusal('bearer.required', response);
+        verdict.refusal('bearer.required', await api.list(id, probeQuery(id), { authorization: await bad.header(tokens) }));
       });
-    }
   });
-
   test(
     `${endpoint.method} ${endpoint.path} refuses a refresh token as the bearer token`,
     checks('bearer.refresh-token', 'platform.unauthenticated-status'),

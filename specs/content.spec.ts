@@ -25,7 +25,6 @@ test.describe('a content page', () => {
       expect(await api.list('listContent', { limit: await servedLimit(api, 20) })).toHaveStatus(200);
     },
   );
-
   test(
     'of a walk over the data set: every item’s created-at and modified-at name a day and time of the calendar',
     checks('content.timestamps'),
@@ -34,7 +33,6 @@ test.describe('a content page', () => {
       await takeOracle(api);
     },
   );
-
   test('has unique ids', checks('snapshot.traversal'), async ({ api, verdict }) => {
     const response = await api.list('listContent', { limit: await servedLimit(api, 50) });
     const ids = pageOf(response).data.map((item) => (item as { id?: unknown }).id);
@@ -45,7 +43,6 @@ test.describe('a content page', () => {
       () => `expected unique ids within the page, got ${repeated.map((id) => JSON.stringify(id)).join(', ')} repeated (${describeRequest(response.request)})`,
     );
   });
-
   test(
     'names this request in links.self, and the next page in links.next',
     checks('envelope.self', 'platform.self-query', 'envelope.next-link'),
@@ -70,7 +67,7 @@ test('content-type and duration-type take the values the platform documents', ch
 });
 
 test.describe('limit', () => {
-  for (const wanted of [PAGE_LIMIT.min, 7]) {
+  for (const wanted of [PAGE_LIMIT.min, 7])
     test(
       `${wanted} (or the most the target serves below it) is accepted, and the page holds at most that many items`,
       checks('content.limit'),
@@ -78,18 +75,14 @@ test.describe('limit', () => {
         expect(await api.list('listContent', { limit: await servedLimit(api, wanted) })).toHaveStatus(200);
       },
     );
-  }
-
   test('left out gives a page of at most the platform’s default, 100', checks('platform.limit-bounds'), async ({ api, verdict }) => {
     const response = await api.list('listContent');
     expect(response).toHaveStatus(200);
     const size = pageOf(response).data.length;
-    const withinDefault = size <= PAGE_LIMIT.default;
     const message = `expected at most ${PAGE_LIMIT.default} items without limit, got ${size} (GET ${response.request.url})`;
-    verdict.platform('platform.limit-bounds', withinDefault, message);
+    verdict.platform('platform.limit-bounds', size <= PAGE_LIMIT.default, message);
   });
-
-  for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc']) {
+  for (const limit of [String(PAGE_LIMIT.max), '0', '-1', String(PAGE_LIMIT.max + 1), 'abc'])
     test(`${limit} is answered with a 4xx or a page within the platform’s bounds`, checks('platform.limit-bounds'), async ({ api, verdict }) => {
       const response = await api.list('listContent', { limit });
       const size = response.status === 200 ? pageOf(response).data.length : 0;
@@ -97,5 +90,4 @@ test.describe('limit', () => {
       const message = `expected a 4xx or a page of at most ${PAGE_LIMIT.max} items, got ${response.status} with ${size} items (GET ${response.request.url})`;
       verdict.platform('platform.limit-bounds', ok, message);
     });
-  }
 });

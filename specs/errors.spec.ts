@@ -18,8 +18,7 @@ const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { a
   {
     title: 'a token without the scope of the endpoint',
     needs: ['content-scope'],
-    // The key's content scopes, whichever it holds: a token of them names no users. Awaited: a returned promise loses
-    // the test's line (harness/verdict/step.ts).
+    // The key's content scopes, whichever it holds: their token names no users. Awaited: a returned promise loses the test's line (harness/verdict/step.ts).
     request: async ({ api, tokens, target }) =>
       await api.as(await tokens.forScopes(target.client.scopes.filter((scope) => scope.startsWith('content:')))).list('listUsers', probeQuery('listUsers')),
   },
@@ -29,10 +28,9 @@ const CASES: readonly { title: string; needs?: readonly Need[]; request: (f: { a
 ];
 
 test.describe('an error body of a resource endpoint has the platform’s shape, for', () => {
-  for (const errorCase of CASES) {
+  for (const errorCase of CASES)
     test(errorCase.title, checks(['platform.error-body'], { needs: errorCase.needs ?? [] }), async ({ api, tokens, target }) => {
       const response = await errorCase.request({ api, tokens, target });
       test.skip(response.status < 400 || response.status >= 500, `The target answered ${response.status}: no 4xx body to check.`);
     });
-  }
 });

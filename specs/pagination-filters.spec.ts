@@ -48,11 +48,10 @@ test.describe('a date filter', () => {
     { name: 'filter[end_date]', description: 'keeps only items created before that date' },
     { name: 'filter[modified_after]', description: 'keeps only items modified after that date' },
     { name: 'filter[modified_before]', description: 'keeps only items modified before that date' },
-  ] as const) {
+  ] as const)
     test(`${name} ${description}, and all of them`, checks('platform.filters', 'snapshot.traversal'), async ({ api, verdict }) => {
       await expectFilteredWalk(api, verdict, await takeOracle(api), { [name]: 0.5 });
     });
-  }
 });
 
 test.describe('combined date filters', () => {
@@ -66,35 +65,31 @@ test.describe('combined date filters', () => {
       title: 'all four keep the intersection',
       bounds: { 'filter[start_date]': 0.1, 'filter[end_date]': 0.9, 'filter[modified_after]': 0.2, 'filter[modified_before]': 0.95 },
     },
-  ] as const) {
+  ] as const)
     test(title, checks('platform.filters', 'snapshot.traversal'), async ({ api, verdict }) => {
       await expectFilteredWalk(api, verdict, await takeOracle(api), bounds);
     });
-  }
 });
 
 test.describe('an inverted range', () => {
   for (const [from, before] of [
     ['filter[start_date]', 'filter[end_date]'],
     ['filter[modified_after]', 'filter[modified_before]'],
-  ] as const) {
+  ] as const)
     test(`${from} after ${before} gives an empty result or a 4xx`, checks('platform.filters'), async ({ api, verdict }) => {
-      const query = { [from]: '2024-06-02', [before]: '2024-06-01' };
-      const response = await api.list('listContent', query);
+      const response = await api.list('listContent', { [from]: '2024-06-02', [before]: '2024-06-01' });
       const data = (response.body as { data?: unknown[] } | undefined)?.data;
       const ok = response.status === 200 ? Array.isArray(data) && data.length === 0 : response.status >= 400 && response.status <= 499;
       const message = `expected an empty page or a 4xx, got ${response.status} with ${data?.length ?? 0} items (GET ${response.request.url})`;
       verdict.platform('platform.filters', ok, message);
     });
-  }
 });
 
 test.describe('an invalid date', () => {
-  for (const name of CONTENT_FILTERS.map((f) => f.name)) {
+  for (const name of CONTENT_FILTERS.map((f) => f.name))
     test(`in ${name} is refused with a 4xx`, checks('platform.query-refusals'), async ({ api, verdict }) => {
       for (const value of ['2024-02-30', 'yesterday']) judgeQueryRefused(verdict, await api.list('listContent', { [name]: value }));
     });
-  }
 });
 
 test.describe('a provider key', () => {
@@ -106,9 +101,8 @@ test.describe('a provider key', () => {
       const own = api.as(await tokens.forScopes(['content:read'], 'provider'));
       const oracle = await takeOracle(own);
       const others = [...oracle.items.values()].filter((item) => item.attributes?.provider !== provider).map((item) => item.id);
-      const isolated = others.length === 0;
       const message = () => `items of other providers in the walk of the key of "${provider}": ${others.slice(0, 5).join(', ')}`;
-      verdict.contract('provider.isolation', isolated, message);
+      verdict.contract('provider.isolation', others.length === 0, message);
       await expectFilteredWalk(own, verdict, oracle, { 'filter[start_date]': 0.5 });
     },
   );

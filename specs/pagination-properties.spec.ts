@@ -57,10 +57,9 @@ test.describe('any content query', () => {
       });
       const query = details.counterexample?.[0];
       const replay = `the property failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) on ${query ? describeQuery(query) : 'no counterexample'}; replay it with LP_PROPERTY_SEED=${details.seed} LP_PROPERTY_PATH="${details.counterexamplePath ?? ''}"`;
-      if (details.failed && broken.length === 0) {
-        // Not a broken rule: the property itself threw (a request that failed); its error as it came.
+      // Not a broken rule: the property itself threw (a request that failed); its error as it came.
+      if (details.failed && broken.length === 0)
         throw new Error(`${replay}: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`);
-      }
       for (const p of broken) verdict.judge(p.rule, false, `${line(p)}; ${replay}`);
     },
   );

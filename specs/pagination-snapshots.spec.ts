@@ -39,11 +39,7 @@ async function walkInPages(api: ApiClient, oracle: Oracle, pages = 3, afterPage?
   const limit = await servedLimit(api, Math.ceil(oracle.items.size / pages));
   // One item more than the oracle saw: the isolation test creates one, and a snapshot that sees it must fail on that, not on the bound.
   // Awaited: a returned promise loses the test's line (harness/verdict/step.ts).
-  return await walkList(api, api.url('listContent', { limit }), {
-    limit,
-    maxPages: walkPageBound(oracle.items.size + 1, limit),
-    ...(afterPage ? { afterPage } : {}),
-  });
+  return await walkList(api, api.url('listContent', { limit }), { limit, maxPages: walkPageBound(oracle.items.size + 1, limit), afterPage });
 }
 
 test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), () => {
@@ -92,7 +88,6 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       }
     },
   );
-
   test(
     'is continued by its newest next 110 s after the previous request, though more than 2 minutes after the first',
     checks('snapshot.alive'),
@@ -101,7 +96,6 @@ test.describe('a snapshot', checks([], { needs: ['control'], serial: true }), ()
       await expectAliveAfterPauses(api, verdict, (seconds, sentAtMs) => control.advance(seconds - (Date.now() - sentAtMs) / 1000));
     },
   );
-
   test(
     'is refused with a 4xx after 120 s without a request, and a request without next starts a new one',
     checks('snapshot.expiry', 'platform.obsolete-status'),
@@ -127,7 +121,6 @@ test.describe('a snapshot, in real time', checks([], { needs: ['real-time', 'no-
       await walkingBeside(api, target, tokens, FIRST_PAUSE_SECONDS + SECOND_PAUSE_SECONDS, (walker, pause) => expectAliveAfterPauses(walker, verdict, pause));
     },
   );
-
   test(
     'is refused with a 4xx after a little over 2 minutes without a request, and a request without next starts a new one',
     checks('snapshot.expiry', 'platform.obsolete-status'),

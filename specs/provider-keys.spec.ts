@@ -42,7 +42,6 @@ test.describe('a provider key', () => {
       verdict.contract('provider.isolation', isolated, () => `items of other providers seen by the key of "${provider}": ${others.slice(0, 5).join(', ')}`);
     },
   );
-
   test(
     'sent a next value issued to the organization key, reaches no other provider’s items on that page or any it leads to',
     checks(['provider.isolation'], { needs: ['provider'] }),

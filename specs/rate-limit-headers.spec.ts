@@ -31,8 +31,7 @@ rateTest.describe('every resource response', () => {
       verdict.checked(expected.explicit ? 'rate.budget' : 'platform.default-rate');
     },
   );
-
-  for (const endpoint of RESOURCE_ENDPOINTS) {
+  for (const endpoint of RESOURCE_ENDPOINTS)
     rateTest(
       `of ${endpoint.method} ${endpoint.path} carries the three X-Rate-Limit headers, well formed, reset within one period`,
       checks(['rate.headers'], { needs: endpoint.id === 'listUsers' ? ['users-scope'] : [] }),
@@ -42,7 +41,6 @@ rateTest.describe('every resource response', () => {
         verdict.checked('rate.headers');
       },
     );
-  }
 });
 
 rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
@@ -58,7 +56,6 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     rateTest.skip(!judged, `Not checked: each of the ${REQUESTS} requests may have come after the reset the answer before it announced.`);
     verdict.checked('rate.remaining');
   });
-
   rateTest('is not reset by a new token of the same client', checks('rate.per-client'), async ({ api, tokens, targetClock, verdict }) => {
     // Room for the request after the token's, and for the token request, which may count too.
     const client = new RateClient(api, targetClock, verdict);
@@ -70,12 +67,11 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
     rateTest.skip(!client.observer.seen.checked.includes('rate.per-client'), MAY_HAVE_RESET);
     verdict.checked('rate.per-client');
   });
-
   // Which key spends and which watches its own budget meanwhile, both ways: a service may count one kind of key against the other's budget and not the reverse.
   for (const [spender, watcher] of [
     ['organization', 'provider'],
     ['provider', 'organization'],
-  ] as const) {
+  ] as const)
     rateTest(
       `is not spent by another client: the ${watcher} key's by the ${spender} key's requests`,
       checks(['rate.per-client'], { needs: ['provider'] }),
@@ -97,5 +93,4 @@ rateTest.describe('the rate budget', checks([], { needs: ['quota'] }), () => {
         });
       },
     );
-  }
 });

@@ -30,11 +30,10 @@ for (const [it, suffix, needs, told] of [
   [rateTest, '', [], true],
   [rateTest, ' (read as a run without LP_RATE reads it)', ['rate-known'], false],
   [withOrganizationRate(LONG_RATE), ` (a custom rate of ${LONG_RATE})`, ['rate-known'], true],
-] as const) {
+] as const)
   it(`${TITLE}${suffix}`, checks(['rate.period'], { needs: ['quota', 'control', ...needs] }), async ({ api, target, targetClock, verdict }) => {
     await twoWindows(api, targetClock, workingBudget(told ? target.rate : undefined), verdict);
   });
-}
 
 /**
  * The budget a window opened by one request shows (Remaining + 1): the known rate's (LP_RATE, or the mock's); without one the document's default, `assumed`
@@ -80,8 +79,7 @@ async function openWindow(client: RateClient, budget: WorkingBudget): Promise<{ 
   const { clock } = client;
   let answer = await listOne(client);
   if (budget.assumed && answer.headers.remaining + 1 !== budget.requests) {
-    const period = answer.headers.period;
-    const what = `one idle period (X-Rate-Limit-Limit ${period}) to read the budget in force, as no rate is told`;
+    const what = `one idle period (X-Rate-Limit-Limit ${answer.headers.period}) to read the budget in force, as no rate is told`;
     await clock.reach((await clock.now()) + answer.headers.periodSeconds * 1000 + RESET_RESOLUTION_MS + clock.slackMs, what);
     answer = await listOne(client);
     const shown = answer.headers.remaining + 1;

@@ -20,8 +20,7 @@ const CUSTOM_RATE = '30/12h';
 /** A spend's Remaining may fall faster than it sends where the run's other tests use the key too: only what no other request explains is judged. */
 const SHARED = { shared: true } as const;
 
-// One client, two windows: each rule a spend can show, judged on the spend that shows it. rate.headers too:
-// every answer is judged, down to Remaining 0 and the 429.
+// One client, two windows: each rule a spend can show, judged on the spend that shows it; rate.headers too: every answer is judged, to Remaining 0 and the 429.
 const ONE_SPEND_CHECKS = [
   'rate.reset',
   'rate.period',
@@ -183,7 +182,6 @@ async function countOneWindow(client: RateClient, tokens: { readonly sent: numbe
   const tokenRequestsBefore = tokens.sent;
   const spent = await spendBudget(client);
   // A window aligned to the clock may have ended between the probe and the spend: then the probe does not count in the spend's window.
-  const resolution = Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first));
-  if (spent.first.resetMs - probe.resetMs > resolution) known = 0;
+  if (spent.first.resetMs - probe.resetMs > Math.max(resetResolutionMs(probe), resetResolutionMs(spent.first))) known = 0;
   return { spent, known, tokenRequests: tokens.sent - tokenRequestsBefore };
 }

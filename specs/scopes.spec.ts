@@ -13,7 +13,7 @@ const SCOPES_TRIED = [...new Set(RESOURCE_ENDPOINTS.flatMap((e) => e.acceptedSco
 const resourceOf = (scope: string) => scope.split(':')[0];
 
 test.describe('a token with a single scope', () => {
-  for (const endpoint of RESOURCE_ENDPOINTS) {
+  for (const endpoint of RESOURCE_ENDPOINTS)
     for (const scope of SCOPES_TRIED) {
       const accepted = (endpoint.acceptedScopes as readonly string[]).includes(scope);
       const details = accepted ? checks('platform.endpoint-scopes') : checks('scopes.limit-token', 'platform.missing-scope-status');
@@ -21,13 +21,9 @@ test.describe('a token with a single scope', () => {
         test.skip(!target.client.scopes.includes(scope), `The key does not hold ${scope} (LP_SCOPES), so no token with it can be requested.`);
         const id = endpoint.id as ResourceEndpointId;
         const response = await api.as(await tokens.forScopes([scope])).list(id, probeQuery(id));
-        if (accepted) {
-          const served = response.status === 200;
-          verdict.platform('platform.endpoint-scopes', served, `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`);
-        } else if (resourceOf(scope) !== resourceOf(endpoint.acceptedScopes[0] ?? '')) {
-          verdict.refusal('scopes.limit-token', response);
-        }
+        const message = `expected 200 for a token of ${scope}, got ${response.status} (GET ${response.request.url})`;
+        if (accepted) verdict.platform('platform.endpoint-scopes', response.status === 200, message);
+        else if (resourceOf(scope) !== resourceOf(endpoint.acceptedScopes[0] ?? '')) verdict.refusal('scopes.limit-token', response);
       });
     }
-  }
 });

@@ -14,7 +14,6 @@ test.describe('a token', checks(['lifetime.expiry'], { needs: ['control'], seria
     // Refused before the expires_in it was issued with has passed: expires_in is not its lifetime.
     expect(await api.list('listContent', { limit: 1 }, { token: token.accessToken })).toHaveStatus(200, 'lifetime.expires-in-bound');
   });
-
   test('is refused once its lifetime has passed', checks('platform.unauthenticated-status'), async ({ api, tokens, control, verdict }) => {
     const token = await tokens.own();
     // Two seconds past expires_in: expires_in may be counted down by a second from the lifetime.

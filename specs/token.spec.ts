@@ -24,20 +24,17 @@ test.describe('a valid token request', () => {
       verdict.contract('token.issued', typeof accessTokenIn(response.body) === 'string', () => `expected an access_token in the answer, got none (${request})`);
     },
   );
-
   test('gives a comma-delimited list of scopes together', checks(['token.scope-list'], { needs: ['content-scope'] }), async ({ tokens, target, api }) => {
     test.skip(target.client.scopes.length < 2, 'The key holds one scope (LP_SCOPES): no list to ask for.');
     const token = await tokens.forScopes();
     // A request with the token of every scope the key holds.
     expect(await api.as(token).list('listContent', { limit: 1 })).toHaveStatus(200, 'token.scope-list');
   });
-
   test('gives expires_in a positive whole number of seconds', checks('lifetime.expires-in'), async ({ tokens, verdict }) => {
     const token = await tokens.forScopes();
     const positiveWhole = Number.isInteger(token.expiresIn) && token.expiresIn > 0;
     verdict.contract('lifetime.expires-in', positiveWhole, `expected a positive whole expires_in, got ${token.expiresIn}`);
   });
-
   // Its bound needs the lifetime the organization set: a default is no configuration, and the need names what is missing.
   test(
     'gives expires_in within the configured lifetime, counted down from it',
@@ -90,14 +87,12 @@ const REFUSALS: readonly { title: string; rule: RuleId; status?: RuleId; json?: 
 ];
 
 test.describe('a token request gets no token for', () => {
-  for (const refusal of REFUSALS) {
+  for (const refusal of REFUSALS)
     test(refusal.title, checks(refusal.rule, ...(refusal.status ? [refusal.status] : [])), async ({ tokens, verdict }) => {
       const response = await tokens.request(refusal.form(tokens.form()), { json: refusal.json === true });
       judgeTokenRefusal(verdict, refusal.rule, response);
       if (refusal.status) verdict.platform(refusal.status, response.status === 403, `expected 403, got ${response.status} (POST ${response.request.url})`);
     });
-  }
-
   test(
     'a scope the key does not hold',
     checks(['token.held-scopes', 'platform.token-refusal-status'], { needs: ['unheld-scope'] }),
@@ -119,6 +114,4 @@ function judgeTokenRefusal(verdict: Verdict, rule: RuleId, response: ApiResponse
   verdict.judge(rule, refused, message);
 }
 
-function accessTokenIn(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>).access_token : undefined;
-}
+const accessTokenIn = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).access_token : undefined);

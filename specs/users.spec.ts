@@ -9,11 +9,9 @@ import { expectTraversal, NOT_ABOUT_THE_QUERY, pageOf, walkList } from '../harne
 test.describe('a users page', checks(['users.list', 'envelope.shape', 'platform.users-shape'], { needs: ['users-scope'] }), () => {
   test('is a list envelope of resource objects', async ({ api, verdict }) => {
     // No query: the document names none for this endpoint.
-    const response = await api.list('listUsers');
-    expect(response).toHaveStatus(200);
+    expect(await api.list('listUsers')).toHaveStatus(200);
     verdict.checked('users.list');
   });
-
   test('continues with its newest next like every list', checks('snapshot.next', 'snapshot.traversal'), async ({ api }) => {
     // Pages of two where the target reads the platform's limit; its own page size where it refuses it.
     let query: { limit: number } | undefined = { limit: 2 };

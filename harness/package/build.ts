@@ -67,9 +67,8 @@ export async function buildSuite({ root = ROOT, outdir = path.join(root, 'dist',
   });
   const sources = Object.keys(metafile.inputs).sort();
   const packages = new Set<string>();
-  for (const input of Object.values(metafile.inputs)) {
+  for (const input of Object.values(metafile.inputs))
     for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) packages.add(packageOf(imported.path));
-  }
   const dependencies: Record<string, string> = {};
   const problems: string[] = [];
   for (const name of [...packages].sort()) {

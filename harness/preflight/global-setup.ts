@@ -30,8 +30,6 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   console.log(`[tokens] preflight: ${issued} issued, ${loggedOut} logged out, ${notLoggedOut} not logged out`);
   if (probed.ok) return console.log('preflight: the base URL answered, the key got a token and its logout was accepted.');
   for (const project of config.projects) refuseRun(project.outputDir, probed.sentence);
-  const error = new Error(probed.sentence);
   // The sentence is the whole story: a stack under it would bury it.
-  error.stack = probed.sentence;
-  throw error;
+  throw Object.assign(new Error(probed.sentence), { stack: probed.sentence });
 }

@@ -18,11 +18,7 @@ export interface ProbeTarget extends BreakerTarget {
   readonly scopes: readonly string[];
 }
 
-interface ProbeTokens {
-  readonly issued: number;
-  readonly loggedOut: number;
-  readonly notLoggedOut: number;
-}
+type ProbeTokens = { readonly issued: number; readonly loggedOut: number; readonly notLoggedOut: number };
 
 export type ProbeResult = { readonly ok: true; readonly tokens: ProbeTokens } | { readonly ok: false; readonly sentence: string; readonly tokens: ProbeTokens };
 
@@ -81,11 +77,10 @@ export async function probeRemote(target: ProbeTarget, o: ProbeOptions = {}): Pr
   // The document shows no status for a request without a token: any 4xx but a missing path or method
   // is an API host refusing it (401 and 403 are the usual ones), and a 2xx an API host serving it.
   const refused = base.status >= 400 && base.status <= 499 && base.status !== 404 && base.status !== 405;
-  if (!(refused || (base.status >= 200 && base.status <= 299))) {
+  if (!(refused || (base.status >= 200 && base.status <= 299)))
     return refuse(
       `${target.baseSetting}: ${target.baseUrl} does not look like the API host: GET ${listUrl} without a token answered ${short(base)} (expected a refusal like 401); no token was requested.`,
     );
-  }
   // 2. A token of the key.
   const tokenUrl = `${target.authUrl}${ENDPOINTS.token.path}`;
   const form = { grant_type: 'client_credentials', client_id: target.clientId, client_secret: target.clientSecret, scope: formatScopeList(target.scopes) };

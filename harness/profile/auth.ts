@@ -63,9 +63,9 @@ export async function probeTokens(p: Probe, mainToken: string): Promise<void> {
   // A scope the key does not hold: one LP_UNHELD_SCOPES declares, else a guess from LP_SCOPES (a key holding it after all leaves the option unknown).
   const unheld = unheldScopes[0] ?? SCOPES.find((scope) => !held.includes(scope)) ?? 'profile_probe:read';
   const answer = await request(form([unheld]));
-  if (isSuccess(answer)) {
+  if (isSuccess(answer))
     p.unknown('tokens.unheldScopeStatus', `the key holds ${unheld} after all (LP_SCOPES does not list it): no scope left to refuse`, answer);
-  } else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
+  else p.settle('tokens.unheldScopeStatus', `a token request for ${unheld}, which the key does not hold,`, statusIn(answer, TOKEN_REFUSAL_STATUSES), answer);
   const json = await request(form(), { json: true });
   p.settle('tokens.acceptJsonBody', 'a valid token request with a JSON body', outcome(json, true, false), json);
   const mislabelled = await request(form(), { contentType: 'application/json' });
@@ -162,9 +162,7 @@ export async function probeUsers(p: Probe): Promise<void> {
 
 type Answer = Pick<ApiResponse, 'text' | 'body' | 'headers'>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The shape of an error body, by its members (every shape of schemas/profile.schema.json `$defs`): an `errors` array (the platform's), `error` with
@@ -198,6 +196,5 @@ export function tokenErrorShape(response: Answer): TokenErrorBodyShape | undefin
 export function apiErrorShape(unauthenticated: Answer, refusal?: Answer): ApiErrorBodyShape | undefined {
   const shape = shapeOf(unauthenticated);
   if (shape === 'oauth') return 'rfc6750';
-  if (shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation') return 'aspnet-validation';
-  return shape;
+  return shape === 'problem-json' && refusal !== undefined && shapeOf(refusal) === 'aspnet-validation' ? 'aspnet-validation' : shape;
 }

@@ -35,9 +35,8 @@ function command() {
     const { values } = parseCommandLine('profile', USAGE, { args: process.argv.slice(2), options, strict: true, allowPositionals: false });
     const profile = path.resolve(values.out ?? path.join('reports', 'profile.json'));
     // Inside the repository, only under reports/ (ignored by git): a run must never overwrite a tracked file.
-    if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(path.join(ROOT, 'reports') + path.sep)) {
+    if (profile.startsWith(ROOT + path.sep) && !profile.startsWith(path.join(ROOT, 'reports') + path.sep))
       usage(`--out must be under reports/ inside the repository, got ${values.out}.`);
-    }
     // Once, here, from the current folder (npm run's is the root); the real environment wins over .env, as for the suite.
     dotenv.config({ quiet: true });
     const config = readConfig(process.env);

@@ -56,9 +56,8 @@ async function probeLimitMax(p: Probe, list: List): Promise<void> {
   if (outOfRange === 'clamp') {
     const clamped = await list({ limit: LIMIT_CEILING });
     const count = dataOf(clamped).length;
-    if (clamped.status === 200 && nextUrl(clamped) !== undefined) {
+    if (clamped.status === 200 && nextUrl(clamped) !== undefined)
       return p.decide('query.limitMax', count, `limit=${LIMIT_CEILING} was brought down to ${count} items, with a next page`, clamped);
-    }
     return p.unknown('query.limitMax', `limit=${LIMIT_CEILING} served the whole data set (${count} items): the largest limit may be larger`, clamped);
   }
   if (outOfRange !== 'refuse') return p.unknown('query.limitMax', 'what a limit out of range does is not known');
@@ -171,9 +170,8 @@ async function finalPage(p: Probe, token: string): Promise<void> {
     if (n === MAX_WALK_PAGES) break;
     const previous = page;
     page = await p.api.get(next, { token });
-    if (page.status === 200 && dataOf(page).length === 0) {
+    if (page.status === 200 && dataOf(page).length === 0)
       return p.decide('pagination.finalPage', 'trailing-empty-page', `page ${n + 1} of the walk, after a page with items, holds none`, previous, page);
-    }
   }
   p.unknown('pagination.finalPage', `no final page within ${MAX_WALK_PAGES} pages of ${limit} items`, page);
 }
@@ -236,6 +234,5 @@ export function fractionDigits(timestamp: string): number | undefined {
 /** The form of a next value: the mock's 22 base64url characters or 10 letters; undefined for any other. */
 export function cursorForm(value: string): 'base64url' | 'letters' | undefined {
   if (/^[A-Za-z]{10}$/.test(value)) return 'letters';
-  if (/^[A-Za-z0-9_-]{22}$/.test(value)) return 'base64url';
-  return undefined;
+  return /^[A-Za-z0-9_-]{22}$/.test(value) ? 'base64url' : undefined;
 }

@@ -33,10 +33,9 @@ export async function observe(target: Target, settings: ProbeSettings) {
   decideTimestamps(p);
   decideResetDigits(p);
   decideRateFromSettings(p);
-  if (p.value('pagination.nextLink') === 'cursor-only' && p.value('pagination.nextWithoutQuery') === undefined) {
-    // The schema's one rule across options: a links.next that carries only next is served without the query.
+  // The schema's one rule across options: a links.next that carries only next is served without the query.
+  if (p.value('pagination.nextLink') === 'cursor-only' && p.value('pagination.nextWithoutQuery') === undefined)
     p.decide('pagination.nextWithoutQuery', 'accept', 'implied: links.next carries only next, and links.next is the address of the next page');
-  }
   const before = await logOut(p, (t) => t !== token);
   const beforeQuota = p.counter.sent;
   await run('429', probeQuota);

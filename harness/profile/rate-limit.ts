@@ -1,8 +1,7 @@
 /**
- * Probes of the rate limit (profile group `rateLimit`), and of `pagination.obsoleteStatus`, which also
- * needs a silent wait. The probes that wait run first, before anything else spends the budget: the
- * prober stays silent for one period (and one snapshot lifetime), so that whatever the kind of window,
- * the next request starts afresh; then three requests at chosen instants tell the kinds apart:
+ * Probes of the rate limit (profile group `rateLimit`), and of `pagination.obsoleteStatus`, which also needs a silent wait. The probes that wait run first,
+ * before anything else spends the budget: the prober stays silent for one period (and one snapshot lifetime), so that whatever the kind of window, the next
+ * request starts afresh; then three requests at chosen instants tell the kinds apart:
  *
  * - A, at a quarter past the start of a period (phase P/4): a fresh window. Its Remaining is the rate
  *   less one, and its Reset is a multiple of the period only if windows are aligned to the clock.
@@ -10,10 +9,9 @@
  * - B, once A's window has ended (A + 5P/4, and after A's Reset): a window from the first request
  *   starts afresh (Remaining as A's); a sliding window still counts C (one less than A's).
  *
- * A also follows a links.next taken before the silence: the snapshot is then obsolete, and A's status
- * is the one an obsolete next value gets. Without a control plane to move the clock, waits over
- * SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise.
- * Then, without waits, whether token requests spend the budget, and, with LP_QUOTA=1 only, the 429.
+ * A also follows a links.next taken before the silence: the snapshot is then obsolete, and A's status is the one an obsolete next value gets. Without a control
+ * plane to move the clock, waits over SHORT_WAIT_MS need LP_FULL=1 and leave the options unknown otherwise. Then, without waits, whether token requests spend
+ * the budget, and, with LP_QUOTA=1 only, the 429.
  */
 import { parseRate } from '../../contracts/duration.ts';
 import { headerLookup, parseRateLimitHeaders } from '../../contracts/rate-limit.ts';
@@ -55,10 +53,8 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   if (period !== undefined) await sleep((((period / 4 - (Date.now() % period)) % period) + period) % period);
   const tA = Date.now();
   const a = await (snapshot === undefined ? list() : p.rawApi.get(snapshot, { token }));
-  if (snapshot !== undefined) {
-    const what = 'the next value of a snapshot left alone for its lifetime (LP_SNAPSHOT_LIFETIME)';
-    p.settle('pagination.obsoleteStatus', what, statusIn(a, [400, 404, 410]), a);
-  }
+  if (snapshot !== undefined)
+    p.settle('pagination.obsoleteStatus', 'the next value of a snapshot left alone for its lifetime (LP_SNAPSHOT_LIFETIME)', statusIn(a, [400, 404, 410]), a);
   if (period === undefined) return;
   const readA = rateOf(a);
   if (!readA.ok) return p.unknown('rateLimit.window', `the answer after the silence has no readable rate headers: ${readA.error}`, a);
@@ -72,13 +68,11 @@ export async function probeTimed(p: Probe, token: string): Promise<void> {
   const readB = rateOf(b);
   const abc = [a, c, b] as const;
   if (!readB.ok) return p.unknown('rateLimit.window', `the third request's answer has no readable rate headers: ${readB.error}`, ...abc);
-  if (tB - tA > (7 * period) / 4 - SLACK_MS) {
+  if (tB - tA > (7 * period) / 4 - SLACK_MS)
     return p.unknown('rateLimit.window', `the third request came ${tB - tA} ms after the first, too late to find the second still counted`, ...abc);
-  }
   const rB = readB.value.remaining;
-  if (isAlignedBoundary(readA.value.resetMs, period) && isAlignedBoundary(readB.value.resetMs, period)) {
+  if (isAlignedBoundary(readA.value.resetMs, period) && isAlignedBoundary(readB.value.resetMs, period))
     return p.decide('rateLimit.window', 'clock-aligned', 'both resets are multiples of the period, for requests made a quarter and a half past', ...abc);
-  }
   if (rB === rA) return p.decide('rateLimit.window', 'first-request', `once the first window ended, Remaining was back at ${rB}`, ...abc);
   if (rB === rA - 1)
     return p.decide('rateLimit.window', 'sliding', `once the first request left the period, the second still counted (Remaining ${rB})`, ...abc);
@@ -142,8 +136,7 @@ export async function probeQuota(p: Probe, token: string): Promise<void> {
   const read = last === undefined ? undefined : rateOf(last);
   if (read === undefined || !read.ok) return unknown('no answer carried readable rate headers to plan the 429 probe with');
   const periodMs = read.value.periodSeconds * 1000;
-  const rate = parseRate(p.value<string>('rateLimit.rate') ?? '');
-  const requests = rate?.requests ?? p.windowRequests;
+  const requests = parseRate(p.value<string>('rateLimit.rate') ?? '')?.requests ?? p.windowRequests;
   p.counter.cap = p.counter.sent + requests + 2 + REFUSED_REQUESTS;
   // Every answer is read by the rate rules' observer: the headers, Retry-After and when the block ends are its reading.
   const observer = new RateObserver();

@@ -140,8 +140,7 @@ export class Probe {
   }
 
   value<T>(option: OptionKey): T | undefined {
-    const record = this.records.get(option);
-    return record !== undefined && 'value' in record ? (record.value as T) : undefined;
+    return (this.records.get(option) as { readonly value?: T } | undefined)?.value;
   }
 }
 

@@ -1,7 +1,4 @@
-/**
- * The target's clock for the rate-limit specs: moved through the control plane where there is one and
- * waited for in real time where there is none, so that one spec body serves both.
- */
+/** The target's clock for the rate-limit specs: moved through a control plane where there is one, else waited for in real time: one spec body serves both. */
 import type { TestInfo } from '@playwright/test';
 import type { ControlClient } from '../client/control.ts';
 import { RATE_WAIT_SLACK_MS } from '../client/throttle.ts';
@@ -38,11 +35,7 @@ export function controlledClock(control: ControlClient): TargetClock {
 }
 
 /** The clock of a target without one: ours, waited for in real time. */
-export function realTimeClock(
-  testInfo: TestInfo,
-  verdict: Verdict,
-  { maxWaitMs, slackMs }: { readonly maxWaitMs: number; readonly slackMs: number },
-): TargetClock {
+export function realTimeClock(testInfo: TestInfo, verdict: Verdict, { maxWaitMs, slackMs }: Pick<TargetClock, 'maxWaitMs' | 'slackMs'>): TargetClock {
   return {
     moved: false,
     slackMs,
@@ -52,12 +45,11 @@ export function realTimeClock(
       const wait = ms - Date.now();
       if (wait <= 0) return;
       // What the target said to make this wait so long was judged where it was read; the run never waits for it.
-      if (wait > maxWaitMs) {
+      if (wait > maxWaitMs)
         verdict.notChecked(
           `Not checked: it needs ${what} (${new Date(ms).toISOString()}), ${Math.ceil(wait / 1000)} s away: longer than the ` +
             `${maxWaitMs / 1000} s a run waits in real time (one period of the rate in force and ${RATE_WAIT_SLACK_MS / 1000} s).`,
         );
-      }
       testInfo.setTimeout(testInfo.timeout + wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
     },

@@ -70,8 +70,7 @@ export function coverage(records: readonly TestRecord[]): RuleCoverage[] {
       return { ...base, state: 'broken', why: failed.map((r) => r.title), ...(message === undefined ? {} : { firstFailure: sentenceOf(message) }) };
     }
     const deviations = [...new Set(judging.flatMap((r) => r.deviations.filter((d) => d.startsWith(`${id}:`))))];
-    if (deviations.length > 0) return { ...base, state: 'deviates', why: deviations };
-    return { ...base, state: 'held', why: [] };
+    return deviations.length > 0 ? { ...base, state: 'deviates', why: deviations } : { ...base, state: 'held', why: [] };
   });
 }
 

@@ -44,10 +44,8 @@ export default class SummaryReporter implements Reporter {
   readonly #tests = new Set<TestCase>();
   /** Issued, logged out, already ended, not logged out. */
   readonly #tokens = [0, 0, 0, 0];
-  readonly #target: string | undefined;
   readonly #htmlDir: string;
   readonly #junitFile: string | undefined;
-  readonly #summaryDir: string;
   #summaryFile = '';
   /** The projects' output folders, where the breaker of harness/run/breaker.ts leaves its sentence. */
   #outputDirs: string[] = [];
@@ -57,11 +55,9 @@ export default class SummaryReporter implements Reporter {
   #printed: string[] = [];
   #page: string | undefined;
 
-  constructor(options: SummaryReporterOptions = {}) {
-    this.#target = options.target;
+  constructor(private readonly options: SummaryReporterOptions = {}) {
     this.#htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR ?? options.htmlDir ?? path.resolve('reports', 'html');
     this.#junitFile = process.env.PLAYWRIGHT_JUNIT_OUTPUT_FILE ?? options.junitFile;
-    this.#summaryDir = options.summaryDir ?? path.join('reports', 'summary');
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
@@ -96,9 +92,10 @@ export default class SummaryReporter implements Reporter {
     const stopped = this.#outputDirs.map(trippedSentence).find((s) => s !== undefined);
     if ((result.status !== 'passed' || stopped !== undefined) && counts.failed === 0) counts.failed = 1;
     const rules = records.some((r) => r.declared.length > 0) ? coverage(records) : undefined;
-    const target = this.#target;
-    mkdirSync(this.#summaryDir, { recursive: true });
-    this.#summaryFile = path.join(this.#summaryDir, `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);
+    const { target } = this.options;
+    const summaryDir = this.options.summaryDir ?? path.join('reports', 'summary');
+    mkdirSync(summaryDir, { recursive: true });
+    this.#summaryFile = path.join(summaryDir, `${process.env.LP_SUMMARY_NAME ?? 'last'}.json`);
     const summary = {
       ...counts,
       status: result.status,

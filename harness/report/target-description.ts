@@ -23,8 +23,10 @@ export function describeTarget(config: SuiteConfig): string {
       target.blind ? 'control plane hidden' : 'control plane',
     ];
     const line = `embedded mock (${parts.join(', ')})${org ? `, client id ${org.id}` : ''}${switches}`;
-    const secrets = clients.map((c) => c.secret);
-    return withheld(line, secrets);
+    return withheld(
+      line,
+      clients.map((c) => c.secret),
+    );
   }
   const place = placeOf(target);
   const where = [place.environment, place.dataCenter ? `data center ${place.dataCenter}` : undefined].filter((p) => p !== undefined).join(', ');

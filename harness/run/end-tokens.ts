@@ -28,8 +28,7 @@ export async function endTokens(session: WorkerSession, beforeWait: (ms: number)
   return session.logOutAll(async (token, held) => {
     const status = (await api.logout({ token }, held.refreshToken)).status;
     if (!(status === 401 || status === 403) || refusals >= TRADE_REFUSALS || !held.refreshToken || session.endedRefresh.has(held.refreshToken)) return status;
-    const name = held.clientId === target.provider?.clientId ? 'provider' : 'organization';
-    const answer = await tokens.refresh(held.refreshToken, name);
+    const answer = await tokens.refresh(held.refreshToken, held.clientId === target.provider?.clientId ? 'provider' : 'organization');
     const traded = issuedTokenOf(answer, [], held.clientId);
     if (answer.status < 200 || answer.status > 299 || !traded.ok) refusals++;
     else await api.logout({ token: traded.value.accessToken }, traded.value.refreshToken);

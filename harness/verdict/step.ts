@@ -17,9 +17,7 @@ import { test } from '@playwright/test';
 const HARNESS_DIR = path.resolve(__dirname, '..');
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
-function frames(stack: string | undefined): string[] {
-  return (stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
-}
+const frames = (stack: string | undefined): string[] => (stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
 
 /**
  * `stack`'s frames outside the harness and node_modules (async frames included), so that a rule broken inside the harness is located where the test called in;
@@ -54,6 +52,5 @@ export function boxed<A extends unknown[], R>(title: (...args: A) => string, bod
 
 /** A step inside a boxed one (it reports at the box's line anyway), or the body alone outside a test. */
 export async function step<R>(title: string, body: () => R | Promise<R>): Promise<R> {
-  if (!inTest()) return await body();
-  return await test.step(title, async () => await body());
+  return inTest() ? await test.step(title, async () => await body()) : await body();
 }

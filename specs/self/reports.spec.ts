@@ -34,7 +34,6 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         'Reports: reports/html/index.html, reports/html/rules.html, reports/junit.xml, reports/summary/child.json',
         expect.stringMatching(/^\d+ passed, [1-9]\d* failed, \d+ platform deviations$/),
       ]);
-
       const named = scanTree(work, [{ label: 'target', value: target }]).map((f) => f.where.replaceAll('\\', '/'));
       for (const place of [
         /^reports\/html\/index\.html!embedded\.zip!report\.json$/,
@@ -45,7 +44,6 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
         const found = named.some((where) => place.test(where));
         expect(found, `the target named in ${place.source} (named in: ${named.join(', ')})`).toBe(true);
       }
-
       const junit = readFileSync(path.join(work, 'reports', 'junit.xml'), 'utf8');
       // Named by Playwright's junit reporter: in the <testsuites> name, and on each testcase (an annotation of the fixtures).
       expect(junit).toContain(`name="Learning Platform API contract suite against ${escapeXml(target)}"`);
@@ -53,7 +51,6 @@ test.describe('the reports of a run', { tag: TAGS.self }, () => {
       expect(target).toContain('profile lenient');
       const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary', 'child.json'), 'utf8')) as { target?: string };
       expect(summary.target).toBe(target);
-
       const rules = readFileSync(path.join(work, 'reports', 'html', 'rules.html'), 'utf8');
       expect(rules, 'why token.response broke').toMatch(
         /<td>token\.response \(contract\): [^<]*<\/td><td class="detail">expected [^<]*expires_in must be integer/,

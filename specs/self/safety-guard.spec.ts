@@ -20,27 +20,23 @@ test.describe('the production guard', { tag: TAGS.self }, () => {
     { urls: { authUrl: 'https://eu.degreed.com', baseUrl: 'https://api.eu.degreed.com' }, allow: true, refused: false },
     { urls: { authUrl: 'https://betatest.degreed.com', baseUrl: 'https://api.betatest.degreed.com' }, allow: false, refused: false },
     { urls: { authUrl: 'http://127.0.0.1:4010', baseUrl: 'http://127.0.0.1:4011' }, allow: false, refused: false },
-  ]) {
+  ])
     test(`${refused ? 'refuses' : 'allows'} ${urls.baseUrl}${allow ? ' with LP_ALLOW_PRODUCTION=1' : ''}`, () => {
       const refusal = productionRefusal(urls, allow);
       if (refused) expect(refusal).toMatch(/LP_ALLOW_PRODUCTION=1/);
       else expect(refusal).toBeUndefined();
     });
-  }
-
   test('stops any run against production without LP_ALLOW_PRODUCTION=1, budget-spending or not', () => {
     const env = { ...REMOTE, LP_AUTH_URL: undefined, LP_BASE_URL: undefined, LP_ENVIRONMENT: 'production', LP_DATA_CENTER: 'eu' };
     expect(() => readConfig(env)).toThrow(/^The target https:\/\/api\.eu\.degreed\.com is production: .*LP_ALLOW_PRODUCTION=1\.$/);
     expect(() => readConfig({ ...env, LP_QUOTA: '1' })).toThrow(/LP_ALLOW_PRODUCTION=1\.$/);
     expect(readConfig({ ...env, LP_ALLOW_PRODUCTION: '1' }).target.kind).toBe('remote');
   });
-
   test('refuses remote settings without LP_TARGET instead of testing the embedded mock', () => {
     const { LP_TARGET: _target, ...env } = REMOTE;
     expect(() => readConfig(env)).toThrow(/^LP_TARGET is not set but .*LP_CLIENT_ID.* set LP_TARGET=remote to test it, or LP_TARGET=mock/);
     expect(readConfig({ ...env, LP_TARGET: 'mock' }).target.kind).toBe('mock');
   });
-
   test('refuses a scope declared both held and unheld', () => {
     expect(() => readConfig({ ...REMOTE, LP_SCOPES: 'content:read', LP_UNHELD_SCOPES: 'content:read' })).toThrow(/^LP_UNHELD_SCOPES names content:read/);
   });
@@ -61,7 +57,7 @@ test.describe('a missing or malformed setting stops the run with one sentence na
     { variable: 'LP_TOKEN_LIFETIME', env: { ...REMOTE, LP_TOKEN_LIFETIME: '60 days' } },
     { variable: 'LP_PROPERTY_RUNS', env: { LP_PROPERTY_RUNS: '0' } },
     { variable: 'LP_MOCK_FAULTS', env: { LP_MOCK_FAULTS: 'no-such-fault' } },
-  ]) {
+  ])
     test(variable, () => {
       let error: unknown;
       try {
@@ -75,8 +71,6 @@ test.describe('a missing or malformed setting stops the run with one sentence na
       expect(message, 'one sentence').toMatch(/^[^\n]+\.$/);
       expect(message, 'the secret is never quoted').not.toContain(REMOTE.LP_CLIENT_SECRET);
     });
-  }
-
   test('the defaults need no setting at all: the embedded mock', () => {
     expect(readConfig({}).target).toEqual({ kind: 'mock', faults: [] });
   });

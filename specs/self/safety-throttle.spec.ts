@@ -33,7 +33,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     expect(h.waits.length, 'waits for a window to reset').toBeGreaterThan(0);
     for (const wait of h.waits) expect(wait, 'a throttle wait').toBeLessThanOrEqual(TINY.periodSeconds * 1000 + 100);
   });
-
   test('retries a 429 after Retry-After plus backoff, never at once, and counts it', async () => {
     const h = rateHarness(mock);
     const token = await h.token();
@@ -45,7 +44,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     expect(retryAfter, 'the 429 carried Retry-After').toBeDefined();
     expect(h.waits[0], 'the wait before the retry').toBeGreaterThanOrEqual((retryAfter ?? 0) * 1000 + DEFAULT_RETRY_POLICY.baseMs / 2);
   });
-
   test('gives up after a bounded number of tries and returns the 429', async () => {
     const h = rateHarness(mock, { sleep: async (ms) => void h.waits.push(ms) });
     const token = await h.token();
@@ -55,7 +53,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     const backoffs = h.waits.map((ms, i) => ms - (retryAfterSeconds(h.retries[i]?.retryAfter, mock.clock.now()) ?? 0) * 1000);
     expect(backoffs, 'waits grow from one retry to the next').toEqual([...backoffs].sort((a, b) => a - b));
   });
-
   test('never waits longer than its bound: a longer Retry-After is told to its caller and not waited for', async () => {
     const told: TooLongWait[] = [];
     const h = rateHarness(mock, { maxWaitMs: 1000, onTooLong: (event) => void told.push(event) });
@@ -66,7 +63,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     const heard = told.map((t) => [t.why, t.maxWaitMs, t.waitMs > 1000, t.retryAfter !== undefined]);
     expect(heard, 'what the caller was told').toEqual([['retry', 1000, true, true]]);
   });
-
   test('lets quota-tagged tests see every 429 as it comes', async () => {
     const h = rateHarness(mock, { quota: true });
     const token = await h.token();
@@ -74,7 +70,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
     expect((await h.list(token, ORG.id)).status).toBe(429);
     expect(h.waits, 'waits').toEqual([]);
   });
-
   test('waits out a token endpoint that throttles token requests, in quota-tagged tests too: a token is never what they spend', async () => {
     const strict = BUILT_IN_PROFILES.strict;
     const throttled = createMock({ profile: { ...strict, tokens: { ...strict.tokens, requestLimit: '1/10s' } } });
@@ -89,7 +84,6 @@ test.describe('the suite’s client', { tag: TAGS.self }, () => {
       await throttled.close();
     }
   });
-
   test('reports each retry as an annotation on the test', async ({ transport }, testInfo) => {
     // The fixture's own transport, against a 1-request budget of one second: one real wait of about a second.
     const quick = createMock({ rate: { requests: 1, periodSeconds: 1, period: '1s' } });
@@ -118,9 +112,8 @@ test.describe('the retry schedule', { tag: TAGS.self }, () => {
     { retry: 2, retryAfter: 3, random: 0, expected: 3500 },
     { retry: 3, retryAfter: 3, random: 1, expected: 5000 },
     { retry: 10, retryAfter: 0, random: 1, expected: DEFAULT_RETRY_POLICY.capMs },
-  ]) {
+  ])
     test(`retry ${retry} after Retry-After ${retryAfter ?? 'none'} (jitter ${random}) waits ${expected} ms`, () => {
       expect(retryDelayMs(retry, retryAfter, () => random)).toBe(expected);
     });
-  }
 });

@@ -28,7 +28,6 @@ test.describe('the secret-leak gate', { tag: TAGS.self }, () => {
       expect(marked, `the marker in ${place.source} (found in: ${run.markedIn.join(', ')})`).toBe(true);
     }
   });
-
   test('reads traces too: with traces on, it finds the canary’s marker in them, and no secret (the suite’s requests are not Playwright’s: no trace records them)', async () => {
     test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const run = await leakRun(['--trace', 'on', 'specs/token.spec.ts', 'specs/self/safety/leak-canary.spec.ts']);
@@ -49,11 +48,10 @@ test.describe('the redaction helper', { tag: TAGS.self }, () => {
     { title: 'token members of JSON', text: '{"access_token":"aaaaaaaaaaaa","refresh_token":"bbbbbbbbbbbb"}', hidden: 'aaaaaaaaaaaa' },
     { title: 'a registered secret anywhere', text: 'the secret is s3cr3t-value-123.', hidden: 's3cr3t-value-123' },
     { title: 'a registered token inside a URL', text: 'GET /x?token=tok_abcdefghijklmnop', hidden: 'tok_abcdefghijklmnop' },
-  ]) {
+  ])
     test(`hides ${title}`, () => {
       const out = redactor.redact(text);
       expect(out).not.toContain(hidden);
       expect(out).toContain(REDACTED);
     });
-  }
 });

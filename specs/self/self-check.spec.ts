@@ -12,20 +12,13 @@ import { CHILD_TEST_TIMEOUT_MS, runPlaywright } from '../../harness/self-check/c
 import { expect, SELF_CHECK, test } from '../fixtures/index.ts';
 import { FAULT_CASES } from './self-check/cases.ts';
 
-interface Outcome {
-  readonly project: string;
-  readonly title: string;
-  readonly status: string;
-  readonly message: string;
-  readonly deviations: string[];
-}
+type Outcome = { readonly project: string; readonly title: string; readonly status: string; readonly message: string; readonly deviations: string[] };
 
 test.describe('the suite catches a broken rule', SELF_CHECK, () => {
   // One worker for the whole block: beforeAll's child run must happen once, not once per worker.
   test.describe.configure({ mode: 'default' });
   let outcomes: Outcome[] = [];
   let log = '';
-
   test.beforeAll(async () => {
     test.setTimeout(CHILD_TEST_TIMEOUT_MS);
     const work = mkdtempSync(path.join(tmpdir(), 'lp-self-check-'));
@@ -37,8 +30,7 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
       rmSync(work, { recursive: true, force: true });
     }
   });
-
-  for (const c of FAULT_CASES) {
+  for (const c of FAULT_CASES)
     test(`${c.fault}: "${c.title}" fails, saying so`, () => {
       const mine = outcomes.filter((o) => o.project === c.fault);
       const titles = mine.map((o) => o.title);
@@ -51,8 +43,6 @@ test.describe('the suite catches a broken rule', SELF_CHECK, () => {
         expect(mine[0]?.message).toMatch(c.message);
       }
     });
-  }
-
   test('the same tests pass against the mock without faults', () => {
     const sound = outcomes.filter((o) => o.project === 'no-fault');
     expect(sound.length, 'tests run against the sound mock').toBe(FAULT_CASES.length);

@@ -112,10 +112,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   },
 ];
 
-/**
- * Matches the case's test by the end of its full title: the describe block and the title joined by a
- * space, each followed by its tags (a rule a test states is a tag, declare.ts).
- */
+/** Matches the case's test by the end of its full title: its describe block and title joined by a space, each with its tags (a rule is a tag, declare.ts). */
 export function titlePattern(c: FaultCase): RegExp {
   const tags = '(?: @\\S+)*';
   const title = c.within === undefined ? literalPattern(c.title) : `${literalPattern(c.within)}${tags} ${literalPattern(c.title)}`;

@@ -24,12 +24,6 @@ export default defineConfig<object, { mockSettings: MockTargetSettings }>({
       grep: titlePattern(c),
       use: { mockSettings: { ...sound, faults: [c.fault] } },
     })),
-    {
-      name: 'no-fault',
-      testDir: specs,
-      testMatch: FAULT_CASES.map((c) => file(c.spec)),
-      grep: FAULT_CASES.map(titlePattern),
-      use: { mockSettings: sound },
-    },
+    { name: 'no-fault', testDir: specs, testMatch: FAULT_CASES.map((c) => file(c.spec)), grep: FAULT_CASES.map(titlePattern), use: { mockSettings: sound } },
   ],
 });
