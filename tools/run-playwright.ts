@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../common/root.ts';
 
-export const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const STOP_GRACE_MS = 20_000;
 
 export function runPlaywright(name: string, args: readonly string[], env: NodeJS.ProcessEnv, limitMs: number): Promise<number | null> {

@@ -31,7 +31,8 @@ export function listedTests(): TestRecord[] {
   });
   if (run.status !== 0) throw new Error(`playwright test --list failed (exit ${run.status}): ${(run.stderr || run.stdout).slice(0, 500)}`);
   // The last line: the config prints the preflight's lines before it.
-  return [...new Map((JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as TestRecord[]).map((r) => [r.title, r])).values()];
+  const records = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as TestRecord[];
+  return [...new Map(records.map((r) => [r.title, r])).values()];
 }
 
 /** The reporter of that listing: each test's record, as the summary reporter reads it, on one line. */

@@ -3,7 +3,6 @@
  * (areas.ts). The suite's tests listed (to group the faults: groups.ts), one Playwright child run (faults.config.ts), then the matrix on the terminal and in
  * reports/faults/fault-matrix.md, and last the line CI adds up.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FAULT_NAMES, isFaultName } from '../../mock/faults/index.ts';
@@ -12,9 +11,9 @@ import { isMatrixProfile, MATRIX_PROFILES } from './profiles.ts';
 import { helpPointer, parseCommandLine, runMain } from '../../common/flags.ts';
 import { buildMatrix, checkCounts, headline, renderReport, type RunOutcome } from './matrix.ts';
 import { ROOT } from '../../common/root.ts';
-import { PLAYWRIGHT, runPlaywright } from '../run-playwright.ts';
+import { runPlaywright } from '../run-playwright.ts';
 import { groupFaults, groupProject } from './groups.ts';
-import { ANNOTATIONS } from '../../harness/report/annotations.ts';
+import { listedTests } from '../../harness/report/rules-cli.ts';
 
 const CONFIG = path.join(ROOT, 'tools', 'fault-matrix', 'faults.config.ts');
 const REPORT = path.join(path.dirname(RESULTS_FILE), 'fault-matrix.md');
@@ -62,7 +61,11 @@ async function main(): Promise<number> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_NOT.test(name)));
   // One seed for the fast-check property, so that a fault it catches only with some seeds does not flap in the matrix.
   env.LP_PROPERTY_SEED = '1';
-  const groups = groupFaults(chosen.faults, testRules(env));
+  // The rules each test of the suite states, as `npm run rules` lists them.
+  const groups = groupFaults(
+    chosen.faults,
+    listedTests().map((t) => t.declared),
+  );
   env.LP_FAULT_GROUPS = JSON.stringify(groups);
   const projects = full
     ? []
@@ -84,20 +87,6 @@ async function main(): Promise<number> {
   console.log(`${headline(matrix)} (${Math.floor(seconds / 60)} min ${seconds % 60} s)`);
   console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}`);
   return counts.failed > 0 ? 1 : 0;
-}
-
-/** The rules each test of the suite states, as the child config lists the sound mock's project. */
-function testRules(env: NodeJS.ProcessEnv): string[][] {
-  const list = execFileSync(process.execPath, [PLAYWRIGHT, 'test', '--config', CONFIG, '--list', '--reporter=json', `--project=${SOUND_PROJECT}`], {
-    cwd: ROOT,
-    env,
-    maxBuffer: 64 << 20,
-  });
-  type Listed = { suites?: Listed[]; specs?: { tests: { annotations: { type: string; description?: string }[] }[] }[] };
-  const tests = (suite: Listed): Listed['specs'] & object => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(tests)];
-  return tests(JSON.parse(list.toString('utf8')) as Listed).flatMap((spec) =>
-    spec.tests.map((t) => t.annotations.filter((a) => a.type === ANNOTATIONS.rule).map((a) => a.description ?? '')),
-  );
 }
 
 runMain(main, (error) => {
