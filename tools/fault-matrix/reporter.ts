@@ -9,7 +9,8 @@ import { DEFAULT_CLIENTS } from '../../mock/clients.ts';
 import { ANNOTATIONS } from '../../harness/report/annotations.ts';
 import { Redactor } from '../../harness/client/redact.ts';
 import type { RunOutcome, TestOutcome, TestStatus } from './matrix.ts';
-import { FAULTS, type FaultName } from '../../mock/faults/index.ts';
+import type { FaultName } from '../../mock/faults/index.ts';
+import { faultStated } from '../../harness/run/target.ts';
 import { type Column, faultProject, inColumn } from './areas.ts';
 
 /** Characters of a failure message kept: enough for the expectation and the request, not a whole body. */
@@ -42,7 +43,7 @@ export default class FaultMatrixReporter implements Reporter {
       const { faults = [], column = 'control' } = (project.project()?.metadata ?? {}) as { faults?: FaultName[]; column?: Column };
       // A group's project: each test under its fault's own name, the one whose rule it states, as the matrix reads them.
       for (const test of project.allTests()) {
-        const fault = faults.find((name) => test.annotations.some((a) => a.type === ANNOTATIONS.rule && a.description === FAULTS[name].rule));
+        const fault = faultStated(faults, test.annotations);
         const name = fault === undefined ? project.title : inColumn(faultProject(fault), column);
         this.#projectOf.set(test, name);
         this.#projects.set(name, [...(this.#projects.get(name) ?? []), test]);
